@@ -1,0 +1,44 @@
+# Two commands for a newcomer: `make run` and `make test`. Everything else is here for the curious.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 2
+
+.PHONY: run test setup venv bench worker clean
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --disable-pip-version-check -q -r requirements.txt
+	cp requirements.txt $@
+
+venv: $(VENV)/.installed
+
+setup: venv
+	$(PY) manage.py migrate --noinput -v 0
+
+run: setup
+	$(PY) manage.py load_samples
+	$(PY) manage.py demo_user
+	@echo ""
+	@echo "  Hexside is running at http://$(HOST):$(PORT)/"
+	@echo "  API: http://$(HOST):$(PORT)/api/   docs: http://$(HOST):$(PORT)/api/docs/   admin: http://$(HOST):$(PORT)/admin/"
+	@echo "  Sign in as demo / demo. Ctrl-C stops the server and the worker."
+	@echo ""
+	@trap 'kill 0' INT TERM; \
+	$(PY) -m celery -A hexside worker --loglevel=warning --concurrency=$(WORKERS) & \
+	$(PY) manage.py runserver $(HOST):$(PORT) --noreload; \
+	kill 0
+
+worker: setup
+	$(PY) -m celery -A hexside worker --loglevel=info --concurrency=$(WORKERS)
+
+test: setup
+	$(PY) -m pytest
+
+bench: setup
+	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf var/broker var/media var/hexside-test*

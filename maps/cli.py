@@ -1,0 +1,57 @@
+"""What the command-line tools share: reading a map file and failing with one clear line, never a traceback."""
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from maps import mapfile
+
+
+class CliError(Exception):
+    """A problem with the command's input, said in one line."""
+
+
+def read_map_file(path):
+    """The MapDoc in a file, or CliError naming the file and what is wrong."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read it ({exc.strerror})") from None
+    try:
+        return mapfile.parse(data)
+    except mapfile.MapFormatError as exc:
+        first = exc.errors[0]
+        more = f" (and {len(exc.errors) - 1} more; run validate_map {path})" if len(exc.errors) > 1 else ""
+        raise CliError(f"{path}: invalid map: {first}{more}") from None
+
+
+def parse_markers(values):
+    """--marker HEX:KIND[:COUNT] options into the engine's marker list."""
+    markers = []
+    for value in values or ():
+        parts = value.split(":")
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
+            raise CliError(f"--marker {value!r}: expected HEX:KIND or HEX:KIND:COUNT, e.g. E6:smoke")
+        entry = {"hex": parts[0], "kind": parts[1]}
+        if len(parts) == 3:
+            entry["count"] = int(parts[2])
+        markers.append(entry)
+    return markers
+
+
+class MapCommand(BaseCommand):
+    """A command whose bad input prints one line on stderr and exits 2."""
+
+    def execute(self, *args, **options):
+        try:
+            return super().execute(*args, **options)
+        except CliError as exc:
+            self.stderr.write(f"error: {exc}")
+            sys.exit(2)
+        except (ValueError, KeyError) as exc:
+            message = exc.args[0] if exc.args else exc.__class__.__name__
+            self.stderr.write(f"error: {message}")
+            sys.exit(2)

@@ -1,0 +1,39 @@
+"""What every ruleset's LOS evaluator offers the engine.
+
+Each ruleset module (ost.py, ats.py, assault.py, miniatures.py, tocs.py) defines ``class Rules(RulesBase)``.
+Two ways to answer the same question, which a differential test keeps equal:
+
+- ``evaluate``: the reference, one pair at a time, plain Python over a :class:`maps.los.trace.Trace`,
+  returning an :class:`Answer` with every reason and assumption;
+- ``batch``: the fast path, many pairs at once (numba or numpy), returning only result code, hindrance
+  count and blind flag per pair.
+"""
+
+import numpy as np
+
+
+class RulesBase:
+    id = ""
+    # The ruleset's own wording per generic result, e.g. {"clear": "Clear", "hindered": "Degraded", ..}
+    terms = {"clear": "Clear", "hindered": "Hindered", "blocked": "Blocked"}
+
+    def __init__(self, cmap):
+        self.cmap = cmap
+
+    def unit_level(self, index):
+        """Where a unit standing in hex ``index`` is, in the ruleset's level units (ground plus building)."""
+        return int(self.cmap.level[index])
+
+    def unit_levels(self):
+        """unit_level for every hex, as an int32 array."""
+        return np.array([self.unit_level(i) for i in range(self.cmap.n)], dtype=np.int32)
+
+    def evaluate(self, trace, from_level, to_level):
+        raise NotImplementedError
+
+    def batch(self, a, b, level_a, level_b):
+        """Answer many pairs: int32 arrays of hex indices and levels, all of one length n.
+
+        Returns (result int8[n] with 0 clear / 1 hindered / 2 blocked, hindrances int16[n], blind bool[n]).
+        """
+        raise NotImplementedError

@@ -1,0 +1,37 @@
+import json
+
+import numpy as np
+
+from maps.cli import CliError, MapCommand, parse_markers, read_map_file
+from maps.los.engine import analyze, compile_map
+
+
+class Command(MapCommand):
+    help = "Whole-map visibility: every hex against every hex, per-hex counts, the pair count and the seconds."
+
+    def add_arguments(self, parser):
+        parser.add_argument("map", help="a map file (the Hexside map format)")
+        parser.add_argument("--height", type=int, default=0, help="observers and targets this many levels above "
+                                                                  "where a unit stands (default 0)")
+        parser.add_argument("--marker", action="append", help="HEX:KIND[:COUNT], e.g. E6:smoke (repeatable)")
+        parser.add_argument("--json", action="store_true")
+        parser.add_argument("--out", metavar="FILE.npz", help="also write the full matrix (result, hindrances, blind)")
+
+    def handle(self, *args, **options):
+        doc = read_map_file(options["map"])
+        cmap = compile_map(doc, parse_markers(options["marker"]))
+        result = analyze(cmap, height=options["height"], full=bool(options["out"]))
+        if options["out"]:
+            try:
+                with open(options["out"], "wb") as out:
+                    np.savez_compressed(out, labels=np.array(result.labels), **result.matrix)
+            except OSError as exc:
+                raise CliError(f"{options['out']}: cannot write it ({exc.strerror or exc})") from None
+        if options["json"]:
+            self.stdout.write(json.dumps(result.as_dict()))
+            return
+        self.stdout.write(f"{doc.name}: {result.pairs} pairs in {result.seconds:.2f} s (height {result.height})")
+        self.stdout.write(f"{'hex':>6} {'clear':>6} {'hindered':>9} {'blocked':>8} {'blind':>6}")
+        for i, label in enumerate(result.labels):
+            self.stdout.write(f"{label:>6} {result.clear[i]:>6} {result.hindered[i]:>9} {result.blocked[i]:>8} "
+                              f"{result.blind[i]:>6}")

@@ -1,0 +1,292 @@
+"""Maps as stored documents, their history, and the rulesets designers add.
+
+A map is kept whole, as the map format's canonical document (``mapfile.to_dict``): the engine reads it without
+knowing about the database, and an export is the document written out. Every change is a numbered revision
+holding the whole document, so any earlier state can be brought back; bringing one back is itself a new
+revision, and nothing is ever lost.
+"""
+
+import json
+import logging
+import threading
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.db.models import Q
+
+from maps import edits, mapfile, rulesets
+from maps.hexgrid import Grid
+
+logger = logging.getLogger(__name__)
+
+NAME_LENGTH = edits.NAME_LENGTH
+
+
+class StaleRevision(Exception):
+    """The client edited a revision that is no longer the current one."""
+
+    def __init__(self, current):
+        self.current = current
+        super().__init__(f"the map is at revision {current}")
+
+
+class MapQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The maps a user may read: their own and the published ones (anonymous: published only)."""
+        if user is None or not user.is_authenticated:
+            return self.filter(published=True)
+        return self.filter(Q(published=True) | Q(owner=user))
+
+    def create_from_doc(self, owner, doc, published=False, summary="created"):
+        """A new map at revision 1 from a MapDoc, with its first revision written."""
+        check_name(doc.name)
+        document = mapfile.to_dict(doc)
+        with transaction.atomic():
+            map = self.create(owner=owner, name=doc.name, ruleset=doc.ruleset, grid=document["grid"], document=document,
+                              content_hash=mapfile.content_hash(doc), published=published, revision=1)
+            map.record(owner, summary)
+        return map
+
+
+class Map(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="maps")
+    name = models.CharField(max_length=NAME_LENGTH)
+    ruleset = models.CharField(max_length=64, help_text="The id of the ruleset the map is made for.")
+    grid = models.JSONField(help_text="The document's grid, kept beside it so that lists need not load maps whole.")
+    document = models.JSONField(help_text="The map file, as the map format's canonical document.")
+    revision = models.PositiveIntegerField(default=1)
+    content_hash = models.CharField(max_length=64, help_text="sha256 of the exported map file.")
+    published = models.BooleanField(default=False, help_text="Published maps can be read by everyone.")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = MapQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+        indexes = [models.Index(fields=["published", "-updated"])]
+
+    def __str__(self):
+        return self.name
+
+    def hex_grid(self):
+        return Grid(**self.grid)
+
+    def mapdoc(self):
+        """The stored document read back as a MapDoc (custom rulesets registered first)."""
+        sync_custom_rulesets()
+        return mapfile.parse(self.document)
+
+    def export(self):
+        """The map file as a designer downloads it: deterministic, byte for byte the same while unchanged."""
+        return mapfile.dumps(self.mapdoc())
+
+    def filename(self):
+        safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.name.lower()).strip("-")
+        return f"{safe or 'map'}.json"
+
+    def record(self, author, summary):
+        """Write the current state down as a revision."""
+        return self.revisions.create(number=self.revision, document=self.document, content_hash=self.content_hash,
+                                     author=author if author is not None and author.is_authenticated else None,
+                                     summary=edits.summarise([summary]) if summary else "")
+
+    def commit(self, doc, author, summary):
+        """Make a MapDoc the map's next revision. Call inside a transaction holding the row."""
+        self.document = mapfile.to_dict(doc)
+        self.content_hash = mapfile.content_hash(doc)
+        self.name = doc.name
+        self.ruleset = doc.ruleset
+        self.grid = self.document["grid"]
+        self.revision += 1
+        self.save(update_fields=["document", "content_hash", "name", "ruleset", "grid", "revision", "updated"])
+        return self.record(author, summary)
+
+    def rename(self, name, author):
+        """A new name is a change of the map file, so it is a revision too."""
+        if name == self.name:
+            return self
+        return apply_edits(self.pk, author, None, [{"op": "rename", "name": name}]).map
+
+
+class MapRevision(models.Model):
+    map = models.ForeignKey(Map, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField()
+    content_hash = models.CharField(max_length=64)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    summary = models.CharField(max_length=edits.SUMMARY_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["map", "-number"]
+        constraints = [models.UniqueConstraint(fields=["map", "number"], name="unique_map_revision_number")]
+
+    def __str__(self):
+        return f"{self.map} r{self.number}"
+
+
+def check_name(name):
+    if len(name) > NAME_LENGTH:
+        raise mapfile.MapFormatError([mapfile.Finding("name", f"at most {NAME_LENGTH} characters, got {len(name)}",
+                                                      code="name-too-long")])
+
+
+def apply_edits(map_id, author, revision, operations):
+    """Apply edit operations to a map in one transaction, holding its row; the new MapRevision.
+
+    ``revision`` is the revision the client saw (None: whatever is current). Raises StaleRevision, or
+    edits.EditError listing every bad operation; in both cases nothing is written.
+    """
+    sync_custom_rulesets()
+    with transaction.atomic():
+        map = Map.objects.select_for_update().get(pk=map_id)
+        if revision is not None and revision != map.revision:
+            raise StaleRevision(map.revision)
+        doc, summary = edits.apply(map.mapdoc(), operations)
+        return map.commit(doc, author, summary)
+
+
+def restore_revision(map_id, author, number, revision=None):
+    """Bring back revision ``number`` as a new MapRevision; MapRevision.DoesNotExist if there is none."""
+    with transaction.atomic():
+        map = Map.objects.select_for_update().get(pk=map_id)
+        if revision is not None and revision != map.revision:
+            raise StaleRevision(map.revision)
+        old = map.revisions.get(number=number)
+        sync_custom_rulesets()
+        return map.commit(mapfile.parse(old.document), author, f"restored revision {number}")
+
+
+# -- rulesets designers add ------------------------------------------------------------------------------
+
+class CustomRuleset(models.Model):
+    """A ruleset given as data (the shape of maps/rulesets/data/*.json), checked and registered when saved."""
+
+    slug = models.SlugField(max_length=64, unique=True, verbose_name="id",
+                            help_text="The id maps name in their 'ruleset'; taken from the data when left empty.")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="rulesets")
+    data = models.JSONField(help_text="The ruleset as JSON, in the shape of the built-in rulesets' data files.")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["slug"]
+        verbose_name = "custom ruleset"
+
+    def __str__(self):
+        return self.slug
+
+    def clean(self):
+        ruleset = check_ruleset_data(self.data)
+        if not self.slug:
+            self.slug = ruleset.id
+        elif ruleset.id != self.slug:
+            raise ValidationError({"slug": f"the data says its id is {ruleset.id!r}; the id must be the same"})
+        if self.slug in builtin_ruleset_ids():
+            raise ValidationError({"slug": f"{self.slug!r} is a built-in ruleset; choose another id"})
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        sync_custom_rulesets()
+
+    def delete(self, *args, **kwargs):
+        result = super().delete(*args, **kwargs)
+        sync_custom_rulesets()
+        return result
+
+    def maps_using(self):
+        return Map.objects.filter(ruleset=self.slug)
+
+
+def check_ruleset_data(data):
+    """The Ruleset the data describes, or ValidationError naming each path that is wrong."""
+    try:
+        return rulesets.from_dict(data)
+    except rulesets.RulesetError as exc:
+        raise ValidationError({"data": [_describe(e) for e in exc.errors]}) from None
+
+
+def _describe(error):
+    if isinstance(error, str):
+        return error
+    if hasattr(error, "as_dict"):
+        error = error.as_dict()
+    if isinstance(error, dict):
+        path, message = error.get("path"), error.get("message")
+        return f"{path}: {message}" if path else str(message)
+    return str(error)
+
+
+_lock = threading.Lock()
+_builtin = None
+_registered = {}  # ruleset id -> (kind, where, stamp) of the ones added as data and registered
+_unusable = {}  # the same for the ones that could not be read, so that they are not read again until changed
+
+
+def builtin_ruleset_ids():
+    global _builtin
+    if _builtin is None:
+        with _lock:
+            if _builtin is None:
+                _builtin = frozenset(r.id for r in rulesets.all_rulesets()) - set(_registered)
+    return _builtin
+
+
+def sync_custom_rulesets():
+    """Register in this process the rulesets designers added, as rows or as files; forget removed ones.
+
+    Cheap when nothing changed (one small query and a directory listing), so every request that looks a
+    ruleset up calls it: a ruleset saved through another process is known here at the next request.
+    """
+    builtin = builtin_ruleset_ids()
+    wanted = {}
+    for path in _ruleset_files():
+        stat = path.stat()
+        wanted.setdefault(path.stem, ("file", str(path), (stat.st_mtime_ns, stat.st_size)))
+    for slug, updated in CustomRuleset.objects.values_list("slug", "updated"):
+        wanted[slug] = ("row", slug, updated)
+    with _lock:
+        for rid in [rid for rid in _registered if rid not in wanted or _registered[rid] != wanted[rid]]:
+            rulesets.unregister(rid)
+            del _registered[rid]
+        for rid, source in wanted.items():
+            if rid in _registered or _unusable.get(rid) == source:
+                continue
+            ruleset = _load(*source)
+            if ruleset is not None and rid in builtin:
+                logger.warning("ruleset %s: %r is a built-in ruleset; not replaced", source[1], rid)
+            elif ruleset is not None and ruleset.id != rid:
+                logger.warning("ruleset %s says its id is %r, not %r: not registered", source[1], ruleset.id, rid)
+            elif ruleset is not None:
+                rulesets.register(ruleset)
+                _registered[rid] = source
+                _unusable.pop(rid, None)
+                continue
+            _unusable[rid] = source
+
+
+def _ruleset_files():
+    folder = getattr(settings, "HEXSIDE_RULESETS_DIR", None)
+    if not folder or not folder.is_dir():
+        return []
+    return sorted(folder.glob("*.json"))
+
+
+def _load(kind, where, stamp):
+    try:
+        if kind == "row":
+            data = CustomRuleset.objects.get(slug=where).data
+        else:
+            with open(where, encoding="utf-8") as f:
+                data = json.load(f)
+        return rulesets.from_dict(data)
+    except CustomRuleset.DoesNotExist:
+        return None
+    except (OSError, ValueError, rulesets.RulesetError) as exc:
+        detail = "; ".join(_describe(e) for e in getattr(exc, "errors", [])) or str(exc)
+        logger.warning("ruleset %s is not usable: %s", where, detail)
+        return None

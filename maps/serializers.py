@@ -1,0 +1,156 @@
+"""The shapes of the map API: what it answers, and what it takes, for the OpenAPI schema.
+
+Requests that carry map content (create, import, edits) are checked by the map format and by maps.edits, not
+here, so that every problem comes back in one shape: ``{"errors": [{"path", "hex", "message"}, ...]}``.
+"""
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from maps.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
+from maps.models import Map, MapRevision
+
+
+class GridSerializer(serializers.Serializer):
+    orientation = serializers.ChoiceField(ORIENTATIONS)
+    columns = serializers.IntegerField(min_value=1, max_value=MAX_SIZE)
+    rows = serializers.IntegerField(min_value=1, max_value=MAX_SIZE)
+    stagger = serializers.ChoiceField(STAGGERS)
+    labels = serializers.ChoiceField(LABEL_SCHEMES)
+    hex_metres = serializers.FloatField(required=False, help_text="Metres across one hex; the ruleset's by default.")
+
+
+class LinksSerializer(serializers.Serializer):
+    api = serializers.CharField()
+    export = serializers.CharField()
+    page = serializers.CharField()
+    revisions = serializers.CharField()
+
+
+class MapSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    grid = GridSerializer(read_only=True)
+    links = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Map
+        fields = ["id", "name", "ruleset", "grid", "owner", "published", "revision", "content_hash", "created",
+                  "updated", "links"]
+        read_only_fields = fields
+
+    def get_links(self, map) -> LinksSerializer:
+        return {
+            "api": reverse("map-detail", args=[map.pk]),
+            "export": reverse("map-export", args=[map.pk]),
+            "page": reverse("map-page", args=[map.pk]),
+            "revisions": reverse("map-revisions", args=[map.pk]),
+        }
+
+
+class MapDetailSerializer(MapSerializer):
+    document = serializers.JSONField(read_only=True, help_text="The map file (docs/map-format.md), canonical.")
+
+    class Meta(MapSerializer.Meta):
+        fields = MapSerializer.Meta.fields + ["document"]
+        read_only_fields = fields
+
+
+class MapUpdateSerializer(serializers.ModelSerializer):
+    """Renaming is a change of the map file (a new revision); publishing is not."""
+
+    class Meta:
+        model = Map
+        fields = ["name", "published"]
+
+    def validate_name(self, value):
+        if not value.strip():
+            raise serializers.ValidationError("a map needs a name")
+        return value
+
+    def update(self, map, validated_data):
+        if "name" in validated_data:
+            map = map.rename(validated_data["name"], self.context["request"].user)
+        if "published" in validated_data and validated_data["published"] != map.published:
+            map.published = validated_data["published"]
+            map.save(update_fields=["published", "updated"])
+        return map
+
+
+class MapCreateSerializer(serializers.Serializer):
+    """Either a whole map file in ``document``, or ``name``, ``ruleset`` and ``grid`` for a blank map."""
+
+    document = serializers.JSONField(required=False, help_text="A whole map file (docs/map-format.md).")
+    name = serializers.CharField(required=False)
+    ruleset = serializers.CharField(required=False, help_text="A ruleset id, see /api/rulesets/.")
+    grid = GridSerializer(required=False)
+    defaults = serializers.JSONField(required=False, help_text='{"terrain": [...], "level": 0}; the ruleset\'s '
+                                                               "open ground at level 0 by default.")
+    published = serializers.BooleanField(required=False, default=False)
+
+
+class MapImportSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="The map file (JSON, docs/map-format.md).")
+    published = serializers.BooleanField(required=False, default=False)
+
+
+class ErrorSerializer(serializers.Serializer):
+    path = serializers.CharField(help_text="JSON path in the request, e.g. hexes[3].terrain[0].")
+    hex = serializers.CharField(allow_null=True, help_text="The hex's label, when the problem is about one.")
+    message = serializers.CharField()
+
+
+class ErrorsSerializer(serializers.Serializer):
+    errors = ErrorSerializer(many=True)
+
+
+class EditErrorSerializer(ErrorSerializer):
+    operation = serializers.IntegerField(allow_null=True, help_text="Index of the operation in 'operations'.")
+
+
+class EditErrorsSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    errors = EditErrorSerializer(many=True)
+
+
+class EditRequestSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(min_value=1, help_text="The revision the edits were made on.")
+    operations = serializers.ListField(child=serializers.DictField(), help_text="See docs/api.md.")
+
+
+class RestoreRequestSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(required=False, min_value=1,
+                                        help_text="The current revision as the client knows it; 409 if stale.")
+
+
+class EditResultSerializer(serializers.Serializer):
+    revision = serializers.IntegerField()
+    content_hash = serializers.CharField()
+    summary = serializers.CharField()
+    updated = serializers.DateTimeField()
+
+
+class ConflictSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    revision = serializers.IntegerField(help_text="The map's current revision.")
+
+
+class MapRevisionSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.username", allow_null=True, read_only=True)
+
+    class Meta:
+        model = MapRevision
+        fields = ["number", "content_hash", "author", "created", "summary"]
+        read_only_fields = fields
+
+
+class MapRevisionDetailSerializer(MapRevisionSerializer):
+    document = serializers.JSONField(read_only=True)
+
+    class Meta(MapRevisionSerializer.Meta):
+        fields = MapRevisionSerializer.Meta.fields + ["document"]
+        read_only_fields = fields
+
+
+def edit_result(revision):
+    return {"revision": revision.number, "content_hash": revision.content_hash, "summary": revision.summary,
+            "updated": revision.created}

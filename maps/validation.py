@@ -1,0 +1,61 @@
+"""Map checks: the format's errors first, then warnings a designer wants to hear about before the table does.
+
+Format errors come from maps.mapfile (a map with errors is not loaded at all). Warnings never stop a map from
+loading or LOS from being answered.
+"""
+
+from pathlib import Path
+
+from shapely.geometry import Polygon
+
+from maps import mapfile
+
+
+def validate_bytes(data, name="<map>"):
+    """(doc or None, findings) for one file's content."""
+    try:
+        doc = mapfile.parse(data)
+    except mapfile.MapFormatError as exc:
+        return None, list(exc.errors)
+    return doc, check_map(doc)
+
+
+def validate_file(path):
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc))
+        return None, [mapfile.Finding("$", f"cannot read the file: {reason}", code="unreadable")]
+    return validate_bytes(data, str(path))
+
+
+def warning(path, message, hex=None, code="warning"):
+    return mapfile.Finding(path, message, hex, code, severity="warning")
+
+
+def check_map(doc):
+    """Warnings about a map that parsed: things that are legal but probably not meant."""
+    findings = []
+    grid = doc.grid
+    default = doc.default_cell()
+    for n, (pos, cell) in enumerate(sorted(doc.hexes.items())):
+        label = grid.label(*pos)
+        if cell == default:
+            findings.append(warning(f"hexes[{label}]", "this hex is listed but holds only the defaults", label,
+                                    code="redundant-hex"))
+        if cell.art:
+            hex_shape = Polygon(grid.corners(*pos)).buffer(1e-6)
+            for k, poly in enumerate(cell.art):
+                if not hex_shape.contains(Polygon(poly)):
+                    findings.append(warning(f"hexes[{label}].art[{k}]", "the art spills over the hex's edge; only "
+                                            "the part inside the hex counts for LOS", label, code="art-spills"))
+    cells, _ = doc.resolved()
+    seen = {}
+    for overlay in doc.overlays:
+        for pos, _cell in mapfile.overlay_cells(grid, overlay, default):
+            if pos in seen:
+                findings.append(warning(f"overlays[{overlay.id}]", f"overlay {overlay.id} covers a hex that overlay "
+                                        f"{seen[pos]} already covers; the later one wins", grid.label(*pos),
+                                        code="overlays-overlap"))
+            seen[pos] = overlay.id
+    return findings
