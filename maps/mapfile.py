@@ -374,7 +374,7 @@ class _Reader:
         hex_shape = Polygon(self.grid.corners(*pos)).buffer(ART_TOLERANCE)
         out = []
         for k, poly in enumerate(polygons):
-            where = f"{path}[{k}]" if polygons is not value else path
+            where = f"{path}[{k}]" if polygons is value else path
             if not isinstance(poly, list) or len(poly) < 3 or not all(_is_point(p) for p in poly):
                 self.error(where, "expected a polygon of at least 3 [x, y] points", label, code="bad-art")
                 continue
@@ -445,8 +445,11 @@ class _Reader:
             if anchor is None:
                 continue
             overlay = Overlay(id=oid, anchor=anchor, rotation=rotation)
-            overlay.hexes = self.read_overlay_hexes(entry.get("hexes", []), f"{path}.hexes", overlay, default)
-            overlay.hexsides = self.read_overlay_hexsides(entry.get("hexsides", []), f"{path}.hexsides", overlay)
+            # Kept sorted, as written, so that a map read back from its own export is equal to it.
+            overlay.hexes = sorted(self.read_overlay_hexes(entry.get("hexes", []), f"{path}.hexes", overlay, default),
+                                   key=lambda e: tuple(e["hex"]))
+            overlay.hexsides = sorted(self.read_overlay_hexsides(entry.get("hexsides", []), f"{path}.hexsides",
+                                                                 overlay), key=lambda e: (tuple(e["hex"]), e["side"]))
             overlays.append(overlay)
         return overlays
 

@@ -6,9 +6,9 @@ holding the whole document, so any earlier state can be brought back; bringing o
 revision, and nothing is ever lost.
 """
 
-import json
 import logging
 import threading
+from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -165,7 +165,7 @@ def restore_revision(map_id, author, number, revision=None):
 class CustomRuleset(models.Model):
     """A ruleset given as data (the shape of maps/rulesets/data/*.json), checked and registered when saved."""
 
-    slug = models.SlugField(max_length=64, unique=True, verbose_name="id",
+    slug = models.SlugField(max_length=64, unique=True, blank=True, verbose_name="id",
                             help_text="The id maps name in their 'ruleset'; taken from the data when left empty.")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="rulesets")
@@ -186,7 +186,7 @@ class CustomRuleset(models.Model):
             self.slug = ruleset.id
         elif ruleset.id != self.slug:
             raise ValidationError({"slug": f"the data says its id is {ruleset.id!r}; the id must be the same"})
-        if self.slug in builtin_ruleset_ids():
+        if self.slug in rulesets.builtin_ids():
             raise ValidationError({"slug": f"{self.slug!r} is a built-in ruleset; choose another id"})
 
     def save(self, *args, **kwargs):
@@ -205,52 +205,32 @@ class CustomRuleset(models.Model):
 def check_ruleset_data(data):
     """The Ruleset the data describes, or ValidationError naming each path that is wrong."""
     try:
-        return rulesets.from_dict(data)
+        return rulesets.from_dict(data, where="data")
     except rulesets.RulesetError as exc:
-        raise ValidationError({"data": [_describe(e) for e in exc.errors]}) from None
-
-
-def _describe(error):
-    if isinstance(error, str):
-        return error
-    if hasattr(error, "as_dict"):
-        error = error.as_dict()
-    if isinstance(error, dict):
-        path, message = error.get("path"), error.get("message")
-        return f"{path}: {message}" if path else str(message)
-    return str(error)
+        raise ValidationError({"data": exc.errors}) from None
 
 
 _lock = threading.Lock()
-_builtin = None
-_registered = {}  # ruleset id -> (kind, where, stamp) of the ones added as data and registered
+_registered = {}  # ruleset id -> (kind, where, stamp) of the custom ones registered here
 _unusable = {}  # the same for the ones that could not be read, so that they are not read again until changed
-
-
-def builtin_ruleset_ids():
-    global _builtin
-    if _builtin is None:
-        with _lock:
-            if _builtin is None:
-                _builtin = frozenset(r.id for r in rulesets.all_rulesets()) - set(_registered)
-    return _builtin
 
 
 def sync_custom_rulesets():
     """Register in this process the rulesets designers added, as rows or as files; forget removed ones.
 
     Cheap when nothing changed (one small query and a directory listing), so every request that looks a
-    ruleset up calls it: a ruleset saved through another process is known here at the next request.
+    ruleset up calls it: a ruleset saved through another process is known here at its next request.
+    A row wins over a file of the same id; files are named after their ruleset's id.
     """
-    builtin = builtin_ruleset_ids()
     wanted = {}
     for path in _ruleset_files():
         stat = path.stat()
-        wanted.setdefault(path.stem, ("file", str(path), (stat.st_mtime_ns, stat.st_size)))
+        wanted[path.stem] = ("file", path, (stat.st_mtime_ns, stat.st_size))
     for slug, updated in CustomRuleset.objects.values_list("slug", "updated"):
         wanted[slug] = ("row", slug, updated)
+    builtin = rulesets.builtin_ids()
     with _lock:
-        for rid in [rid for rid in _registered if rid not in wanted or _registered[rid] != wanted[rid]]:
+        for rid in [rid for rid in _registered if _registered[rid] != wanted.get(rid)]:
             rulesets.unregister(rid)
             del _registered[rid]
         for rid, source in wanted.items():
@@ -258,9 +238,9 @@ def sync_custom_rulesets():
                 continue
             ruleset = _load(*source)
             if ruleset is not None and rid in builtin:
-                logger.warning("ruleset %s: %r is a built-in ruleset; not replaced", source[1], rid)
+                logger.warning("ruleset %s: %r is a built-in ruleset and is not replaced", source[1], rid)
             elif ruleset is not None and ruleset.id != rid:
-                logger.warning("ruleset %s says its id is %r, not %r: not registered", source[1], ruleset.id, rid)
+                logger.warning("ruleset %s says its id is %r, not %r: not used", source[1], ruleset.id, rid)
             elif ruleset is not None:
                 rulesets.register(ruleset)
                 _registered[rid] = source
@@ -271,22 +251,18 @@ def sync_custom_rulesets():
 
 def _ruleset_files():
     folder = getattr(settings, "HEXSIDE_RULESETS_DIR", None)
-    if not folder or not folder.is_dir():
+    if not folder or not Path(folder).is_dir():
         return []
-    return sorted(folder.glob("*.json"))
+    return sorted(Path(folder).glob("*.json"))
 
 
 def _load(kind, where, stamp):
     try:
         if kind == "row":
-            data = CustomRuleset.objects.get(slug=where).data
-        else:
-            with open(where, encoding="utf-8") as f:
-                data = json.load(f)
-        return rulesets.from_dict(data)
+            return rulesets.from_dict(CustomRuleset.objects.get(slug=where).data, where=f"custom ruleset {where}")
+        return rulesets.load_file(where)
     except CustomRuleset.DoesNotExist:
         return None
-    except (OSError, ValueError, rulesets.RulesetError) as exc:
-        detail = "; ".join(_describe(e) for e in getattr(exc, "errors", [])) or str(exc)
-        logger.warning("ruleset %s is not usable: %s", where, detail)
+    except rulesets.RulesetError as exc:
+        logger.warning("ruleset %s is not usable: %s", where, "; ".join(exc.errors))
         return None

@@ -151,6 +151,13 @@ class MapRevisionDetailSerializer(MapRevisionSerializer):
         read_only_fields = fields
 
 
+class RulesetSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    custom = serializers.BooleanField(help_text="Added as data by a designer, not built in.")
+    ruleset = serializers.JSONField(help_text="The ruleset as data: levels, terms, terrain catalogue "
+                                              "(docs/rulesets/catalogues.md).")
+
+
 def edit_result(revision):
     return {"revision": revision.number, "content_hash": revision.content_hash, "summary": revision.summary,
             "updated": revision.created}

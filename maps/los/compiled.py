@@ -49,7 +49,10 @@ class CompiledMap:
             self.level[i] = cell.level
             self.storeys[i] = cell.storeys
             if cell.art:
-                self.art[i] = unary_union([Polygon(p) for p in cell.art])
+                # Only the art inside its own hex counts (artwork may spill over the edge).
+                inside = unary_union([Polygon(p) for p in cell.art]).intersection(Polygon(grid.corners(col, row)))
+                polys = [g for g in getattr(inside, "geoms", [inside]) if g.geom_type == "Polygon" and g.area > 0]
+                self.art[i] = unary_union(polys) if polys else None
             self.centres[i] = grid.centre(col, row)
         self._has = {}
 

@@ -3,10 +3,12 @@
 A line's steps depend only on the axial difference (dq, dr) between its ends (maps.los.trace), so a grid's
 tables hold one shape per difference two of its hexes can have:
 ``shape id = (dq - dq_min) * dr_span + (dr - dr_min)``, and shape s owns the steps
-``shape_start[s]..shape_start[s + 1]`` (empty for a difference no two hexes of the grid have). Step arrays
-hold exactly what :func:`maps.los.trace.trace` gives, with hexes as axial offsets from the start hex.
+``shape_start[s]..shape_start[s + 1]`` (empty for a difference no two hexes of the grid have, and for 0, 0).
+The step arrays hold what :func:`maps.los.trace.trace` gives, hexes as axial offsets from the start hex, t as
+float64. A 60 x 40 map has some 17,000 shapes; walking them in Python takes too long, so this module walks
+them again, compiled, with the same integer geometry, and a test keeps the two walks equal step for step.
 
-The numba helpers below are for every ruleset's kernel: find a hex's axial coordinates and index, a pair's
+The numba helpers at the end are for every ruleset's kernel: a hex's axial coordinates and index, a pair's
 shape, and whether a segment touches a hex's art (as shapely's ``intersects`` would say).
 """
 
@@ -16,40 +18,45 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from maps.hexgrid import Grid, STAGGERS
-from maps.los.trace import (ALONG_CODE, CORNER_CODE, HEX_CODE, ORIENTATION_CODES, SIDE_CODE, max_steps,
-                            walk_shape)
+from maps.hexgrid import AXIAL_STEPS, ORIENTATIONS, STAGGERS, Grid
+from maps.los.trace import ALONG, CORNER, HEX, SIDE
 
 __all__ = [
-    "HEX_CODE", "SIDE_CODE", "ALONG_CODE", "CORNER_CODE", "ORIENTATION_CODES", "STAGGER_CODES",
+    "HEX_CODE", "SIDE_CODE", "ALONG_CODE", "CORNER_CODE", "KIND_CODES", "ORIENTATION_CODES", "STAGGER_CODES",
     "TraceTables", "trace_tables", "axial_of", "index_of_axial", "shape_id", "segment_hits_art",
 ]
 
+HEX_CODE, SIDE_CODE, ALONG_CODE, CORNER_CODE = 0, 1, 2, 3
+KIND_CODES = {HEX: HEX_CODE, SIDE: SIDE_CODE, ALONG: ALONG_CODE, CORNER: CORNER_CODE}
+ORIENTATION_CODES = {name: code for code, name in enumerate(ORIENTATIONS)}  # flat 0, pointy 1
 STAGGER_CODES = {name: code for code, name in enumerate(STAGGERS)}  # odd 0, even 1
+
+_STEP_ARRAYS = ("shape_start", "step_kind", "step_q1", "step_r1", "step_q2", "step_r2", "step_side",
+                "step_vertex", "step_t0", "step_t1")
 
 
 @dataclass(frozen=True, eq=False)
 class TraceTables:
-    """The flattened shapes of one grid shape. Arrays are read-only: they are shared through a cache."""
+    """The flattened shapes of one grid shape. The arrays are read-only: a cache shares them."""
 
     orientation: str
     columns: int
     rows: int
     stagger: str
-    orient: int  # ORIENTATION_CODES: flat 0, pointy 1
-    stagger_code: int  # STAGGER_CODES: odd 0, even 1
+    orient: int  # ORIENTATION_CODES
+    stagger_code: int  # STAGGER_CODES
     dq_min: int
     dr_min: int
     dq_span: int
     dr_span: int
     shape_start: np.ndarray  # int32[n_shapes + 1]
     step_kind: np.ndarray  # int8: HEX_CODE, SIDE_CODE, ALONG_CODE, CORNER_CODE
-    step_q1: np.ndarray  # int32, axial offsets from the start hex
+    step_q1: np.ndarray  # int32: axial offsets of hexes[0] from the start hex
     step_r1: np.ndarray
-    step_q2: np.ndarray
+    step_q2: np.ndarray  # int32: hexes[1] (repeats hexes[0] for HEX and CORNER)
     step_r2: np.ndarray
-    step_side: np.ndarray  # int8, side of hex 1 toward hex 2 (SIDE, ALONG), else -1
-    step_vertex: np.ndarray  # bool
+    step_side: np.ndarray  # int8: side of hexes[0] toward hexes[1] (SIDE, ALONG), else -1
+    step_vertex: np.ndarray  # bool: a SIDE crossing exactly through a corner
     step_t0: np.ndarray  # float64
     step_t1: np.ndarray
 
@@ -58,103 +65,242 @@ class TraceTables:
         return self.dq_span * self.dr_span
 
     @property
+    def n_steps(self):
+        return len(self.step_kind)
+
+    @property
     def nbytes(self):
-        return sum(getattr(self, name).nbytes for name in (
-            "shape_start", "step_kind", "step_q1", "step_r1", "step_q2", "step_r2", "step_side",
-            "step_vertex", "step_t0", "step_t1"))
+        return sum(getattr(self, name).nbytes for name in _STEP_ARRAYS)
 
     def shape_id(self, dq, dr):
         return (dq - self.dq_min) * self.dr_span + (dr - self.dr_min)
 
     def steps(self, dq, dr):
-        """The slice of the step arrays holding the shape of difference (dq, dr)."""
+        """The slice of the step arrays that holds the shape of difference (dq, dr)."""
         s = self.shape_id(dq, dr)
         return slice(int(self.shape_start[s]), int(self.shape_start[s + 1]))
 
 
-def _possible_differences(grid):
-    """bool[dq_span, dr_span] of the axial differences two hexes of the grid have, and dq_min, dr_min.
+@functools.lru_cache(maxsize=8)
+def trace_tables(orientation, columns, rows, stagger):
+    """The :class:`TraceTables` of a grid shape, built once per shape and process."""
+    grid = Grid(orientation=orientation, columns=columns, rows=rows, stagger=stagger)
+    possible, dq_min, dr_min = _possible_differences(grid)
+    dq_span, dr_span = possible.shape
+    axial_steps = np.array(AXIAL_STEPS[orientation], dtype=np.int64)
+    counts = _count_steps(axial_steps, dq_min, dr_min, possible)
+    if counts[0] < 0:  # pragma: no cover - the walk always reaches the other end
+        raise RuntimeError(f"a line on a {orientation} grid lost its way")
+    shape_start = np.zeros(dq_span * dr_span + 1, dtype=np.int64)
+    np.cumsum(counts[1:], out=shape_start[1:])
+    total = int(shape_start[-1])
+    kind = np.empty(total, np.int8)
+    q1, r1, q2, r2 = (np.empty(total, np.int32) for _ in range(4))
+    side = np.empty(total, np.int8)
+    vertex = np.empty(total, np.bool_)
+    t0, t1 = np.empty(total, np.float64), np.empty(total, np.float64)
+    _fill_steps(axial_steps, dq_min, dr_min, possible, shape_start, kind, q1, r1, q2, r2, side, vertex, t0, t1)
+    arrays = [shape_start.astype(np.int32), kind, q1, r1, q2, r2, side, vertex, t0, t1]
+    for array in arrays:
+        array.flags.writeable = False
+    return TraceTables(orientation, columns, rows, stagger, ORIENTATION_CODES[orientation],
+                       STAGGER_CODES[stagger], dq_min, dr_min, dq_span, dr_span, *arrays)
 
-    Along one column (flat) or row (pointy) the other axial coordinate runs over a contiguous range, so the
-    differences between two such lines are one contiguous range too.
+
+def _possible_differences(grid):
+    """bool[dq_span, dr_span]: which axial differences two hexes of the grid have; and dq_min, dr_min.
+
+    Along one column (flat) or row (pointy) the other axial coordinate runs over one contiguous range, so the
+    differences between two such lines form one contiguous range too.
     """
     if grid.orientation == "flat":
-        lines = [(q, grid.to_axial(q, 0)[1], grid.to_axial(q, grid.rows - 1)[1]) for q in range(grid.columns)]
+        lines = [(col, grid.to_axial(col, 0)[1], grid.to_axial(col, grid.rows - 1)[1])
+                 for col in range(grid.columns)]
     else:
-        lines = [(r, grid.to_axial(0, r)[0], grid.to_axial(grid.columns - 1, r)[0]) for r in range(grid.rows)]
+        lines = [(row, grid.to_axial(0, row)[0], grid.to_axial(grid.columns - 1, row)[0])
+                 for row in range(grid.rows)]
     spans = [(l2 - l1, lo2 - hi1, hi2 - lo1) for l1, lo1, hi1 in lines for l2, lo2, hi2 in lines]
     line_min = min(d for d, _, _ in spans)
-    line_span = max(d for d, _, _ in spans) - line_min + 1
     other_min = min(lo for _, lo, _ in spans)
-    other_span = max(hi for _, _, hi in spans) - other_min + 1
-    possible = np.zeros((line_span, other_span), dtype=bool)
+    possible = np.zeros((max(d for d, _, _ in spans) - line_min + 1,
+                         max(hi for _, _, hi in spans) - other_min + 1), dtype=bool)
     for d, lo, hi in spans:
         possible[d - line_min, lo - other_min:hi - other_min + 1] = True
     if grid.orientation == "flat":
         return possible, line_min, other_min
-    return possible.T.copy(), other_min, line_min
+    return np.ascontiguousarray(possible.T), other_min, line_min
+
+
+# -- the walk, as maps.los.trace.walk; t is kept as an integer fraction num / den -----------------------
+
+@njit(cache=True)
+def _walk(axial_steps, dq, dr, kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d):
+    """Steps of the line from axial (0, 0) to (dq, dr), (dq, dr) canonical; their number, or -1 if lost."""
+    u, v = 3 * dq, 3 * dr
+    cx_ = np.empty(6, np.int64)
+    cy_ = np.empty(6, np.int64)
+    kc = np.empty(6, np.int64)
+    for i in range(6):
+        cx_[i] = axial_steps[i - 1, 0] + axial_steps[i, 0]
+        cy_[i] = axial_steps[i - 1, 1] + axial_steps[i, 1]
+        kc[i] = u * cy_[i] - v * cx_[i]
+    length2 = u * u + v * v
+    n = 0
+    q = 0
+    r = 0
+    tin_n = 0
+    tin_d = 1
+    limit = 4 * (abs(dq) + abs(dr) + 2)
+    while q != dq or r != dr:
+        limit -= 1
+        if limit < 0:
+            return -1
+        cx, cy = 3 * q, 3 * r
+        base = u * cy - v * cx
+        found = False
+        for i in range(6):
+            j = (i + 1) % 6
+            wi, wj = base + kc[i], base + kc[j]
+            if wi < 0 < wj:
+                ax, ay = cx + cx_[i], cy + cy_[i]
+                ex, ey = cx_[j] - cx_[i], cy_[j] - cy_[i]
+                tn, td = ax * ey - ay * ex, u * ey - v * ex
+                nq, nr = q + axial_steps[i, 0], r + axial_steps[i, 1]
+                if q != 0 or r != 0:
+                    n = _put(n, HEX_CODE, q, r, q, r, -1, False, tin_n, tin_d, tn, td,
+                             kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d)
+                n = _put(n, SIDE_CODE, q, r, nq, nr, i, False, tn, td, tn, td,
+                         kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d)
+                q, r, tin_n, tin_d = nq, nr, tn, td
+                found = True
+                break
+            if wi < 0 and wj == 0:
+                vx, vy = cx + cx_[j], cy + cy_[j]
+                tn, td = vx * u + vy * v, length2
+                n1q, n1r = q + axial_steps[i, 0], r + axial_steps[i, 1]
+                n2q, n2r = q + axial_steps[j, 0], r + axial_steps[j, 1]
+                if q != 0 or r != 0:
+                    n = _put(n, HEX_CODE, q, r, q, r, -1, False, tin_n, tin_d, tn, td,
+                             kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d)
+                ox, oy = cx_[j], cy_[j]
+                if kc[j] == 0:
+                    en, ed = (vx + ox) * u + (vy + oy) * v, length2
+                    if u * (3 * n1r) - v * (3 * n1q) < 0:
+                        lq, lr, rq, rr = n1q, n1r, n2q, n2r
+                    else:
+                        lq, lr, rq, rr = n2q, n2r, n1q, n1r
+                    s = 0
+                    for k in range(6):
+                        if axial_steps[k, 0] == rq - lq and axial_steps[k, 1] == rr - lr:
+                            s = k
+                    n = _put(n, ALONG_CODE, lq, lr, rq, rr, s, False, tn, td, en, ed,
+                             kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d)
+                    q, r, tin_n, tin_d = n1q + n2q - q, n1r + n2r - r, en, ed
+                else:
+                    line_turn = ox * v - oy * u
+                    n1_turn = ox * axial_steps[i, 1] - oy * axial_steps[i, 0]
+                    if (line_turn > 0) == (n1_turn > 0):
+                        iq, ir, gq, gr, s = n1q, n1r, n2q, n2r, i
+                    else:
+                        iq, ir, gq, gr, s = n2q, n2r, n1q, n1r, j
+                    n = _put(n, SIDE_CODE, q, r, iq, ir, s, True, tn, td, tn, td,
+                             kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d)
+                    if not ((gq == 0 and gr == 0) or (gq == dq and gr == dr)):
+                        n = _put(n, CORNER_CODE, gq, gr, gq, gr, -1, False, tn, td, tn, td,
+                                 kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d)
+                    q, r, tin_n, tin_d = iq, ir, tn, td
+                found = True
+                break
+        if not found:
+            return -1
+    return n
 
 
 @njit(cache=True)
-def _count_steps(orient, dq_min, dr_min, possible):
+def _put(n, k, a, b, c, d, s, at_vertex, an, ad, bn, bd, kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d):
+    kind[n] = k
+    q1[n], r1[n], q2[n], r2[n] = a, b, c, d
+    side[n] = s
+    vertex[n] = at_vertex
+    t0n[n], t0d[n], t1n[n], t1d[n] = an, ad, bn, bd
+    return n + 1
+
+
+@njit(cache=True)
+def _scratch(size):
+    return (np.empty(size, np.int8), np.empty(size, np.int64), np.empty(size, np.int64),
+            np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int8),
+            np.empty(size, np.bool_), np.empty(size, np.int64), np.empty(size, np.int64),
+            np.empty(size, np.int64), np.empty(size, np.int64))
+
+
+@njit(cache=True)
+def _scratch_size(dq_min, dr_min, possible):
     dq_span, dr_span = possible.shape
-    counts = np.zeros(dq_span * dr_span, np.int64)
-    biggest = 0
-    for i in range(dq_span):
-        for j in range(dr_span):
-            if possible[i, j]:
-                biggest = max(biggest, max_steps(i + dq_min, j + dr_min))
-    kind = np.empty(biggest, np.int8)
-    q1, r1 = np.empty(biggest, np.int32), np.empty(biggest, np.int32)
-    q2, r2 = np.empty(biggest, np.int32), np.empty(biggest, np.int32)
-    side, vertex = np.empty(biggest, np.int8), np.empty(biggest, np.bool_)
-    t0, t1 = np.empty(biggest, np.float64), np.empty(biggest, np.float64)
+    worst = max(abs(dq_min), abs(dq_min + dq_span - 1)) + max(abs(dr_min), abs(dr_min + dr_span - 1))
+    return 12 * (worst + 2)  # at most 4 (|dq| + |dr| + 2) hexes, each with at most 3 steps
+
+
+@njit(cache=True)
+def _count_steps(axial_steps, dq_min, dr_min, possible):
+    """counts[1 + s]: the number of steps of shape s; counts[0] is -1 when a walk got lost."""
+    dq_span, dr_span = possible.shape
+    counts = np.zeros(dq_span * dr_span + 1, np.int64)
+    kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d = _scratch(_scratch_size(dq_min, dr_min, possible))
     for i in range(dq_span):
         for j in range(dr_span):
             dq, dr = i + dq_min, j + dr_min
-            # A shape and its reverse have the same length: walk the canonical one only.
+            # A shape and its reverse have the same steps: walk the canonical one only.
             if possible[i, j] and (dq > 0 or (dq == 0 and dr > 0)):
-                n = walk_shape(orient, dq, dr,
-                               kind, q1, r1, q2, r2, side, vertex, t0, t1, 0)
-                counts[i * dr_span + j] = n
-                counts[(-dq - dq_min) * dr_span + (-dr - dr_min)] = n
+                n = _walk(axial_steps, dq, dr, kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d)
+                if n < 0:
+                    counts[0] = -1
+                    return counts
+                counts[1 + i * dr_span + j] = n
+                counts[1 + (-dq - dq_min) * dr_span + (-dr - dr_min)] = n
     return counts
 
 
 @njit(cache=True)
-def _fill_steps(orient, dq_min, dr_min, possible, start, kind, q1, r1, q2, r2, side, vertex, t0, t1):
+def _fill_steps(axial_steps, dq_min, dr_min, possible, start, kind, q1, r1, q2, r2, side, vertex, t0, t1):
     dq_span, dr_span = possible.shape
+    w_kind, w_q1, w_r1, w_q2, w_r2, w_side, w_vertex, t0n, t0d, t1n, t1d = _scratch(
+        _scratch_size(dq_min, dr_min, possible))
     for i in range(dq_span):
         for j in range(dr_span):
-            if possible[i, j]:
-                s = i * dr_span + j
-                walk_shape(orient, i + dq_min, j + dr_min, kind, q1, r1, q2, r2, side, vertex, t0, t1, start[s])
+            dq, dr = i + dq_min, j + dr_min
+            if not possible[i, j] or (dq == 0 and dr == 0) or not (dq > 0 or (dq == 0 and dr > 0)):
+                continue
+            n = _walk(axial_steps, dq, dr, w_kind, w_q1, w_r1, w_q2, w_r2, w_side, w_vertex, t0n, t0d, t1n, t1d)
+            # This direction as walked.
+            p = start[i * dr_span + j]
+            for k in range(n):
+                kind[p + k] = w_kind[k]
+                q1[p + k], r1[p + k], q2[p + k], r2[p + k] = w_q1[k], w_r1[k], w_q2[k], w_r2[k]
+                side[p + k] = w_side[k]
+                vertex[p + k] = w_vertex[k]
+                t0[p + k] = t0n[k] / t0d[k]
+                t1[p + k] = t1n[k] / t1d[k]
+            # The opposite direction: reversed, moved to start at the other end, hexes of SIDE and ALONG
+            # swapped, t -> 1 - t (as maps.los.trace.reverse_shape).
+            p = start[(-dq - dq_min) * dr_span + (-dr - dr_min)]
+            for k in range(n):
+                m = n - 1 - k
+                kind[p + k] = w_kind[m]
+                if w_kind[m] == SIDE_CODE or w_kind[m] == ALONG_CODE:
+                    q1[p + k], r1[p + k] = w_q2[m] - dq, w_r2[m] - dr
+                    q2[p + k], r2[p + k] = w_q1[m] - dq, w_r1[m] - dr
+                    side[p + k] = (w_side[m] + 3) % 6
+                else:
+                    q1[p + k], r1[p + k] = w_q1[m] - dq, w_r1[m] - dr
+                    q2[p + k], r2[p + k] = w_q2[m] - dq, w_r2[m] - dr
+                    side[p + k] = w_side[m]
+                vertex[p + k] = w_vertex[m]
+                t0[p + k] = (t1d[m] - t1n[m]) / t1d[m]
+                t1[p + k] = (t0d[m] - t0n[m]) / t0d[m]
 
 
-@functools.lru_cache(maxsize=8)
-def trace_tables(orientation, columns, rows, stagger):
-    """The :class:`TraceTables` of a grid shape, built once per shape (60 x 40: about a second, tens of MB)."""
-    grid = Grid(orientation=orientation, columns=columns, rows=rows, stagger=stagger)
-    orient = ORIENTATION_CODES[orientation]
-    possible, dq_min, dr_min = _possible_differences(grid)
-    counts = _count_steps(orient, dq_min, dr_min, possible)
-    start = np.zeros(counts.shape[0] + 1, dtype=np.int64)
-    np.cumsum(counts, out=start[1:])
-    total = int(start[-1])
-    kind = np.empty(total, np.int8)
-    q1, r1 = np.empty(total, np.int32), np.empty(total, np.int32)
-    q2, r2 = np.empty(total, np.int32), np.empty(total, np.int32)
-    side, vertex = np.empty(total, np.int8), np.empty(total, np.bool_)
-    t0, t1 = np.empty(total, np.float64), np.empty(total, np.float64)
-    _fill_steps(orient, dq_min, dr_min, possible, start, kind, q1, r1, q2, r2, side, vertex, t0, t1)
-    arrays = [start.astype(np.int32), kind, q1, r1, q2, r2, side, vertex, t0, t1]
-    for a in arrays:
-        a.flags.writeable = False
-    return TraceTables(orientation, columns, rows, stagger, orient, STAGGER_CODES[stagger],
-                       dq_min, dr_min, possible.shape[0], possible.shape[1], *arrays)
-
-
-# -- helpers for compiled kernels ----------------------------------------------------------------------
+# -- helpers for every ruleset's compiled kernel ------------------------------------------------------
 
 @njit(cache=True)
 def axial_of(col, row, orient, stagger):
@@ -195,7 +341,8 @@ def shape_id(dq, dr, dq_min, dr_min, dr_span):
 
 
 @njit(cache=True)
-def _orientation(ax, ay, bx, by, cx, cy):
+def _turn(ax, ay, bx, by, cx, cy):
+    """Which way a -> b -> c turns: 1, -1, or 0 when the three are in line."""
     v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
     if v > 0:
         return 1
@@ -205,40 +352,33 @@ def _orientation(ax, ay, bx, by, cx, cy):
 
 
 @njit(cache=True)
-def _within(ax, ay, bx, by, px, py):
-    """Is p, known to be on the line ab, within the segment ab?"""
+def _in_box(ax, ay, bx, by, px, py):
+    """Is p, in line with a and b, between them?"""
     return min(ax, bx) <= px <= max(ax, bx) and min(ay, by) <= py <= max(ay, by)
 
 
 @njit(cache=True)
 def _segments_touch(ax, ay, bx, by, cx, cy, dx, dy):
-    o1 = _orientation(ax, ay, bx, by, cx, cy)
-    o2 = _orientation(ax, ay, bx, by, dx, dy)
-    o3 = _orientation(cx, cy, dx, dy, ax, ay)
-    o4 = _orientation(cx, cy, dx, dy, bx, by)
-    if o1 != o2 and o3 != o4:
+    o1 = _turn(ax, ay, bx, by, cx, cy)
+    o2 = _turn(ax, ay, bx, by, dx, dy)
+    o3 = _turn(cx, cy, dx, dy, ax, ay)
+    o4 = _turn(cx, cy, dx, dy, bx, by)
+    if o1 * o2 < 0 and o3 * o4 < 0:
         return True
-    if o1 == 0 and _within(ax, ay, bx, by, cx, cy):
-        return True
-    if o2 == 0 and _within(ax, ay, bx, by, dx, dy):
-        return True
-    if o3 == 0 and _within(cx, cy, dx, dy, ax, ay):
-        return True
-    if o4 == 0 and _within(cx, cy, dx, dy, bx, by):
-        return True
-    return False
+    return ((o1 == 0 and _in_box(ax, ay, bx, by, cx, cy)) or (o2 == 0 and _in_box(ax, ay, bx, by, dx, dy))
+            or (o3 == 0 and _in_box(cx, cy, dx, dy, ax, ay)) or (o4 == 0 and _in_box(cx, cy, dx, dy, bx, by)))
 
 
 @njit(cache=True)
 def segment_hits_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y):
-    """Does the segment touch any art polygon of hex i (crossing, touching, or lying inside)?
+    """Does the segment touch any art polygon of hex i: cross or touch an edge, or lie inside?
 
-    The same answer as shapely's ``LineString.intersects(polygon)`` for the rings CompiledMap flattens.
+    The answer shapely's ``LineString.intersects`` gives for the polygons CompiledMap flattens (their
+    outer rings). With no edge touched the segment lies wholly inside or outside, so one end decides.
     """
     for k in range(art_hex_start[i], art_hex_start[i + 1]):
-        lo, hi = art_ring_start[k], art_ring_start[k + 1]
         inside = False
-        for p in range(lo, hi - 1):
+        for p in range(art_ring_start[k], art_ring_start[k + 1] - 1):
             ax, ay, bx, by = art_x[p], art_y[p], art_x[p + 1], art_y[p + 1]
             if _segments_touch(x0, y0, x1, y1, ax, ay, bx, by):
                 return True

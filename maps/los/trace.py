@@ -1,252 +1,54 @@
-"""The exact line tracer: what a centre-to-centre line meets on its way (docs/los-geometry.md).
+"""The exact line from one hex centre to another: the hexes and hexsides it crosses, runs along or grazes.
 
-A line of sight runs from the centre of hex a to the centre of hex b. Along it, in order, it meets:
+Everything is decided on integers, never with a float tolerance. In axial coordinates a hex centre is a linear
+function of ``(q, r)``, and the linear map from axial space to map space keeps orientation (for flat and pointy
+grids alike), so straight lines, left and right, and the position ``t`` along a line are the same in both
+spaces. Scaled by 3, every centre ``(3q, 3r)`` and every corner (a centre plus ``step[i - 1] + step[i]``) is an
+integer point, and which side of the line a corner lies on is the sign of an integer cross product.
 
-- ``HEX``: an intervening hex whose interior it passes through, from ``t0`` to ``t1``;
-- ``SIDE``: a hexside it crosses from ``hexes[0]`` into ``hexes[1]`` (leaving a and entering b included);
-  ``at_vertex`` when the crossing is exactly at a corner of that hexside;
-- ``ALONG``: a hexside it runs exactly along, ``hexes[0]`` on the left looking from a to b, from ``t0`` to
-  ``t1``; neither hex is a ``HEX`` step for that stretch;
-- ``CORNER``: a corner it passes exactly through, listing the hex meeting there that it does not pass into.
-
-``t`` is the position along the line, 0 at a's centre and 1 at b's centre.
-
-Why integers: in axial coordinates hex centres are a linear function of ``(q, r)``, and scaling map space by
-(2, 2/sqrt 3) for flat hexes or (2/sqrt 3, 2) for pointy ones puts every centre and every corner on an integer
-point. Scaling each axis by a positive factor keeps straight lines straight, keeps left and right, and keeps
-where a point sits along a line, so all the decisions (which side, which corner, along or across) are made
-with integer cross products, and a line along a hexside or through a corner is recognised every time.
-
-Why shapes: the line depends only on the axial difference b - a and the orientation, not on where it starts
-nor on the stagger. Each difference is walked once (in one canonical direction, reversed for the other, so
-that LOS is reciprocal by construction), cached, and translated to the pair asked for. The walk is compiled
-with numba because :mod:`maps.los.tables` walks every difference a map can hold.
+A line's steps depend only on the axial difference between its ends, so the shape of each difference is traced
+once (in one canonical direction; the other direction is that shape reversed, which makes LOS reciprocal by
+construction) and translated to wherever it is needed. See docs/los-geometry.md.
 """
 
-import functools
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
 
-import numpy as np
-from numba import njit
-
-from maps.hexgrid import AXIAL_STEPS, ORIENTATIONS
+from maps.hexgrid import AXIAL_STEPS
 
 HEX = "hex"
 SIDE = "side"
 ALONG = "along"
 CORNER = "corner"
-# The position of a kind here is its code in the flattened tables.
+
 KINDS = (HEX, SIDE, ALONG, CORNER)
-HEX_CODE, SIDE_CODE, ALONG_CODE, CORNER_CODE = range(4)
 
-ORIENTATION_CODES = {name: code for code, name in enumerate(ORIENTATIONS)}
-
-# Corner i of a hex, relative to its centre, in the integer coordinates described above; side i runs from
-# corner i to corner i + 1 (as in maps.hexgrid). Rows: flat, pointy.
-CORNER_OFFSETS = np.array([
-    [(-1, -1), (1, -1), (2, 0), (1, 1), (-1, 1), (-2, 0)],
-    [(0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1)],
-], dtype=np.int64)
-SIDE_STEPS = np.array([AXIAL_STEPS[name] for name in ORIENTATIONS], dtype=np.int64)
-
-
-@njit(cache=True)
-def centre_xy(orient, q, r):
-    """Integer centre of axial hex (q, r), up to a constant that cancels in every difference."""
-    if orient == 0:
-        return 3 * q, q + 2 * r
-    return 2 * q + r, 3 * r
-
-
-@njit(cache=True)
-def max_steps(dq, dr):
-    """A bound on the steps of a shape, for buffers: a line touches fewer than 2 hexes per hex of distance."""
-    return 8 * ((abs(dq) + abs(dr) + abs(dq + dr)) // 2 + 1)
-
-
-@njit(cache=True)
-def _side_between(orient, q1, r1, q2, r2):
-    for i in range(6):
-        if q2 - q1 == SIDE_STEPS[orient, i, 0] and r2 - r1 == SIDE_STEPS[orient, i, 1]:
-            return i
-    return -1
-
-
-@njit(cache=True)
-def _put(out_kind, out_q1, out_r1, out_q2, out_r2, out_side, out_vertex, out_t0, out_t1,
-         n, kind, q1, r1, q2, r2, side, vertex, t0, t1):
-    if n >= out_kind.shape[0]:
-        raise ValueError("trace buffer too small")
-    out_kind[n] = kind
-    out_q1[n] = q1
-    out_r1[n] = r1
-    out_q2[n] = q2
-    out_r2[n] = r2
-    out_side[n] = side
-    out_vertex[n] = vertex
-    out_t0[n] = t0
-    out_t1[n] = t1
-    return n + 1
-
-
-@njit(cache=True)
-def _walk(orient, dq, dr, kind, q1, r1, q2, r2, side, vertex, t0, t1, start):
-    """Walk the line from axial (0, 0) to (dq, dr), writing its steps from ``start``; return the end.
-
-    Hex by hex: leave the current hex where the line first crosses outward over one of its side lines. One
-    side reached first: a plain hexside crossing. Two sides at once: the line is at their shared corner, and
-    it goes on into one of the two hexes beyond, or, when it also passes through the current hex's centre,
-    along the hexside between them up to the next corner, where it enters the hex straight ahead.
-    """
-    dx, dy = centre_xy(orient, dq, dr)
-    dd = dx * dx + dy * dy
-    n = start
-    q, r = 0, 0
-    tn, td = 0, 1  # where the line entered the current hex, as a fraction
-    open_hex = -1  # the HEX step of the current hex, waiting for its exit
-    while not (q == dq and r == dr):
-        if not (q == 0 and r == 0):
-            open_hex = n
-            n = _put(kind, q1, r1, q2, r2, side, vertex, t0, t1,
-                     n, HEX_CODE, q, r, q, r, -1, False, tn / td, tn / td)
-        cx, cy = centre_xy(orient, q, r)
-        first, second = -1, -1
-        bn, bd = 0, 1
-        for i in range(6):
-            kx, ky = CORNER_OFFSETS[orient, i, 0], CORNER_OFFSETS[orient, i, 1]
-            j = (i + 1) % 6
-            ex, ey = CORNER_OFFSETS[orient, j, 0] - kx, CORNER_OFFSETS[orient, j, 1] - ky
-            den = dx * ey - dy * ex
-            inward = ex * ky - ey * kx  # sign of cross(centre - corner i, side i): the inside
-            if den == 0 or (den > 0) == (inward > 0):
-                continue  # parallel to this side, or moving inward across its line
-            num = (cx + kx) * ey - (cy + ky) * ex
-            if den < 0:
-                num, den = -num, -den
-            if first == -1 or num * bd < bn * den:
-                first, second, bn, bd = i, -1, num, den
-            elif num * bd == bn * den:
-                second = i
-        if open_hex >= 0:
-            t1[open_hex] = bn / bd
-            open_hex = -1
-        if second == -1:
-            nq, nr = q + SIDE_STEPS[orient, first, 0], r + SIDE_STEPS[orient, first, 1]
-            n = _put(kind, q1, r1, q2, r2, side, vertex, t0, t1,
-                     n, SIDE_CODE, q, r, nq, nr, first, False, bn / bd, bn / bd)
-            q, r, tn, td = nq, nr, bn, bd
-            continue
-        # Through the corner shared by sides i and i + 1 (corner i + 1).
-        i = first if (second - first) % 6 == 1 else second
-        j = (i + 1) % 6
-        kx, ky = CORNER_OFFSETS[orient, j, 0], CORNER_OFFSETS[orient, j, 1]
-        aq, ar = q + SIDE_STEPS[orient, i, 0], r + SIDE_STEPS[orient, i, 1]
-        bq, br = q + SIDE_STEPS[orient, j, 0], r + SIDE_STEPS[orient, j, 1]
-        turn = kx * dy - ky * dx
-        if turn == 0:
-            # Along the hexside between a and b, from this corner to the next one.
-            ax, ay = centre_xy(orient, aq, ar)
-            if dx * ay - dy * ax < 0:  # a is on the left (y grows downward)
-                lq, lr, rq, rr = aq, ar, bq, br
-            else:
-                lq, lr, rq, rr = bq, br, aq, ar
-            wn = (cx + 2 * kx) * dx + (cy + 2 * ky) * dy
-            n = _put(kind, q1, r1, q2, r2, side, vertex, t0, t1,
-                     n, ALONG_CODE, lq, lr, rq, rr, _side_between(orient, lq, lr, rq, rr), False,
-                     bn / bd, wn / dd)
-            q, r, tn, td = aq + SIDE_STEPS[orient, j, 0], ar + SIDE_STEPS[orient, j, 1], wn, dd
-            continue
-        ax, ay = centre_xy(orient, aq, ar)
-        if (kx * (ay - cy) - ky * (ax - cx) > 0) == (turn > 0):
-            nq, nr, crossed, oq, orr = aq, ar, i, bq, br
-        else:
-            nq, nr, crossed, oq, orr = bq, br, j, aq, ar
-        n = _put(kind, q1, r1, q2, r2, side, vertex, t0, t1,
-                 n, SIDE_CODE, q, r, nq, nr, crossed, True, bn / bd, bn / bd)
-        if not ((oq == 0 and orr == 0) or (oq == dq and orr == dr)):
-            n = _put(kind, q1, r1, q2, r2, side, vertex, t0, t1,
-                     n, CORNER_CODE, oq, orr, oq, orr, -1, False, bn / bd, bn / bd)
-        q, r, tn, td = nq, nr, bn, bd
-    return n
-
-
-@njit(cache=True)
-def walk_shape(orient, dq, dr, kind, q1, r1, q2, r2, side, vertex, t0, t1, start):
-    """Steps of the line from axial (0, 0) to (dq, dr), written from ``start``; returns the end.
-
-    Only the canonical direction (dq > 0, or dq == 0 and dr > 0) is walked; the other is that walk
-    reversed, so that the line from b to a is exactly the line from a to b backwards.
-    """
-    if dq > 0 or (dq == 0 and dr > 0):
-        return _walk(orient, dq, dr, kind, q1, r1, q2, r2, side, vertex, t0, t1, start)
-    end = _walk(orient, -dq, -dr, kind, q1, r1, q2, r2, side, vertex, t0, t1, start)
-    # Reverse in place: order, hexes across a hexside, sides, and t.
-    lo, hi = start, end - 1
-    while lo < hi:
-        for arr in (q1, r1, q2, r2):
-            arr[lo], arr[hi] = arr[hi], arr[lo]
-        kind[lo], kind[hi] = kind[hi], kind[lo]
-        side[lo], side[hi] = side[hi], side[lo]
-        vertex[lo], vertex[hi] = vertex[hi], vertex[lo]
-        t0[lo], t0[hi] = t0[hi], t0[lo]
-        t1[lo], t1[hi] = t1[hi], t1[lo]
-        lo += 1
-        hi -= 1
-    for k in range(start, end):
-        a_q, a_r, b_q, b_r = q1[k] + dq, r1[k] + dr, q2[k] + dq, r2[k] + dr
-        if kind[k] == SIDE_CODE or kind[k] == ALONG_CODE:
-            a_q, a_r, b_q, b_r = b_q, b_r, a_q, a_r
-            side[k] = (side[k] + 3) % 6
-        q1[k], r1[k], q2[k], r2[k] = a_q, a_r, b_q, b_r
-        early, late = t0[k], t1[k]
-        t0[k], t1[k] = 1.0 - late, 1.0 - early
-    return end
-
-
-@njit(cache=True)
-def _shape_arrays(orient, dq, dr):
-    size = max_steps(dq, dr)
-    kind = np.empty(size, np.int8)
-    q1, r1 = np.empty(size, np.int32), np.empty(size, np.int32)
-    q2, r2 = np.empty(size, np.int32), np.empty(size, np.int32)
-    side = np.empty(size, np.int8)
-    vertex = np.empty(size, np.bool_)
-    t0, t1 = np.empty(size, np.float64), np.empty(size, np.float64)
-    n = walk_shape(orient, dq, dr, kind, q1, r1, q2, r2, side, vertex, t0, t1, 0)
-    return kind[:n], q1[:n], r1[:n], q2[:n], r2[:n], side[:n], vertex[:n], t0[:n], t1[:n]
-
-
-@functools.lru_cache(maxsize=4096)
-def shape(orientation, dq, dr):
-    """The line from axial (0, 0) to (dq, dr) as a tuple of relative steps.
-
-    Each step is ``(kind, q1, r1, q2, r2, side, at_vertex, t0, t1)`` with axial coordinates relative to the
-    start; (q2, r2) repeats (q1, r1) for HEX and CORNER. A viewshed from one hex needs one shape per target,
-    so the cache holds a few thousand (a few MB).
-    """
-    arrays = _shape_arrays(ORIENTATION_CODES[orientation], dq, dr)
-    return tuple(
-        (KINDS[kind], q1, r1, q2, r2, side, vertex, t0, t1)
-        for kind, q1, r1, q2, r2, side, vertex, t0, t1 in zip(*(a.tolist() for a in arrays))
-    )
+# A 60 x 40 map has about 17,000 different shapes; a cached shape costs a few tens of kilobytes at most.
+SHAPE_CACHE_SIZE = 8192
 
 
 @dataclass(frozen=True)
 class Step:
-    """One thing the line meets; see the module docstring for the kinds."""
+    """One thing that happens along the line, in order from a to b.
+
+    ``t0`` and ``t1`` are exact fractions of the way from a's centre (0) to b's centre (1): ``float(t)`` when
+    a float is wanted. ``side`` is the side index (0-5) of ``hexes[0]`` toward ``hexes[1]`` for SIDE and ALONG,
+    and ``hexside`` the canonical key of that edge (``Grid.hexside``).
+    """
 
     kind: str
     hexes: tuple
     side: int = -1
     hexside: tuple | None = None
-    t0: float = 0.0
-    t1: float = 0.0
+    t0: Fraction = Fraction(0)
+    t1: Fraction = Fraction(0)
     at_vertex: bool = False
 
 
 @dataclass(frozen=True)
 class Trace:
-    """The line from the centre of hex a to the centre of hex b (offset coordinates), step by step."""
+    """The line from hex ``a`` to hex ``b`` (offset coordinates) and its steps."""
 
     a: tuple
     b: tuple
@@ -260,33 +62,144 @@ class Trace:
 
 
 def trace(grid, a, b):
-    """The line from hex a to hex b, ``(column, row)`` each, as a :class:`Trace`.
-
-    The end hexes appear only in the hexsides crossed leaving a and entering b. Hexes off the map may appear
-    (a line along the map border) with their coordinates; evaluators treat them as open ground.
-    """
-    a, b = tuple(a), tuple(b)
+    """The line from the centre of hex ``a`` to the centre of hex ``b``, both ``(column, row)``."""
+    a, b = (int(a[0]), int(a[1])), (int(b[0]), int(b[1]))
     qa, ra = grid.to_axial(*a)
     qb, rb = grid.to_axial(*b)
     steps = []
-    for kind, q1, r1, q2, r2, side, vertex, t0, t1 in shape(grid.orientation, qb - qa, rb - ra):
+    for kind, q1, r1, q2, r2, side, t0, t1, at_vertex in shape(grid.orientation, qb - qa, rb - ra):
         first = grid.from_axial(qa + q1, ra + r1)
-        if kind == SIDE or kind == ALONG:
-            hexes = (first, grid.from_axial(qa + q2, ra + r2))
-            hexside = grid.hexside(first[0], first[1], side)
+        if kind == HEX:
+            steps.append(Step(HEX, (first,), -1, None, t0, t1, False))
+        elif kind == CORNER:
+            steps.append(Step(CORNER, (first,), -1, None, t0, t1, False))
         else:
-            hexes, hexside = (first,), None
-        steps.append(Step(kind, hexes, side, hexside, t0, t1, vertex))
+            second = grid.from_axial(qa + q2, ra + r2)
+            steps.append(Step(kind, (first, second), side, grid.hexside(*first, side), t0, t1, at_vertex))
     return Trace(a, b, tuple(steps))
 
 
 def hexes_crossed(trace):
-    """Every hex other than the two ends that the line touches (HEX, ALONG, CORNER), in order, once each."""
+    """Every hex the line touches except its two ends, in order along the line, each once."""
     seen = {trace.a, trace.b}
     out = []
     for step in trace.steps:
+        if step.kind == SIDE:
+            continue
         for h in step.hexes:
             if h not in seen:
                 seen.add(h)
                 out.append(h)
     return out
+
+
+# -- shapes: relative axial steps ----------------------------------------------------------------------
+# A raw step is (kind, q1, r1, q2, r2, side, t0, t1, at_vertex), hexes relative to the start of the line.
+# HEX and CORNER steps touch one hex: q2, r2 repeat q1, r1 and side is -1.
+
+def is_canonical(dq, dr):
+    """The direction in which a shape is traced; the opposite direction is its reverse."""
+    return dq > 0 or (dq == 0 and dr > 0)
+
+
+@lru_cache(maxsize=SHAPE_CACHE_SIZE)
+def shape(orientation, dq, dr):
+    """The raw steps of the line from axial (0, 0) to axial (dq, dr)."""
+    if dq == 0 and dr == 0:
+        return ()
+    if is_canonical(dq, dr):
+        return walk(orientation, dq, dr)
+    return reverse_shape(shape(orientation, -dq, -dr), dq, dr)
+
+
+def reverse_shape(steps, dq, dr):
+    """The same line walked the other way: it starts at the other end, which is (dq, dr) from the new start.
+
+    Hexes move by (dq, dr), t becomes 1 - t, a SIDE or ALONG step swaps its hexes (so an ALONG step's first hex
+    is again on the left) and turns its side index to the opposite one.
+    """
+    out = []
+    for kind, q1, r1, q2, r2, side, t0, t1, at_vertex in reversed(steps):
+        q1, r1, q2, r2 = q1 + dq, r1 + dr, q2 + dq, r2 + dr
+        if kind in (SIDE, ALONG):
+            q1, r1, q2, r2, side = q2, r2, q1, r1, (side + 3) % 6
+        out.append((kind, q1, r1, q2, r2, side, 1 - t1, 1 - t0, at_vertex))
+    return tuple(out)
+
+
+def walk(orientation, dq, dr):
+    """Walk the line from axial (0, 0) to (dq, dr), hex by hex, on integers.
+
+    Space is axial scaled by 3; the line is ``t * (u, v)``. For a point p, ``cross(p) = u * p.y - v * p.x``
+    is 0 on the line, negative on its left and positive on its right (looking from a to b, y downward as on
+    the map). The corners of a hex are clockwise, so the line leaves a hex where its corners turn from left
+    to right: through the middle of a side, or exactly through a corner.
+    """
+    steps = AXIAL_STEPS[orientation]
+    u, v = 3 * dq, 3 * dr
+    corners = [(steps[i - 1][0] + steps[i][0], steps[i - 1][1] + steps[i][1]) for i in range(6)]
+    corner_cross = [u * cy - v * cx for cx, cy in corners]
+    ends = {(0, 0), (dq, dr)}
+    length2 = u * u + v * v
+    out = []
+
+    def cross(x, y):
+        return u * y - v * x
+
+    def t_on_line(x, y):
+        # (x, y) lies on the line, so it is t * (u, v) exactly.
+        return Fraction(x * u + y * v, length2)
+
+    q = r = 0
+    t_in = Fraction(0)
+    limit = 4 * (abs(dq) + abs(dr) + 2)
+    while (q, r) != (dq, dr):
+        limit -= 1
+        if limit < 0:  # pragma: no cover - the walk always reaches b
+            raise RuntimeError(f"line to axial ({dq}, {dr}) lost its way at ({q}, {r})")
+        cx, cy = 3 * q, 3 * r
+        base = cross(cx, cy)
+        w = [base + k for k in corner_cross]
+        for i in range(6):
+            j = (i + 1) % 6
+            if w[i] < 0 < w[j]:
+                # Out through the middle of side i.
+                (ax, ay), (bx, by) = corners[i], corners[j]
+                ax, ay, ex, ey = cx + ax, cy + ay, bx - ax, by - ay
+                t = Fraction(ax * ey - ay * ex, u * ey - v * ex)
+                nq, nr = q + steps[i][0], r + steps[i][1]
+                if (q, r) != (0, 0):
+                    out.append((HEX, q, r, q, r, -1, t_in, t, False))
+                out.append((SIDE, q, r, nq, nr, i, t, t, False))
+                q, r, t_in = nq, nr, t
+                break
+            if w[i] < 0 and w[j] == 0:
+                # Out exactly through corner j, shared with the neighbours across sides i and j.
+                vx, vy = cx + corners[j][0], cy + corners[j][1]
+                t = t_on_line(vx, vy)
+                n1 = (q + steps[i][0], r + steps[i][1])
+                n2 = (q + steps[j][0], r + steps[j][1])
+                if (q, r) != (0, 0):
+                    out.append((HEX, q, r, q, r, -1, t_in, t, False))
+                ox, oy = corners[j]  # the edge between n1 and n2 leaves the corner in this direction
+                if corner_cross[j] == 0:
+                    # The line runs along that edge to its far corner, then into the hex beyond.
+                    t_end = t_on_line(vx + ox, vy + oy)
+                    left, right = (n1, n2) if cross(3 * n1[0], 3 * n1[1]) < 0 else (n2, n1)
+                    side = steps.index((right[0] - left[0], right[1] - left[1]))
+                    out.append((ALONG, *left, *right, side, t, t_end, False))
+                    q, r, t_in = n1[0] + n2[0] - q, n1[1] + n2[1] - r, t_end
+                else:
+                    # Into n1 or n2, grazing the other: n1 is entered when the line and n1's centre lie on
+                    # the same side of the edge between them.
+                    line_turn = ox * v - oy * u
+                    n1_turn = ox * steps[i][1] - oy * steps[i][0]
+                    into, grazed, side = (n1, n2, i) if (line_turn > 0) == (n1_turn > 0) else (n2, n1, j)
+                    out.append((SIDE, q, r, *into, side, t, t, True))
+                    if grazed not in ends:
+                        out.append((CORNER, *grazed, *grazed, -1, t, t, False))
+                    q, r, t_in = into[0], into[1], t
+                break
+        else:  # pragma: no cover - a line through a hex's interior always leaves it
+            raise RuntimeError(f"line to axial ({dq}, {dr}) found no way out of ({q}, {r})")
+    return tuple(out)

@@ -1,0 +1,29 @@
+"""Which Celery task runs each kind of job. Tasks are sent by name, so the web process need not import them."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    task: str  # runs the job; for a job split into parts, assembles them
+    part_task: str = ""  # runs one part, for a job split into parts
+
+    @property
+    def split(self):
+        return bool(self.part_task)
+
+
+KINDS = {
+    "los": Kind("los", "maps.los"),
+    "viewshed": Kind("viewshed", "maps.viewshed"),
+    "analysis": Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part"),
+    # "validation" and "export" have their places in Job.Kind; they get a line here when their tasks exist.
+}
+
+
+def get(name):
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise KeyError(f"no task runs {name!r} jobs yet") from None

@@ -1,0 +1,121 @@
+"""Background jobs: what was asked, on which map content, and what came of it.
+
+Celery carries only a job's id; everything else (parameters, progress, the result) lives here, so that any
+worker, the API and the admin see the same state, and a result outlives the worker that computed it.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+
+
+class Job(models.Model):
+    class Kind(models.TextChoices):
+        LOS = "los", "line of sight"
+        VIEWSHED = "viewshed", "viewshed"
+        ANALYSIS = "analysis", "whole-map analysis"
+        VALIDATION = "validation", "validation"
+        EXPORT = "export", "export"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+
+    LIVE = (Status.QUEUED, Status.RUNNING)
+    FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
+
+    class Step(models.TextChoices):
+        # A job split into parts is in PARTS while they run, then in ASSEMBLE; a one-step job stays in ONE.
+        ONE = "", "one step"
+        PARTS = "parts", "parts"
+        ASSEMBLE = "assemble", "assembling"
+
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    parameters = models.JSONField(default=dict, blank=True, help_text="The request, checked and normalised.")
+    request_key = models.CharField(max_length=64, help_text="sha256 of kind and parameters: finds the same request.")
+    map = models.ForeignKey("maps.Map", on_delete=models.CASCADE, null=True, blank=True, related_name="jobs")
+    scenario_id = models.PositiveBigIntegerField(null=True, blank=True)
+    map_hash = models.CharField(max_length=64, blank=True, help_text="The map's content hash the job computes for.")
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    step = models.CharField(max_length=16, choices=Step.choices, default=Step.ONE, blank=True)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="0 to 100.")
+    message = models.CharField(max_length=200, blank=True)
+    parts_total = models.PositiveIntegerField(default=0)
+    parts_done = models.PositiveIntegerField(default=0)
+
+    result = models.JSONField(null=True, blank=True)
+    result_file = models.FileField(upload_to="jobs/%Y/%m/", blank=True, max_length=255)
+    error = models.TextField(blank=True)
+
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                     related_name="jobs")
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    worker = models.CharField(max_length=255, blank=True, help_text="The worker that last took the job.")
+    heartbeat = models.DateTimeField(null=True, blank=True,
+                                     help_text="Last sign of life of the worker holding the job; empty while no "
+                                               "worker holds it.")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker started the job's current step.")
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [
+            models.Index(fields=["map", "map_hash", "request_key"]),
+            models.Index(fields=["status", "heartbeat"]),
+            models.Index(fields=["requested_by", "-created"]),
+        ]
+        constraints = [
+            # Two identical requests on the same content share one live job instead of computing twice.
+            models.UniqueConstraint(fields=["map", "map_hash", "request_key"], condition=Q(status__in=["queued", "running"]),
+                                    name="jobs_one_live_job_per_request"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} job {self.pk} ({self.status})"
+
+    @property
+    def is_finished(self):
+        return self.status in self.FINISHED
+
+
+class JobPart(models.Model):
+    """One slice of a job split across workers; its output waits here, not in the broker, until assembled."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="parts")
+    index = models.PositiveIntegerField()
+    start = models.PositiveIntegerField(help_text="First observer (hex index) of the slice.")
+    stop = models.PositiveIntegerField(help_text="One past the last observer of the slice.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    worker = models.CharField(max_length=255, blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    seconds = models.FloatField(default=0)
+    data = models.BinaryField(null=True, blank=True, help_text="The slice's answers, as compressed .npz bytes.")
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [models.UniqueConstraint(fields=["job", "index"], name="jobs_unique_part_index")]
+        indexes = [models.Index(fields=["status", "heartbeat"])]
+
+    def __str__(self):
+        return f"part {self.index + 1} of job {self.job_id}"
+
+
+@receiver(post_delete, sender=Job)
+def delete_result_file(sender, instance, **kwargs):
+    """A job's file goes with it (a deleted map takes its jobs, and their files, along)."""
+    if instance.result_file:
+        instance.result_file.delete(save=False)

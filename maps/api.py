@@ -1,0 +1,380 @@
+"""The map API under /api/: maps, their files, edits and history, and the rulesets a map can use.
+
+Who may do what: everyone reads published maps; owners read, edit and delete their own. Another user's private
+map does not exist as far as anyone else can tell (404); another user's published map can be read but not
+changed (403). The work is done in maps.models and maps.edits; these views translate requests and answers.
+"""
+
+from django.http import Http404, HttpResponse
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.views import SpectacularSwaggerView
+from rest_framework import permissions, status, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.decorators import action
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+
+from maps import edits, mapfile, rulesets
+from maps.models import (
+    Map,
+    MapRevision,
+    StaleRevision,
+    apply_edits,
+    check_name,
+    restore_revision,
+    sync_custom_rulesets,
+)
+from maps.serializers import (
+    ConflictSerializer,
+    EditErrorsSerializer,
+    EditRequestSerializer,
+    EditResultSerializer,
+    ErrorsSerializer,
+    MapCreateSerializer,
+    MapDetailSerializer,
+    MapImportSerializer,
+    MapRevisionDetailSerializer,
+    MapRevisionSerializer,
+    MapSerializer,
+    MapUpdateSerializer,
+    RestoreRequestSerializer,
+    RulesetSerializer,
+    edit_result,
+)
+
+CREATE_KEYS = ("document", "name", "ruleset", "grid", "defaults", "published")
+NOT_FOUND = OpenApiResponse(description="No such map, or a private map of another user.")
+FORBIDDEN = OpenApiResponse(description="Not your map (or not signed in): it can be read, not changed.")
+
+
+class IsOwnerOrReadOnly(permissions.BasePermission):
+    def has_object_permission(self, request, view, obj):
+        return request.method in permissions.SAFE_METHODS or obj.owner_id == request.user.id
+
+
+def errors_response(findings, status_code=status.HTTP_400_BAD_REQUEST):
+    return Response({"errors": [{"path": f.path, "hex": f.hex, "message": f.message} for f in findings]},
+                    status=status_code)
+
+
+def problem(path, message):
+    return mapfile.Finding(path, message)
+
+
+def doc_from_request(data):
+    """The MapDoc a create request describes: a whole map file, or a blank map; MapFormatError otherwise."""
+    if not isinstance(data, dict):
+        raise mapfile.MapFormatError([problem("$", "expected an object")])
+    found = [problem(key, f"unknown key {key!r}; expected one of: {', '.join(CREATE_KEYS)}")
+             for key in data if key not in CREATE_KEYS]
+    if "published" in data and not isinstance(data["published"], bool):
+        found.append(problem("published", "expected true or false"))
+    if "document" in data:
+        for key in ("name", "ruleset", "grid", "defaults"):
+            if key in data:
+                found.append(problem(key, "give either a whole map file in 'document' or name, ruleset and grid "
+                                          "for a blank map, not both"))
+        source, prefix = data["document"], "document."
+    else:
+        source = {"format": mapfile.FORMAT, "version": mapfile.VERSION}
+        source.update((key, data[key]) for key in ("name", "ruleset", "grid", "defaults") if key in data)
+        prefix = ""
+    sync_custom_rulesets()
+    try:
+        doc = mapfile.parse(source)
+    except mapfile.MapFormatError as exc:
+        found.extend(mapfile.Finding(prefix + f.path if f.path != "$" else (prefix[:-1] or "$"), f.message, f.hex)
+                     for f in exc.errors)
+        doc = None
+    if doc is not None:
+        try:
+            check_name(doc.name)
+        except mapfile.MapFormatError as exc:
+            found.extend(exc.errors)
+    if found:
+        raise mapfile.MapFormatError(found)
+    return doc
+
+
+def published_flag(value):
+    """A published flag from a form field or a query parameter."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("", "0", "false", "no", "off"):
+        return False
+    raise mapfile.MapFormatError([problem("published", f"expected true or false, got {value!r}")])
+
+
+@extend_schema(tags=["maps"])
+class MapViewSet(viewsets.ModelViewSet):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self):
+        maps = Map.objects.visible_to(self.request.user).select_related("owner")
+        if self.action == "list":
+            maps = maps.defer("document")
+        return maps
+
+    def get_serializer_class(self):
+        if self.action == "list":
+            return MapSerializer
+        if self.action in ("update", "partial_update"):
+            return MapUpdateSerializer
+        return MapDetailSerializer
+
+    @extend_schema(summary="The maps you may see: your own and the published ones")
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Create a map, from a map file or blank",
+        request=MapCreateSerializer,
+        responses={201: MapDetailSerializer, 400: ErrorsSerializer},
+        examples=[
+            OpenApiExample("Blank map", request_only=True, value={
+                "name": "Hill 112", "ruleset": "ost",
+                "grid": {"orientation": "flat", "columns": 20, "rows": 12, "stagger": "even",
+                         "labels": "letter-number"}}),
+        ],
+    )
+    def create(self, request, *args, **kwargs):
+        try:
+            data = request.data
+            doc = doc_from_request(data)
+        except ParseError as exc:
+            return errors_response([problem("$", str(exc.detail))])
+        except mapfile.MapFormatError as exc:
+            return errors_response(exc.errors)
+        map = Map.objects.create_from_doc(request.user, doc, published=data.get("published", False),
+                                          summary="created" if "document" not in data else "created from a map file")
+        return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="A map, with its document", responses={200: MapDetailSerializer, 404: NOT_FOUND})
+    def retrieve(self, request, *args, **kwargs):
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(summary="Rename or (un)publish a map",
+                   responses={200: MapDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
+    def update(self, request, *args, **kwargs):
+        partial = kwargs.pop("partial", False)
+        map = self.get_object()
+        serializer = MapUpdateSerializer(map, data=request.data, partial=partial, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        try:
+            map = serializer.save()
+        except edits.EditError as exc:
+            return Response({"name": [p.message for p in exc.errors]}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(MapDetailSerializer(map).data)
+
+    @extend_schema(summary="Rename or (un)publish a map",
+                   responses={200: MapDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
+    def partial_update(self, request, *args, **kwargs):
+        return self.update(request, *args, partial=True, **kwargs)
+
+    @extend_schema(summary="Delete a map and its history", responses={204: None, 403: FORBIDDEN, 404: NOT_FOUND})
+    def destroy(self, request, *args, **kwargs):
+        return super().destroy(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Import a map file",
+        description="The map file as a multipart upload in `file`, or as the JSON body itself. `published` may "
+                    "be given as a form field or a query parameter. Every problem in the file is reported.",
+        request={"multipart/form-data": MapImportSerializer, "application/json": OpenApiTypes.OBJECT},
+        parameters=[OpenApiParameter("published", bool, description="Publish the imported map.")],
+        responses={201: MapDetailSerializer, 400: ErrorsSerializer},
+    )
+    @action(detail=False, methods=["post"], url_path="import", url_name="import",
+            parser_classes=[MultiPartParser, FormParser, JSONParser])
+    def import_file(self, request):
+        try:
+            data = request.data
+        except ParseError as exc:
+            return errors_response([problem("$", str(exc.detail))])
+        try:
+            if request.content_type.startswith("application/json"):
+                content, flag = data, request.query_params.get("published")
+            else:
+                upload = request.FILES.get("file")
+                if upload is None:
+                    return errors_response([problem("file", "upload the map file in the field 'file'")])
+                content = upload.read()
+                flag = data.get("published", request.query_params.get("published"))
+            published = published_flag(flag)
+            sync_custom_rulesets()
+            doc = mapfile.parse(content)
+            check_name(doc.name)
+        except mapfile.MapFormatError as exc:
+            return errors_response(exc.errors)
+        map = Map.objects.create_from_doc(request.user, doc, published=published, summary="imported from a map file")
+        return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Download the map file",
+        responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="The map file."),
+                   404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["get"])
+    def export(self, request, pk=None):
+        map = self.get_object()
+        response = HttpResponse(map.export(), content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{map.filename()}"'
+        response["ETag"] = f'"{map.content_hash}"'
+        return response
+
+    @extend_schema(
+        summary="Apply edit operations, all or nothing",
+        description="Operations are listed in docs/api.md. `revision` is the revision the edits were made on: "
+                    "if the map has moved on since, nothing is written and the answer is 409 with the current "
+                    "revision. One bad operation rejects them all (400, each problem naming its operation).",
+        request=EditRequestSerializer,
+        responses={200: EditResultSerializer, 400: EditErrorsSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
+                   409: ConflictSerializer},
+        examples=[OpenApiExample("Paint woods and set a hedge", request_only=True, value={
+            "revision": 3,
+            "operations": [{"op": "set_terrain", "hexes": ["C4", "C5", [3, 4]], "terrain": ["woods"]},
+                           {"op": "set_hexside", "hex": "C4", "side": "SE", "terrain": "hedge"}]})],
+    )
+    @action(detail=True, methods=["post"])
+    def edits(self, request, pk=None):
+        map = self.get_object()
+        data = request.data
+        found = []
+        if not isinstance(data, dict):
+            found.append(edits.Problem(None, "$", "expected {\"revision\": N, \"operations\": [...]}"))
+        else:
+            revision = data.get("revision")
+            if not isinstance(revision, int) or isinstance(revision, bool) or revision < 1:
+                found.append(edits.Problem(None, "revision", "expected the revision the edits were made on, a "
+                                                             f"whole number from 1; got {revision!r}"))
+            for key in data:
+                if key not in ("revision", "operations"):
+                    found.append(edits.Problem(None, key, f"unknown key {key!r}; expected revision and operations"))
+        if found:
+            return edit_errors_response(found)
+        try:
+            new = apply_edits(map.pk, request.user, data["revision"], data.get("operations"))
+        except StaleRevision as exc:
+            return conflict_response(data["revision"], exc.current)
+        except edits.EditError as exc:
+            return edit_errors_response(exc.errors)
+        return Response(edit_result(new))
+
+    @extend_schema(summary="The map's revisions, newest first", responses={200: MapRevisionSerializer(many=True),
+                                                                           404: NOT_FOUND})
+    @action(detail=True, methods=["get"])
+    def revisions(self, request, pk=None):
+        map = self.get_object()
+        revisions = map.revisions.select_related("author").defer("document")
+        page = self.paginate_queryset(revisions)
+        if page is not None:
+            return self.get_paginated_response(MapRevisionSerializer(page, many=True).data)
+        return Response(MapRevisionSerializer(revisions, many=True).data)
+
+    @extend_schema(summary="One revision, with its document",
+                   responses={200: MapRevisionDetailSerializer, 404: NOT_FOUND})
+    @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>\d+)", url_name="revision")
+    def revision(self, request, pk=None, number=None):
+        map = self.get_object()
+        try:
+            revision = map.revisions.select_related("author").get(number=number)
+        except MapRevision.DoesNotExist:
+            raise Http404(f"map {map.pk} has no revision {number}") from None
+        return Response(MapRevisionDetailSerializer(revision).data)
+
+    @extend_schema(
+        summary="Bring an earlier revision back, as a new revision",
+        request=RestoreRequestSerializer,
+        responses={200: EditResultSerializer, 403: FORBIDDEN, 404: NOT_FOUND, 409: ConflictSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path=r"revisions/(?P<number>\d+)/restore", url_name="restore")
+    def restore(self, request, pk=None, number=None):
+        map = self.get_object()
+        serializer = RestoreRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        revision = serializer.validated_data.get("revision")
+        try:
+            new = restore_revision(map.pk, request.user, int(number), revision)
+        except StaleRevision as exc:
+            return conflict_response(revision, exc.current)
+        except MapRevision.DoesNotExist:
+            raise Http404(f"map {map.pk} has no revision {number}") from None
+        return Response(edit_result(new))
+
+
+def edit_errors_response(problems):
+    count = len(problems)
+    return Response({"detail": f"{count} problem{'s' if count != 1 else ''} in the edits; nothing was changed",
+                     "errors": [p.as_dict() for p in problems]}, status=status.HTTP_400_BAD_REQUEST)
+
+
+def conflict_response(seen, current):
+    return Response({"detail": f"the edits were made on revision {seen} but the map is at revision {current}; "
+                               "reload it and apply them again", "revision": current},
+                    status=status.HTTP_409_CONFLICT)
+
+
+# -- rulesets --------------------------------------------------------------------------------------------
+
+def ruleset_payload(ruleset):
+    return {"id": ruleset.id, "custom": not ruleset.builtin, "ruleset": ruleset.as_dict()}
+
+
+@extend_schema(tags=["rulesets"])
+class RulesetViewSet(viewsets.ViewSet):
+    """The rulesets maps can name: the built-in ones and the ones designers added."""
+
+    permission_classes = [permissions.AllowAny]
+    lookup_value_regex = r"[a-z0-9][a-z0-9_-]*"
+
+    @extend_schema(summary="Every ruleset", responses={200: RulesetSerializer(many=True)})
+    def list(self, request):
+        sync_custom_rulesets()
+        return Response([ruleset_payload(r) for r in sorted(rulesets.all_rulesets(), key=lambda r: r.id)])
+
+    @extend_schema(summary="One ruleset", responses={200: RulesetSerializer, 404: OpenApiResponse(
+        description="No such ruleset.")})
+    def retrieve(self, request, pk=None):
+        sync_custom_rulesets()
+        try:
+            ruleset = rulesets.get(pk)
+        except KeyError:
+            raise Http404(f"no ruleset {pk!r}") from None
+        return Response(ruleset_payload(ruleset))
+
+
+# -- tokens and the API's own documentation -------------------------------------------------------------------------
+
+class TokenView(ObtainAuthToken):
+    @extend_schema(tags=["token"], summary="Exchange a username and password for an API token",
+                   description="Send the token as `Authorization: Token <token>`.",
+                   responses={200: AuthTokenSerializer,
+                              400: OpenApiResponse(description="Wrong username or password.")})
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
+
+
+class ApiDocsView(SpectacularSwaggerView):
+    """Swagger UI from files served by this application, so the page works without the internet."""
+
+    @staticmethod
+    def _swagger_ui_resource(filename):
+        return reverse("api-docs-asset", kwargs={"path": filename})
+
+    @staticmethod
+    def _swagger_ui_favicon():
+        return reverse("api-docs-asset", kwargs={"path": "favicon-32x32.png"})
+
+    @extend_schema(exclude=True)
+    def get(self, request, *args, **kwargs):
+        response = super().get(request, *args, **kwargs)
+        # No online validator badge: it would send the schema to a server on the internet.
+        response.data["settings"] = '{"deepLinking": true, "validatorUrl": null}'
+        return response

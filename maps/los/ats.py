@@ -1,0 +1,1303 @@
+"""Line of sight for the Advanced Tobruk System (ATS rulebook v2.09), rules 6.2, 7.2-7.4 and the terrain of 8.
+
+The pancake model: a hex presents its ground level, plus the height of its terrain where the line touches the
+art (6.2.3, 6.2.4). Between units on the same level, blocking terrain at least +5 above them blocks (6.2.61).
+Between different levels an obstacle at or above the higher unit blocks; one between the two levels at least
++10 below the higher unit casts blind hexes behind it, as many as the Blind Hex Creation Table gives for the
+height difference and the range (6.2.62, 6.2.63), one fewer behind a crest of the firer's own hill (8.13.21).
+Obscuring terrain, vehicles, wrecks and smoke only add to the tally "Obscured (+n)" (6.2.71, 6.4.5, 7.4).
+Hillocks, deirs and linear depressions have their own rules (8.12.2x, 8.6.2, 7.3.3).
+
+Every decision the rulebook leaves open is in docs/rulesets/ats.md; an answer that relied on one names it in
+``assumptions``. ``evaluate`` is the reference; ``batch`` runs the same rules compiled, and a differential
+test keeps the two equal.
+"""
+
+from collections import deque
+
+import numpy as np
+from numba import njit, prange
+from shapely.geometry import LineString
+
+from maps.los.answer import Answer, Reason
+from maps.los.base import RulesBase
+from maps.los.tables import (ALONG_CODE, CORNER_CODE, HEX_CODE, SIDE_CODE, axial_of, index_of_axial,
+                             segment_hits_art, shape_id, trace_tables)
+from maps.los.trace import ALONG, CORNER, HEX, SIDE
+
+# -- the terrain, as the rulebook rates it -----------------------------------------------------------------
+CLEAR, OBSCURING, BLOCKING = 0, 1, 2
+
+# In-hex terrain: (LOS class, height above the hex's ground in levels, rule). Heights are added to the ground
+# (6.2.4). Obscuring terrain of +10 (orchard, palm grove) also casts blind hexes (8.16.2, 8.17.2).
+HEX_TERRAIN = {
+    "open-ground": (CLEAR, 0, "ATS 8.15"),
+    "scrub": (CLEAR, 0, "ATS 8.24"),
+    "road": (CLEAR, 0, "ATS 8.20.2"),
+    "track": (CLEAR, 0, "ATS 8.20.2"),
+    "path": (CLEAR, 0, "ATS 8.20.2"),
+    "railroad": (CLEAR, 0, "ATS 8.20.2"),
+    "shellholes": (CLEAR, 0, "ATS 8.25"),
+    "soft-sand": (CLEAR, 0, "ATS 8.26"),
+    "harvested-crops": (CLEAR, 0, "ATS 8.4.2"),
+    "pond": (CLEAR, 0, "ATS 8.31.2"),
+    "river": (CLEAR, 0, "ATS 8.31.2"),
+    "bridge": (CLEAR, 0, "ATS 8.31.5"),
+    "brush": (OBSCURING, 5, "ATS 8.2.2"),
+    "crops": (OBSCURING, 5, "ATS 8.4.2"),
+    "debris": (OBSCURING, 5, "ATS 8.5.2"),
+    "graveyard": (OBSCURING, 5, "ATS 8.9.2"),
+    "junkyard": (OBSCURING, 5, "ATS 8.14.2"),
+    "rock-strewn": (OBSCURING, 5, "ATS 8.21.2"),
+    "swamp": (OBSCURING, 5, "ATS 8.28.2"),
+    "roofless": (OBSCURING, 5, "ATS 8.3.144"),
+    "orchard": (OBSCURING, 10, "ATS 8.16.2"),
+    "palm-grove": (OBSCURING, 10, "ATS 8.17.2"),
+    "rubble": (BLOCKING, 5, "ATS 8.22.2"),
+    "woods": (BLOCKING, 10, "ATS 8.32.2"),
+    "forest": (BLOCKING, 20, "ATS 8.32.21"),
+    "railcars": (BLOCKING, 10, "ATS 8.18.2"),
+    "embankment": (BLOCKING, 10, "ATS 8.7.2"),
+    "building": (BLOCKING, 10, "ATS 8.3.2"),  # 10 per storey: house +10, tower and large +20, stairwell +30
+    "house": (BLOCKING, 10, "ATS 8.3.121"),
+    "tower": (BLOCKING, 20, "ATS 8.3.122"),
+    "large-building": (BLOCKING, 20, "ATS 8.3.123"),
+    "stairwell-building": (BLOCKING, 30, "ATS 8.3.124"),
+    "factory": (BLOCKING, 10, "ATS 8.3.142"),
+    "fort": (BLOCKING, 10, "ATS 8.3.15"),
+    "steeple": (BLOCKING, 10, "ATS 8.3.13"),  # adds +10 to the building in its hex
+}
+BUILDINGS = ("building", "house", "tower", "large-building", "stairwell-building", "factory", "fort")
+
+# Landforms: a deir hex's level is its floor (-5 below the desert around it, 8.6.2); a linear depression's
+# level is its UP location, its DOWN location 10 lower (7.3). A hillock is a hex 5 above a neighbour it meets
+# across a hillock-contour hexside (or holding the id "hillock"), and every hex of that level joined to it.
+DEIR = "deir"
+DEPRESSIONS = ("wadi", "ravine", "creek", "sunken-road", "sunken-lane", "sunken-railroad", "linear-depression")
+HILLOCK = "hillock"
+DEPRESSION_DEPTH = 10
+LANDFORMS = (DEIR, HILLOCK) + DEPRESSIONS
+
+# Hexside terrain: height above the higher of its two hexes (7.2). Kinds with their own rules below.
+SIDE_PLAIN, SIDE_INTERIOR, SIDE_CLIFF, SIDE_CONTOUR = 0, 1, 2, 3
+HEXSIDE_TERRAIN = {
+    "hedge": (5, "ATS 8.10.2"),
+    "hedge-gate": (5, "ATS 8.10.4"),
+    "wall": (5, "ATS 8.30.2"),
+    "wall-gate": (5, "ATS 8.30.41"),
+    "roadblock": (5, "ATS 9.8"),
+    "sand-dune": (5, "ATS 8.23.2"),
+    "high-wall": (10, "ATS 8.11.2"),
+    "bocage": (10, "ATS 8.1.2"),
+}
+HEXSIDE_KINDS = {"interior-wall": SIDE_INTERIOR, "cliff": SIDE_CLIFF, "hillock-contour": SIDE_CONTOUR}
+
+SMOKE_KINDS = ("smoke", "smoke2", "dust", "flame")  # each counter +4 (6.4.5, 6.5.25, 8.8.2)
+SMOKE_HEIGHT = 30  # 6.2.81
+SMOKE_HINDRANCE = 4
+VEHICLE_HEIGHT = 5  # 6.2.71
+
+# Special rules this evaluator does not apply yet; an answer touching them says so.
+UNHANDLED = {
+    "roofless": "roofless hex: LOS 'as across a contour hexside' (ATS 8.3.144) is not applied; taken as Debris",
+    "factory": "factory: LOS inside the factory (ATS 8.3.145) is not applied; taken as a building",
+    "fort": "fort: the courtyard's LOS (ATS 8.3.152) is not applied; taken as a +10 building",
+    "bridge": "bridge: LOS to units under a bridge (ATS 8.31.52) is not applied",
+}
+
+# Effects, lightest to heaviest: what one element along the line does.
+NONE, IGNORED, HINDERING, BLIND, WALL = 0, 1, 2, 3, 4
+EFFECT_NAMES = {IGNORED: "ignored", HINDERING: "hindering", BLIND: "blind", WALL: "blocking"}
+
+# Per-hex columns of the compiled data.
+(C_LEVEL, C_GROUND, C_BLOCK, C_OBSCURE, C_ART, C_RUBBLE, C_SMOKE, C_VEHICLE, C_WRECK, C_HILL, C_HILLOCK,
+ C_DEIR, C_DEPRESSION) = range(13)
+N_COLUMNS = 13
+
+TABLE_DIFF_MAX = 200  # table rows kept in memory; beyond, the provisional formula (never reached on real maps)
+
+ASSUME_EQUAL_TOP = ("an obstacle whose top equals the higher unit's level blocks (docs/los.md; the rulebook "
+                    "does not say)")
+ASSUME_FIVE = ("an obstacle only +5 above its base casts no blind hexes when the higher unit is above it "
+               "(docs/los.md; 6.2.63 read as applying to +10 terrain)")
+ASSUME_DEIR = ("the unit in the deir is taken as Stationary or Crawling Personnel (ATS 8.6.2); a vehicle or "
+               "a moving unit there would be seen")
+ASSUME_HILLOCK_ZONE = ("hillock blind zone (ATS 8.12.24) read as: range to the last hillock hex, less the "
+                       "hexes of the viewer's own hillock, quartered; the first hex behind it stays visible")
+ASSUME_CREST = ("a lower unit sighting into and along a depression across a crestline (ATS 7.3.3) is not "
+                "handled yet: taken as out of LOS")
+ASSUME_UP = ("a unit UP in a linear depression may fire only across the hexsides its LOS +10 marker points "
+             "to (ATS 7.3.4); not applied: the map does not say which")
+
+
+def provisional_blind_hexes(diff, range_hexes):
+    """n = max(1, round(band x 10 / diff)), halves up; band 1 for ranges 1-6, 2 for 7-12 .. (docs/los.md)."""
+    band = (max(range_hexes, 1) - 1) // 6 + 1
+    return max(1, (band * 20 + diff) // (2 * diff))
+
+
+def blind_hex_table(catalogue, max_range):
+    """The Blind Hex Creation Table (6.2.63) as arrays indexed [diff, range]: counts and which are provisional.
+
+    The catalogue's cells when it has them (maps/rulesets/data/ats.json, or a custom profile's), else the
+    provisional formula; the one cell the rulebook proves, (+10, 13-18) = 3 (8.13.21), is always proven.
+    """
+    counts = np.zeros((TABLE_DIFF_MAX + 1, max_range + 1), dtype=np.int16)
+    provisional = np.zeros((TABLE_DIFF_MAX + 1, max_range + 1), dtype=bool)
+    lookup = getattr(catalogue, "blind_hexes", None)
+    for diff in range(10, TABLE_DIFF_MAX + 1):
+        for rng in range(0, max_range + 1):
+            found = None
+            if lookup is not None:
+                try:
+                    found = lookup(diff, max(rng, 1))
+                except LookupError:
+                    lookup = None
+            if found is None:
+                n, proven = provisional_blind_hexes(diff, rng), False
+            else:
+                n, proven = int(found[0]), bool(found[1])
+            if diff == 10 and 13 <= rng <= 18:
+                n, proven = 3, True
+            counts[diff, rng] = n
+            provisional[diff, rng] = not proven
+    return counts, provisional
+
+
+def hex_label(grid, h):
+    if grid.contains(*h):
+        return grid.label(*h)
+    return f"off-map [{h[0]}, {h[1]}]"
+
+
+def hexside_label(cmap, key):
+    try:
+        return cmap.hexside_label(*key)
+    except ValueError:
+        return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
+
+
+def components(n, neighbours, member):
+    """Connected groups of the hexes where ``member`` is true: int32[n], -1 outside any group."""
+    ids = np.full(n, -1, dtype=np.int32)
+    count = 0
+    for start in range(n):
+        if not member[start] or ids[start] >= 0:
+            continue
+        ids[start] = count
+        queue = deque([start])
+        while queue:
+            i = queue.popleft()
+            for j in neighbours[i]:
+                if j >= 0 and member[j] and ids[j] < 0:
+                    ids[j] = count
+                    queue.append(j)
+        count += 1
+    return ids
+
+
+class Rules(RulesBase):
+    id = "ats"
+    terms = {"clear": "Clear", "hindered": "Obscured", "blocked": "Blind"}
+
+    def __init__(self, cmap):
+        super().__init__(cmap)
+        grid = cmap.grid
+        n = cmap.n
+        options = cmap.options
+        self.terraced = bool(options.get("terraced_hills", False))
+        self.forest = bool(options.get("forest", False))  # 8.32.21: SSR makes woods forest
+        self.harvested = bool(options.get("harvested_crops", False))  # 8.4.2
+        self.dune_height = int(options.get("sand_dune_height", 5))  # 8.23.2: +5 unless SSR says +10
+
+        self.neighbours = np.full((n, 6), -1, dtype=np.int32)
+        self.q = np.zeros(n, dtype=np.int32)
+        self.r = np.zeros(n, dtype=np.int32)
+        for col, row in grid.hexes():
+            i = grid.index(col, row)
+            self.q[i], self.r[i] = grid.to_axial(col, row)
+            for s in range(6):
+                nb = grid.neighbour(col, row, s)
+                if nb is not None:
+                    self.neighbours[i, s] = grid.index(*nb)
+
+        level = np.asarray(cmap.level, dtype=np.int32)
+        data = np.zeros((n, N_COLUMNS), dtype=np.int32)
+        data[:, C_LEVEL] = level
+        self.names = [dict() for _ in range(n)]  # per hex: element -> (terrain name, rule)
+        self.notes = [[] for _ in range(n)]  # per hex: assumptions an answer touching it relies on
+        for i, ids in enumerate(cmap.terrain):
+            self._classify(i, ids, data)
+        data[:, C_ART] = [geom is not None for geom in cmap.art]
+        data[:, C_RUBBLE] = np.where(cmap.marker_count("rubble") > 0, 5, 0)
+        for kind in SMOKE_KINDS:
+            data[:, C_SMOKE] += cmap.marker_count(kind)
+        data[:, C_VEHICLE] = cmap.marker_count("vehicle") > 0
+        data[:, C_WRECK] = cmap.marker_count("wreck") > 0
+
+        # Hexsides: height and kind on each side of each hex (an edge is stored from both of its hexes).
+        self.side_height = np.zeros((n, 6), dtype=np.int32)
+        self.side_kind = np.zeros((n, 6), dtype=np.int8)
+        self.side_names = {}
+        for key, tid in cmap.hexsides.items():
+            height, kind, rule = self._hexside_class(tid)
+            self.side_names[key] = (tid, rule)
+            for col, row, s in ((key[0], key[1], key[2]), (*grid.step(key[0], key[1], key[2]), key[2] + 3)):
+                if grid.contains(col, row):
+                    i = grid.index(col, row)
+                    self.side_height[i, s] = height
+                    self.side_kind[i, s] = kind
+
+        # Hillocks: the top of a hillock contour and every hex of its level joined to it (8.12.2).
+        hillock_top = np.array([HILLOCK in ids for ids in cmap.terrain], dtype=bool)
+        for i in range(n):
+            for s in range(6):
+                j = self.neighbours[i, s]
+                if j >= 0 and self.side_kind[i, s] == SIDE_CONTOUR and level[j] == level[i] - 5:
+                    hillock_top[i] = True
+        grown = hillock_top.copy()
+        queue = deque(np.flatnonzero(hillock_top).tolist())
+        while queue:
+            i = queue.popleft()
+            for j in self.neighbours[i]:
+                if j >= 0 and not grown[j] and level[j] == level[i]:
+                    grown[j] = True
+                    queue.append(j)
+        on_hill = grown & (level - 5 > 0)  # 8.13.21: a hillock on a hill does not affect LOS
+        data[:, C_GROUND] = np.where(on_hill, level - 5, level)
+        data[:, C_HILLOCK] = components(n, self.neighbours, grown & ~on_hill)
+        data[:, C_HILL] = components(n, self.neighbours, level > 0)  # 8.13.21: connected hexes above 0
+        deir = np.array([DEIR in ids for ids in cmap.terrain], dtype=bool)
+        data[:, C_DEIR] = deir
+        depression = np.array([any(t in DEPRESSIONS for t in ids) for ids in cmap.terrain], dtype=bool)
+        data[:, C_DEPRESSION] = components(n, self.neighbours, depression)
+        self.data = data
+        self.any_vehicle = bool((data[:, C_VEHICLE] | data[:, C_WRECK]).any())
+
+        max_range = grid.columns + grid.rows + 2
+        self.table, self.table_provisional = blind_hex_table(cmap.catalogue, max_range)
+        self._tables = None
+
+    def _classify(self, i, ids, data):
+        """Fill the terrain columns of hex i from its terrain ids."""
+        block, obscure, names, notes = 0, 0, self.names[i], self.notes[i]
+        storeys = int(self.cmap.storeys[i])
+        steeple = False
+        for tid in ids:
+            if tid in LANDFORMS:
+                continue
+            if tid in UNHANDLED:
+                notes.append(UNHANDLED[tid])
+            if tid == "steeple":
+                steeple = True
+                continue
+            cls, height, rule = self._terrain_class(tid, i)
+            if tid == "building":
+                height = 10 * max(storeys, 1)
+            if cls == BLOCKING and height > block:
+                block = height
+                names["block"] = (tid, rule)
+            elif cls == OBSCURING and height > obscure:
+                obscure = height
+                names["obscure"] = (tid, rule)
+        if steeple:
+            block = max(block, 10) + 10
+            names["block"] = ("steeple", "ATS 8.3.13")
+        data[i, C_BLOCK] = block
+        data[i, C_OBSCURE] = obscure
+
+    def _terrain_class(self, tid, i):
+        if tid == "woods" and self.forest:
+            return BLOCKING, 20, "ATS 8.32.21"
+        if tid == "crops" and self.harvested:
+            return CLEAR, 0, "ATS 8.4.2"
+        if tid in HEX_TERRAIN:
+            return HEX_TERRAIN[tid]
+        entry = self._catalogue_entry(tid)
+        height = int(entry.get("height") or 0) if entry else 0
+        los = entry.get("los") if entry else None
+        if los == "blocking" and height > 0:
+            return BLOCKING, height, entry.get("rule", "ATS 7.1")
+        if los == "hindering" and height > 0:
+            return OBSCURING, height, entry.get("rule", "ATS 7.1")
+        if los != "clear":
+            self.notes[i].append(f"{tid}: not rated by the ATS evaluator; taken as clear")
+        return CLEAR, 0, "ATS 7.1"
+
+    def _hexside_class(self, tid):
+        if tid in HEXSIDE_KINDS:
+            return 0, HEXSIDE_KINDS[tid], "ATS 8.3.11" if tid == "interior-wall" else "ATS 8.13"
+        if tid == "sand-dune":
+            return self.dune_height, SIDE_PLAIN, "ATS 8.23.2"
+        if tid in HEXSIDE_TERRAIN:
+            height, rule = HEXSIDE_TERRAIN[tid]
+            return height, SIDE_PLAIN, rule
+        entry = self._catalogue_entry(tid)
+        if entry and entry.get("los") == "blocking" and (entry.get("height") or 0) > 0:
+            return int(entry["height"]), SIDE_PLAIN, entry.get("rule", "ATS 7.2")
+        return 0, SIDE_PLAIN, "ATS 7.2"
+
+    def _catalogue_entry(self, tid):
+        catalogue = self.cmap.catalogue
+        try:
+            return catalogue.get(tid) if catalogue is not None else None
+        except (KeyError, AttributeError, TypeError):
+            return None
+
+    def unit_level(self, index):
+        return int(self.cmap.level[index])
+
+    # -- the reference -----------------------------------------------------------------------------------
+    def evaluate(self, trace, from_level, to_level):
+        cmap, grid = self.cmap, self.cmap.grid
+        la, lb = int(from_level), int(to_level)
+        answer = Answer(from_hex=hex_label(grid, trace.a), to_hex=hex_label(grid, trace.b),
+                        from_level=la, to_level=lb)
+        if trace.a == trace.b:
+            answer.term = self.terms["clear"]
+            return answer
+        line = _Line(self, trace, la, lb)
+        line.run()
+        answer.result = "blocked" if line.blocked else ("hindered" if line.hindrances else "clear")
+        answer.hindrances = line.hindrances
+        answer.blind = line.blocked and not line.wall
+        answer.term = (f"Obscured (+{line.hindrances})" if answer.result == "hindered"
+                       else self.terms[answer.result])
+        answer.reasons = line.reasons
+        answer.assumptions = line.assumptions
+        return answer
+
+    # -- the fast path -----------------------------------------------------------------------------------
+    def batch(self, a, b, level_a, level_b):
+        grid = self.cmap.grid
+        if self._tables is None:
+            self._tables = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
+        t = self._tables
+        a = np.ascontiguousarray(a, dtype=np.int32)
+        b = np.ascontiguousarray(b, dtype=np.int32)
+        level_a = np.ascontiguousarray(level_a, dtype=np.int32)
+        level_b = np.ascontiguousarray(level_b, dtype=np.int32)
+        count = a.shape[0]
+        result = np.zeros(count, dtype=np.int8)
+        hindrances = np.zeros(count, dtype=np.int16)
+        blind = np.zeros(count, dtype=np.bool_)
+        cmap = self.cmap
+        _batch(a, b, level_a, level_b, self.data, self.side_height, self.side_kind, self.neighbours,
+               self.q, self.r, cmap.centres, cmap.art_hex_start, cmap.art_ring_start, cmap.art_x, cmap.art_y,
+               self.table, self.terraced, self.any_vehicle,
+               t.orient, t.stagger_code, grid.columns, grid.rows, t.dq_min, t.dr_min, t.dr_span,
+               t.shape_start, t.step_kind, t.step_q1, t.step_r1, t.step_q2, t.step_r2, t.step_side,
+               result, hindrances, blind)
+        return result, hindrances, blind
+
+
+class _Line:
+    """One line of sight worked out the plain way, element by element, with its reasons."""
+
+    def __init__(self, rules, trace, la, lb):
+        self.rules = rules
+        self.cmap = cmap = rules.cmap
+        self.grid = grid = cmap.grid
+        self.data = rules.data
+        self.trace = trace
+        self.steps = trace.steps
+        self.a, self.b = trace.a, trace.b
+        self.ia, self.ib = grid.index(*trace.a), grid.index(*trace.b)
+        self.la, self.lb = la, lb
+        self.reasons, self.assumptions = [], []
+        self.wall = self.blinded = False
+        self.hindrances = 0
+        segment = LineString([tuple(cmap.centres[self.ia]), tuple(cmap.centres[self.ib])])
+        self.segment = segment
+
+        # A unit on a deir's floor is taken at the rim's level, the deir's contour deciding instead (8.6.2).
+        deir_a = self.col(self.ia, C_DEIR) and la == self.col(self.ia, C_LEVEL)
+        deir_b = self.col(self.ib, C_DEIR) and lb == self.col(self.ib, C_LEVEL)
+        self.deir_end = None
+        ea, eb = la, lb
+        if deir_a and not deir_b:
+            self.deir_end, ea = self.a, la + 5
+        elif deir_b and not deir_a:
+            self.deir_end, eb = self.b, lb + 5
+        self.ea, self.eb = ea, eb
+        self.same = ea == eb
+        self.hi, self.lo = max(ea, eb), min(ea, eb)
+        self.hi_end = None if self.same else (self.a if ea > eb else self.b)
+        self.lo_end = None if self.same else (self.b if ea > eb else self.a)
+        self.distance = grid.distance(self.a, self.b)
+        # A unit on top of a hillock (8.12.21); the level of the highest one sets what it sees over.
+        self.on_hillock = {}
+        for h, i, level, eff in ((self.a, self.ia, la, ea), (self.b, self.ib, lb, eb)):
+            if self.col(i, C_HILLOCK) >= 0 and level == self.col(i, C_LEVEL):
+                self.on_hillock[h] = eff
+        self.hillock_level = max(self.on_hillock.values(), default=None)
+        self.floor = -1  # the depression whose floor the line runs along
+        self.dead_ends = []  # DOWN ends out of LOS (7.3.3)
+        self._depressions()
+        self.slope = self._slope()
+
+    # small helpers
+    def index(self, h):
+        return self.grid.index(*h) if self.grid.contains(*h) else -1
+
+    def col(self, i, column):
+        if i < 0:
+            return -1 if column in (C_HILL, C_HILLOCK, C_DEPRESSION) else 0
+        return int(self.data[i, column])
+
+    def ground(self, i):
+        """The level the hex presents as an obstacle (its floor, when the line runs down a depression)."""
+        g = self.col(i, C_GROUND)
+        if self.floor >= 0 and self.col(i, C_DEPRESSION) == self.floor:
+            g -= DEPRESSION_DEPTH
+        return g
+
+    def base(self, i):
+        """The level its terrain stands on."""
+        g = self.col(i, C_LEVEL)
+        if self.floor >= 0 and self.col(i, C_DEPRESSION) == self.floor:
+            g -= DEPRESSION_DEPTH
+        return g
+
+    def range_from_hi(self, h):
+        return self.grid.distance(self.hi_end, h) if self.hi_end is not None else 0
+
+    def touches_art(self, i):
+        return not self.col(i, C_ART) or self.segment.intersects(self.cmap.art[i])
+
+    def assume(self, note):
+        if note not in self.assumptions:
+            self.assumptions.append(note)
+
+    def touched(self):
+        """(step number, hex) for every intervening hex the line touches, in order."""
+        for k, step in enumerate(self.steps):
+            if step.kind in (HEX, CORNER, ALONG):
+                for h in step.hexes:
+                    yield k, h
+
+    # the two specials that change the line before it is walked
+    def _depressions(self):
+        """7.3.3: a unit DOWN in a linear depression sees adjacent hexes and along its own depression only."""
+        down = [(h, i) for h, i, level in ((self.a, self.ia, self.la), (self.b, self.ib, self.lb))
+                if self.col(i, C_DEPRESSION) >= 0 and level < self.col(i, C_LEVEL)]
+        if not down or self.distance <= 1:
+            return
+        group = self.col(down[0][1], C_DEPRESSION)
+        inside = (self.col(self.ia, C_DEPRESSION) == group and self.col(self.ib, C_DEPRESSION) == group
+                  and all(self.col(self.index(h), C_DEPRESSION) == group for _, h in self.touched()))
+        if inside:
+            self.floor = group
+        else:
+            self.dead_ends = [h for h, _ in down]
+
+    def _slope(self):
+        """6.2.71: the line runs along a continuous slope from the lower unit up to the higher one."""
+        if self.same:
+            return False
+        levels = []
+        for step in self.steps:
+            if step.kind != SIDE:
+                levels.append(max(self.ground(self.index(h)) for h in step.hexes))
+        if self.hi_end == self.a:
+            levels.reverse()
+        return all(self.lo <= g <= self.hi for g in levels) and all(x <= y for x, y in zip(levels, levels[1:]))
+
+    # one obstacle
+    def obstacle(self, top, five, rng, zone_start, crest=False):
+        """What an obstacle with this top does: (effect, blind hex count or 0, provisional table cell or None).
+
+        ``five``: it stands only +5 above its base; ``rng``: range from the higher unit for the table;
+        ``zone_start``: range of the first hex directly behind it; ``crest``: a non-cliff crest of the higher
+        unit's own hill (8.13.21).
+        """
+        if top <= self.lo:
+            return NONE, 0, None
+        if self.same:
+            return WALL, 0, None  # 6.2.61
+        if five and self.hillock_level is not None and top <= self.hillock_level:
+            return IGNORED, 0, None  # 8.12.21
+        if top >= self.hi:
+            if top == self.hi:
+                self.assume(ASSUME_EQUAL_TOP)
+            return WALL, 0, None
+        if five:
+            self.assume(ASSUME_FIVE)
+            return IGNORED, 0, None
+        diff = self.hi - top
+        if diff < 10:
+            return WALL, 0, None  # 6.2.63: at least +10 to see over
+        n, provisional = self.table(diff, rng)
+        cell = (diff, rng) if provisional else None
+        if crest:
+            n -= 1
+        if n > 0 and zone_start <= self.distance <= zone_start + n - 1:
+            return BLIND, n, cell
+        return IGNORED, n, cell
+
+    def table(self, diff, rng):
+        counts, provisional = self.rules.table, self.rules.table_provisional
+        rng = min(max(rng, 0), counts.shape[1] - 1)
+        if diff > TABLE_DIFF_MAX:
+            return provisional_blind_hexes(diff, rng), True
+        return int(counts[diff, rng]), bool(provisional[diff, rng])
+
+    def note_cell(self, cell):
+        if cell is not None:
+            diff, rng = cell
+            lo = (max(rng, 1) - 1) // 6 * 6 + 1
+            n = self.table(diff, rng)[0]
+            self.assume(f"Blind Hex Creation Table cell (+{diff}, range {lo}-{lo + 5}) = {n} is provisional "
+                        f"(ATS 6.2.63: the play aid's values are not in the rulebook)")
+
+    # the walk
+    def run(self):
+        grid = self.grid
+        # 8.12.24: blind zone behind the last other hillock, seen from a hillock (found before the walk).
+        self.zone_hex = None
+        candidates = [(self.range_from_hi(h), k, h) for k, h in self.touched() if self._hillock_candidate(h)]
+        if candidates:
+            d_last, _, self.zone_hex = max(candidates)
+            own = self.col(self.index(self.hi_end), C_HILLOCK)
+            own_hexes = sum(1 for _, h in self.touched() if self.col(self.index(h), C_HILLOCK) == own)
+            n = max(d_last - own_hexes, 0) // 4
+            self.zone = (d_last + 2, d_last + 1 + n)
+            self.assume(ASSUME_HILLOCK_ZONE)
+        self.crossed_contour = []  # deir contours crossed away from both ends (8.6.2)
+        self.first_deir = None
+
+        self.end_reason(self.a, self.ia)
+        for k, step in enumerate(self.steps):
+            if step.kind in (HEX, CORNER):
+                effect, hind, reason = self.hex_effect(k, step.hexes[0])
+                self.add(effect, hind, reason)
+            elif step.kind == ALONG:
+                left = self.hex_effect(k, step.hexes[0])
+                side = self.along_effect(step)
+                right = self.hex_effect(k, step.hexes[1])
+                for effect, _, reason in (left, side, right):
+                    self.add(effect, 0, reason)
+                self.hindrances += max(left[1], right[1])  # H8: along two obscuring hexes, one
+            else:
+                effect, reason = self.side_effect(k, step)
+                self.add(effect, 0, reason)
+        self.end_reason(self.b, self.ib)
+        self._deir()
+        self.blocked = self.wall or self.blinded
+        for h in (self.a, self.b):
+            for note in self.rules.notes[self.index(h)]:
+                self.assume(note)
+            i = self.index(h)
+            if self.col(i, C_DEPRESSION) >= 0 and (self.la if h == self.a else self.lb) >= self.col(i, C_LEVEL):
+                self.assume(ASSUME_UP)
+
+    def add(self, effect, hind, reason):
+        if effect == WALL:
+            self.wall = True
+        elif effect == BLIND:
+            self.blinded = True
+        self.hindrances += hind
+        if reason is not None:
+            self.reasons.append(reason)
+
+    def end_reason(self, h, i):
+        """Smoke in the firing and target hexes counts (6.4.5); a DOWN end out of LOS is dead ground (7.3.3)."""
+        parts = []
+        smoke = self.col(i, C_SMOKE)
+        if smoke and self.base(i) + SMOKE_HEIGHT > self.lo:
+            self.hindrances += SMOKE_HINDRANCE * smoke
+            parts.append((HINDERING, f"smoke x{smoke}", "ATS 6.4.5"))
+        if h in self.dead_ends:
+            self.blinded = True
+            other_level = self.lb if h == self.a else self.la
+            if other_level > self.col(i, C_LEVEL):
+                self.assume(ASSUME_CREST)
+            tid = next(t for t in self.cmap.terrain[i] if t in DEPRESSIONS)
+            parts.append((BLIND, f"{tid} (DOWN)", "ATS 7.3.3"))
+        if parts:
+            self.reasons.append(self.reason(h, None, parts))
+
+    def reason(self, h, hexside, parts):
+        """One reason for a hex or hexside: its heaviest effect, naming every element that counted."""
+        effect = max(p[0] for p in parts)
+        terrain = ", ".join(p[1] for p in parts)
+        rules = []
+        for p in parts:
+            if p[2] not in rules:
+                rules.append(p[2])
+        hex_name = hex_label(self.grid, h) if h is not None else None
+        side_name = hexside_label(self.cmap, hexside) if hexside is not None else None
+        return Reason(hex_name, side_name, terrain, EFFECT_NAMES[effect], "; ".join(rules))
+
+    def _hillock_candidate(self, h):
+        i = self.index(h)
+        k = self.col(i, C_HILLOCK)
+        return k >= 0 and self._hillock_effect(i, k) == "zone"
+
+    def _hillock_effect(self, i, k):
+        """A +5 hillock hex as an obstacle (8.12.21-24): "none", "ignored", "ignored-adjacent", "ignored-on",
+        "five", "zone" or "wall"."""
+        top = self.ground(i)
+        base = top - 5
+        if top <= self.lo:
+            return "none"
+        if not self.same and self.hi > top:
+            return "five"
+        for h, eff in ((self.a, self.ea), (self.b, self.eb)):
+            j = self.index(h)
+            if eff == base and k in [self.col(int(x), C_HILLOCK) for x in self.rules.neighbours[j] if x >= 0]:
+                return "ignored-adjacent"  # 8.12.22
+        for h in (self.a, self.b):
+            if h in self.on_hillock and self.col(self.index(h), C_HILLOCK) == k:
+                return "ignored-on"  # 8.12.23
+        if (not self.same and self.hi_end in self.on_hillock and self.lo == base
+                and self.col(self.index(self.hi_end), C_HILLOCK) != k):
+            return "zone"  # 8.12.24
+        return "wall"
+
+    def crest_is_cliff(self, k, h):
+        """Does the line leave hex h toward the lower unit across a cliff hexside (8.13.5)?"""
+        order = range(k + 1, min(k + 3, len(self.steps))) if self.hi_end == self.a else range(k - 1, max(k - 3, -1), -1)
+        for j in order:
+            step = self.steps[j]
+            if step.kind == SIDE and h in step.hexes:
+                i = self.index(step.hexes[0])
+                s = step.side
+                if i < 0:
+                    i, s = self.index(step.hexes[1]), (step.side + 3) % 6
+                return i >= 0 and self.rules.side_kind[i, s] == SIDE_CLIFF
+        return False
+
+    def hex_effect(self, k, h):
+        """(effect, hindrance, reason) of one intervening hex the line touches."""
+        i = self.index(h)
+        parts = []
+        rng = self.range_from_hi(h)
+        ground = self.ground(i)
+        base = self.base(i)
+
+        if self.col(i, C_DEIR):
+            d = self.grid.distance(self.other_end(), h) if self.deir_end is not None else 0
+            self.first_deir = d if self.first_deir is None else min(self.first_deir, d)
+
+        # the ground: a hill crest, or a hillock (6.2.61, 8.13.2, 8.12.2x)
+        hillock = self.col(i, C_HILLOCK)
+        if ground > self.lo:
+            name = "hillock" if hillock >= 0 else f"hill {ground:+d}"
+            if hillock >= 0:
+                kind = self._hillock_effect(i, hillock)
+                if kind == "five":
+                    self.assume(ASSUME_FIVE)
+                    parts.append((IGNORED, name, "ATS 6.2.63"))
+                elif kind == "ignored-adjacent":
+                    parts.append((IGNORED, name, "ATS 8.12.22"))
+                elif kind == "ignored-on":
+                    parts.append((IGNORED, name, "ATS 8.12.23"))
+                elif kind == "zone":
+                    effect = IGNORED
+                    if h == self.zone_hex and self.zone[0] <= self.distance <= self.zone[1]:
+                        effect = BLIND
+                    parts.append((effect, name, "ATS 8.12.24"))
+                elif kind == "wall":
+                    parts.append((WALL, name, "ATS 8.12.23" if self.lo == ground - 5 else "ATS 6.2.61"))
+            else:
+                same_hill = self.col(i, C_HILL)
+                crest = (not self.rules.terraced and same_hill >= 0 and self.hi_end is not None
+                         and same_hill == self.col(self.index(self.hi_end), C_HILL)
+                         and step_kind(self.steps[k]) == HEX and not self.crest_is_cliff(k, h))
+                effect, n, cell = self.obstacle(ground, False, rng, rng + 1, crest)
+                self.note_cell(cell)
+                if effect != NONE:
+                    rule = "ATS 8.13.2" if effect == WALL else "ATS 6.2.62, 6.2.63"
+                    if crest and effect != WALL:
+                        rule += ", 8.13.21"
+                    parts.append((effect, name, rule))
+
+        touched = None  # the art is tested only when it matters
+        block = self.col(i, C_BLOCK)
+        if block:
+            touched = self.touches_art(i)
+            if touched:
+                tid, rule = self.rules.names[i]["block"]
+                effect, n, cell = self.obstacle(base + block, block == 5, rng, rng + 1)
+                self.note_cell(cell)
+                if effect != NONE:
+                    parts.append((effect, tid, rule if effect != IGNORED else "ATS 6.2.63"))
+        if self.col(i, C_RUBBLE):
+            effect, n, cell = self.obstacle(base + 5, True, rng, rng + 1)
+            if effect != NONE:
+                parts.append((effect, "rubble", "ATS 8.22.2"))
+
+        hind = 0
+        obscure = self.col(i, C_OBSCURE)
+        obscured = False
+        if obscure:
+            if touched is None:
+                touched = self.touches_art(i)
+            if touched:
+                tid, rule = self.rules.names[i]["obscure"]
+                top = base + obscure
+                if obscure >= 10 and not self.same and self.hi > top:
+                    effect, n, cell = self.obstacle(top, False, rng, rng + 1)  # 8.16.2, 8.17.2
+                    self.note_cell(cell)
+                    if effect in (WALL, BLIND):
+                        parts.append((effect, tid, rule))
+                if top > self.lo:
+                    if obscure == 5 and self.hillock_level is not None and top <= self.hillock_level:
+                        parts.append((IGNORED, tid, "ATS 8.12.21"))
+                    else:
+                        obscured = True
+        vehicle = self.vehicle_counts(i, base)
+        smoke = self.col(i, C_SMOKE)
+        if smoke and base + SMOKE_HEIGHT > self.lo:
+            hind = SMOKE_HINDRANCE * smoke  # 7.4: smoke replaces the obscuring terrain of its hex
+            parts.append((HINDERING, f"smoke x{smoke}", "ATS 6.4.5, 7.4"))
+        elif obscured or vehicle:
+            hind = 1
+            if obscured:
+                tid, rule = self.rules.names[i]["obscure"]
+                parts.append((HINDERING, tid, "ATS 7.4"))
+            if vehicle:
+                parts.append((HINDERING, vehicle, "ATS 6.2.71"))
+        if i >= 0:
+            for note in self.rules.notes[i]:
+                self.assume(note)
+        effect = max((p[0] for p in parts), default=NONE)
+        return effect, hind, (self.reason(h, None, parts) if parts else None)
+
+    def other_end(self):
+        return self.b if self.deir_end == self.a else self.a
+
+    def vehicle_counts(self, i, base):
+        """6.2.71: AFVs, APCs and wrecks (+5) obscure a same-level line or one along a continuous slope."""
+        names = []
+        if self.col(i, C_VEHICLE):
+            names.append("vehicle")
+        if self.col(i, C_WRECK):
+            other = self.other_end()
+            deir_higher = (self.deir_end is not None and self.col(i, C_DEIR)
+                           and (self.lb if other == self.b else self.la) > (self.la if other == self.b else self.lb))
+            if not deir_higher:  # 8.6.2: a wreck in a deir is ignored between a deir hex and a higher hex
+                names.append("wreck")
+        if not names:
+            return None
+        top = base + VEHICLE_HEIGHT
+        if top <= self.lo:
+            return None
+        if self.hillock_level is not None and top <= self.hillock_level:
+            return None  # 8.12.21
+        if (self.same and base <= self.lo) or self.slope:
+            return " and ".join(names)
+        return None
+
+    def side_effect(self, k, step):
+        """(effect, reason) of a hexside the line crosses."""
+        frm, to = step.hexes
+        i, s = self.index(frm), step.side
+        if i < 0:
+            i, s = self.index(to), (step.side + 3) % 6
+        kind = self.rules.side_kind[i, s] if i >= 0 else SIDE_PLAIN
+        height = int(self.rules.side_height[i, s]) if i >= 0 else 0
+        parts = []
+        ends = (self.a, self.b)
+        # deir contour (8.6.2), counted only away from both ends' own hexsides
+        deir_from, deir_to = self.col(self.index(frm), C_DEIR), self.col(self.index(to), C_DEIR)
+        if self.deir_end is not None and deir_from != deir_to and frm not in ends and to not in ends:
+            self.crossed_contour.append((len(self.reasons), step.hexside))
+        if kind == SIDE_INTERIOR:
+            parts.append((WALL, "interior-wall", "ATS 8.3.11"))
+        elif height:
+            tid, rule = self.rules.side_names[step.hexside]
+            top = max(self.ground(self.index(frm)), self.ground(self.index(to))) + height
+            at_end = frm in ends or to in ends
+            if at_end and (self.same or self.hi_end in (frm, to)):
+                effect = NONE  # 7.2: LOS reaches the hex the hexside borders; the unit there gets cover
+            else:
+                near, far = (frm, to) if self.hi_end == self.a else (to, frm)
+                effect, n, cell = self.obstacle(top, height == 5, self.range_from_hi(near), self.range_from_hi(far))
+                self.note_cell(cell)
+                if at_end and effect == WALL:
+                    effect = NONE  # 7.2
+            if effect != NONE:
+                parts.append((effect, tid, rule if effect in (WALL, BLIND) else "ATS 6.2.63, 7.2"))
+        if not parts:
+            return NONE, None
+        effect = max(p[0] for p in parts)
+        return effect, self.reason(None, step.hexside, parts)
+
+    def along_effect(self, step):
+        """(effect, hindrance, reason) of the hexside the line runs along: +10 hexside terrain blocks (7.2)."""
+        left, right = (self.index(h) for h in step.hexes)
+        i, s = (left, step.side) if left >= 0 else (right, (step.side + 3) % 6)
+        kind = self.rules.side_kind[i, s] if i >= 0 else SIDE_PLAIN
+        height = int(self.rules.side_height[i, s]) if i >= 0 else 0
+        parts = []
+        if kind == SIDE_INTERIOR:
+            parts.append((WALL, "interior-wall", "ATS 8.3.11"))
+        elif height >= 10:
+            tid, rule = self.rules.side_names[step.hexside]
+            top = max(self.ground(left), self.ground(right)) + height
+            rng = max(self.range_from_hi(h) for h in step.hexes)
+            effect, n, cell = self.obstacle(top, False, rng, rng + 1)
+            self.note_cell(cell)
+            if effect != NONE:
+                parts.append((effect, tid, "ATS 7.2" if effect == WALL else "ATS 6.2.63, 7.2"))
+        if not parts:
+            return NONE, 0, None
+        return max(p[0] for p in parts), 0, self.reason(None, step.hexside, parts)
+
+    def _deir(self):
+        """8.6.2: across a deir contour, a deir unit and a Level 0 or +5 unit do not see each other; a higher
+        unit sees into the deir when its range to the first deir hex is no more than its height."""
+        if self.deir_end is None or not self.crossed_contour:
+            return
+        d_end = self.deir_end
+        other = self.other_end()
+        rel = (self.eb - self.ea) if other == self.b else (self.ea - self.eb)
+        first = self.grid.distance(other, d_end)
+        if self.first_deir is not None:
+            first = min(first, self.first_deir)
+        if rel >= 5 and first <= rel:
+            return
+        self.blinded = True
+        self.assume(ASSUME_DEIR)
+        # The reason sits where the line crosses the contour (merged with any hexside reason there).
+        for position, hexside in reversed(self.crossed_contour):
+            label = hexside_label(self.cmap, hexside)
+            existing = [r for r in self.reasons[position:position + 1] if r.hexside == label and r.hex is None]
+            if existing:
+                r = existing[0]
+                r.terrain += ", deir contour"
+                r.rule += "; ATS 8.6.2"
+                if r.effect != "blocking":
+                    r.effect = "blind"
+            else:
+                self.reasons.insert(position, Reason(None, label, "deir contour", "blind", "ATS 8.6.2"))
+
+
+def step_kind(step):
+    return step.kind
+
+
+# -- the compiled kernel -----------------------------------------------------------------------------------
+# The same rules as _Line, step by step, without the reasons. Effects: NONE 0, IGNORED 1, HINDERING 2,
+# BLIND 3, WALL 4.
+
+@njit(cache=True)
+def _dist(q1, r1, q2, r2):
+    dq, dr = q2 - q1, r2 - r1
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@njit(cache=True)
+def _table(table, diff, rng):
+    if rng < 0:
+        rng = 0
+    if rng >= table.shape[1]:
+        rng = table.shape[1] - 1
+    if diff <= TABLE_DIFF_MAX:
+        return table[diff, rng]
+    band = (max(rng, 1) - 1) // 6 + 1
+    return max(1, (band * 20 + diff) // (2 * diff))
+
+
+@njit(cache=True)
+def _obstacle(top, five, rng, zone_start, crest, same, lo, hi, hk_level, distance, table):
+    if top <= lo:
+        return NONE
+    if same:
+        return WALL
+    if five and top <= hk_level:
+        return IGNORED
+    if top >= hi:
+        return WALL
+    if five:
+        return IGNORED
+    diff = hi - top
+    if diff < 10:
+        return WALL
+    n = _table(table, diff, rng)
+    if crest:
+        n -= 1
+    if n > 0 and zone_start <= distance <= zone_start + n - 1:
+        return BLIND
+    return IGNORED
+
+
+@njit(cache=True)
+def _col(data, i, column):
+    if i < 0:
+        if column == C_HILL or column == C_HILLOCK or column == C_DEPRESSION:
+            return -1
+        return 0
+    return data[i, column]
+
+
+@njit(cache=True)
+def _adjacent_to(data, neighbours, i, group):
+    for s in range(6):
+        j = neighbours[i, s]
+        if j >= 0 and data[j, C_HILLOCK] == group:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, centres,
+          art_hex_start, art_ring_start, art_x, art_y, table, terraced, any_vehicle,
+          orient, stagger, columns, rows, dq_min, dr_min, dr_span,
+          shape_start, step_kind, step_q1, step_r1, step_q2, step_r2, step_side):
+    """(result, hindrances, blind) of one line: the rules of _Line."""
+    if ia == ib:
+        return 0, 0, False
+    qa, ra, qb, rb = hq[ia], hr[ia], hq[ib], hr[ib]
+    s = shape_id(qb - qa, rb - ra, dq_min, dr_min, dr_span)
+    k0, k1 = shape_start[s], shape_start[s + 1]
+    distance = _dist(qa, ra, qb, rb)
+
+    deir_a = data[ia, C_DEIR] != 0 and la == data[ia, C_LEVEL]
+    deir_b = data[ib, C_DEIR] != 0 and lb == data[ib, C_LEVEL]
+    deir_end = -1  # 0: a, 1: b
+    ea, eb = la, lb
+    if deir_a and not deir_b:
+        deir_end, ea = 0, la + 5
+    elif deir_b and not deir_a:
+        deir_end, eb = 1, lb + 5
+    same = ea == eb
+    hi, lo = max(ea, eb), min(ea, eb)
+    hi_is_a = ea > eb
+    hq_, hr_ = (qa, ra) if hi_is_a else (qb, rb)
+    hi_index = ia if hi_is_a else ib
+    on_a = data[ia, C_HILLOCK] >= 0 and la == data[ia, C_LEVEL]
+    on_b = data[ib, C_HILLOCK] >= 0 and lb == data[ib, C_LEVEL]
+    hk_level = -1000000
+    if on_a:
+        hk_level = ea
+    if on_b and eb > hk_level:
+        hk_level = eb
+    hi_on_hillock = (on_a if hi_is_a else on_b) and not same
+    hi_hill = data[hi_index, C_HILL] if not same else -1
+    x0, y0, x1, y1 = centres[ia, 0], centres[ia, 1], centres[ib, 0], centres[ib, 1]
+
+    # 7.3.3: DOWN in a linear depression
+    down_a = data[ia, C_DEPRESSION] >= 0 and la < data[ia, C_LEVEL]
+    down_b = data[ib, C_DEPRESSION] >= 0 and lb < data[ib, C_LEVEL]
+    floor = -1
+    dead = False
+    if (down_a or down_b) and distance > 1:
+        group = data[ia, C_DEPRESSION] if down_a else data[ib, C_DEPRESSION]
+        inside = data[ia, C_DEPRESSION] == group and data[ib, C_DEPRESSION] == group
+        if inside:
+            for k in range(k0, k1):
+                kind = step_kind[k]
+                if kind == SIDE_CODE:
+                    continue
+                i = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
+                if _col(data, i, C_DEPRESSION) != group:
+                    inside = False
+                    break
+                if kind == ALONG_CODE:
+                    i = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
+                    if _col(data, i, C_DEPRESSION) != group:
+                        inside = False
+                        break
+        if inside:
+            floor = group
+        else:
+            dead = True
+
+    # 6.2.71: a continuous slope from the lower unit to the higher one
+    slope = False
+    if not same and any_vehicle:
+        slope = True
+        prev = -1000000
+        count = k1 - k0
+        for m in range(count):
+            k = k0 + m if not hi_is_a else k1 - 1 - m
+            kind = step_kind[k]
+            if kind == SIDE_CODE:
+                continue
+            g = -1000000
+            for which in range(2 if kind == ALONG_CODE else 1):
+                if which == 0:
+                    i = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
+                else:
+                    i = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
+                gi = _col(data, i, C_GROUND)
+                if floor >= 0 and _col(data, i, C_DEPRESSION) == floor:
+                    gi -= DEPRESSION_DEPTH
+                if gi > g:
+                    g = gi
+            if g < lo or g > hi or g < prev:
+                slope = False
+                break
+            prev = g
+
+    wall = False
+    blinded = dead
+    hind = 0
+    # hillock zone (8.12.24)
+    zone_d = -1
+    own_hexes = 0
+    own_hillock = data[hi_index, C_HILLOCK] if hi_on_hillock else -1
+    # deir (8.6.2)
+    crossed = False
+    first_deir = 1000000
+    if deir_end == 0:
+        oq, orr = qb, rb
+    else:
+        oq, orr = qa, ra
+
+    # the ends: smoke counts in the firing and target hexes (6.4.5)
+    for i in (ia, ib):
+        smoke = data[i, C_SMOKE]
+        if smoke > 0:
+            b_ = data[i, C_LEVEL]
+            if floor >= 0 and data[i, C_DEPRESSION] == floor:
+                b_ -= DEPRESSION_DEPTH
+            if b_ + SMOKE_HEIGHT > lo:
+                hind += SMOKE_HINDRANCE * smoke
+
+    for k in range(k0, k1):
+        kind = step_kind[k]
+        if kind == SIDE_CODE:
+            q1, r1 = qa + step_q1[k], ra + step_r1[k]
+            q2, r2 = qa + step_q2[k], ra + step_r2[k]
+            i1 = index_of_axial(q1, r1, orient, stagger, columns, rows)
+            i2 = index_of_axial(q2, r2, orient, stagger, columns, rows)
+            if i1 >= 0:
+                sk, sh = side_kind[i1, step_side[k]], side_height[i1, step_side[k]]
+            elif i2 >= 0:
+                sk, sh = side_kind[i2, (step_side[k] + 3) % 6], side_height[i2, (step_side[k] + 3) % 6]
+            else:
+                sk, sh = SIDE_PLAIN, 0
+            at_end = i1 == ia or i1 == ib or i2 == ia or i2 == ib
+            if deir_end >= 0 and not at_end and _col(data, i1, C_DEIR) != _col(data, i2, C_DEIR):
+                crossed = True
+            if sk == SIDE_INTERIOR:
+                wall = True
+            elif sh > 0:
+                g1 = _col(data, i1, C_GROUND)
+                if floor >= 0 and _col(data, i1, C_DEPRESSION) == floor:
+                    g1 -= DEPRESSION_DEPTH
+                g2 = _col(data, i2, C_GROUND)
+                if floor >= 0 and _col(data, i2, C_DEPRESSION) == floor:
+                    g2 -= DEPRESSION_DEPTH
+                top = max(g1, g2) + sh
+                hi_here = (hi_is_a and (i1 == ia or i2 == ia)) or (not hi_is_a and (i1 == ib or i2 == ib))
+                if at_end and (same or hi_here):
+                    effect = NONE
+                else:
+                    if hi_is_a:
+                        dn, df = _dist(hq_, hr_, q1, r1), _dist(hq_, hr_, q2, r2)
+                    else:
+                        dn, df = _dist(hq_, hr_, q2, r2), _dist(hq_, hr_, q1, r1)
+                    effect = _obstacle(top, sh == 5, dn, df, False, same, lo, hi, hk_level, distance, table)
+                    if at_end and effect == WALL:
+                        effect = NONE
+                if effect == WALL:
+                    wall = True
+                elif effect == BLIND:
+                    blinded = True
+            continue
+
+        if kind == ALONG_CODE:
+            iL = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
+            iR = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
+            if iL >= 0:
+                sk, sh = side_kind[iL, step_side[k]], side_height[iL, step_side[k]]
+            elif iR >= 0:
+                sk, sh = side_kind[iR, (step_side[k] + 3) % 6], side_height[iR, (step_side[k] + 3) % 6]
+            else:
+                sk, sh = SIDE_PLAIN, 0
+            if sk == SIDE_INTERIOR:
+                wall = True
+            elif sh >= 10:
+                gL = _col(data, iL, C_GROUND)
+                if floor >= 0 and _col(data, iL, C_DEPRESSION) == floor:
+                    gL -= DEPRESSION_DEPTH
+                gR = _col(data, iR, C_GROUND)
+                if floor >= 0 and _col(data, iR, C_DEPRESSION) == floor:
+                    gR -= DEPRESSION_DEPTH
+                rng = 0
+                if not same:
+                    rng = max(_dist(hq_, hr_, qa + step_q1[k], ra + step_r1[k]),
+                              _dist(hq_, hr_, qa + step_q2[k], ra + step_r2[k]))
+                effect = _obstacle(max(gL, gR) + sh, False, rng, rng + 1, False, same, lo, hi, hk_level,
+                                   distance, table)
+                if effect == WALL:
+                    wall = True
+                elif effect == BLIND:
+                    blinded = True
+            nhex = 2
+        else:
+            nhex = 1
+
+        best_hind = 0
+        for which in range(nhex):
+            if which == 0:
+                q, r = qa + step_q1[k], ra + step_r1[k]
+            else:
+                q, r = qa + step_q2[k], ra + step_r2[k]
+            i = index_of_axial(q, r, orient, stagger, columns, rows)
+            rng = 0 if same else _dist(hq_, hr_, q, r)
+            ground = _col(data, i, C_GROUND)
+            base = _col(data, i, C_LEVEL)
+            if floor >= 0 and _col(data, i, C_DEPRESSION) == floor:
+                ground -= DEPRESSION_DEPTH
+                base -= DEPRESSION_DEPTH
+            if deir_end >= 0 and _col(data, i, C_DEIR) != 0:
+                d = _dist(oq, orr, q, r)
+                if d < first_deir:
+                    first_deir = d
+            hillock = _col(data, i, C_HILLOCK)
+            if hillock >= 0 and hillock == own_hillock:
+                own_hexes += 1
+            effect = NONE
+            # the ground
+            if ground > lo:
+                if hillock >= 0:
+                    top = ground
+                    hb = top - 5
+                    if not same and hi > top:
+                        effect = IGNORED
+                    elif (ea == hb and _adjacent_to(data, neighbours, ia, hillock)) or (
+                            eb == hb and _adjacent_to(data, neighbours, ib, hillock)):
+                        effect = IGNORED
+                    elif (on_a and data[ia, C_HILLOCK] == hillock) or (on_b and data[ib, C_HILLOCK] == hillock):
+                        effect = IGNORED
+                    elif hi_on_hillock and lo == hb and data[hi_index, C_HILLOCK] != hillock:
+                        if rng > zone_d:
+                            zone_d = rng
+                        effect = IGNORED
+                    else:
+                        effect = WALL
+                else:
+                    crest = False
+                    hill = _col(data, i, C_HILL)
+                    if not terraced and hill >= 0 and hill == hi_hill and kind == HEX_CODE:
+                        crest = True
+                        # the crest line is the hexside the line leaves this hex by, toward the lower unit
+                        if hi_is_a:
+                            lo_k, hi_k, stepk = k + 1, min(k + 3, k1), 1
+                        else:
+                            lo_k, hi_k, stepk = k - 1, max(k - 3, k0 - 1), -1
+                        j = lo_k
+                        while j != hi_k:
+                            if step_kind[j] == SIDE_CODE:
+                                sq1, sr1 = qa + step_q1[j], ra + step_r1[j]
+                                sq2, sr2 = qa + step_q2[j], ra + step_r2[j]
+                                if (sq1 == q and sr1 == r) or (sq2 == q and sr2 == r):
+                                    j1 = index_of_axial(sq1, sr1, orient, stagger, columns, rows)
+                                    if j1 >= 0:
+                                        cliff = side_kind[j1, step_side[j]] == SIDE_CLIFF
+                                    else:
+                                        j2 = index_of_axial(sq2, sr2, orient, stagger, columns, rows)
+                                        cliff = j2 >= 0 and side_kind[j2, (step_side[j] + 3) % 6] == SIDE_CLIFF
+                                    if cliff:
+                                        crest = False
+                                    break
+                            j += stepk
+                    effect = _obstacle(ground, False, rng, rng + 1, crest, same, lo, hi, hk_level, distance, table)
+            if effect == WALL:
+                wall = True
+            elif effect == BLIND:
+                blinded = True
+            if i < 0:
+                continue
+            # terrain in the hex, where the line touches its art (6.2.3)
+            touched = -1
+            block = data[i, C_BLOCK]
+            if block > 0:
+                touched = 1 if (data[i, C_ART] == 0 or segment_hits_art(
+                    x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y)) else 0
+                if touched == 1:
+                    effect = _obstacle(base + block, block == 5, rng, rng + 1, False, same, lo, hi, hk_level,
+                                       distance, table)
+                    if effect == WALL:
+                        wall = True
+                    elif effect == BLIND:
+                        blinded = True
+            if data[i, C_RUBBLE] > 0:
+                effect = _obstacle(base + 5, True, rng, rng + 1, False, same, lo, hi, hk_level, distance, table)
+                if effect == WALL:
+                    wall = True
+                elif effect == BLIND:
+                    blinded = True
+            obscured = False
+            obscure = data[i, C_OBSCURE]
+            if obscure > 0:
+                if touched < 0:
+                    touched = 1 if (data[i, C_ART] == 0 or segment_hits_art(
+                        x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y)) else 0
+                if touched == 1:
+                    top = base + obscure
+                    if obscure >= 10 and not same and hi > top:
+                        effect = _obstacle(top, False, rng, rng + 1, False, same, lo, hi, hk_level, distance, table)
+                        if effect == WALL:
+                            wall = True
+                        elif effect == BLIND:
+                            blinded = True
+                    if top > lo and not (obscure == 5 and top <= hk_level):
+                        obscured = True
+            vehicle = False
+            if data[i, C_VEHICLE] != 0 or data[i, C_WRECK] != 0:
+                has = data[i, C_VEHICLE] != 0
+                if data[i, C_WRECK] != 0:
+                    deir_higher = False
+                    if deir_end >= 0 and data[i, C_DEIR] != 0:
+                        if deir_end == 0:
+                            deir_higher = lb > la
+                        else:
+                            deir_higher = la > lb
+                    if not deir_higher:
+                        has = True
+                top = base + VEHICLE_HEIGHT
+                if has and top > lo and top > hk_level and ((same and base <= lo) or slope):
+                    vehicle = True
+            h = 0
+            smoke = data[i, C_SMOKE]
+            if smoke > 0 and base + SMOKE_HEIGHT > lo:
+                h = SMOKE_HINDRANCE * smoke
+            elif obscured or vehicle:
+                h = 1
+            if h > best_hind:
+                best_hind = h
+        hind += best_hind
+
+    if zone_d >= 0:
+        n = max(zone_d - own_hexes, 0) // 4
+        if zone_d + 2 <= distance <= zone_d + 1 + n:
+            blinded = True
+    if deir_end >= 0 and crossed:
+        if deir_end == 0:
+            rel = eb - ea
+            first = distance
+        else:
+            rel = ea - eb
+            first = distance
+        if first_deir < first:
+            first = first_deir
+        if not (rel >= 5 and first <= rel):
+            blinded = True
+    if wall or blinded:
+        return 2, hind, not wall
+    if hind > 0:
+        return 1, hind, False
+    return 0, 0, False
+
+
+@njit(cache=True, parallel=True)
+def _batch(a, b, la, lb, data, side_height, side_kind, neighbours, hq, hr, centres,
+           art_hex_start, art_ring_start, art_x, art_y, table, terraced, any_vehicle,
+           orient, stagger, columns, rows, dq_min, dr_min, dr_span,
+           shape_start, step_kind, step_q1, step_r1, step_q2, step_r2, step_side,
+           result, hindrances, blind):
+    for p in prange(a.shape[0]):
+        res, hind, bl = _pair(a[p], b[p], la[p], lb[p], data, side_height, side_kind, neighbours, hq, hr,
+                              centres, art_hex_start, art_ring_start, art_x, art_y, table, terraced,
+                              any_vehicle, orient, stagger, columns, rows, dq_min, dr_min, dr_span,
+                              shape_start, step_kind, step_q1, step_r1, step_q2, step_r2, step_side)
+        result[p] = res
+        hindrances[p] = min(hind, 32767)
+        blind[p] = bl

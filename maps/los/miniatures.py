@@ -1,0 +1,263 @@
+"""Line of sight for the inch-measured WWII miniatures QRS, played on a hex map.
+
+The sheet's terrain chart says which terrain blocks LOS through it (woods, buildings, rough scrub; smoke), and
+that a unit sees about 3" into or out of such terrain: one hex (docs/los.md). Looking down from higher
+ground, an obstacle lower than the firer but higher than the target leaves dead ground behind it, half the
+firer-to-obstacle distance deep (the "simplified dead zone", L312, L445). Everything else (walls,
+hedges, bunkers, trenches, rivers, roads) is spotting cover, not an LOS obstacle. Ranges are inches on the
+table: ``inches_per_hex`` turns hexes into inches. Decisions: docs/rulesets/miniatures.md.
+"""
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from maps.los.answer import Answer, Reason
+from maps.los.base import RulesBase
+from maps.los.tables import ALONG_CODE, HEX_CODE, axial_of, index_of_axial, shape_id, trace_tables
+from maps.los.trace import ALONG, HEX
+
+INCHES_PER_YARD_SCALE = 22.86  # 1" = 25 yards = 22.86 m (L390)
+SEE_INTO_HEXES = 1  # "about 3 inches" into or out of LOS-blocking terrain (L461), one hex
+SMOKE_KINDS = ("smoke", "smoke2")
+
+# What a hex's terrain does to a line passing through it: the terrain chart's "blocks LOS" column.
+# Obstacles stand one level above their ground (docs/los.md). Ids not listed are open to the eye.
+OBSTACLES = {
+    "woods": "QRS terrain chart, L461",
+    "building": "QRS terrain chart, L461",
+    "rough-scrub": "QRS terrain chart, L461",
+    "jungle": "QRS L412 (not on the chart)",
+}
+NOT_OBSTACLES = ("open", "road", "river", "hill", "hill-crest", "bunker", "trench", "field", "clear")
+
+NONE, DEAD, BLOCKED = 0, 1, 2
+
+
+def inches_per_hex(cmap):
+    """(inches per hex, how it was found): the map's option, else the hex's metres at 1" = 22.86 m, floored."""
+    value = cmap.options.get("inches_per_hex")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return float(value), "the map's inches_per_hex"
+    metres = cmap.grid.hex_metres
+    inches = max(1, math.floor(metres / INCHES_PER_YARD_SCALE))
+    return float(inches), f"{metres:g} m per hex / 22.86 m per inch, floored"
+
+
+def inches(value):
+    return f'{value:g}"'
+
+
+def hex_label(grid, h):
+    if grid.contains(*h):
+        return grid.label(*h)
+    return f"off-map [{h[0]}, {h[1]}]"
+
+
+class Rules(RulesBase):
+    id = "miniatures"
+    terms = {"clear": "Clear", "hindered": "Hindered", "blocked": "Blocked"}
+    dead_zone_term = "Blocked (dead zone)"
+
+    def __init__(self, cmap):
+        super().__init__(cmap)
+        n = cmap.n
+        self.ground = np.asarray(cmap.level, dtype=np.int32)
+        self.obstacle = np.zeros(n, dtype=np.int8)
+        self.smoke = np.zeros(n, dtype=np.int16)
+        for kind in SMOKE_KINDS:
+            self.smoke += cmap.marker_count(kind)
+        self.defining = []
+        self.notes = []
+        for i, ids in enumerate(cmap.terrain):
+            blocking = [tid for tid in ids if tid in OBSTACLES]
+            notes = [f"{tid}: not in the miniatures LOS table; taken as not blocking LOS"
+                     for tid in ids if tid not in OBSTACLES and tid not in NOT_OBSTACLES]
+            if "jungle" in blocking:
+                notes.append("jungle is not on the QRS terrain chart; taken to block LOS like woods (L412)")
+            self.obstacle[i] = 1 if blocking else 0
+            self.defining.append(blocking[0] if blocking else (ids[0] if ids else "open"))
+            self.notes.append(notes)
+        self.inches_per_hex, self.scale_source = inches_per_hex(cmap)
+
+    def unit_level(self, index):
+        level = int(self.cmap.level[index])
+        if "building" in self.cmap.terrain[index] and self.cmap.storeys[index] >= 2:
+            level += 1  # an upper floor: the building's one level (docs/los.md)
+        return level
+
+    # -- the reference ---------------------------------------------------------------------------------
+    def _outcome(self, h, hi, lo, high_end, low_end):
+        """What hex h does to the line: (NONE/DEAD/BLOCKED, [(terrain, effect, rule)], [notes])."""
+        grid = self.cmap.grid
+        if grid.contains(*h):
+            i = grid.index(*h)
+            ground, obstacle, smoke = int(self.ground[i]), int(self.obstacle[i]), int(self.smoke[i])
+            tid, notes = self.defining[i], list(self.notes[i])
+        else:
+            ground, obstacle, smoke, tid, notes = 0, 0, 0, "open", []
+        if smoke:
+            notes.append("smoke blocks LOS through it at every height (the QRS gives it none)")
+            return BLOCKED, [("smoke", "blocking", "QRS L313 (cannot see through smoke)")], notes
+        if obstacle:
+            name, top = tid, ground + 1
+            if top >= hi:
+                return BLOCKED, [(tid, "blocking", OBSTACLES[tid] + " (blocks LOS through it)")], notes
+            if top <= lo:
+                return NONE, [(tid, "ignored", "seen over (docs/los.md: one level above its ground)")], notes
+        else:
+            name, top = f"hill (level {ground})", ground
+            if ground >= hi and ground > lo:
+                return BLOCKED, [(name, "blocking", "QRS L312 (higher ground in between)")], notes
+            if ground <= lo:
+                return NONE, [], notes
+        # lo < top < hi: the firer looks down over it; is the lower unit in its dead ground?
+        ipx = self.inches_per_hex
+        near, behind = grid.distance(high_end, h), grid.distance(h, low_end)
+        depth = near // 2
+        if behind <= depth:
+            notes.append(f"dead zone behind {name} at {hex_label(grid, h)}: {near} hexes "
+                         f"({inches(near * ipx)}) from the higher unit, so floor({near}/2) = {depth} hexes "
+                         f"({inches(depth * ipx)}) deep; the lower unit is {behind} hexes behind it")
+            return DEAD, [(name, "blind", "QRS L312 (dead zone)")], notes
+        if obstacle:
+            return NONE, [(name, "ignored", "QRS L312 (seen over, beyond its dead zone)")], notes
+        return NONE, [], notes
+
+    def evaluate(self, trace, from_level, to_level):
+        grid = self.cmap.grid
+        a, b = trace.a, trace.b
+        answer = Answer(from_hex=hex_label(grid, a), to_hex=hex_label(grid, b),
+                        from_level=int(from_level), to_level=int(to_level))
+        hi, lo = max(from_level, to_level), min(from_level, to_level)
+        high_end, low_end = (a, b) if from_level >= to_level else (b, a)
+        distance = grid.distance(a, b)
+        assumptions = [f"range {distance} hexes = {inches(distance * self.inches_per_hex)} at "
+                       f"{inches(self.inches_per_hex)} per hex ({self.scale_source})"]
+        worst = NONE
+        for step in trace.steps:
+            if step.kind == HEX:
+                h = step.hexes[0]
+                outcome, effects, notes = self._outcome(h, hi, lo, high_end, low_end)
+                for terrain, effect, rule in effects:
+                    answer.reasons.append(Reason(hex_label(grid, h), None, terrain, effect, rule))
+            elif step.kind == ALONG:
+                # A line along a hexside runs along the edge of what is on either side: it is blocked only
+                # when both sides block (the weaker counts), as a unit sees into such terrain (L461).
+                sides = [self._outcome(h, hi, lo, high_end, low_end) for h in step.hexes]
+                outcome = min(s[0] for s in sides)
+                notes = sides[0][2] + sides[1][2]
+                if sides[0][1] or sides[1][1]:
+                    names = " | ".join(
+                        f"{hex_label(grid, h)} " + (", ".join(f"{t} ({e})" for t, e, _ in s[1]) or "open")
+                        for h, s in zip(step.hexes, sides))
+                    effect = ("ignored", "blind", "blocking")[outcome]
+                    answer.reasons.append(Reason(None, self._hexside_label(step.hexside), names, effect,
+                                                 "along a hexside: blocked only when both sides block"))
+            else:
+                # SIDE: walls and hedges give spotting cover, not an LOS obstacle (terrain chart).
+                # CORNER: a hex touched at one point is not seen through (weaker effect, as along a hexside).
+                continue
+            for note in notes:
+                if note not in assumptions:
+                    assumptions.append(note)
+            worst = max(worst, outcome)
+        if worst == BLOCKED:
+            answer.result = "blocked"
+            answer.term = self.terms["blocked"]
+        elif worst == DEAD:
+            answer.result, answer.blind, answer.term = "blocked", True, self.dead_zone_term
+        else:
+            answer.term = self.terms["clear"]
+        answer.assumptions = assumptions
+        return answer
+
+    def _hexside_label(self, key):
+        try:
+            return self.cmap.hexside_label(*key)
+        except ValueError:
+            return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
+
+    # -- the fast path ---------------------------------------------------------------------------------
+    def batch(self, a, b, level_a, level_b):
+        grid = self.cmap.grid
+        tables = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
+        return _batch(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
+                      np.asarray(level_b, np.int32), grid.columns, grid.rows, tables.orient, tables.stagger_code,
+                      tables.dq_min, tables.dr_min, tables.dr_span, tables.shape_start, tables.step_kind,
+                      tables.step_q1, tables.step_r1, tables.step_q2, tables.step_r2,
+                      self.ground, self.obstacle, self.smoke)
+
+
+@njit(cache=True)
+def _distance(dq, dr):
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@njit(cache=True)
+def _outcome(i, hi, lo, near, behind, ground, obstacle, smoke):
+    if i < 0:
+        g, top, obs = 0, 0, 0
+    else:
+        if smoke[i] > 0:
+            return BLOCKED
+        g = ground[i]
+        obs = obstacle[i]
+        top = g + obs
+    if obs:
+        if top >= hi:
+            return BLOCKED
+        if top <= lo:
+            return NONE
+    else:
+        if g >= hi and g > lo:
+            return BLOCKED
+        if g <= lo:
+            return NONE
+    if behind <= near // 2:
+        return DEAD
+    return NONE
+
+
+@njit(cache=True, parallel=True)
+def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
+           step_kind, step_q1, step_r1, step_q2, step_r2, ground, obstacle, smoke):
+    n = a.shape[0]
+    result = np.zeros(n, np.int8)
+    hindrances = np.zeros(n, np.int16)
+    blind = np.zeros(n, np.bool_)
+    for p in prange(n):
+        qa, ra = axial_of(a[p] // rows, a[p] % rows, orient, stagger)
+        qb, rb = axial_of(b[p] // rows, b[p] % rows, orient, stagger)
+        dq, dr = qb - qa, rb - ra
+        la, lb = level_a[p], level_b[p]
+        hi, lo = max(la, lb), min(la, lb)
+        from_a = la >= lb  # the higher unit, from which the dead zone is measured
+        s = shape_id(dq, dr, dq_min, dr_min, dr_span)
+        worst = NONE
+        for k in range(shape_start[s], shape_start[s + 1]):
+            kind = step_kind[k]
+            if kind != HEX_CODE and kind != ALONG_CODE:
+                continue
+            q1, r1 = step_q1[k], step_r1[k]
+            d_a, d_b = _distance(q1, r1), _distance(q1 - dq, r1 - dr)
+            near, behind = (d_a, d_b) if from_a else (d_b, d_a)
+            out = _outcome(index_of_axial(qa + q1, ra + r1, orient, stagger, columns, rows),
+                           hi, lo, near, behind, ground, obstacle, smoke)
+            if kind == ALONG_CODE and out != NONE:
+                q2, r2 = step_q2[k], step_r2[k]
+                d_a, d_b = _distance(q2, r2), _distance(q2 - dq, r2 - dr)
+                near, behind = (d_a, d_b) if from_a else (d_b, d_a)
+                out = min(out, _outcome(index_of_axial(qa + q2, ra + r2, orient, stagger, columns, rows),
+                                        hi, lo, near, behind, ground, obstacle, smoke))
+            if out > worst:
+                worst = out
+                if worst == BLOCKED:
+                    break
+        if worst == BLOCKED:
+            result[p] = 2
+        elif worst == DEAD:
+            result[p] = 2
+            blind[p] = True
+    return result, hindrances, blind

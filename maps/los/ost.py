@@ -1,0 +1,825 @@
+"""Line of sight for Old School Tactical (OST Vol 1): rules 12.1-12.7, 13.7-13.10, 14.0-14.14, 15.0-15.3, 16.1-16.6.
+
+The line runs from centre dot to centre dot (12.1). Every hex it passes through, every hexside it crosses or
+runs along and every corner it touches is one *element*: clear, degrading or blocking. Any blocking element
+blocks; otherwise each degrading element costs 1 FP and a third one blocks (12.3.2, 14.0.6).
+
+Heights (12.4-12.6) decide whether an element counts. Smoke stands at every level (13.9.7). Ground-level
+terrain (brush, woods, a 1-storey structure, wrecks, rubble..) is seen over by a unit above it, except for the
+one blind hex directly behind it (12.4.7). A hill hex blocks a line whose higher end is not above it and casts
+a blind hex behind it otherwise, except down a slope (12.5.2-12.5.11). A structure of 2 or more storeys always
+blocks (12.6.2). The decisions taken where the rules are silent are in docs/rulesets/ost.md.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+from shapely.geometry import LineString, Point
+
+from maps.los.answer import Answer, Reason
+from maps.los.base import RulesBase
+from maps.los.tables import (ALONG_CODE, CORNER_CODE, HEX_CODE, SIDE_CODE, axial_of, index_of_axial,
+                             segment_hits_art, shape_id, trace_tables)
+from maps.los.trace import ALONG, CORNER, HEX, SIDE
+
+CLEAR, DEGRADE, BLOCK = 0, 1, 2
+THIRD_DEGRADING_BLOCKS = 3  # 12.3.2, 14.0.6
+
+# Where a terrain stands (12.4.7-12.4.10, 12.6.2): "none" has no appreciable height, "low" is a ground-level
+# obstacle a higher unit sees over (but for the blind hex), "all" stands at every level (smoke).
+NONE, LOW, ALL = "none", "low", "all"
+
+# The LOS of each hex terrain id of the rulebook: (class, height, rule). The Terrain Effects Chart is on the
+# player aid, not in the rulebook; these are the values its text gives. Ids outside this table (a custom
+# profile's theatre terrain, or the olive grove of the diagrams) take their class from the catalogue.
+TERRAIN = {
+    "open": (CLEAR, NONE, "OST 14.1.3"),
+    "farm": (CLEAR, NONE, "OST 14.3.3"),
+    "wheatfield": (CLEAR, NONE, "OST 14.4.3"),
+    "stream": (CLEAR, NONE, "OST 14.8.4"),
+    "marsh": (CLEAR, NONE, "OST 14.9.5"),
+    "shell-holes": (CLEAR, NONE, "OST 14.10.2"),
+    "road": (CLEAR, NONE, "OST 14.13.3"),
+    "bunker": (CLEAR, NONE, "OST 12.4.8"),
+    "wire": (CLEAR, NONE, "OST 13.6.9"),
+    "foxholes": (CLEAR, NONE, "OST 13.2"),
+    "trench": (CLEAR, NONE, "OST 13.2"),
+    "cover": (CLEAR, NONE, "OST 13.1"),
+    "mines": (CLEAR, NONE, "OST 13.3"),
+    "pillbox": (CLEAR, NONE, "OST 13.5.9"),
+    "brush": (DEGRADE, LOW, "OST 14.2.4"),
+    "orchard": (DEGRADE, LOW, "OST 14.6.5"),
+    "cemetery": (DEGRADE, LOW, "OST 14.7.4"),
+    "debris": (DEGRADE, LOW, "OST 14.11.2"),
+    "rubble": (DEGRADE, LOW, "OST 14.12.2"),
+    "roadblock": (DEGRADE, LOW, "OST 13.7.7"),
+    "woods": (BLOCK, LOW, "OST 14.5.6"),
+}
+# Structures: only the building art blocks, the rest of the hex degrades (12.2.3); ruins as structures.
+STRUCTURES = {
+    "light-structure": "OST 16.1.5",
+    "heavy-structure": "OST 16.2.5",
+    "ruins": "OST 16.5",
+}
+# Markers (CompiledMap.markers): smoke at every level, wrecks and fresh rubble as low degrading terrain;
+# vehicles and other unit counters do not affect LOS (12.1.6).
+MARKERS = {
+    "smoke": (DEGRADE, ALL, "OST 13.9.7"),
+    "smoke2": (DEGRADE, ALL, "OST 13.9.7"),
+    "wreck": (DEGRADE, LOW, "OST 13.10.1"),
+    "rubble": (DEGRADE, LOW, "OST 13.8.4"),
+}
+
+# Hexside features. WALL: degrades, ignored between different levels (hedge, stone wall; 12.4.9). BOCAGE:
+# blocks, with the foot-unit and structure rules at the ends (15.3.4-15.3.7). ROW_HOUSE: no LOS through it,
+# at the ends too (16.4.3). BARRIER: another blocking hexside (a custom profile's), no exception at the ends.
+NO_FEATURE, WALL, BOCAGE, ROW_HOUSE, BARRIER = range(5)
+HEXSIDES = {
+    "hedge": (WALL, "OST 15.1.3"),
+    "stone-wall": (WALL, "OST 15.2.3"),
+    "bocage": (BOCAGE, "OST 15.3.4"),
+    "row-house-wall": (ROW_HOUSE, "OST 16.4.3"),
+    "steep-slope": (NO_FEATURE, "OST 14.14.4"),
+}
+
+# What a hex's art draws: the building if the hex holds one, else the hill if it is one, else its terrain.
+ART_NONE, ART_STRUCTURE, ART_HILL, ART_TERRAIN = range(4)
+SINGLE, MULTI = 1, 2  # structure codes in the compiled arrays
+
+WORDS = {BLOCK: "blocking", DEGRADE: "hindering", CLEAR: "ignored"}
+BLIND_WORDS = {BLOCK: "blind", DEGRADE: "blind-hindering"}
+
+# Assumptions an answer can rely on, in the order an answer lists them (docs/rulesets/ost.md).
+ASSUME_FOOT = ("A unit next to bocage is taken to be a foot unit: it fires and is fired at through the bocage "
+               "with no FP loss (OST 15.3.4); a vehicle there would be blocked (15.3.7).")
+ASSUME_CORNER = ("A line through a hex corner touches that hex: treated as a line along a hexside, the heavier "
+                 "effect counted once (OST 14.0.8, Q2).")
+ASSUME_SLOPE = ("A slope is a run of hexes dropping exactly one level per hex from the higher unit; no blind hex "
+                "behind a hill hex on it (OST 12.5.11, Q3).")
+ASSUME_BOCAGE_LEVELS = ("Bocage between units at different levels is a low blocking obstacle: seen over, with "
+                        "the one blind hex behind it (OST Q13).")
+ASSUME_BUILDING = ("Structure hexes whose building art meets across their hexside (or without art) are taken "
+                   "to be one multi-hex structure (OST 16.3.6).")
+ASSUME_STOREYS_ON_HILL = "A structure on a hill adds its storeys to the hill level (OST Q6)."
+ASSUME_ROW_HOUSE = ("A row-house wall is as high as its building: it always blocks beside a structure of 2 or "
+                    "more storeys, and is a low blocking obstacle between 1-storey hexes (OST 16.4.3).")
+ASSUME_GULLY = ("A unit in a gully sees out, and is seen from other levels, only when the line leaves the "
+                "gully at once (OST 12.5.9, Q18).")
+ASSUMPTION_ORDER = (ASSUME_FOOT, ASSUME_CORNER, ASSUME_SLOPE, ASSUME_BOCAGE_LEVELS, ASSUME_BUILDING,
+                    ASSUME_STOREYS_ON_HILL, ASSUME_ROW_HOUSE, ASSUME_GULLY)
+
+
+@dataclass(frozen=True)
+class HexFacts:
+    """What one hex holds, as far as OST LOS is concerned."""
+
+    label: str
+    level: int
+    structure: str | None = None  # light-structure, heavy-structure or ruins
+    storeys: int = 1
+    art: object = None  # shapely geometry the line must meet (None: the terrain fills the hex)
+    art_owner: int = ART_NONE
+    everywhere: tuple = ()  # (id, class, rule) standing at every level: smoke
+    low: tuple = ()  # (id, class, rule) ground-level obstacles filling the hex
+    low_on_art: tuple = ()  # (id, class, rule) ground-level obstacles drawn by the art
+    notes: tuple = ()  # assumptions an answer touching this hex relies on
+
+    @property
+    def multi(self):
+        return self.structure is not None and self.storeys >= 2
+
+
+OFF_MAP = HexFacts(label="off-map", level=0)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One thing an element does to the line. ``blind``: it counts only because of the blind hex."""
+
+    strength: int
+    blind: bool
+    terrain: str
+    rule: str
+
+    @property
+    def rank(self):
+        return (self.strength, not self.blind)
+
+    @property
+    def word(self):
+        return BLIND_WORDS[self.strength] if self.blind else WORDS[self.strength]
+
+
+@dataclass
+class Sight:
+    """The two ends of one line and what follows from their levels."""
+
+    a: tuple
+    b: tuple
+    la: int
+    lb: int
+    units: tuple  # ("foot" or "vehicle") at a and at b
+    lower: str | None  # "a", "b", or None at the same level
+    first: int  # index of the first and last HEX or ALONG step, -1 when there is none
+    last: int
+    slope: bool = False
+
+    @property
+    def lo(self):
+        return min(self.la, self.lb)
+
+    @property
+    def hi(self):
+        return max(self.la, self.lb)
+
+    def behind(self, k):
+        """Is the lower unit's hex the next hex after step k along the line (its one blind hex)?"""
+        if self.lower is None:
+            return False
+        if self.first < 0:
+            return True
+        return k >= self.last if self.lower == "b" else k <= self.first
+
+
+def hex_label(grid, h):
+    if grid.contains(*h):
+        return grid.label(*h)
+    return f"off-map [{h[0]}, {h[1]}]"
+
+
+class Rules(RulesBase):
+    id = "ost"
+    terms = {"clear": "Clear", "hindered": "Degraded", "blocked": "Blocked"}
+
+    def __init__(self, cmap):
+        super().__init__(cmap)
+        self.heavy_urban = bool(cmap.options.get("heavy_urban"))  # Map 3: structures used in whole (12.7.3)
+        self.facts = [self._hex_facts(i) for i in range(cmap.n)]
+        self.building = self._buildings()
+        self._compile()
+
+    # -- what each hex holds -------------------------------------------------------------------------
+    def _classify(self, tid):
+        """(class, height, rule, note) of a hex terrain id: the rulebook's table, else the catalogue's entry."""
+        if tid in TERRAIN:
+            return (*TERRAIN[tid], None)
+        entry = None
+        catalogue = self.cmap.catalogue
+        if catalogue is not None and tid in catalogue:
+            entry = catalogue.get(tid)
+        if entry is None:
+            return CLEAR, NONE, "OST 14.0", f"{tid}: unknown to the OST rules and the catalogue; taken as clear."
+        cls = {"hindering": DEGRADE, "blocking": BLOCK}.get(entry.get("los"), CLEAR)
+        height = ALL if entry.get("obstacle") == ALL else LOW
+        if entry.get("obstacle") == "storeys":
+            return cls, "storeys", entry.get("rule") or "OST 16.0", None
+        rule = entry.get("rule") or "OST 14.0"
+        note = None
+        if entry.get("decided"):
+            note = f"{tid}: the rulebook does not rate it; the catalogue's {entry.get('los')} is used ({rule})."
+        return cls, height if cls else NONE, rule, note
+
+    def _hex_facts(self, i):
+        cmap = self.cmap
+        structure, everywhere, low, notes = None, [], [], []
+        for tid in cmap.terrain[i]:
+            if tid in STRUCTURES:
+                structure = structure or tid
+                continue
+            cls, height, rule, note = self._classify(tid)
+            if note:
+                notes.append(note)
+            if height == "storeys":
+                structure = structure or tid
+            elif height == ALL and cls:
+                everywhere.append((tid, cls, rule))
+            elif height == LOW and cls:
+                low.append((tid, cls, rule))
+        level = int(cmap.level[i])
+        storeys = int(cmap.storeys[i])
+        art, owner = cmap.art[i], ART_NONE
+        if art is not None:
+            if structure:
+                owner = ART_NONE if self.heavy_urban else ART_STRUCTURE
+            elif level >= 1:
+                owner = ART_HILL
+            else:
+                owner = ART_TERRAIN
+        if owner == ART_NONE:
+            art = None
+        low_on_art = ()
+        if owner == ART_TERRAIN:
+            low_on_art, low = tuple(low), []
+        for kind in cmap.markers.get(i, ()):
+            if kind in MARKERS:
+                cls, height, rule = MARKERS[kind]
+                entry = (kind, cls, rule)
+                target = everywhere if height == ALL else low
+                if entry not in target:
+                    target.append(entry)
+        return HexFacts(label=cmap.label(i), level=level, structure=structure, storeys=storeys, art=art,
+                        art_owner=owner, everywhere=tuple(everywhere), low=tuple(low), low_on_art=low_on_art,
+                        notes=tuple(notes))
+
+    def _buildings(self):
+        """Building id per hex (-1 none): structure hexes joined where their art meets across the hexside."""
+        grid, facts = self.cmap.grid, self.facts
+        parent = list(range(self.cmap.n))
+
+        def find(i):
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for col, row in grid.hexes():
+            i = grid.index(col, row)
+            if facts[i].structure is None:
+                continue
+            for side in range(3):
+                other = grid.neighbour(col, row, side)
+                if other is None:
+                    continue
+                j = grid.index(*other)
+                if facts[j].structure is None:
+                    continue
+                edge = LineString(grid.side_endpoints(col, row, side))
+                shapes = [f.art if f.art is not None else edge for f in (facts[i], facts[j])]
+                if all(f.art is None for f in (facts[i], facts[j])) or (
+                        shapes[0].distance(shapes[1]) <= 1e-6 and all(s.distance(edge) <= 1e-6 for s in shapes)):
+                    parent[find(i)] = find(j)
+        return [find(i) if facts[i].structure else -1 for i in range(self.cmap.n)]
+
+    def unit_level(self, index):
+        """The hill level, raised to the top storey in a multi-storey structure (12.6.1, 16.3.4, Q6)."""
+        f = self.facts[index]
+        return f.level + (f.storeys - 1 if f.structure else 0)
+
+    def term_for(self, result, hindrances):
+        """The ruleset's wording of a result: "Degraded (-2 FP)" and the like (12.3.3)."""
+        if result == "hindered":
+            return f"Degraded (-{min(hindrances, 2)} FP)"
+        return self.terms[result]
+
+    # -- the reference ---------------------------------------------------------------------------------
+    def _facts_of(self, h):
+        grid = self.cmap.grid
+        return self.facts[grid.index(*h)] if grid.contains(*h) else OFF_MAP
+
+    def _building_of(self, h):
+        grid = self.cmap.grid
+        return self.building[grid.index(*h)] if grid.contains(*h) else -1
+
+    def _meets_art(self, facts, trace, step):
+        """Does the stretch of the line in this step meet the hex's art (always, for a hex without art)?"""
+        if facts.art is None:
+            return True
+        grid = self.cmap.grid
+        (ax, ay), (bx, by) = grid.centre(*trace.a), grid.centre(*trace.b)
+        x0, y0 = ax + step.t0 * (bx - ax), ay + step.t0 * (by - ay)
+        x1, y1 = ax + step.t1 * (bx - ax), ay + step.t1 * (by - ay)
+        piece = Point(x0, y0) if (x0, y0) == (x1, y1) else LineString([(x0, y0), (x1, y1)])
+        return piece.intersects(facts.art)
+
+    @staticmethod
+    def _low(level, cls, terrain, rule, sight, behind):
+        """A ground-level obstacle standing at ``level`` (12.4.7, 12.5.4, 12.5.14, 12.6.1, 12.6.3)."""
+        above = (sight.la > level) + (sight.lb > level)
+        if above == 0:
+            return Effect(cls, False, terrain, rule)
+        if above == 1 and behind:
+            return Effect(cls, True, terrain, f"{rule}, 12.4.7")
+        return Effect(CLEAR, False, terrain, "OST 12.4.7" if above == 1 else "OST 12.4.7, 12.5.14, 12.6.3")
+
+    def _hex_effects(self, facts, hit, sight, behind):
+        """Everything one hex does to the line, strongest concerns first."""
+        effects = []
+        for tid, cls, rule in facts.everywhere:
+            effects.append(Effect(cls, False, tid, rule))
+        if facts.structure:
+            on = facts.art_owner != ART_STRUCTURE or hit
+            if facts.multi and on:
+                effects.append(Effect(BLOCK, False, facts.structure, "OST 12.6.2"))
+            elif on:
+                effects.append(self._low(facts.level, BLOCK, facts.structure, STRUCTURES.get(facts.structure,
+                                         "OST 16.0"), sight, behind))
+            else:
+                effects.append(self._low(facts.level, DEGRADE, facts.structure, "OST 12.2.3", sight, behind))
+        obstacles = list(facts.low)
+        if hit:
+            obstacles += facts.low_on_art
+        for tid, cls, rule in obstacles:
+            effects.append(self._low(facts.level, cls, tid, rule, sight, behind))
+        level = facts.level
+        if level > sight.lo and (level >= 1 or level > sight.hi):
+            name = f"hill (level {level})" if level >= 1 else f"ground (level {level}) above the gully"
+            strength = BLOCK if (facts.art_owner != ART_HILL or hit) else DEGRADE
+            rule = "OST 12.5.2" if strength == BLOCK else "OST 12.2.4"
+            if level >= 1 and level == sight.hi:
+                rule += ", 12.5.7"  # the plateau
+            if level < 1:
+                rule = "OST 12.5.9"
+            if level >= sight.hi:
+                effects.append(Effect(strength, False, name, rule))
+            elif behind and not sight.slope:
+                effects.append(Effect(strength, True, name, "OST 12.5.5"))
+            elif behind:
+                effects.append(Effect(CLEAR, False, name, "OST 12.5.11"))
+            else:
+                effects.append(Effect(CLEAR, False, name, "OST 12.5.5"))
+        return effects
+
+    @staticmethod
+    def _strongest(effects):
+        best = None
+        for effect in effects:
+            if best is None or effect.rank > best.rank:
+                best = effect
+        return best
+
+    def _feature(self, step, sight, behind, at_end):
+        """What the hexside feature of a SIDE or ALONG step does: (Effect or None, assumptions)."""
+        tid = self.cmap.hexsides.get(step.hexside)
+        if tid is None:
+            return None, ()
+        kind, rule = HEXSIDES.get(tid, (None, None))
+        if kind is None:
+            entry = self.cmap.catalogue.get(tid) if self.cmap.catalogue is not None and tid in self.cmap.catalogue \
+                else {}
+            kind = {"hindering": WALL, "blocking": BARRIER}.get(entry.get("los"), NO_FEATURE)
+            rule = entry.get("rule") or "OST 15.0"
+        if kind == NO_FEATURE:
+            return None, ()
+        beside = [self._facts_of(h) for h in step.hexes]
+        level = max(f.level for f in beside)
+        if at_end:
+            return self._feature_at_end(kind, tid, rule, step, sight)
+        if kind == WALL:
+            if sight.la == sight.lb and sight.la <= level:
+                return Effect(DEGRADE, False, tid, rule + (", 15.0.11" if step.kind == ALONG else "")), ()
+            return Effect(CLEAR, False, tid, "OST 12.4.9" if sight.la != sight.lb else "OST 12.5.14"), ()
+        if kind == ROW_HOUSE and any(f.multi for f in beside):
+            return Effect(BLOCK, False, tid, rule + ", 12.6.2"), (ASSUME_ROW_HOUSE,)
+        notes = (ASSUME_ROW_HOUSE,) if kind == ROW_HOUSE else ()
+        if kind == BOCAGE and sight.la != sight.lb:
+            notes = (ASSUME_BOCAGE_LEVELS,)
+        return self._low(level, BLOCK, tid, rule, sight, behind), notes
+
+    def _feature_at_end(self, kind, tid, rule, step, sight):
+        """A hexside feature of the firer's or the target's own hex (15.0.10, 15.3.4-15.3.7, 16.4.3)."""
+        if kind == ROW_HOUSE:
+            return Effect(BLOCK, False, tid, rule), ()
+        if kind != BOCAGE:
+            return Effect(CLEAR, False, tid, "OST 15.0.10"), ()
+        ends = (sight.a, sight.b)
+        adjacent = self.cmap.grid.distance(*ends) == 1
+        for h in step.hexes:
+            if h not in ends:
+                continue
+            unit, other = sight.units if h == sight.a else sight.units[::-1]
+            if unit == "vehicle" and not (adjacent and other == "foot"):
+                return Effect(BLOCK, False, tid, "OST 15.3.7"), ()
+            if self._facts_of(h).structure and not adjacent:
+                return Effect(BLOCK, False, tid, "OST 15.3.6"), ()
+        return Effect(CLEAR, False, tid, "OST 15.3.4"), (ASSUME_FOOT,)
+
+    def _sight(self, trace, la, lb, units):
+        ha = [k for k, step in enumerate(trace.steps) if step.kind in (HEX, ALONG)]
+        lower = None if la == lb else ("a" if la < lb else "b")
+        sight = Sight(trace.a, trace.b, la, lb, units, lower, ha[0] if ha else -1, ha[-1] if ha else -1)
+        if lower is not None and ha:
+            # 12.5.11 (Q3): from the higher unit, every hex one level lower than the one before, down to the
+            # lower unit.
+            level = sight.hi
+            ok = True
+            for k in (ha if lower == "b" else ha[::-1]):
+                level -= 1
+                if any(self._facts_of(h).level != level for h in trace.steps[k].hexes):
+                    ok = False
+                    break
+            sight.slope = ok and sight.lo == level - 1
+        return sight, ha
+
+    def evaluate(self, trace, from_level, to_level, from_unit="foot", to_unit="foot"):
+        """The reference answer. ``from_unit``/``to_unit``: "foot" or "vehicle" (only bocage tells them apart)."""
+        cmap, grid = self.cmap, self.cmap.grid
+        la, lb = int(from_level), int(to_level)
+        answer = Answer(from_hex=hex_label(grid, trace.a), to_hex=hex_label(grid, trace.b),
+                        from_level=la, to_level=lb)
+        steps = trace.steps
+        sight, ha = self._sight(trace, la, lb, (from_unit, to_unit))
+        used = set()
+        notes = []
+        for h, level in ((trace.a, la), (trace.b, lb)):
+            facts = self._facts_of(h)
+            if facts.multi and facts.level >= 1 and level == self.unit_level(self.cmap.grid.index(*h)):
+                used.add(ASSUME_STOREYS_ON_HILL)
+        head, tail, reasons = [], [], []
+        hard = blind_block = False
+        n_full = n_plain = 0
+
+        def count(effects):
+            nonlocal hard, blind_block, n_full, n_plain
+            full = max((e.strength for e in effects), default=CLEAR)
+            plain = max((e.strength for e in effects if not e.blind), default=CLEAR)
+            hard |= plain == BLOCK
+            blind_block |= full == BLOCK and plain != BLOCK
+            n_full += full == DEGRADE
+            n_plain += plain == DEGRADE
+
+        # Conditions on the ends of the line: reasons about a go first, about b last (so B to A reverses them).
+        if sight.lower is not None and sight.lo < 0 and ha:
+            end = trace.a if sight.lower == "a" else trace.b
+            first = steps[ha[0] if sight.lower == "a" else ha[-1]]
+            if any(self._facts_of(h).level < 0 for h in first.hexes):
+                count([Effect(BLOCK, False, "gully", "OST 12.5.9")])
+                reason = Reason(hex_label(grid, end), None, "gully (not on its edge toward the line)",
+                                "blocking", "OST 12.5.9")
+                (head if sight.lower == "a" else tail).append(reason)
+                used.add(ASSUME_GULLY)
+        building = self._building_of(trace.a)
+        if (building >= 0 and building == self._building_of(trace.b) and grid.distance(trace.a, trace.b) >= 2
+                and all(self._building_of(h) == building for k in ha for h in steps[k].hexes)):
+            count([Effect(BLOCK, False, "structure", "OST 16.3.6")])
+            for end, where in ((trace.a, head), (trace.b, tail)):
+                where.append(Reason(hex_label(grid, end), None, "inside one multi-hex structure", "blocking",
+                                    "OST 16.3.6"))
+            used.add(ASSUME_BUILDING)
+
+        for k, step in enumerate(steps):
+            behind = sight.behind(k)
+            if step.kind in (HEX, CORNER):
+                h = step.hexes[0]
+                facts = self._facts_of(h)
+                effects = self._hex_effects(facts, self._meets_art(facts, trace, step), sight, behind)
+                count(effects)
+                best = self._strongest(effects)
+                if best is not None:
+                    reasons.append(Reason(hex_label(grid, h), None, best.terrain, best.word, best.rule))
+                    if step.kind == CORNER and best.strength:
+                        used.add(ASSUME_CORNER)
+                    self._note_slope(best, used)
+                notes.extend(facts.notes)
+            elif step.kind == ALONG:
+                # 14.0.8: along a hexside the heavier of the two hexes counts, once.
+                sides = []
+                for h in step.hexes:
+                    facts = self._facts_of(h)
+                    sides.append(self._hex_effects(facts, self._meets_art(facts, trace, step), sight, behind))
+                    notes.extend(facts.notes)
+                count(sides[0] + sides[1])
+                picks = [self._strongest(effects) for effects in sides]
+                ranked = [(p.rank if p else (-1, False), tuple(-c for c in h)) for p, h in zip(picks, step.hexes)]
+                pick = 0 if ranked[0] >= ranked[1] else 1
+                label = self._hexside_label(step.hexside)
+                pair = None
+                if picks[pick] is not None:
+                    best = picks[pick]
+                    pair = Reason(hex_label(grid, step.hexes[pick]), label, best.terrain, best.word,
+                                  f"{best.rule}, 14.0.8")
+                    self._note_slope(best, used)
+                feature, assumed = self._feature(step, sight, behind, at_end=False)
+                if feature is not None:
+                    count([feature])
+                    used.update(assumed)
+                # Reasons in left-to-right order across the line, so that B to A gives them reversed.
+                if pair is not None and pick == 0:
+                    reasons.append(pair)
+                if feature is not None:
+                    reasons.append(Reason(None, label, feature.terrain, feature.word, feature.rule))
+                if pair is not None and pick == 1:
+                    reasons.append(pair)
+            else:  # SIDE
+                at_end = step.hexes[0] == trace.a or step.hexes[1] == trace.b
+                feature, assumed = self._feature(step, sight, behind, at_end)
+                if feature is not None:
+                    count([feature])
+                    used.update(assumed)
+                    reasons.append(Reason(None, self._hexside_label(step.hexside), feature.terrain, feature.word,
+                                          feature.rule))
+
+        blocked = hard or blind_block or n_full >= THIRD_DEGRADING_BLOCKS
+        blocked_anyway = hard or n_plain >= THIRD_DEGRADING_BLOCKS
+        answer.result = "blocked" if blocked else ("hindered" if n_full else "clear")
+        answer.hindrances = n_full
+        answer.blind = blocked and not blocked_anyway
+        answer.term = self.term_for(answer.result, n_full)
+        answer.reasons = head + reasons + tail[::-1]
+        answer.assumptions = [a for a in ASSUMPTION_ORDER if a in used or a in notes]
+        answer.assumptions += sorted({n for n in notes if n not in ASSUMPTION_ORDER})
+        return answer
+
+    @staticmethod
+    def _note_slope(effect, used):
+        if effect.rule == "OST 12.5.11":
+            used.add(ASSUME_SLOPE)
+
+    def _hexside_label(self, key):
+        try:
+            return self.cmap.hexside_label(*key)
+        except ValueError:
+            return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
+
+    # -- the fast path ---------------------------------------------------------------------------------
+    def _compile(self):
+        """The per-hex arrays the kernel reads, from the same facts the reference reads."""
+        n = self.cmap.n
+        self.level = np.array([f.level for f in self.facts], dtype=np.int32)
+        self.everywhere = np.array([max((c for _, c, _ in f.everywhere), default=0) for f in self.facts], np.int8)
+        self.low = np.array([max((c for _, c, _ in f.low), default=0) for f in self.facts], np.int8)
+        self.low_on_art = np.array([max((c for _, c, _ in f.low_on_art), default=0) for f in self.facts], np.int8)
+        self.structure = np.array([0 if f.structure is None else (MULTI if f.multi else SINGLE)
+                                   for f in self.facts], np.int8)
+        self.art_owner = np.array([f.art_owner for f in self.facts], np.int8)
+        self.building_id = np.array(self.building, dtype=np.int32)
+        kinds = []
+        for tid in self.cmap.side_ids:
+            if tid is None:
+                kinds.append(NO_FEATURE)
+            elif tid in HEXSIDES:
+                kinds.append(HEXSIDES[tid][0])
+            else:
+                catalogue = self.cmap.catalogue
+                entry = catalogue.get(tid) if catalogue is not None and tid in catalogue else {}
+                kinds.append({"hindering": WALL, "blocking": BARRIER}.get(entry.get("los"), NO_FEATURE))
+        self.feature_kind = np.array(kinds, dtype=np.int8)
+        self.side_code = np.ascontiguousarray(self.cmap.side_code, dtype=np.int16)
+        self.centres = np.ascontiguousarray(self.cmap.centres, dtype=np.float64)
+        assert self.level.shape[0] == n
+
+    def batch(self, a, b, level_a, level_b):
+        grid, cmap = self.cmap.grid, self.cmap
+        t = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
+        return _batch(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
+                      np.asarray(level_b, np.int32), grid.columns, grid.rows, t.orient, t.stagger_code,
+                      t.dq_min, t.dr_min, t.dr_span, t.shape_start, t.step_kind, t.step_q1, t.step_r1,
+                      t.step_q2, t.step_r2, t.step_side, t.step_t0, t.step_t1, self.centres,
+                      self.level, self.everywhere, self.low, self.low_on_art, self.structure, self.art_owner,
+                      self.building_id, self.side_code, self.feature_kind,
+                      cmap.art_hex_start, cmap.art_ring_start, cmap.art_x, cmap.art_y)
+
+
+# -- compiled kernel ---------------------------------------------------------------------------------------
+# The same decisions as the reference, on arrays. Each returns (full, plain): the element's effect, and its
+# effect leaving out the blind hex (to tell "blocked only because the target is in a blind hex").
+
+@njit(cache=True)
+def _low_effect(level, cls, la, lb, behind):
+    above = (la > level) + (lb > level)
+    if above == 0:
+        return cls, cls
+    if above == 1 and behind:
+        return cls, 0
+    return 0, 0
+
+
+@njit(cache=True)
+def _hex_effect(i, hit, la, lb, lo, hi, behind, slope, level, everywhere, low, low_on_art, structure, art_owner):
+    if i < 0:
+        if 0 > lo and 0 > hi:  # open ground above two units in gullies
+            return BLOCK, BLOCK
+        return 0, 0
+    g = level[i]
+    full = 0
+    plain = everywhere[i]
+    obstacle = low[i]
+    owner = art_owner[i]
+    if owner == ART_TERRAIN and hit:
+        obstacle = max(obstacle, low_on_art[i])
+    s = structure[i]
+    if s != 0:
+        on = owner != ART_STRUCTURE or hit
+        if s == MULTI and on:
+            plain = BLOCK
+        elif on:
+            obstacle = BLOCK
+        else:
+            obstacle = max(obstacle, DEGRADE)
+    if obstacle > 0:
+        f, p = _low_effect(g, obstacle, la, lb, behind)
+        full = max(full, f)
+        plain = max(plain, p)
+    if g > lo and (g >= 1 or g > hi):
+        e = BLOCK if (owner != ART_HILL or hit) else DEGRADE
+        if g >= hi:
+            plain = max(plain, e)
+        elif behind and not slope:
+            full = max(full, e)
+    return max(full, plain), plain
+
+
+@njit(cache=True)
+def _feature_code(i1, i2, side, side_code):
+    if i1 >= 0:
+        return side_code[i1, side]
+    if i2 >= 0:
+        return side_code[i2, (side + 3) % 6]
+    return 0
+
+
+@njit(cache=True)
+def _feature_effect(kind, g, la, lb, behind, multi_beside):
+    if kind == WALL:
+        if la == lb and la <= g:
+            return DEGRADE, DEGRADE
+        return 0, 0
+    if kind == ROW_HOUSE and multi_beside:
+        return BLOCK, BLOCK
+    if kind == BOCAGE or kind == ROW_HOUSE or kind == BARRIER:
+        return _low_effect(g, BLOCK, la, lb, behind)
+    return 0, 0
+
+
+@njit(cache=True)
+def _hits(i, k, ax, ay, bx, by, step_t0, step_t1, art_owner, art_hex_start, art_ring_start, art_x, art_y):
+    if i < 0 or art_owner[i] == ART_NONE:
+        return True
+    t0, t1 = step_t0[k], step_t1[k]
+    return segment_hits_art(ax + t0 * (bx - ax), ay + t0 * (by - ay), ax + t1 * (bx - ax), ay + t1 * (by - ay),
+                            i, art_hex_start, art_ring_start, art_x, art_y)
+
+
+@njit(cache=True, parallel=True)
+def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
+           step_kind, step_q1, step_r1, step_q2, step_r2, step_side, step_t0, step_t1, centres,
+           level, everywhere, low, low_on_art, structure, art_owner, building, side_code, feature_kind,
+           art_hex_start, art_ring_start, art_x, art_y):
+    n = a.shape[0]
+    result = np.zeros(n, np.int8)
+    hindrances = np.zeros(n, np.int16)
+    blind = np.zeros(n, np.bool_)
+    for p in prange(n):
+        ia, ib = a[p], b[p]
+        la, lb = level_a[p], level_b[p]
+        lo, hi = min(la, lb), max(la, lb)
+        lower = 0 if la == lb else (1 if la < lb else 2)  # 1: a is lower, 2: b is lower
+        qa, ra = axial_of(ia // rows, ia % rows, orient, stagger)
+        qb, rb = axial_of(ib // rows, ib % rows, orient, stagger)
+        dq, dr = qb - qa, rb - ra
+        distance = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        s = shape_id(dq, dr, dq_min, dr_min, dr_span)
+        k0, k1 = shape_start[s], shape_start[s + 1]
+        ax, ay, bx, by = centres[ia, 0], centres[ia, 1], centres[ib, 0], centres[ib, 1]
+
+        first, last = -1, -1
+        for k in range(k0, k1):
+            if step_kind[k] == HEX_CODE or step_kind[k] == ALONG_CODE:
+                if first < 0:
+                    first = k
+                last = k
+        hard = False
+        blind_block = False
+        n_full = 0
+        n_plain = 0
+
+        # The gully edge (12.5.9): the line must leave the lower unit's gully at once.
+        if lower != 0 and lo < 0 and first >= 0:
+            k = first if lower == 1 else last
+            for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
+                i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
+                if i >= 0 and level[i] < 0:
+                    hard = True
+        # Inside one multi-hex structure, only adjacent hexes (16.3.6).
+        bid = building[ia]
+        if bid >= 0 and building[ib] == bid and distance >= 2:
+            inside = True
+            for k in range(k0, k1):
+                if step_kind[k] == HEX_CODE or step_kind[k] == ALONG_CODE:
+                    for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
+                        i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
+                        if i < 0 or building[i] != bid:
+                            inside = False
+            if inside:
+                hard = True
+        # The slope (12.5.11): from the higher unit, one level lower each hex, down to the lower unit.
+        slope = False
+        if lower != 0 and first >= 0:
+            expect = hi
+            ok = True
+            for j in range(k1 - k0):
+                k = k0 + j if lower == 2 else k1 - 1 - j
+                if step_kind[k] != HEX_CODE and step_kind[k] != ALONG_CODE:
+                    continue
+                expect -= 1
+                for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
+                    i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
+                    g = level[i] if i >= 0 else 0
+                    if g != expect:
+                        ok = False
+                if not ok:
+                    break
+            slope = ok and lo == expect - 1
+
+        for k in range(k0, k1):
+            kind = step_kind[k]
+            if lower == 0:
+                behind = False
+            elif first < 0:
+                behind = True
+            else:
+                behind = k >= last if lower == 2 else k <= first
+            i1 = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
+            full, plain = 0, 0
+            if kind == HEX_CODE or kind == CORNER_CODE:
+                hit = _hits(i1, k, ax, ay, bx, by, step_t0, step_t1, art_owner, art_hex_start, art_ring_start,
+                            art_x, art_y)
+                full, plain = _hex_effect(i1, hit, la, lb, lo, hi, behind, slope, level, everywhere, low,
+                                          low_on_art, structure, art_owner)
+            else:
+                i2 = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
+                if kind == ALONG_CODE:
+                    hit = _hits(i1, k, ax, ay, bx, by, step_t0, step_t1, art_owner, art_hex_start,
+                                art_ring_start, art_x, art_y)
+                    f1, p1 = _hex_effect(i1, hit, la, lb, lo, hi, behind, slope, level, everywhere, low,
+                                         low_on_art, structure, art_owner)
+                    hit = _hits(i2, k, ax, ay, bx, by, step_t0, step_t1, art_owner, art_hex_start,
+                                art_ring_start, art_x, art_y)
+                    f2, p2 = _hex_effect(i2, hit, la, lb, lo, hi, behind, slope, level, everywhere, low,
+                                         low_on_art, structure, art_owner)
+                    full, plain = max(f1, f2), max(p1, p2)
+                # The hexside feature, crossed or run along: an element of its own.
+                fk = feature_kind[_feature_code(i1, i2, step_side[k], side_code)]
+                if fk != NO_FEATURE:
+                    ff, fp = 0, 0
+                    from_a = step_q1[k] == 0 and step_r1[k] == 0
+                    to_b = step_q2[k] == dq and step_r2[k] == dr
+                    if kind == SIDE_CODE and (from_a or to_b):
+                        if fk == ROW_HOUSE:
+                            ff, fp = BLOCK, BLOCK
+                        elif fk == BOCAGE and distance >= 2 and (
+                                (from_a and structure[ia] != 0) or (to_b and structure[ib] != 0)):
+                            ff, fp = BLOCK, BLOCK
+                    else:
+                        g1 = level[i1] if i1 >= 0 else 0
+                        g2 = level[i2] if i2 >= 0 else 0
+                        multi = (i1 >= 0 and structure[i1] == MULTI) or (i2 >= 0 and structure[i2] == MULTI)
+                        ff, fp = _feature_effect(fk, max(g1, g2), la, lb, behind, multi)
+                    if fp == BLOCK:
+                        hard = True
+                    elif ff == BLOCK:
+                        blind_block = True
+                    if ff == DEGRADE:
+                        n_full += 1
+                    if fp == DEGRADE:
+                        n_plain += 1
+                if kind == SIDE_CODE:
+                    continue
+            if plain == BLOCK:
+                hard = True
+            elif full == BLOCK:
+                blind_block = True
+            if full == DEGRADE:
+                n_full += 1
+            if plain == DEGRADE:
+                n_plain += 1
+
+        blocked = hard or blind_block or n_full >= THIRD_DEGRADING_BLOCKS
+        blocked_anyway = hard or n_plain >= THIRD_DEGRADING_BLOCKS
+        hindrances[p] = min(n_full, 32767)
+        if blocked:
+            result[p] = 2
+            blind[p] = not blocked_anyway
+        elif n_full > 0:
+            result[p] = 1
+    return result, hindrances, blind

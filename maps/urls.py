@@ -1,0 +1,27 @@
+"""Every route of maps: the pages, the API under api/, its schema and its documentation page."""
+
+from pathlib import Path
+
+import drf_spectacular_sidecar
+from django.urls import include, path, re_path
+from django.views.static import serve
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework.routers import DefaultRouter
+
+from maps import api, views
+
+SWAGGER_UI_DIR = Path(drf_spectacular_sidecar.__file__).parent / "static" / "drf_spectacular_sidecar" / "swagger-ui-dist"
+
+router = DefaultRouter()
+router.register("maps", api.MapViewSet, basename="map")
+router.register("rulesets", api.RulesetViewSet, basename="ruleset")
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("maps/<int:pk>/", views.map_page, name="map-page"),
+    path("api/token/", api.TokenView.as_view(), name="api-token"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", api.ApiDocsView.as_view(url_name="schema"), name="api-docs"),
+    re_path(r"^api/docs/assets/(?P<path>[\w.-]+)$", serve, {"document_root": SWAGGER_UI_DIR}, name="api-docs-asset"),
+    path("api/", include(router.urls)),
+]

@@ -1,0 +1,94 @@
+"""Shared fixtures: users, API clients signed in as them, and maps they own."""
+
+import copy
+
+import pytest
+from rest_framework.test import APIClient
+
+from maps import mapfile
+
+MAP_DOCUMENT = {
+    "format": "hexside-map",
+    "version": 1,
+    "name": "Hill 112",
+    "ruleset": "ost",
+    "grid": {"orientation": "flat", "columns": 10, "rows": 8, "stagger": "even", "labels": "letter-number",
+             "hex_metres": 50},
+    "defaults": {"terrain": ["open"], "level": 0},
+    "hexes": [
+        {"hex": "C4", "terrain": ["woods"]},
+        {"hex": "D5", "level": 1},
+        {"hex": "E5", "terrain": ["light-structure"], "storeys": 2,
+         "art": [[6.2, 8.1], [6.5, 8.1], [6.5, 8.4], [6.2, 8.4]]},
+        {"hex": "F2", "terrain": ["stream", "brush"], "level": -1, "label_note": "ford"},
+    ],
+    "hexsides": [{"hex": "C4", "side": "SE", "terrain": "hedge"}, {"hex": "G6", "side": "N", "terrain": "stone-wall"}],
+    "overlays": [{"id": "H1", "anchor": "H3", "rotation": 2,
+                  "hexes": [{"hex": [0, 0], "terrain": ["woods"]}, {"hex": [1, 0], "terrain": ["brush"], "level": 1}],
+                  "hexsides": [{"hex": [0, 0], "side": "S", "terrain": "hedge"}]}],
+    "extensions": {"designer": {"notes": "kept as given"}},
+}
+
+
+@pytest.fixture
+def map_document():
+    """A valid map file (a fresh copy each time): every layer used once."""
+    return copy.deepcopy(MAP_DOCUMENT)
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user("designer", password="designer-password")
+
+
+@pytest.fixture
+def other_user(django_user_model):
+    return django_user_model.objects.create_user("rival", password="rival-password")
+
+
+@pytest.fixture
+def api_client():
+    """Not signed in."""
+    return APIClient()
+
+
+@pytest.fixture
+def user_client(user):
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def other_client(other_user):
+    client = APIClient()
+    client.force_login(other_user)
+    return client
+
+
+@pytest.fixture
+def make_map(map_document):
+    """make_map(owner, published=False, **document_changes) -> a stored Map at revision 1."""
+    from maps.models import Map
+
+    def make(owner, published=False, **changes):
+        data = copy.deepcopy(map_document)
+        data.update(changes)
+        return Map.objects.create_from_doc(owner, mapfile.parse(data), published=published)
+
+    return make
+
+
+@pytest.fixture
+def user_map(make_map, user):
+    return make_map(user, name="Designer's own")
+
+
+@pytest.fixture
+def other_private_map(make_map, other_user):
+    return make_map(other_user, name="Rival's secret")
+
+
+@pytest.fixture
+def other_published_map(make_map, other_user):
+    return make_map(other_user, published=True, name="Rival's published")

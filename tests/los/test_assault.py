@@ -1,0 +1,301 @@
+"""Assault LOS: the rulebook's worked examples (digest §6, L01-L19, L21, L28), the reference against the fast
+path on random maps, and reciprocity. Maps are pointy-topped, as Assault's tiles are (digest §1)."""
+
+import random
+
+import numpy as np
+import pytest
+
+from maps.hexgrid import Grid
+from maps.los.answer import RESULTS
+from maps.los.assault import Rules
+from maps.los.compiled import CompiledMap
+from maps.los.trace import ALONG, CORNER, HEX, trace
+from maps.mapfile import Cell, MapDoc
+
+
+def make(hexes=None, markers=(), grid=None):
+    """A map of clear level-0 hexes; ``hexes`` maps labels to (terrain ids, level)."""
+    grid = grid or Grid("pointy", 12, 9, "even")
+    cells = {}
+    for label, (terrain, level) in (hexes or {}).items():
+        cells[grid.parse_label(label)] = Cell(terrain=tuple(terrain), level=level)
+    doc = MapDoc(name="t", ruleset="assault", grid=grid, default_terrain=("clear",), hexes=cells)
+    return Rules(CompiledMap(doc, None, markers))
+
+
+def check(rules, a, b, from_level=None, to_level=None):
+    """The reference answer, after checking that the fast path and the other direction agree with it."""
+    grid = rules.cmap.grid
+    ia, ib = rules.cmap.index_of(a), rules.cmap.index_of(b)
+    la = rules.unit_level(ia) if from_level is None else from_level
+    lb = rules.unit_level(ib) if to_level is None else to_level
+    answer = rules.evaluate(trace(grid, grid.parse_label(a), grid.parse_label(b)), la, lb)
+    back = rules.evaluate(trace(grid, grid.parse_label(b), grid.parse_label(a)), lb, la)
+    assert (back.result, back.hindrances, back.blind) == (answer.result, answer.hindrances, answer.blind)
+    assert [r.as_dict() for r in back.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
+    result, hindrances, blind = rules.batch(np.array([ia], np.int32), np.array([ib], np.int32),
+                                            np.array([la], np.int32), np.array([lb], np.int32))
+    assert (RESULTS[result[0]], int(hindrances[0]), bool(blind[0])) == (
+        answer.result, answer.hindrances, answer.blind)
+    return answer
+
+
+def effects(answer):
+    return [(r.hex, r.terrain, r.effect) for r in answer.reasons]
+
+
+def along_hexes(grid, a, b):
+    """The two hexes beside the one hexside the line from a to b runs along."""
+    steps = [s for s in trace(grid, grid.parse_label(a), grid.parse_label(b)).steps if s.kind == ALONG]
+    assert len(steps) == 1
+    return [grid.label(*h) for h in steps[0].hexes]
+
+
+# A pointy grid: E5 to E3 runs straight up, along the hexside between D4 and E4 (pointy, even rows shifted).
+GRID = Grid("pointy", 12, 9, "even")
+
+
+def test_along_fixture_is_a_hexside():
+    assert sorted(along_hexes(GRID, "E5", "E3")) == ["D4", "E4"]
+    kinds = [s.kind for s in trace(GRID, GRID.parse_label("E5"), GRID.parse_label("E3")).steps]
+    assert HEX not in kinds
+
+
+def test_L01_adjacent_always_clear():
+    rules = make({"F5": (["heavy-forest"], 2), "E5": (["clear"], 0)})
+    answer = check(rules, "E5", "F5")
+    assert answer.result == "clear" and answer.term == "Clear"
+
+
+def test_L02_units_never_block():
+    rules = make(markers=[{"hex": "E5", "kind": "vehicle"}, {"hex": "F5", "kind": "wreck"}])
+    answer = check(rules, "B5", "I5")
+    assert answer.result == "clear" and answer.reasons == []
+
+
+def test_L03_clear_hexes_only():
+    answer = check(make(), "B5", "I5")
+    assert (answer.result, answer.hindrances, answer.term) == ("clear", 0, "Clear")
+
+
+def test_L04_one_brush_hex_hinders():
+    answer = check(make({"E5": (["brush"], 0)}), "B5", "I5")
+    assert (answer.result, answer.hindrances, answer.term) == ("hindered", 1, "Hindered")
+    assert effects(answer) == [("E5", "brush", "hindering")]
+    assert answer.reasons[0].rule.startswith("Assault 10.3")
+
+
+def test_L05_heavy_forest_blocks():
+    answer = check(make({"E5": (["heavy-forest"], 0)}), "B5", "I5")
+    assert answer.result == "blocked"
+    assert effects(answer) == [("E5", "heavy-forest", "blocking")]
+
+
+def test_L06_along_hexside_block_and_block_blocks():
+    answer = check(make({"D4": (["heavy-forest"], 0), "E4": (["large-single-storey-building"], 0)}), "E5", "E3")
+    assert answer.result == "blocked"
+    assert answer.reasons[0].hexside is not None and answer.reasons[0].effect == "blocking"
+
+
+def test_L07_along_hexside_block_and_hinder_hinders():
+    answer = check(make({"D4": (["heavy-forest"], 0), "E4": (["brush"], 0)}), "E5", "E3")
+    assert (answer.result, answer.hindrances) == ("hindered", 1)
+
+
+def test_L08_along_hexside_block_and_smoke_hinders():
+    rules = make({"D4": (["heavy-forest"], 0)}, markers=[{"hex": "E4", "kind": "smoke"}])
+    answer = check(rules, "E5", "E3")
+    assert (answer.result, answer.hindrances) == ("hindered", 1)
+
+
+def test_L09_along_hexside_block_and_clear_is_clear():
+    answer = check(make({"E4": (["heavy-forest"], 0)}), "E5", "E3")
+    assert (answer.result, answer.hindrances) == ("clear", 0)
+    assert answer.reasons[0].effect == "ignored"
+
+
+def test_L10_along_hexside_hinder_and_clear_is_clear():
+    answer = check(make({"D4": (["brush"], 0)}), "E5", "E3")
+    assert answer.result == "clear"
+
+
+def test_Q6_along_hexside_hinder_and_hinder_counts_once():
+    answer = check(make({"D4": (["brush"], 0), "E4": (["light-forest"], 0)}), "E5", "E3")
+    assert (answer.result, answer.hindrances) == ("hindered", 1)
+
+
+def test_L11_hill_sees_over_brush():
+    answer = check(make({"B5": (["clear"], 1), "E5": (["brush"], 0)}), "B5", "I5")
+    assert answer.result == "clear"
+    assert effects(answer) == [("E5", "brush", "ignored")]
+    # The same brush between two level-0 units hinders.
+    assert check(make({"E5": (["brush"], 0)}), "B5", "I5").result == "hindered"
+
+
+def test_L12_same_level_hill_hides_the_lower_hex_behind():
+    answer = check(make({"B5": (["clear"], 1), "E5": (["clear"], 1)}), "B5", "I5")
+    assert answer.result == "blocked"
+    assert effects(answer) == [("E5", "hill (level 1)", "blocking")]
+
+
+def test_L13_level_2_sees_over_levels_minus_1_0_1():
+    hexes = {"B5": (["clear"], 2), "D5": (["brush"], -1), "E5": (["heavy-forest"], 0), "F5": (["brush"], 1),
+             "G5": (["clear"], 1)}
+    answer = check(make(hexes), "B5", "I5")
+    assert answer.result == "clear"
+    # The ambiguous case: +1 terrain on a level-1 hex reaches level 2, the viewer's own level: it blocks.
+    hexes["G5"] = (["heavy-forest"], 1)
+    assert check(make(hexes), "B5", "I5").result == "blocked"
+
+
+def test_L14_example_1_large_single_storey_building_blocks_a_level_1_hill():
+    hexes = {"B5": (["clear"], 1), "E5": (["large-single-storey-building"], 0)}
+    rules = make(hexes, markers=[{"hex": "B5", "kind": "vehicle"}])
+    answer = check(rules, "B5", "I5")
+    assert answer.result == "blocked"
+    assert effects(answer) == [("E5", "large-single-storey-building", "blocking")]
+
+
+def test_L15_example_2_along_large_building_and_single_storey_building_hinders():
+    hexes = {"D4": (["large-single-storey-building"], 0), "E4": (["single-storey-building"], 0)}
+    answer = check(make(hexes), "E5", "E3")
+    assert (answer.result, answer.hindrances, answer.term) == ("hindered", 1, "Hindered")
+
+
+def test_L16_example_3_three_hindrances_block():
+    hexes = {"D5": (["single-storey-building"], 0), "E5": (["single-storey-building"], 0), "G5": (["trees"], 0)}
+    answer = check(make(hexes), "B5", "I5")
+    assert (answer.result, answer.hindrances) == ("blocked", 3)
+    assert [e for _, _, e in effects(answer)] == ["hindering"] * 3
+
+
+def test_L17_example_4_one_single_storey_building_hinders():
+    answer = check(make({"F5": (["single-storey-building"], 0)}), "B5", "I5")
+    assert (answer.result, answer.hindrances) == ("hindered", 1)
+
+
+def test_L18_example_5_target_behind_a_large_multi_storey_building():
+    hexes = {"B5": (["large-multi-storey-building"], 0), "H5": (["large-multi-storey-building"], 0),
+             "I5": (["heavy-forest"], 0)}
+    rules = make(hexes)
+    assert rules.unit_level(rules.cmap.index_of("B5")) == 1
+    answer = check(rules, "B5", "I5")
+    assert (answer.from_level, answer.to_level, answer.result) == (1, 0, "blocked")
+    assert effects(answer) == [("H5", "large-multi-storey-building", "blocking")]
+
+
+def test_L19_example_6_dense_forest_next_to_the_target_blocks():
+    hexes = {"B5": (["large-multi-storey-building"], 0), "H5": (["dense-forest"], 0), "I5": (["heavy-forest"], 0)}
+    answer = check(make(hexes), "B5", "I5")
+    assert answer.result == "blocked"
+    # One level higher, the firer sees over it.
+    assert check(make(hexes), "B5", "I5", from_level=2).result == "clear"
+
+
+def test_L21_line_across_an_alley_takes_its_light_forest():
+    answer = check(make({"E5": (["road", "light-forest"], 0)}), "B5", "I5")
+    assert (answer.result, answer.hindrances) == ("hindered", 1)
+    assert effects(answer) == [("E5", "light-forest", "hindering")]
+    assert any("9.5.4" in note for note in answer.assumptions)
+
+
+@pytest.mark.parametrize("count, result", [(1, "hindered"), (2, "hindered"), (3, "blocked"), (4, "blocked")])
+def test_L28_smoke_markers(count, result):
+    answer = check(make(markers=[{"hex": "E5", "kind": "smoke", "count": count}]), "B5", "I5")
+    assert answer.result == result
+    assert answer.reasons[0].terrain == f"smoke x{count}"
+    assert any("7.2" in note for note in answer.assumptions)
+
+
+def test_smoke_markers_add_to_hindering_terrain():
+    rules = make({"D5": (["brush"], 0)}, markers=[{"hex": "F5", "kind": "smoke", "count": 2}])
+    assert (check(rules, "B5", "I5").result, check(rules, "B5", "I5").hindrances) == ("blocked", 3)
+
+
+def test_smoke_reaches_two_levels_above_its_ground():
+    rules = make({"B5": (["clear"], 2)}, markers=[{"hex": "E5", "kind": "smoke"}])
+    assert check(rules, "B5", "I5").result == "hindered"
+    assert check(rules, "B5", "I5", from_level=3).result == "clear"
+
+
+def test_smoke_in_the_end_hexes_does_not_hinder():
+    rules = make(markers=[{"hex": "B5", "kind": "smoke", "count": 3}, {"hex": "I5", "kind": "smoke"}])
+    assert check(rules, "B5", "I5").result == "clear"
+
+
+def test_unrated_terrain_is_hindering_and_says_so():
+    answer = check(make({"E5": (["rocky"], 0)}), "B5", "I5")
+    assert answer.result == "hindered"
+    assert any(note.startswith("rocky") for note in answer.assumptions)
+
+
+def test_no_blind_hexes():
+    # Behind a level-1 hill seen from level 2, the level-0 hex is seen (digest Q3).
+    answer = check(make({"B5": (["clear"], 2), "E5": (["clear"], 1)}), "B5", "F5")
+    assert (answer.result, answer.blind) == ("clear", False)
+
+
+def test_a_hex_touched_only_at_a_corner_adds_nothing():
+    grid = Grid("pointy", 12, 12, "even")
+    rules = make(grid=grid)
+    for a, b in ((grid.label(1, 1), grid.label(c, r)) for c in range(12) for r in range(12)):
+        steps = trace(grid, grid.parse_label(a), grid.parse_label(b)).steps
+        corners = [s for s in steps if s.kind == CORNER]
+        if corners:
+            break
+    else:
+        pytest.fail("no line through a corner on this grid")
+    corner = grid.label(*corners[0].hexes[0])
+    rules = make({corner: (["heavy-forest"], 0)}, grid=grid)
+    assert check(rules, a, b).result == "clear"
+
+
+# -- the reference against the fast path, and reciprocity ------------------------------------------------
+
+TERRAIN = ["clear"] * 6 + ["brush", "light-forest", "heavy-forest", "single-storey-building",
+                           "large-single-storey-building", "large-multi-storey-building", "rocky"]
+
+
+def random_rules(seed, grid):
+    rnd = random.Random(seed)
+    cells = {}
+    for col, row in grid.hexes():
+        terrain = [rnd.choice(TERRAIN)]
+        if rnd.random() < 0.05:
+            terrain = ["road", "light-forest"]
+        cells[(col, row)] = Cell(terrain=tuple(terrain), level=rnd.choice([-1, 0, 0, 0, 1, 1, 2]))
+    markers = [{"hex": [rnd.randrange(grid.columns), rnd.randrange(grid.rows)], "kind": "smoke",
+                "count": rnd.randint(1, 3)} for _ in range(4)]
+    doc = MapDoc(name="r", ruleset="assault", grid=grid, default_terrain=("clear",), hexes=cells)
+    return Rules(CompiledMap(doc, None, markers))
+
+
+GRIDS = [Grid(o, 9, 8, s) for o in ("flat", "pointy") for s in ("odd", "even")] + [Grid("pointy", 13, 5, "even")]
+
+
+@pytest.mark.parametrize("seed, grid", [(seed, grid) for seed, grid in enumerate(GRIDS)] + [(11, GRIDS[3])])
+def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
+    rules = random_rules(seed, grid)
+    n = rules.cmap.n
+    a = np.repeat(np.arange(n, dtype=np.int32), n)
+    b = np.tile(np.arange(n, dtype=np.int32), n)
+    levels = rules.unit_levels()
+    rnd = np.random.default_rng(seed)
+    la = np.where(rnd.random(a.size) < 0.2, rnd.integers(-1, 4, a.size), levels[a]).astype(np.int32)
+    lb = levels[b].astype(np.int32)
+    result, hindrances, blind = rules.batch(a, b, la, lb)
+    back = rules.batch(b, a, lb, la)
+    assert np.array_equal(result, back[0]) and np.array_equal(hindrances, back[1])
+    seen = set()
+    for k in range(a.size):
+        pa, pb = grid.from_index(int(a[k])), grid.from_index(int(b[k]))
+        answer = rules.evaluate(trace(grid, pa, pb), int(la[k]), int(lb[k]))
+        assert (answer.result, answer.hindrances, answer.blind) == (
+            RESULTS[result[k]], int(hindrances[k]), bool(blind[k])), (answer.as_dict(), k)
+        reverse = rules.evaluate(trace(grid, pb, pa), int(lb[k]), int(la[k]))
+        assert (reverse.result, reverse.hindrances, reverse.blind) == (
+            answer.result, answer.hindrances, answer.blind)
+        assert [r.as_dict() for r in reverse.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
+        seen.add(answer.result)
+    assert seen == {"clear", "hindered", "blocked"}

@@ -1,0 +1,164 @@
+"""TOCS observation: Hill 340 (digest T5), the 4-hex visibility range, flat ground, obstruction levels and
+derived forest, the reference against the fast path on random maps, and reciprocity."""
+
+import random
+
+import numpy as np
+import pytest
+
+from maps.hexgrid import Grid
+from maps.los.answer import RESULTS
+from maps.los.compiled import CompiledMap
+from maps.los.tocs import Rules
+from maps.los.trace import trace
+from maps.mapfile import Cell, MapDoc
+
+# TOCS maps: flat hexes, "CC.RR" labels, even-numbered (1-based) columns half a hex lower (digest §1.1).
+GRID = Grid("flat", 40, 16, "odd", labels="xx.yy", hex_metres=1200)
+
+
+def make(hexes=None, grid=GRID, options=None):
+    """A map of open level-0 hexes; ``hexes`` maps labels to (terrain ids, contour level)."""
+    cells = {grid.parse_label(label): Cell(terrain=tuple(terrain), level=level)
+             for label, (terrain, level) in (hexes or {}).items()}
+    doc = MapDoc(name="t", ruleset="tocs", grid=grid, default_terrain=("open",), hexes=cells,
+                 extensions={"rules": options} if options else {})
+    return Rules(CompiledMap(doc, None))
+
+
+def check(rules, a, b, from_level=None, to_level=None):
+    """The reference answer, after checking it against the fast path and the other direction."""
+    grid = rules.cmap.grid
+    ia, ib = rules.cmap.index_of(a), rules.cmap.index_of(b)
+    la = rules.unit_level(ia) if from_level is None else from_level
+    lb = rules.unit_level(ib) if to_level is None else to_level
+    answer = rules.evaluate(trace(grid, grid.parse_label(a), grid.parse_label(b)), la, lb)
+    back = rules.evaluate(trace(grid, grid.parse_label(b), grid.parse_label(a)), lb, la)
+    assert (back.result, back.hindrances, back.blind) == (answer.result, answer.hindrances, answer.blind)
+    assert [r.as_dict() for r in back.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
+    result, hindrances, blind = rules.batch(np.array([ia], np.int32), np.array([ib], np.int32),
+                                            np.array([la], np.int32), np.array([lb], np.int32))
+    assert (RESULTS[result[0]], int(hindrances[0]), bool(blind[0])) == (
+        answer.result, answer.hindrances, answer.blind)
+    words = [answer.term] + answer.assumptions + [f"{r.terrain} {r.effect} {r.rule}" for r in answer.reasons]
+    for text in words:  # in TOCS, LOS is the Line Of Supply: observation never borrows the word
+        assert "LOS" not in text and "line of sight" not in text.lower() and "supply" not in text.lower()
+    return answer
+
+
+def test_T1_grid_matches_the_rulebook_neighbours():
+    assert sorted(GRID.label(*h) for h in GRID.neighbours(*GRID.parse_label("11.05"))) == sorted(
+        ["11.04", "12.04", "12.05", "11.06", "10.05", "10.04"])
+
+
+def test_T5_fo_on_hill_340_observes_35_12():
+    rules = make({"35.11": (["village"], 2), "35.12": (["open"], 0)})
+    answer = check(rules, "35.11", "35.12")
+    assert (answer.result, answer.term) == ("clear", "Observed")
+
+
+def test_T5_fo_sees_over_belleau_one_level_below():
+    # Belleau in the hex below the FO (contour 0, a level-1 obstruction): the FO at level 2 sees over it.
+    rules = make({"35.11": (["open"], 2), "35.12": (["village"], 0)})
+    answer = check(rules, "35.11", "35.13")
+    assert (answer.result, answer.term) == ("clear", "Observed")
+    assert [(r.hex, r.terrain, r.effect) for r in answer.reasons] == [("35.12", "village", "ignored")]
+    # Only one level up (level 1 = the village's top) it does not.
+    lower = check(rules, "35.11", "35.13", from_level=1)
+    assert (lower.result, lower.hindrances, lower.term) == ("hindered", 1, "Observed (hindered)")
+
+
+def test_visibility_range_is_4_hexes():
+    rules = make({"10.05": (["open"], 1)})
+    assert check(rules, "10.05", "10.09").result == "clear"
+    answer = check(rules, "10.05", "10.10")
+    assert (answer.result, answer.term) == ("blocked", "Not observed")
+    assert "visibility range 4" in answer.reasons[0].rule
+    wider = make({"10.05": (["open"], 1)}, options={"visibility_hexes": 6})
+    assert check(wider, "10.05", "10.10").result == "clear"
+
+
+def test_off_a_hill_only_adjacent_hexes_are_observed():
+    rules = make()
+    assert check(rules, "10.05", "10.06").result == "clear"
+    answer = check(rules, "10.05", "10.07")
+    assert answer.result == "blocked" and "needs a hill" in answer.reasons[0].rule
+    assert check(rules, "10.05", "10.07", from_level=1).result == "clear"
+
+
+@pytest.mark.parametrize("terrain, result", [
+    ("city", "blocked"), ("suburb", "blocked"), ("jungle", "blocked"), ("forest", "blocked"),
+    ("town", "hindered"), ("village", "hindered"), ("woods", "hindered"), ("bocage", "hindered"),
+    ("orchard", "hindered"), ("farmland", "clear"), ("swamp", "clear"),
+])
+def test_obstruction_levels(terrain, result):
+    rules = make({"10.05": (["open"], 1), "10.07": ([terrain], 0)})
+    assert check(rules, "10.05", "10.09").result == result
+    # One level above the obstruction's top, the observer sees over it.
+    assert check(rules, "10.05", "10.09", from_level=3).result == "clear"
+
+
+def test_woods_surrounded_by_woods_is_forest():
+    centre = GRID.parse_label("10.07")
+    ring = [GRID.label(*GRID.step(*centre, side)) for side in range(6)]
+    rules = make({"10.05": (["open"], 1), "10.07": (["woods"], 0), **{h: (["woods"], 0) for h in ring}})
+    answer = check(rules, "10.05", "10.09")
+    assert answer.result == "blocked"
+    assert ("10.07", "forest", "blocking") in [(r.hex, r.terrain, r.effect) for r in answer.reasons]
+
+
+def test_woods_at_the_map_edge_stays_woods():
+    grid = Grid("flat", 6, 8, "odd", labels="xx.yy")
+    edge = grid.parse_label("01.04")
+    around = [grid.label(*h) for h in grid.neighbours(*edge)]
+    assert len(around) < 6
+    rules = make({"01.04": (["woods"], 0), **{h: (["woods"], 0) for h in around}}, grid=grid)
+    assert rules.obstruction[rules.cmap.index_of("01.04")] == 1
+
+
+def test_hill_between_blocks_observation():
+    rules = make({"10.05": (["open"], 1), "10.07": (["open"], 1)})
+    answer = check(rules, "10.05", "10.09")
+    assert answer.result == "blocked" and answer.reasons[0].terrain == "hill (level 1)"
+
+
+# -- the reference against the fast path, and reciprocity ------------------------------------------------
+
+TERRAIN = ["open"] * 5 + ["farmland", "woods", "woods", "woods", "village", "town", "city", "suburb", "swamp"]
+
+
+def random_rules(seed, grid):
+    rnd = random.Random(seed)
+    cells = {(c, r): Cell(terrain=(rnd.choice(TERRAIN),), level=rnd.choice([0, 0, 1, 1, 2, 3]))
+             for c, r in grid.hexes()}
+    doc = MapDoc(name="r", ruleset="tocs", grid=grid, default_terrain=("open",), hexes=cells)
+    return Rules(CompiledMap(doc, None))
+
+
+GRIDS = [Grid(o, 9, 8, s) for o in ("flat", "pointy") for s in ("odd", "even")] + [Grid("flat", 12, 6, "odd")]
+
+
+@pytest.mark.parametrize("seed, grid", [(seed, grid) for seed, grid in enumerate(GRIDS)] + [(31, GRIDS[1])])
+def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
+    rules = random_rules(seed, grid)
+    n = rules.cmap.n
+    a = np.repeat(np.arange(n, dtype=np.int32), n)
+    b = np.tile(np.arange(n, dtype=np.int32), n)
+    levels = rules.unit_levels()
+    rnd = np.random.default_rng(seed)
+    la = np.where(rnd.random(a.size) < 0.3, rnd.integers(0, 5, a.size), levels[a]).astype(np.int32)
+    lb = levels[b].astype(np.int32)
+    result, hindrances, blind = rules.batch(a, b, la, lb)
+    back = rules.batch(b, a, lb, la)
+    assert np.array_equal(result, back[0]) and np.array_equal(hindrances, back[1])
+    seen = set()
+    for k in range(a.size):
+        pa, pb = grid.from_index(int(a[k])), grid.from_index(int(b[k]))
+        answer = rules.evaluate(trace(grid, pa, pb), int(la[k]), int(lb[k]))
+        assert (answer.result, answer.hindrances, answer.blind) == (
+            RESULTS[result[k]], int(hindrances[k]), bool(blind[k])), (answer.as_dict(), k)
+        reverse = rules.evaluate(trace(grid, pb, pa), int(lb[k]), int(la[k]))
+        assert (reverse.result, reverse.hindrances) == (answer.result, answer.hindrances)
+        assert [r.as_dict() for r in reverse.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
+        seen.add(answer.result)
+    assert seen == {"clear", "hindered", "blocked"}
