@@ -82,10 +82,13 @@ def main():
             revision = response.json()["revision"]
             if n >= args.warmup:
                 times.append(elapsed)
+        report(times, args, grid)
     finally:
         map.delete()
         user.delete()
 
+
+def report(times, args, grid):
     median, p95 = statistics.median(times), percentile(times, 0.95)
     print(f"edit requests: {args.requests} x {args.hexes} hexes on a {grid.columns} x {grid.rows} map, every hex "
           f"listed ({connection.vendor})")

@@ -119,8 +119,8 @@ class MapViewSet(viewsets.ModelViewSet):
 
     def get_queryset(self):
         maps = Map.objects.visible_to(self.request.user).select_related("owner")
-        if self.action == "list":
-            maps = maps.defer("document")
+        if self.action in ("list", "edits", "restore", "revisions", "revision", "destroy"):
+            maps = maps.defer("document")  # these never read it, or read it again holding the row
         return maps
 
     def get_serializer_class(self):

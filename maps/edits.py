@@ -11,9 +11,11 @@ in is never changed: the edited map is a new :class:`~maps.mapfile.MapDoc` shari
 """
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from maps import mapfile
-from maps.mapfile import MapFormatError, Overlay
+from maps.hexgrid import Grid
+from maps.mapfile import Cell, MapDoc, MapFormatError, Overlay
 
 MAX_OPERATIONS = 10_000
 NAME_LENGTH = 200
@@ -64,6 +66,43 @@ def apply(doc, operations, rulesets=None):
     if editor.problems:
         raise EditError(editor.problems)
     return editor.doc, summarise(notes)
+
+
+def load(document):
+    """The MapDoc of a document that mapfile.to_dict wrote, read back without checking it again.
+
+    Checking a whole map (mapfile.parse) takes longer than an edit may; a stored document was checked before
+    it was stored, and only the operations' values need checking now.
+    """
+    grid = Grid(**document["grid"])
+    at = _label_index(grid).__getitem__
+    hexes = {}
+    for entry in document["hexes"]:
+        art = entry.get("art")
+        hexes[at(entry["hex"])] = Cell(
+            terrain=tuple(entry["terrain"]), level=entry["level"], storeys=entry.get("storeys", 1),
+            art=tuple(tuple((x, y) for x, y in polygon) for polygon in art) if art else None,
+            label_note=entry.get("label_note"))
+    hexsides = {grid.hexside(*at(entry["hex"]), entry["side"]): entry["terrain"] for entry in document["hexsides"]}
+    overlays = [Overlay(id=o["id"], anchor=at(o["anchor"]), rotation=o["rotation"],
+                        hexes=[_entry(e, mapfile.OVERLAY_HEX_KEYS) for e in o["hexes"]],
+                        hexsides=[_entry(e, mapfile.HEXSIDE_KEYS) for e in o["hexsides"]])
+                for o in document["overlays"]]
+    defaults = document["defaults"]
+    return MapDoc(name=document["name"], ruleset=document["ruleset"], grid=grid,
+                  default_terrain=tuple(defaults["terrain"]), default_level=defaults["level"], hexes=hexes,
+                  hexsides=hexsides, overlays=overlays, extensions=document["extensions"])
+
+
+def _entry(stored, keys):
+    """An overlay's entry with its keys in the order the reader writes them (a database may reorder them)."""
+    return {key: list(stored[key]) if key == "hex" else stored[key] for key in keys if key in stored}
+
+
+@lru_cache(maxsize=32)
+def _label_index(grid):
+    """Every hex of a grid by its label: looking labels up beats reading them, for a whole map."""
+    return {grid.label(col, row): (col, row) for col, row in grid.hexes()}
 
 
 def summarise(notes):
@@ -192,13 +231,16 @@ class _Editor:
             self.doc.hexes[pos] = cell
 
     def set_terrain(self, index, path, op):
-        return self.paint(index, path, op, "terrain", lambda cell, terrain: replace(cell, terrain=terrain))
+        return self.paint(index, path, op, "terrain",
+                          lambda c, terrain: Cell(terrain, c.level, c.storeys, c.art, c.label_note))
 
     def set_level(self, index, path, op):
-        return self.paint(index, path, op, "level", lambda cell, level: replace(cell, level=level))
+        return self.paint(index, path, op, "level",
+                          lambda c, level: Cell(c.terrain, level, c.storeys, c.art, c.label_note))
 
     def set_storeys(self, index, path, op):
-        return self.paint(index, path, op, "storeys", lambda cell, storeys: replace(cell, storeys=storeys))
+        return self.paint(index, path, op, "storeys",
+                          lambda c, storeys: Cell(c.terrain, c.level, storeys, c.art, c.label_note))
 
     def clear_hexes(self, index, path, op):
         hexes = self.hex_list(index, f"{path}.hexes", op["hexes"])

@@ -40,7 +40,7 @@ def random_map(ruleset_id="ost", columns=60, rows=40, seed=1, orientation="flat"
                 level = max(0, peak - step * (d * (peak // step) // (radius + 1)))
                 levels[(col, row)] = max(levels.get((col, row), 0), level)
     if low < 0:
-        for _ in range(max(1, hills // 4)):
+        for _ in range((hills + 3) // 4):
             col, row = rng.randrange(columns), rng.randrange(rows)
             for h in [(col, row)] + grid.neighbours(col, row)[:2]:
                 if levels.get(h, 0) == 0:

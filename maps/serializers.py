@@ -5,10 +5,50 @@ here, so that every problem comes back in one shape: ``{"errors": [{"path", "hex
 """
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from maps import edits
 from maps.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps.models import Map, MapRevision
+
+HEX = {"oneOf": [{"type": "string", "description": "A hex label", "example": "C4"},
+                 {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+                  "description": "[column, row], 0-based"}]}
+POINT = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+POLYGON = {"type": "array", "items": POINT, "minItems": 3}
+OPERATION_KEYS = {
+    "hexes": {"type": "array", "items": HEX, "minItems": 1},
+    "hex": HEX,
+    "anchor": HEX,
+    "terrain": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}],
+                "description": "Terrain id(s) of the map's ruleset"},
+    "level": {"type": "integer"},
+    "storeys": {"type": "integer", "minimum": 1},
+    "side": {"type": "string", "description": "flat: N NE SE S SW NW; pointy: NE E SE SW W NW"},
+    "art": {"oneOf": [POLYGON, {"type": "array", "items": POLYGON}], "description": "Polygon(s) in map space"},
+    "overlay": {"type": "object", "additionalProperties": True,
+                "description": "{id, anchor, rotation, hexes, hexsides} as in the map file"},
+    "id": {"type": "string", "description": "An overlay's id"},
+    "rotation": {"type": "integer", "minimum": 0, "maximum": 5},
+    "name": {"type": "string", "maxLength": edits.NAME_LENGTH},
+}
+
+
+def operation_schema():
+    """One schema per edit operation, made from maps.edits' own table so that the two cannot differ."""
+    variants = []
+    for name, (_, required, optional) in edits.OPERATIONS.items():
+        properties = {"op": {"type": "string", "enum": [name]}}
+        properties.update((key, OPERATION_KEYS[key]) for key in required + optional)
+        variants.append({"type": "object", "title": name, "properties": properties,
+                         "required": ["op", *required], "additionalProperties": False})
+    return {"oneOf": variants, "discriminator": {"propertyName": "op"}}
+
+
+@extend_schema_field(operation_schema())
+class OperationField(serializers.DictField):
+    pass
 
 
 class GridSerializer(serializers.Serializer):
@@ -114,7 +154,7 @@ class EditErrorsSerializer(serializers.Serializer):
 
 class EditRequestSerializer(serializers.Serializer):
     revision = serializers.IntegerField(min_value=1, help_text="The revision the edits were made on.")
-    operations = serializers.ListField(child=serializers.DictField(), help_text="See docs/api.md.")
+    operations = serializers.ListField(child=OperationField(), help_text="Applied in order; see docs/api.md.")
 
 
 class RestoreRequestSerializer(serializers.Serializer):

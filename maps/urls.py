@@ -10,7 +10,8 @@ from rest_framework.routers import DefaultRouter
 
 from maps import api, views
 
-SWAGGER_UI_DIR = Path(drf_spectacular_sidecar.__file__).parent / "static" / "drf_spectacular_sidecar" / "swagger-ui-dist"
+# Swagger UI's files, from the pinned drf-spectacular-sidecar package: the docs page needs no internet.
+SWAGGER_UI_DIR = Path(drf_spectacular_sidecar.__file__).parent / "static/drf_spectacular_sidecar/swagger-ui-dist"
 
 router = DefaultRouter()
 router.register("maps", api.MapViewSet, basename="map")

@@ -26,7 +26,7 @@ MAP_DOCUMENT = {
     "overlays": [{"id": "H1", "anchor": "H3", "rotation": 2,
                   "hexes": [{"hex": [0, 0], "terrain": ["woods"]}, {"hex": [1, 0], "terrain": ["brush"], "level": 1}],
                   "hexsides": [{"hex": [0, 0], "side": "S", "terrain": "hedge"}]}],
-    "extensions": {"designer": {"notes": "kept as given"}},
+    "extensions": {"studio": {"notes": "free data", "layer": 2}, "author": "designer"},
 }
 
 

@@ -11,7 +11,7 @@ from numba import njit, prange
 
 from maps.los.answer import Answer, Reason
 from maps.los.base import RulesBase
-from maps.los.tables import ALONG_CODE, HEX_CODE, axial_of, index_of_axial, shape_id, trace_tables
+from maps.los.tables import ALONG_CODE, HEX_CODE, axial_of, hex_lookup, shape_id, trace_tables
 from maps.los.trace import ALONG, HEX
 
 CLEAR, HINDERING, BLOCKING = 0, 1, 2
@@ -24,31 +24,38 @@ SMOKE_TO_BLOCK = 3  # 7.2
 SMOKE_HEIGHT = 2  # 7.2: smoke "impacts the LOS up to two elevation levels" above its hex
 SMOKE_KINDS = ("smoke", "smoke2")
 
-# The LOS of each terrain id: (class, height above the hex's ground, rule, provisional). The terrain chart
-# is on the player aid, which we do not have; these are the values the rulebook's text and examples give.
-# "Provisional" marks an id the text never rates: 9.4.4 makes anything neither clear nor blocking hindering.
+# The LOS of each terrain id when the map's catalogue does not rate it (no catalogue, or "special"):
+# (class, height above the hex's ground, rule, provisional). The terrain chart is on the player aid, which we do
+# not have; these are the values the rulebook's text and examples give, and the same as maps/rulesets/data/
+# assault.json. "Provisional" marks an id the text never rates (player aid).
 TERRAIN = {
     "clear": (CLEAR, 0, "Assault 10.3", False),
     "open": (CLEAR, 0, "Assault 10.3", False),
     "road": (CLEAR, 0, "Assault 9.5.3", False),
     "main-road": (CLEAR, 0, "Assault 9.5.3", False),
     "narrow-road": (CLEAR, 0, "Assault 9.5.3", False),
-    "beach": (CLEAR, 0, "Assault 10.5", False),
-    "shallow-water": (CLEAR, 0, "Assault 10.5", False),
-    "bridge": (CLEAR, 0, "Assault 9.5.3", True),
+    "covered-trail": (CLEAR, 0, "Assault 9.5.6", True),
+    "beach": (CLEAR, 0, "Assault 10.5", True),
+    "shallow-water": (CLEAR, 0, "Assault 10.5", True),
+    "rocky": (CLEAR, 0, "Assault 9.5.7", True),
+    "bridge": (CLEAR, 0, "Assault 12.5", True),
     "brush": (HINDERING, 0, "Assault 10.3", False),
     "light-forest": (HINDERING, 0, "Assault 10.10.2", False),
     "trees": (HINDERING, 0, "Assault 10.4 ex. 3", False),
     "single-storey-building": (HINDERING, 0, "Assault 10.4 ex. 2, 4", False),
-    "rocky": (HINDERING, 0, "Assault 9.4.4", True),
     "olive-grove": (HINDERING, 0, "Assault 9.4.4", True),
     "vine-grove": (HINDERING, 0, "Assault 9.4.4", True),
+    # Alleys: clear along the road, the underlying terrain across it (9.5.4, 9.5.5); see ALLEYS.
+    "tree-alley": (HINDERING, 0, "Assault 9.5.4", False),
+    "urban-alley": (HINDERING, 0, "Assault 9.5.5", False),
     "heavy-forest": (BLOCKING, 1, "Assault 10.3, 9.4.4", False),
     "dense-forest": (BLOCKING, 1, "Assault 10.4 ex. 6", False),
     "large-single-storey-building": (BLOCKING, 1, "Assault 10.4 ex. 1", False),
     "large-multi-storey-building": (BLOCKING, 1, "Assault 10.4 ex. 5", False),
 }
+CLASSES = {"clear": CLEAR, "hindering": HINDERING, "blocking": BLOCKING}
 ROADS = ("road", "main-road", "narrow-road")
+ALLEYS = ("tree-alley", "urban-alley")
 UPPER_FLOOR_TERRAIN = "large-multi-storey-building"  # 10.4 ex. 5: a unit inside stands at level 1
 
 
@@ -59,11 +66,27 @@ def hex_label(grid, h):
     return f"off-map [{h[0]}, {h[1]}]"
 
 
+def by_owner(step, values):
+    """The two hexes of a hexside step with their values, the hexside's owner first: the same both ways."""
+    pairs = list(zip(step.hexes, values))
+    owner = tuple(step.hexside[:2])
+    return sorted(pairs, key=lambda pair: tuple(pair[0]) != owner)
+
+
 def hexside_label(cmap, key):
     try:
         return cmap.hexside_label(*key)
     except ValueError:
         return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
+
+
+def effect_of(weight):
+    """The word for what a hex did in the end: its heaviest effect, or "ignored" when it was seen over."""
+    if weight >= BLOCK:
+        return "blocking"
+    if weight:
+        return "hindering"
+    return "ignored"
 
 
 class Rules(RulesBase):
@@ -72,6 +95,7 @@ class Rules(RulesBase):
 
     def __init__(self, cmap):
         super().__init__(cmap)
+        self.lookup, self.q0, self.r0 = hex_lookup(cmap.grid)
         n = cmap.n
         self.ground = np.asarray(cmap.level, dtype=np.int32)
         self.los_class = np.zeros(n, dtype=np.int8)
@@ -79,35 +103,51 @@ class Rules(RulesBase):
         self.smoke = np.zeros(n, dtype=np.int16)
         for kind in SMOKE_KINDS:
             self.smoke += cmap.marker_count(kind)
-        self.smoke_top = self.ground + SMOKE_HEIGHT
         self.defining = []  # the terrain id that gives the hex its LOS class (10.3: one terrain per hex)
         self.notes = []  # per hex: the assumptions an answer touching it relies on
+        self.rules = []  # the rule that rates it
         for i, ids in enumerate(cmap.terrain):
-            tid, cls, height, notes = self._classify_terrain(ids, cmap.label(i))
+            tid, cls, height, rule, notes = self._classify_terrain(ids, cmap.label(i))
             self.defining.append(tid)
+            self.rules.append(rule)
             self.los_class[i] = cls
             self.top[i] = self.ground[i] + height
             self.notes.append(notes)
 
-    @staticmethod
-    def _classify_terrain(ids, label):
-        best, best_key, notes = "clear", (CLEAR, 0), []
+    def _terrain(self, tid):
+        """(class, height, rule, note or None) of one terrain id: the catalogue's rating, else TERRAIN's."""
+        catalogue = self.cmap.catalogue
+        if catalogue is not None and tid in catalogue and catalogue.get(tid)["los"] in CLASSES:
+            entry = catalogue.get(tid)
+            decided = [key for key in ("los", "height") if key in (entry.get("decided") or ())]
+            note = None
+            if decided:
+                note = (f"{tid}: the rulebook does not give its {' or '.join(decided)}; the {catalogue.id} "
+                        f"catalogue's decision is {entry['los']}")
+            return CLASSES[entry["los"]], entry.get("height") or 0, entry.get("rule") or "Assault 9.4.4", note
+        if tid in TERRAIN:
+            cls, height, rule, provisional = TERRAIN[tid]
+            note = None
+            if provisional:
+                note = (f"{tid}: the rulebook does not rate its LOS (player aid); taken as "
+                        f"{EFFECTS[cls] if cls else 'clear'}")
+            return cls, height, rule, note
+        return HINDERING, 0, "Assault 9.4.4", (f"{tid}: not in the Assault LOS table; taken as hindering "
+                                               f"(Assault 9.4.4: neither clear nor blocking)")
+
+    def _classify_terrain(self, ids, label):
+        """The terrain that defines a hex's LOS (10.3: one per hex, the heaviest), its class and height."""
+        best, best_key, rule, notes = "clear", (CLEAR, 0), "Assault 10.3", []
         for tid in ids:
-            if tid in TERRAIN:
-                cls, height, _, provisional = TERRAIN[tid]
-                if provisional:
-                    notes.append(f"{tid}: the rulebook does not rate its LOS (player aid); taken as "
-                                 f"{EFFECTS[cls] if cls else 'clear'} (Assault 9.4.4)")
-            else:
-                cls, height = HINDERING, 0
-                notes.append(f"{tid}: not in the Assault LOS table; taken as hindering (Assault 9.4.4: "
-                             f"neither clear nor blocking)")
+            cls, height, trule, note = self._terrain(tid)
+            if note:
+                notes.append(note)
             if (cls, height) > best_key:
-                best, best_key = tid, (cls, height)
-        if best_key[0] != CLEAR and any(tid in ROADS for tid in ids):
-            notes.append(f"{label}: road with {best}: the map does not say which hexsides the road crosses, so "
-                         f"a line through this alley hex is taken as crossing its {best} (Assault 9.5.4)")
-        return best, best_key[0], best_key[1], notes
+                best, best_key, rule = tid, (cls, height), trule
+        if best_key[0] != CLEAR and (best in ALLEYS or any(tid in ROADS for tid in ids)):
+            notes.append(f"{label}: the map does not say which hexsides its road crosses, so a line through this "
+                         f"alley hex is taken as crossing it, not following the road (Assault 9.5.4)")
+        return best, best_key[0], best_key[1], rule, notes
 
     def unit_level(self, index):
         level = int(self.cmap.level[index])
@@ -120,11 +160,11 @@ class Rules(RulesBase):
         """What hex h does to a line between levels hi and lo: (weight, [(terrain, effect, rule)], notes)."""
         grid = self.cmap.grid
         if not grid.contains(*h):
-            ground, cls, top, smoke, tid, notes = 0, CLEAR, 0, 0, "clear", []
+            ground, cls, top, smoke, tid, rule, notes = 0, CLEAR, 0, 0, "clear", "", []
         else:
             i = grid.index(*h)
             ground, cls, top = int(self.ground[i]), int(self.los_class[i]), int(self.top[i])
-            smoke, tid, notes = int(self.smoke[i]), self.defining[i], self.notes[i]
+            smoke, tid, rule, notes = int(self.smoke[i]), self.defining[i], self.rules[i], self.notes[i]
         if ground >= hi and ground > lo:
             return BLOCK, [(f"hill (level {ground})", "blocking", "Assault 10.4")], []
         weight, effects, used = 0, [], []
@@ -134,10 +174,10 @@ class Rules(RulesBase):
                 effects.append((tid, "ignored", "Assault 10.4 (seen over)"))
             elif cls == BLOCKING:
                 weight = BLOCK
-                effects.append((tid, "blocking", TERRAIN.get(tid, (0, 0, "Assault 9.4.4"))[2]))
+                effects.append((tid, "blocking", rule))
             else:
                 weight += 1
-                effects.append((tid, "hindering", TERRAIN.get(tid, (0, 0, "Assault 9.4.4"))[2]))
+                effects.append((tid, "hindering", rule))
         if smoke:
             used.append(f"smoke reaches {SMOKE_HEIGHT} levels above its hex's ground and each smoke marker counts "
                         f"as one hindrance (Assault 7.2, 10.3)")
@@ -166,17 +206,18 @@ class Rules(RulesBase):
             if step.kind == HEX:
                 h = step.hexes[0]
                 weight, effects, used = self._hex_weight(h, hi, lo)
-                for terrain, effect, rule in effects:
-                    answer.reasons.append(Reason(hex_label(grid, h), None, terrain, effect, rule))
+                if effects:
+                    # One reason per hex (terrain and smoke together), so that it reads the same both ways.
+                    answer.reasons.append(Reason(hex_label(grid, h), None, ", ".join(e[0] for e in effects),
+                                                 effect_of(weight), "; ".join(e[2] for e in effects)))
             elif step.kind == ALONG:
                 # 10.3: along a hexside, the weaker of the two hexes counts (hinder + hinder: once).
                 left, right = (self._hex_weight(h, hi, lo) for h in step.hexes)
                 weight = min(left[0], right[0])
                 used = left[2] + right[2]
                 if left[1] or right[1]:
-                    names = " | ".join(self._describe(h, w) for h, w in zip(step.hexes, (left, right)))
-                    effect = "blocking" if weight >= BLOCK else ("hindering" if weight else "ignored")
-                    answer.reasons.append(Reason(None, hexside_label(self.cmap, step.hexside), names, effect,
+                    names = " | ".join(self._side_words(h, w) for h, w in by_owner(step, (left, right)))
+                    answer.reasons.append(Reason(None, hexside_label(self.cmap, step.hexside), names, effect_of(weight),
                                                  "Assault 10.3 (along a hexside: the weaker effect)"))
             else:
                 # SIDE: no hexside of this ruleset changes LOS (a steep slope only forbids the attack,
@@ -195,12 +236,12 @@ class Rules(RulesBase):
         elif hindrances:
             answer.result = "hindered"
         answer.hindrances = hindrances
-        answer.term = self.terms[answer.result]
+        answer.term = self.describe(answer.result, answer.hindrances, answer.blind)
         answer.assumptions = assumptions
         return answer
 
-    def _describe(self, h, weighed):
-        weight, effects, _ = weighed
+    def _side_words(self, h, weighed):
+        _, effects, _ = weighed
         if not effects:
             return f"{hex_label(self.cmap.grid, h)} clear"
         return f"{hex_label(self.cmap.grid, h)} " + ", ".join(f"{t} ({e})" for t, e, _ in effects)
@@ -210,10 +251,10 @@ class Rules(RulesBase):
         grid = self.cmap.grid
         tables = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
         return _batch(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
-                      np.asarray(level_b, np.int32), grid.columns, grid.rows, tables.orient, tables.stagger_code,
+                      np.asarray(level_b, np.int32), grid.rows, tables.orient, tables.stagger_code,
                       tables.dq_min, tables.dr_min, tables.dr_span, tables.shape_start, tables.step_kind,
                       tables.step_q1, tables.step_r1, tables.step_q2, tables.step_r2,
-                      self.ground, self.los_class, self.top, self.smoke)
+                      self.lookup, self.q0, self.r0, self.ground, self.los_class, self.top, self.smoke)
 
 
 @njit(cache=True)
@@ -240,8 +281,8 @@ def _weight(i, hi, lo, ground, los_class, top, smoke):
 
 
 @njit(cache=True, parallel=True)
-def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
-           step_kind, step_q1, step_r1, step_q2, step_r2, ground, los_class, top, smoke):
+def _batch(a, b, level_a, level_b, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
+           step_kind, step_q1, step_r1, step_q2, step_r2, lookup, q0, r0, ground, los_class, top, smoke):
     n = a.shape[0]
     result = np.zeros(n, np.int8)
     hindrances = np.zeros(n, np.int16)
@@ -254,20 +295,17 @@ def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_mi
             continue
         hi = max(level_a[p], level_b[p])
         lo = min(level_a[p], level_b[p])
+        oq, orr = qa - q0, ra - r0  # the start hex in the lookup table
         s = shape_id(dq, dr, dq_min, dr_min, dr_span)
         blocked = False
         total = 0
         for k in range(shape_start[s], shape_start[s + 1]):
             kind = step_kind[k]
             if kind == HEX_CODE:
-                w = _weight(index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows),
-                            hi, lo, ground, los_class, top, smoke)
+                w = _weight(lookup[oq + step_q1[k], orr + step_r1[k]], hi, lo, ground, los_class, top, smoke)
             elif kind == ALONG_CODE:
-                w1 = _weight(index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows),
-                             hi, lo, ground, los_class, top, smoke)
-                w2 = _weight(index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows),
-                             hi, lo, ground, los_class, top, smoke)
-                w = min(w1, w2)
+                w = min(_weight(lookup[oq + step_q1[k], orr + step_r1[k]], hi, lo, ground, los_class, top, smoke),
+                        _weight(lookup[oq + step_q2[k], orr + step_r2[k]], hi, lo, ground, los_class, top, smoke))
             else:
                 continue
             if w >= BLOCK:

@@ -21,8 +21,7 @@ from shapely.geometry import LineString
 
 from maps.los.answer import Answer, Reason
 from maps.los.base import RulesBase
-from maps.los.tables import (ALONG_CODE, CORNER_CODE, HEX_CODE, SIDE_CODE, axial_of, index_of_axial,
-                             segment_hits_art, shape_id, trace_tables)
+from maps.los.tables import ALONG_CODE, HEX_CODE, SIDE_CODE, shape_id, trace_tables
 from maps.los.trace import ALONG, CORNER, HEX, SIDE
 
 # -- the terrain, as the rulebook rates it -----------------------------------------------------------------
@@ -111,9 +110,10 @@ EFFECT_NAMES = {IGNORED: "ignored", HINDERING: "hindering", BLIND: "blind", WALL
 
 # Per-hex columns of the compiled data.
 (C_LEVEL, C_GROUND, C_BLOCK, C_OBSCURE, C_ART, C_RUBBLE, C_SMOKE, C_VEHICLE, C_WRECK, C_HILL, C_HILLOCK,
- C_DEIR, C_DEPRESSION) = range(13)
-N_COLUMNS = 13
+ C_DEIR, C_DEPRESSION, C_FLAGS) = range(14)
+N_COLUMNS = 14  # C_FLAGS: anything beyond bare ground (terrain, markers, hillock, deir, depression)
 
+ART_TOLERANCE = 1e-9  # map units: a line this close to the art touches it (docs/los.md, geometry 5)
 TABLE_DIFF_MAX = 200  # table rows kept in memory; beyond, the provisional formula (never reached on real maps)
 
 ASSUME_EQUAL_TOP = ("an obstacle whose top equals the higher unit's level blocks (docs/los.md; the rulebook "
@@ -271,7 +271,17 @@ class Rules(RulesBase):
         data[:, C_DEIR] = deir
         depression = np.array([any(t in DEPRESSIONS for t in ids) for ids in cmap.terrain], dtype=bool)
         data[:, C_DEPRESSION] = components(n, self.neighbours, depression)
+        data[:, C_FLAGS] = ((data[:, C_BLOCK] > 0) | (data[:, C_OBSCURE] > 0) | (data[:, C_RUBBLE] > 0)
+                            | (data[:, C_SMOKE] > 0) | (data[:, C_VEHICLE] > 0) | (data[:, C_WRECK] > 0)
+                            | (data[:, C_HILLOCK] >= 0) | (data[:, C_DEIR] > 0) | (data[:, C_DEPRESSION] >= 0))
         self.data = data
+        self.side_any = (self.side_height > 0).any(axis=1) | (self.side_kind != SIDE_PLAIN).any(axis=1)
+        # axial (q, r) -> hex index, -1 off the map, with a margin for lines along the border
+        margin = 2
+        self.q0, self.r0 = int(self.q.min()) - margin, int(self.r.min()) - margin
+        self.lookup = np.full((int(self.q.max()) - self.q0 + margin + 1, int(self.r.max()) - self.r0 + margin + 1),
+                              -1, dtype=np.int32)
+        self.lookup[self.q - self.q0, self.r - self.r0] = np.arange(n, dtype=np.int32)
         self.any_vehicle = bool((data[:, C_VEHICLE] | data[:, C_WRECK]).any())
 
         max_range = grid.columns + grid.rows + 2
@@ -382,12 +392,11 @@ class Rules(RulesBase):
         hindrances = np.zeros(count, dtype=np.int16)
         blind = np.zeros(count, dtype=np.bool_)
         cmap = self.cmap
-        _batch(a, b, level_a, level_b, self.data, self.side_height, self.side_kind, self.neighbours,
-               self.q, self.r, cmap.centres, cmap.art_hex_start, cmap.art_ring_start, cmap.art_x, cmap.art_y,
-               self.table, self.terraced, self.any_vehicle,
-               t.orient, t.stagger_code, grid.columns, grid.rows, t.dq_min, t.dr_min, t.dr_span,
-               t.shape_start, t.step_kind, t.step_q1, t.step_r1, t.step_q2, t.step_r2, t.step_side,
-               result, hindrances, blind)
+        _batch(a, b, level_a, level_b, self.data, self.side_height, self.side_kind, self.side_any,
+               self.neighbours, self.q, self.r, cmap.centres, cmap.art_hex_start, cmap.art_ring_start, cmap.art_x,
+               cmap.art_y, self.table, self.terraced, self.any_vehicle, self.lookup, self.q0, self.r0,
+               t.dq_min, t.dr_min, t.dr_span, t.shape_start, t.step_kind, t.step_q1, t.step_r1, t.step_q2,
+               t.step_r2, t.step_side, result, hindrances, blind)
         return result, hindrances, blind
 
 
@@ -463,7 +472,7 @@ class _Line:
         return self.grid.distance(self.hi_end, h) if self.hi_end is not None else 0
 
     def touches_art(self, i):
-        return not self.col(i, C_ART) or self.segment.intersects(self.cmap.art[i])
+        return not self.col(i, C_ART) or self.segment.distance(self.cmap.art[i]) <= ART_TOLERANCE
 
     def assume(self, note):
         if note not in self.assumptions:
@@ -492,16 +501,18 @@ class _Line:
             self.dead_ends = [h for h, _ in down]
 
     def _slope(self):
-        """6.2.71: the line runs along a continuous slope from the lower unit up to the higher one."""
-        if self.same:
+        """6.2.71: the line runs along a continuous slope: both units on the ground, and from the lower one to
+        the higher the ground never falls and rises by one contour (+10) at most from hex to hex."""
+        if self.same or self.la != self.col(self.ia, C_LEVEL) or self.lb != self.col(self.ib, C_LEVEL):
             return False
-        levels = []
+        levels = [self.ground(self.ia)]
         for step in self.steps:
             if step.kind != SIDE:
                 levels.append(max(self.ground(self.index(h)) for h in step.hexes))
+        levels.append(self.ground(self.ib))
         if self.hi_end == self.a:
             levels.reverse()
-        return all(self.lo <= g <= self.hi for g in levels) and all(x <= y for x, y in zip(levels, levels[1:]))
+        return all(0 <= y - x <= 10 for x, y in zip(levels, levels[1:]))
 
     # one obstacle
     def obstacle(self, top, five, rng, zone_start, crest=False):
@@ -554,10 +565,10 @@ class _Line:
     def run(self):
         grid = self.grid
         # 8.12.24: blind zone behind the last other hillock, seen from a hillock (found before the walk).
-        self.zone_hex = None
-        candidates = [(self.range_from_hi(h), k, h) for k, h in self.touched() if self._hillock_candidate(h)]
+        self.zone_range = None
+        candidates = [self.range_from_hi(h) for _, h in self.touched() if self._hillock_candidate(h)]
         if candidates:
-            d_last, _, self.zone_hex = max(candidates)
+            d_last = self.zone_range = max(candidates)
             own = self.col(self.index(self.hi_end), C_HILLOCK)
             own_hexes = sum(1 for _, h in self.touched() if self.col(self.index(h), C_HILLOCK) == own)
             n = max(d_last - own_hexes, 0) // 4
@@ -610,7 +621,7 @@ class _Line:
         if h in self.dead_ends:
             self.blinded = True
             other_level = self.lb if h == self.a else self.la
-            if other_level > self.col(i, C_LEVEL):
+            if other_level > (self.la if h == self.a else self.lb):
                 self.assume(ASSUME_CREST)
             tid = next(t for t in self.cmap.terrain[i] if t in DEPRESSIONS)
             parts.append((BLIND, f"{tid} (DOWN)", "ATS 7.3.3"))
@@ -695,7 +706,7 @@ class _Line:
                     parts.append((IGNORED, name, "ATS 8.12.23"))
                 elif kind == "zone":
                     effect = IGNORED
-                    if h == self.zone_hex and self.zone[0] <= self.distance <= self.zone[1]:
+                    if rng == self.zone_range and self.zone[0] <= self.distance <= self.zone[1]:
                         effect = BLIND
                     parts.append((effect, name, "ATS 8.12.24"))
                 elif kind == "wall":
@@ -884,6 +895,41 @@ def step_kind(step):
 # BLIND 3, WALL 4.
 
 @njit(cache=True)
+def _point_segment(px, py, ax, ay, bx, by):
+    dx, dy = bx - ax, by - ay
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0.0 else ((px - ax) * dx + (py - ay) * dy) / length
+    t = min(1.0, max(0.0, t))
+    ex, ey = ax + t * dx - px, ay + t * dy - py
+    return np.sqrt(ex * ex + ey * ey)
+
+
+@njit(cache=True)
+def _touches_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y):
+    """Is the segment within ART_TOLERANCE of hex i's art (its rings, or inside them)? As shapely's
+    ``distance(..) <= ART_TOLERANCE`` in the reference."""
+    for k in range(art_hex_start[i], art_hex_start[i + 1]):
+        lo, hi = art_ring_start[k], art_ring_start[k + 1]
+        inside = False
+        for p in range(lo, hi - 1):
+            ax, ay, bx, by = art_x[p], art_y[p], art_x[p + 1], art_y[p + 1]
+            c1 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
+            c2 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
+            c3 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
+            c4 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
+            if ((c1 > 0 and c2 < 0) or (c1 < 0 and c2 > 0)) and ((c3 > 0 and c4 < 0) or (c3 < 0 and c4 > 0)):
+                return True
+            if min(_point_segment(ax, ay, x0, y0, x1, y1), _point_segment(bx, by, x0, y0, x1, y1),
+                   _point_segment(x0, y0, ax, ay, bx, by), _point_segment(x1, y1, ax, ay, bx, by)) <= ART_TOLERANCE:
+                return True
+            if (ay > y0) != (by > y0) and x0 < ax + (y0 - ay) * (bx - ax) / (by - ay):
+                inside = not inside
+        if inside:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _dist(q1, r1, q2, r2):
     dq, dr = q2 - q1, r2 - r1
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -943,10 +989,28 @@ def _adjacent_to(data, neighbours, i, group):
 
 
 @njit(cache=True)
-def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, centres,
+def _hexside(side_height, side_kind, i1, i2, side):
+    """(kind, height) of the hexside between i1 and i2 (side ``side`` of i1), read from whichever is on the map."""
+    if i1 >= 0:
+        return side_kind[i1, side], side_height[i1, side]
+    if i2 >= 0:
+        return side_kind[i2, (side + 3) % 6], side_height[i2, (side + 3) % 6]
+    return SIDE_PLAIN, 0
+
+
+@njit(cache=True)
+def _ground(data, i, floor):
+    g = _col(data, i, C_GROUND)
+    if floor >= 0 and _col(data, i, C_DEPRESSION) == floor:
+        g -= DEPRESSION_DEPTH
+    return g
+
+
+@njit(cache=True)
+def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq, hr, centres,
           art_hex_start, art_ring_start, art_x, art_y, table, terraced, any_vehicle,
-          orient, stagger, columns, rows, dq_min, dr_min, dr_span,
-          shape_start, step_kind, step_q1, step_r1, step_q2, step_r2, step_side):
+          lookup, q0, r0, dq_min, dr_min, dr_span, shape_start, step_kind, step_q1, step_r1, step_q2, step_r2,
+          step_side):
     """(result, hindrances, blind) of one line: the rules of _Line."""
     if ia == ib:
         return 0, 0, False
@@ -954,6 +1018,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
     s = shape_id(qb - qa, rb - ra, dq_min, dr_min, dr_span)
     k0, k1 = shape_start[s], shape_start[s + 1]
     distance = _dist(qa, ra, qb, rb)
+    oq, orr = qa - q0, ra - r0  # the start hex in the lookup table
 
     deir_a = data[ia, C_DEIR] != 0 and la == data[ia, C_LEVEL]
     deir_b = data[ib, C_DEIR] != 0 and lb == data[ib, C_LEVEL]
@@ -966,8 +1031,10 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
     same = ea == eb
     hi, lo = max(ea, eb), min(ea, eb)
     hi_is_a = ea > eb
-    hq_, hr_ = (qa, ra) if hi_is_a else (qb, rb)
-    hi_index = ia if hi_is_a else ib
+    if hi_is_a:
+        hq_, hr_, hi_index = qa, ra, ia
+    else:
+        hq_, hr_, hi_index = qb, rb, ib
     on_a = data[ia, C_HILLOCK] >= 0 and la == data[ia, C_LEVEL]
     on_b = data[ib, C_HILLOCK] >= 0 and lb == data[ib, C_LEVEL]
     hk_level = -1000000
@@ -992,43 +1059,36 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
                 kind = step_kind[k]
                 if kind == SIDE_CODE:
                     continue
-                i = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
-                if _col(data, i, C_DEPRESSION) != group:
+                if _col(data, lookup[oq + step_q1[k], orr + step_r1[k]], C_DEPRESSION) != group:
                     inside = False
                     break
-                if kind == ALONG_CODE:
-                    i = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
-                    if _col(data, i, C_DEPRESSION) != group:
-                        inside = False
-                        break
+                if kind == ALONG_CODE and _col(data, lookup[oq + step_q2[k], orr + step_r2[k]],
+                                               C_DEPRESSION) != group:
+                    inside = False
+                    break
         if inside:
             floor = group
         else:
             dead = True
 
-    # 6.2.71: a continuous slope from the lower unit to the higher one
+    # 6.2.71: a continuous slope from the lower unit up to the higher one
     slope = False
-    if not same and any_vehicle:
+    if not same and any_vehicle and la == data[ia, C_LEVEL] and lb == data[ib, C_LEVEL]:
         slope = True
-        prev = -1000000
+        prev = _ground(data, ib if hi_is_a else ia, floor)
         count = k1 - k0
-        for m in range(count):
-            k = k0 + m if not hi_is_a else k1 - 1 - m
-            kind = step_kind[k]
-            if kind == SIDE_CODE:
-                continue
-            g = -1000000
-            for which in range(2 if kind == ALONG_CODE else 1):
-                if which == 0:
-                    i = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
-                else:
-                    i = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
-                gi = _col(data, i, C_GROUND)
-                if floor >= 0 and _col(data, i, C_DEPRESSION) == floor:
-                    gi -= DEPRESSION_DEPTH
-                if gi > g:
-                    g = gi
-            if g < lo or g > hi or g < prev:
+        for m in range(count + 1):
+            if m == count:
+                g = _ground(data, ia if hi_is_a else ib, floor)
+            else:
+                k = k0 + m if not hi_is_a else k1 - 1 - m
+                kind = step_kind[k]
+                if kind == SIDE_CODE:
+                    continue
+                g = _ground(data, lookup[oq + step_q1[k], orr + step_r1[k]], floor)
+                if kind == ALONG_CODE:
+                    g = max(g, _ground(data, lookup[oq + step_q2[k], orr + step_r2[k]], floor))
+            if g < prev or g - prev > 10:
                 slope = False
                 break
             prev = g
@@ -1036,58 +1096,47 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
     wall = False
     blinded = dead
     hind = 0
-    # hillock zone (8.12.24)
-    zone_d = -1
+    zone_d = -1  # hillock zone (8.12.24): range of the last other hillock hex
     own_hexes = 0
     own_hillock = data[hi_index, C_HILLOCK] if hi_on_hillock else -1
-    # deir (8.6.2)
-    crossed = False
-    first_deir = 1000000
+    crossed = False  # deir (8.6.2)
+    first_deir = distance
     if deir_end == 0:
-        oq, orr = qb, rb
+        yq, yr = qb, rb
     else:
-        oq, orr = qa, ra
+        yq, yr = qa, ra
 
     # the ends: smoke counts in the firing and target hexes (6.4.5)
     for i in (ia, ib):
         smoke = data[i, C_SMOKE]
-        if smoke > 0:
-            b_ = data[i, C_LEVEL]
-            if floor >= 0 and data[i, C_DEPRESSION] == floor:
-                b_ -= DEPRESSION_DEPTH
-            if b_ + SMOKE_HEIGHT > lo:
-                hind += SMOKE_HINDRANCE * smoke
+        if smoke > 0 and _ground(data, i, floor) - data[i, C_GROUND] + data[i, C_LEVEL] + SMOKE_HEIGHT > lo:
+            hind += SMOKE_HINDRANCE * smoke
 
     for k in range(k0, k1):
         kind = step_kind[k]
         if kind == SIDE_CODE:
-            q1, r1 = qa + step_q1[k], ra + step_r1[k]
-            q2, r2 = qa + step_q2[k], ra + step_r2[k]
-            i1 = index_of_axial(q1, r1, orient, stagger, columns, rows)
-            i2 = index_of_axial(q2, r2, orient, stagger, columns, rows)
-            if i1 >= 0:
-                sk, sh = side_kind[i1, step_side[k]], side_height[i1, step_side[k]]
-            elif i2 >= 0:
-                sk, sh = side_kind[i2, (step_side[k] + 3) % 6], side_height[i2, (step_side[k] + 3) % 6]
-            else:
-                sk, sh = SIDE_PLAIN, 0
+            i1 = lookup[oq + step_q1[k], orr + step_r1[k]]
+            if i1 >= 0 and deir_end < 0 and not side_any[i1]:
+                continue  # a bare hexside (the common case)
+            i2 = lookup[oq + step_q2[k], orr + step_r2[k]]
             at_end = i1 == ia or i1 == ib or i2 == ia or i2 == ib
             if deir_end >= 0 and not at_end and _col(data, i1, C_DEIR) != _col(data, i2, C_DEIR):
                 crossed = True
+            if (i1 >= 0 and not side_any[i1]) or (i1 < 0 and (i2 < 0 or not side_any[i2])):
+                continue
+            sk, sh = _hexside(side_height, side_kind, i1, i2, step_side[k])
             if sk == SIDE_INTERIOR:
                 wall = True
             elif sh > 0:
-                g1 = _col(data, i1, C_GROUND)
-                if floor >= 0 and _col(data, i1, C_DEPRESSION) == floor:
-                    g1 -= DEPRESSION_DEPTH
-                g2 = _col(data, i2, C_GROUND)
-                if floor >= 0 and _col(data, i2, C_DEPRESSION) == floor:
-                    g2 -= DEPRESSION_DEPTH
-                top = max(g1, g2) + sh
-                hi_here = (hi_is_a and (i1 == ia or i2 == ia)) or (not hi_is_a and (i1 == ib or i2 == ib))
-                if at_end and (same or hi_here):
-                    effect = NONE
+                top = max(_ground(data, i1, floor), _ground(data, i2, floor)) + sh
+                if hi_is_a:
+                    hi_here = i1 == ia or i2 == ia
                 else:
+                    hi_here = i1 == ib or i2 == ib
+                effect = NONE
+                if not (at_end and (same or hi_here)):
+                    q1, r1 = qa + step_q1[k], ra + step_r1[k]
+                    q2, r2 = qa + step_q2[k], ra + step_r2[k]
                     if hi_is_a:
                         dn, df = _dist(hq_, hr_, q1, r1), _dist(hq_, hr_, q2, r2)
                     else:
@@ -1101,37 +1150,26 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
                     blinded = True
             continue
 
+        nhex = 1
         if kind == ALONG_CODE:
-            iL = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
-            iR = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
-            if iL >= 0:
-                sk, sh = side_kind[iL, step_side[k]], side_height[iL, step_side[k]]
-            elif iR >= 0:
-                sk, sh = side_kind[iR, (step_side[k] + 3) % 6], side_height[iR, (step_side[k] + 3) % 6]
-            else:
-                sk, sh = SIDE_PLAIN, 0
-            if sk == SIDE_INTERIOR:
-                wall = True
-            elif sh >= 10:
-                gL = _col(data, iL, C_GROUND)
-                if floor >= 0 and _col(data, iL, C_DEPRESSION) == floor:
-                    gL -= DEPRESSION_DEPTH
-                gR = _col(data, iR, C_GROUND)
-                if floor >= 0 and _col(data, iR, C_DEPRESSION) == floor:
-                    gR -= DEPRESSION_DEPTH
-                rng = 0
-                if not same:
-                    rng = max(_dist(hq_, hr_, qa + step_q1[k], ra + step_r1[k]),
-                              _dist(hq_, hr_, qa + step_q2[k], ra + step_r2[k]))
-                effect = _obstacle(max(gL, gR) + sh, False, rng, rng + 1, False, same, lo, hi, hk_level,
-                                   distance, table)
-                if effect == WALL:
-                    wall = True
-                elif effect == BLIND:
-                    blinded = True
             nhex = 2
-        else:
-            nhex = 1
+            iL = lookup[oq + step_q1[k], orr + step_r1[k]]
+            iR = lookup[oq + step_q2[k], orr + step_r2[k]]
+            if (iL >= 0 and side_any[iL]) or (iL < 0 and iR >= 0 and side_any[iR]):
+                sk, sh = _hexside(side_height, side_kind, iL, iR, step_side[k])
+                if sk == SIDE_INTERIOR:
+                    wall = True
+                elif sh >= 10:
+                    rng = 0
+                    if not same:
+                        rng = max(_dist(hq_, hr_, qa + step_q1[k], ra + step_r1[k]),
+                                  _dist(hq_, hr_, qa + step_q2[k], ra + step_r2[k]))
+                    top = max(_ground(data, iL, floor), _ground(data, iR, floor)) + sh
+                    effect = _obstacle(top, False, rng, rng + 1, False, same, lo, hi, hk_level, distance, table)
+                    if effect == WALL:
+                        wall = True
+                    elif effect == BLIND:
+                        blinded = True
 
         best_hind = 0
         for which in range(nhex):
@@ -1139,17 +1177,19 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
                 q, r = qa + step_q1[k], ra + step_r1[k]
             else:
                 q, r = qa + step_q2[k], ra + step_r2[k]
-            i = index_of_axial(q, r, orient, stagger, columns, rows)
+            i = lookup[q - q0, r - r0]
+            if floor < 0:
+                if i >= 0:
+                    if data[i, C_FLAGS] == 0 and data[i, C_GROUND] <= lo:
+                        continue  # bare ground below the line (the common case)
+                elif lo >= 0:
+                    continue
+            ground = _ground(data, i, floor)
+            if ground <= lo and (i < 0 or data[i, C_FLAGS] == 0):
+                continue
             rng = 0 if same else _dist(hq_, hr_, q, r)
-            ground = _col(data, i, C_GROUND)
-            base = _col(data, i, C_LEVEL)
-            if floor >= 0 and _col(data, i, C_DEPRESSION) == floor:
-                ground -= DEPRESSION_DEPTH
-                base -= DEPRESSION_DEPTH
             if deir_end >= 0 and _col(data, i, C_DEIR) != 0:
-                d = _dist(oq, orr, q, r)
-                if d < first_deir:
-                    first_deir = d
+                first_deir = min(first_deir, _dist(yq, yr, q, r))
             hillock = _col(data, i, C_HILLOCK)
             if hillock >= 0 and hillock == own_hillock:
                 own_hexes += 1
@@ -1157,9 +1197,8 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
             # the ground
             if ground > lo:
                 if hillock >= 0:
-                    top = ground
-                    hb = top - 5
-                    if not same and hi > top:
+                    hb = ground - 5
+                    if not same and hi > ground:
                         effect = IGNORED
                     elif (ea == hb and _adjacent_to(data, neighbours, ia, hillock)) or (
                             eb == hb and _adjacent_to(data, neighbours, ib, hillock)):
@@ -1167,8 +1206,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
                     elif (on_a and data[ia, C_HILLOCK] == hillock) or (on_b and data[ib, C_HILLOCK] == hillock):
                         effect = IGNORED
                     elif hi_on_hillock and lo == hb and data[hi_index, C_HILLOCK] != hillock:
-                        if rng > zone_d:
-                            zone_d = rng
+                        zone_d = max(zone_d, rng)
                         effect = IGNORED
                     else:
                         effect = WALL
@@ -1176,28 +1214,8 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
                     crest = False
                     hill = _col(data, i, C_HILL)
                     if not terraced and hill >= 0 and hill == hi_hill and kind == HEX_CODE:
-                        crest = True
-                        # the crest line is the hexside the line leaves this hex by, toward the lower unit
-                        if hi_is_a:
-                            lo_k, hi_k, stepk = k + 1, min(k + 3, k1), 1
-                        else:
-                            lo_k, hi_k, stepk = k - 1, max(k - 3, k0 - 1), -1
-                        j = lo_k
-                        while j != hi_k:
-                            if step_kind[j] == SIDE_CODE:
-                                sq1, sr1 = qa + step_q1[j], ra + step_r1[j]
-                                sq2, sr2 = qa + step_q2[j], ra + step_r2[j]
-                                if (sq1 == q and sr1 == r) or (sq2 == q and sr2 == r):
-                                    j1 = index_of_axial(sq1, sr1, orient, stagger, columns, rows)
-                                    if j1 >= 0:
-                                        cliff = side_kind[j1, step_side[j]] == SIDE_CLIFF
-                                    else:
-                                        j2 = index_of_axial(sq2, sr2, orient, stagger, columns, rows)
-                                        cliff = j2 >= 0 and side_kind[j2, (step_side[j] + 3) % 6] == SIDE_CLIFF
-                                    if cliff:
-                                        crest = False
-                                    break
-                            j += stepk
+                        crest = not _cliff_exit(k, k0, k1, q, r, hi_is_a, qa, ra, oq, orr, lookup, step_kind,
+                                                step_q1, step_r1, step_q2, step_r2, step_side, side_kind)
                     effect = _obstacle(ground, False, rng, rng + 1, crest, same, lo, hi, hk_level, distance, table)
             if effect == WALL:
                 wall = True
@@ -1205,11 +1223,12 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
                 blinded = True
             if i < 0:
                 continue
+            base = ground - data[i, C_GROUND] + data[i, C_LEVEL]
             # terrain in the hex, where the line touches its art (6.2.3)
             touched = -1
             block = data[i, C_BLOCK]
             if block > 0:
-                touched = 1 if (data[i, C_ART] == 0 or segment_hits_art(
+                touched = 1 if (data[i, C_ART] == 0 or _touches_art(
                     x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y)) else 0
                 if touched == 1:
                     effect = _obstacle(base + block, block == 5, rng, rng + 1, False, same, lo, hi, hk_level,
@@ -1228,7 +1247,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
             obscure = data[i, C_OBSCURE]
             if obscure > 0:
                 if touched < 0:
-                    touched = 1 if (data[i, C_ART] == 0 or segment_hits_art(
+                    touched = 1 if (data[i, C_ART] == 0 or _touches_art(
                         x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y)) else 0
                 if touched == 1:
                     top = base + obscure
@@ -1244,12 +1263,9 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
             if data[i, C_VEHICLE] != 0 or data[i, C_WRECK] != 0:
                 has = data[i, C_VEHICLE] != 0
                 if data[i, C_WRECK] != 0:
-                    deir_higher = False
+                    deir_higher = False  # 8.6.2: a wreck in a deir, between a deir hex and a higher hex
                     if deir_end >= 0 and data[i, C_DEIR] != 0:
-                        if deir_end == 0:
-                            deir_higher = lb > la
-                        else:
-                            deir_higher = la > lb
+                        deir_higher = (lb > la) if deir_end == 0 else (la > lb)
                     if not deir_higher:
                         has = True
                 top = base + VEHICLE_HEIGHT
@@ -1261,8 +1277,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
                 h = SMOKE_HINDRANCE * smoke
             elif obscured or vehicle:
                 h = 1
-            if h > best_hind:
-                best_hind = h
+            best_hind = max(best_hind, h)
         hind += best_hind
 
     if zone_d >= 0:
@@ -1270,15 +1285,8 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
         if zone_d + 2 <= distance <= zone_d + 1 + n:
             blinded = True
     if deir_end >= 0 and crossed:
-        if deir_end == 0:
-            rel = eb - ea
-            first = distance
-        else:
-            rel = ea - eb
-            first = distance
-        if first_deir < first:
-            first = first_deir
-        if not (rel >= 5 and first <= rel):
+        rel = (eb - ea) if deir_end == 0 else (ea - eb)
+        if not (rel >= 5 and first_deir <= rel):
             blinded = True
     if wall or blinded:
         return 2, hind, not wall
@@ -1287,17 +1295,38 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, neighbours, hq, hr, cent
     return 0, 0, False
 
 
+@njit(cache=True)
+def _cliff_exit(k, k0, k1, q, r, hi_is_a, qa, ra, oq, orr, lookup, step_kind, step_q1, step_r1, step_q2, step_r2,
+                step_side, side_kind):
+    """Does the line leave hex (q, r) toward the lower unit across a cliff hexside (8.13.5)?"""
+    if hi_is_a:
+        j, stop, inc = k + 1, min(k + 3, k1), 1
+    else:
+        j, stop, inc = k - 1, max(k - 3, k0 - 1), -1
+    while j != stop:
+        if step_kind[j] == SIDE_CODE:
+            sq1, sr1 = qa + step_q1[j], ra + step_r1[j]
+            sq2, sr2 = qa + step_q2[j], ra + step_r2[j]
+            if (sq1 == q and sr1 == r) or (sq2 == q and sr2 == r):
+                j1 = lookup[oq + step_q1[j], orr + step_r1[j]]
+                if j1 >= 0:
+                    return side_kind[j1, step_side[j]] == SIDE_CLIFF
+                j2 = lookup[oq + step_q2[j], orr + step_r2[j]]
+                return j2 >= 0 and side_kind[j2, (step_side[j] + 3) % 6] == SIDE_CLIFF
+        j += inc
+    return False
+
+
 @njit(cache=True, parallel=True)
-def _batch(a, b, la, lb, data, side_height, side_kind, neighbours, hq, hr, centres,
+def _batch(a, b, la, lb, data, side_height, side_kind, side_any, neighbours, hq, hr, centres,
            art_hex_start, art_ring_start, art_x, art_y, table, terraced, any_vehicle,
-           orient, stagger, columns, rows, dq_min, dr_min, dr_span,
-           shape_start, step_kind, step_q1, step_r1, step_q2, step_r2, step_side,
-           result, hindrances, blind):
+           lookup, q0, r0, dq_min, dr_min, dr_span, shape_start, step_kind, step_q1, step_r1, step_q2, step_r2,
+           step_side, result, hindrances, blind):
     for p in prange(a.shape[0]):
-        res, hind, bl = _pair(a[p], b[p], la[p], lb[p], data, side_height, side_kind, neighbours, hq, hr,
-                              centres, art_hex_start, art_ring_start, art_x, art_y, table, terraced,
-                              any_vehicle, orient, stagger, columns, rows, dq_min, dr_min, dr_span,
-                              shape_start, step_kind, step_q1, step_r1, step_q2, step_r2, step_side)
+        res, hind, bl = _pair(a[p], b[p], la[p], lb[p], data, side_height, side_kind, side_any, neighbours, hq,
+                              hr, centres, art_hex_start, art_ring_start, art_x, art_y, table, terraced,
+                              any_vehicle, lookup, q0, r0, dq_min, dr_min, dr_span, shape_start, step_kind,
+                              step_q1, step_r1, step_q2, step_r2, step_side)
         result[p] = res
         hindrances[p] = min(hind, 32767)
         blind[p] = bl

@@ -20,6 +20,10 @@ class RulesBase:
     def __init__(self, cmap):
         self.cmap = cmap
 
+    def describe(self, result, hindrances, blind):
+        """The ruleset's own wording for an answer (the Answer's ``term``); the batch path has only these three."""
+        return self.terms[result]
+
     def unit_level(self, index):
         """Where a unit standing in hex ``index`` is, in the ruleset's level units (ground plus building)."""
         return int(self.cmap.level[index])

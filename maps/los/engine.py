@@ -64,14 +64,13 @@ def viewshed(cmap, from_hex, level=None, target_height=0):
     lb = rules.unit_levels() + np.int32(target_height)
     result, hindrances, blind = rules.batch(np.full(cmap.n, a, dtype=np.int32), targets,
                                             np.full(cmap.n, la, dtype=np.int32), lb.astype(np.int32))
-    terms = rules.terms
     hexes = {}
     from_label = cmap.label(a)
     for i in range(cmap.n):
         res = RESULTS[result[i]]
         hexes[cmap.label(i)] = {"from": from_label, "to": cmap.label(i), "from_level": la, "to_level": int(lb[i]),
                                 "result": res, "hindrances": int(hindrances[i]), "blind": bool(blind[i]),
-                                "term": terms[res]}
+                                "term": rules.describe(res, int(hindrances[i]), bool(blind[i]))}
     return {"from": from_label, "level": la, "hexes": hexes}
 
 

@@ -15,22 +15,26 @@ from numba import njit, prange
 
 from maps.los.answer import Answer, Reason
 from maps.los.base import RulesBase
-from maps.los.tables import ALONG_CODE, HEX_CODE, axial_of, index_of_axial, shape_id, trace_tables
+from maps.los.tables import ALONG_CODE, HEX_CODE, axial_of, hex_lookup, shape_id, trace_tables
 from maps.los.trace import ALONG, HEX
 
 INCHES_PER_YARD_SCALE = 22.86  # 1" = 25 yards = 22.86 m (L390)
-SEE_INTO_HEXES = 1  # "about 3 inches" into or out of LOS-blocking terrain (L461), one hex
 SMOKE_KINDS = ("smoke", "smoke2")
 
-# What a hex's terrain does to a line passing through it: the terrain chart's "blocks LOS" column.
-# Obstacles stand one level above their ground (docs/los.md). Ids not listed are open to the eye.
-OBSTACLES = {
-    "woods": "QRS terrain chart, L461",
-    "building": "QRS terrain chart, L461",
-    "rough-scrub": "QRS terrain chart, L461",
-    "jungle": "QRS L412 (not on the chart)",
+# What a terrain id does to a line passing through it when the map's catalogue does not rate it: (blocks LOS
+# through it, height above its ground, rule, note). The terrain chart's "blocks LOS" column; obstacles stand
+# one level above their ground (docs/los.md). The same values as maps/rulesets/data/miniatures.json.
+TERRAIN = {
+    "open": (False, 0, "QRS terrain chart", None),
+    "road": (False, 0, "QRS terrain chart", None),
+    "river": (False, 0, "QRS terrain chart", None),
+    "woods": (True, 1, "QRS terrain chart, L461", None),
+    "building": (True, 1, "QRS terrain chart, L461", None),
+    "rough-scrub": (True, 1, "QRS terrain chart, L461", None),
+    "jungle": (True, 1, "QRS L412", "jungle is not on the QRS terrain chart; taken to block LOS like woods"),
+    "built-up-area": (False, 0, "QRS L416", "built-up-area: its 5\" spotting limit is not applied; taken as "
+                                            "not blocking LOS"),
 }
-NOT_OBSTACLES = ("open", "road", "river", "hill", "hill-crest", "bunker", "trench", "field", "clear")
 
 NONE, DEAD, BLOCKED = 0, 1, 2
 
@@ -55,6 +59,13 @@ def hex_label(grid, h):
     return f"off-map [{h[0]}, {h[1]}]"
 
 
+def by_owner(step, values):
+    """The two hexes of a hexside step with their values, the hexside's owner first: the same both ways."""
+    pairs = list(zip(step.hexes, values))
+    owner = tuple(step.hexside[:2])
+    return sorted(pairs, key=lambda pair: tuple(pair[0]) != owner)
+
+
 class Rules(RulesBase):
     id = "miniatures"
     terms = {"clear": "Clear", "hindered": "Hindered", "blocked": "Blocked"}
@@ -62,24 +73,55 @@ class Rules(RulesBase):
 
     def __init__(self, cmap):
         super().__init__(cmap)
+        self.lookup, self.q0, self.r0 = hex_lookup(cmap.grid)
         n = cmap.n
         self.ground = np.asarray(cmap.level, dtype=np.int32)
         self.obstacle = np.zeros(n, dtype=np.int8)
+        self.top = self.ground.copy()  # an obstacle's top: its ground plus its height
         self.smoke = np.zeros(n, dtype=np.int16)
         for kind in SMOKE_KINDS:
             self.smoke += cmap.marker_count(kind)
-        self.defining = []
+        self.defining = []  # the terrain id that blocks, or the hex's first id
+        self.rules = []
         self.notes = []
         for i, ids in enumerate(cmap.terrain):
-            blocking = [tid for tid in ids if tid in OBSTACLES]
-            notes = [f"{tid}: not in the miniatures LOS table; taken as not blocking LOS"
-                     for tid in ids if tid not in OBSTACLES and tid not in NOT_OBSTACLES]
-            if "jungle" in blocking:
-                notes.append("jungle is not on the QRS terrain chart; taken to block LOS like woods (L412)")
-            self.obstacle[i] = 1 if blocking else 0
-            self.defining.append(blocking[0] if blocking else (ids[0] if ids else "open"))
+            defining, rule, height, notes = (ids[0] if ids else "open"), "", -1, []
+            for tid in ids:
+                blocks, theight, trule, note = self._terrain(tid)
+                if note:
+                    notes.append(note)
+                if blocks and theight > height:
+                    defining, rule, height = tid, trule, theight
+            if height >= 0:
+                self.obstacle[i] = 1
+                self.top[i] += height
+            self.defining.append(defining)
+            self.rules.append(rule)
             self.notes.append(notes)
         self.inches_per_hex, self.scale_source = inches_per_hex(cmap)
+
+    def _terrain(self, tid):
+        """(blocks LOS through it, height, rule, note or None): the catalogue's rating, else TERRAIN's."""
+        catalogue = self.cmap.catalogue
+        if catalogue is not None and tid in catalogue and catalogue.get(tid)["los"] != "special":
+            entry = catalogue.get(tid)
+            blocks = entry["los"] == "blocking"
+            height = entry.get("height")
+            note = None
+            decided = [key for key in ("los", "height") if key in (entry.get("decided") or ())]
+            if decided:
+                note = (f"{tid}: the QRS does not give its {' or '.join(decided)}; the {catalogue.id} catalogue's "
+                        f"decision is {entry['los']}" + (f", {height} level high" if blocks else ""))
+            if entry["los"] == "hindering":
+                note = f"{tid}: the QRS has no hindered LOS; taken as not blocking"
+            return blocks, (1 if height is None else height) if blocks else 0, entry.get("rule") or "", note
+        if tid in TERRAIN:
+            return TERRAIN[tid]
+        return False, 0, "", f"{tid}: not in the miniatures LOS table; taken as not blocking LOS"
+
+    def describe(self, result, hindrances, blind):
+        """The answer's wording; dead ground says so ("Blocked (dead zone)")."""
+        return self.dead_zone_term if blind else self.terms[result]
 
     def unit_level(self, index):
         level = int(self.cmap.level[index])
@@ -93,19 +135,19 @@ class Rules(RulesBase):
         grid = self.cmap.grid
         if grid.contains(*h):
             i = grid.index(*h)
-            ground, obstacle, smoke = int(self.ground[i]), int(self.obstacle[i]), int(self.smoke[i])
-            tid, notes = self.defining[i], list(self.notes[i])
+            ground, obstacle, top = int(self.ground[i]), int(self.obstacle[i]), int(self.top[i])
+            smoke, tid, rule, notes = int(self.smoke[i]), self.defining[i], self.rules[i], list(self.notes[i])
         else:
-            ground, obstacle, smoke, tid, notes = 0, 0, 0, "open", []
+            ground, obstacle, top, smoke, tid, rule, notes = 0, 0, 0, 0, "open", "", []
         if smoke:
             notes.append("smoke blocks LOS through it at every height (the QRS gives it none)")
             return BLOCKED, [("smoke", "blocking", "QRS L313 (cannot see through smoke)")], notes
         if obstacle:
-            name, top = tid, ground + 1
+            name = tid
             if top >= hi:
-                return BLOCKED, [(tid, "blocking", OBSTACLES[tid] + " (blocks LOS through it)")], notes
+                return BLOCKED, [(tid, "blocking", f"{rule} (blocks LOS through it)")], notes
             if top <= lo:
-                return NONE, [(tid, "ignored", "seen over (docs/los.md: one level above its ground)")], notes
+                return NONE, [(tid, "ignored", f"{rule} (seen over)")], notes
         else:
             name, top = f"hill (level {ground})", ground
             if ground >= hi and ground > lo:
@@ -151,7 +193,7 @@ class Rules(RulesBase):
                 if sides[0][1] or sides[1][1]:
                     names = " | ".join(
                         f"{hex_label(grid, h)} " + (", ".join(f"{t} ({e})" for t, e, _ in s[1]) or "open")
-                        for h, s in zip(step.hexes, sides))
+                        for h, s in by_owner(step, sides))
                     effect = ("ignored", "blind", "blocking")[outcome]
                     answer.reasons.append(Reason(None, self._hexside_label(step.hexside), names, effect,
                                                  "along a hexside: blocked only when both sides block"))
@@ -163,13 +205,9 @@ class Rules(RulesBase):
                 if note not in assumptions:
                     assumptions.append(note)
             worst = max(worst, outcome)
-        if worst == BLOCKED:
-            answer.result = "blocked"
-            answer.term = self.terms["blocked"]
-        elif worst == DEAD:
-            answer.result, answer.blind, answer.term = "blocked", True, self.dead_zone_term
-        else:
-            answer.term = self.terms["clear"]
+        if worst != NONE:
+            answer.result, answer.blind = "blocked", worst == DEAD
+        answer.term = self.describe(answer.result, 0, answer.blind)
         answer.assumptions = assumptions
         return answer
 
@@ -184,10 +222,10 @@ class Rules(RulesBase):
         grid = self.cmap.grid
         tables = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
         return _batch(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
-                      np.asarray(level_b, np.int32), grid.columns, grid.rows, tables.orient, tables.stagger_code,
+                      np.asarray(level_b, np.int32), grid.rows, tables.orient, tables.stagger_code,
                       tables.dq_min, tables.dr_min, tables.dr_span, tables.shape_start, tables.step_kind,
                       tables.step_q1, tables.step_r1, tables.step_q2, tables.step_r2,
-                      self.ground, self.obstacle, self.smoke)
+                      self.lookup, self.q0, self.r0, self.ground, self.obstacle, self.top, self.smoke)
 
 
 @njit(cache=True)
@@ -196,19 +234,17 @@ def _distance(dq, dr):
 
 
 @njit(cache=True)
-def _outcome(i, hi, lo, near, behind, ground, obstacle, smoke):
+def _outcome(i, hi, lo, near, behind, ground, obstacle, top, smoke):
     if i < 0:
-        g, top, obs = 0, 0, 0
+        g, t, obs = 0, 0, 0
     else:
         if smoke[i] > 0:
             return BLOCKED
-        g = ground[i]
-        obs = obstacle[i]
-        top = g + obs
+        g, t, obs = ground[i], top[i], obstacle[i]
     if obs:
-        if top >= hi:
+        if t >= hi:
             return BLOCKED
-        if top <= lo:
+        if t <= lo:
             return NONE
     else:
         if g >= hi and g > lo:
@@ -221,8 +257,8 @@ def _outcome(i, hi, lo, near, behind, ground, obstacle, smoke):
 
 
 @njit(cache=True, parallel=True)
-def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
-           step_kind, step_q1, step_r1, step_q2, step_r2, ground, obstacle, smoke):
+def _batch(a, b, level_a, level_b, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
+           step_kind, step_q1, step_r1, step_q2, step_r2, lookup, q0, r0, ground, obstacle, top, smoke):
     n = a.shape[0]
     result = np.zeros(n, np.int8)
     hindrances = np.zeros(n, np.int16)
@@ -234,6 +270,7 @@ def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_mi
         la, lb = level_a[p], level_b[p]
         hi, lo = max(la, lb), min(la, lb)
         from_a = la >= lb  # the higher unit, from which the dead zone is measured
+        oq, orr = qa - q0, ra - r0  # the start hex in the lookup table
         s = shape_id(dq, dr, dq_min, dr_min, dr_span)
         worst = NONE
         for k in range(shape_start[s], shape_start[s + 1]):
@@ -243,14 +280,12 @@ def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_mi
             q1, r1 = step_q1[k], step_r1[k]
             d_a, d_b = _distance(q1, r1), _distance(q1 - dq, r1 - dr)
             near, behind = (d_a, d_b) if from_a else (d_b, d_a)
-            out = _outcome(index_of_axial(qa + q1, ra + r1, orient, stagger, columns, rows),
-                           hi, lo, near, behind, ground, obstacle, smoke)
+            out = _outcome(lookup[oq + q1, orr + r1], hi, lo, near, behind, ground, obstacle, top, smoke)
             if kind == ALONG_CODE and out != NONE:
                 q2, r2 = step_q2[k], step_r2[k]
                 d_a, d_b = _distance(q2, r2), _distance(q2 - dq, r2 - dr)
                 near, behind = (d_a, d_b) if from_a else (d_b, d_a)
-                out = min(out, _outcome(index_of_axial(qa + q2, ra + r2, orient, stagger, columns, rows),
-                                        hi, lo, near, behind, ground, obstacle, smoke))
+                out = min(out, _outcome(lookup[oq + q2, orr + r2], hi, lo, near, behind, ground, obstacle, top, smoke))
             if out > worst:
                 worst = out
                 if worst == BLOCKED:

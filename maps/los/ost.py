@@ -25,6 +25,10 @@ from maps.los.trace import ALONG, CORNER, HEX, SIDE
 
 CLEAR, DEGRADE, BLOCK = 0, 1, 2
 THIRD_DEGRADING_BLOCKS = 3  # 12.3.2, 14.0.6
+# The line meets a hex's art when it comes within this distance of it (map units, circumradius 1). Art is
+# clipped to its hex, so a line along a hexside runs exactly on the edge of art drawn up to that hexside:
+# a tolerance makes that a touch every time, from either end (docs/los.md, geometry decision 5).
+ART_TOLERANCE = 1e-9
 
 # Where a terrain stands (12.4.7-12.4.10, 12.6.2): "none" has no appreciable height, "low" is a ground-level
 # obstacle a higher unit sees over (but for the blind hex), "all" stands at every level (smoke).
@@ -320,7 +324,7 @@ class Rules(RulesBase):
         x0, y0 = ax + step.t0 * (bx - ax), ay + step.t0 * (by - ay)
         x1, y1 = ax + step.t1 * (bx - ax), ay + step.t1 * (by - ay)
         piece = Point(x0, y0) if (x0, y0) == (x1, y1) else LineString([(x0, y0), (x1, y1)])
-        return piece.intersects(facts.art)
+        return piece.distance(facts.art) <= ART_TOLERANCE
 
     @staticmethod
     def _low(level, cls, terrain, rule, sight, behind):
@@ -586,18 +590,23 @@ class Rules(RulesBase):
         self.feature_kind = np.array(kinds, dtype=np.int8)
         self.side_code = np.ascontiguousarray(self.cmap.side_code, dtype=np.int16)
         self.centres = np.ascontiguousarray(self.cmap.centres, dtype=np.float64)
+        # Fast paths: a hex with nothing on it at level 0, and a hex with no hexside feature around it.
+        self.quiet = ((self.level == 0) & (self.everywhere == 0) & (self.low == 0) & (self.low_on_art == 0)
+                      & (self.structure == 0) & (self.art_owner == ART_NONE))
+        self.sided = (self.feature_kind[self.side_code] != NO_FEATURE).any(axis=1)
         assert self.level.shape[0] == n
 
     def batch(self, a, b, level_a, level_b):
         grid, cmap = self.cmap.grid, self.cmap
         t = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
-        return _batch(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
-                      np.asarray(level_b, np.int32), grid.columns, grid.rows, t.orient, t.stagger_code,
-                      t.dq_min, t.dr_min, t.dr_span, t.shape_start, t.step_kind, t.step_q1, t.step_r1,
-                      t.step_q2, t.step_r2, t.step_side, t.step_t0, t.step_t1, self.centres,
-                      self.level, self.everywhere, self.low, self.low_on_art, self.structure, self.art_owner,
-                      self.building_id, self.side_code, self.feature_kind,
-                      cmap.art_hex_start, cmap.art_ring_start, cmap.art_x, cmap.art_y)
+        lines = (grid.columns, grid.rows, t.orient, t.stagger_code, t.dq_min, t.dr_min, t.dr_span, t.shape_start,
+                 t.step_kind, t.step_q1, t.step_r1, t.step_q2, t.step_r2, t.step_side, t.step_t0, t.step_t1)
+        hexes = (self.centres, self.level, self.everywhere, self.low, self.low_on_art, self.structure,
+                 self.art_owner, self.building_id, self.side_code, self.feature_kind, self.quiet, self.sided,
+                 cmap.art_hex_start, cmap.art_ring_start, cmap.art_x, cmap.art_y)
+        kernel = _batch_parallel if len(a) >= PARALLEL_FROM else _batch_serial
+        return kernel(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
+                      np.asarray(level_b, np.int32), lines, hexes)
 
 
 # -- compiled kernel ---------------------------------------------------------------------------------------
@@ -650,12 +659,28 @@ def _hex_effect(i, hit, la, lb, lo, hi, behind, slope, level, everywhere, low, l
 
 
 @njit(cache=True)
-def _feature_code(i1, i2, side, side_code):
-    if i1 >= 0:
-        return side_code[i1, side]
-    if i2 >= 0:
-        return side_code[i2, (side + 3) % 6]
-    return 0
+def _behind(k, lower, first, last):
+    """Is the lower unit's hex the next hex after step k (lower: 0 same level, 1 a, 2 b)?"""
+    if lower == 0:
+        return False
+    if first < 0:
+        return True
+    return k >= last if lower == 2 else k <= first
+
+
+@njit(cache=True)
+def _feature_step(kind, at_end, from_a, to_b, i1, i2, ia, ib, distance, la, lb, behind, level, structure):
+    """A hexside feature crossed or run along; at the ends, the rules of 15.0.10, 15.3.6 and 16.4.3."""
+    if at_end:
+        if kind == ROW_HOUSE:
+            return BLOCK, BLOCK
+        if kind == BOCAGE and distance >= 2 and ((from_a and structure[ia] != 0) or (to_b and structure[ib] != 0)):
+            return BLOCK, BLOCK
+        return 0, 0
+    g1 = level[i1] if i1 >= 0 else 0
+    g2 = level[i2] if i2 >= 0 else 0
+    multi = (i1 >= 0 and structure[i1] == MULTI) or (i2 >= 0 and structure[i2] == MULTI)
+    return _feature_effect(kind, max(g1, g2), la, lb, behind, multi)
 
 
 @njit(cache=True)
@@ -672,154 +697,185 @@ def _feature_effect(kind, g, la, lb, behind, multi_beside):
 
 
 @njit(cache=True)
-def _hits(i, k, ax, ay, bx, by, step_t0, step_t1, art_owner, art_hex_start, art_ring_start, art_x, art_y):
-    if i < 0 or art_owner[i] == ART_NONE:
-        return True
+def _distance2(px, py, ax, ay, bx, by):
+    """Squared distance from point p to segment ab."""
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0
+    if length2 > 0.0:
+        t = min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+    ex, ey = ax + t * dx - px, ay + t * dy - py
+    return ex * ex + ey * ey
+
+
+@njit(cache=True)
+def _hits(i, k, ax, ay, bx, by, step_t0, step_t1, art_hex_start, art_ring_start, art_x, art_y):
+    """Does step k's stretch of the line come within ART_TOLERANCE of hex i's art?"""
     t0, t1 = step_t0[k], step_t1[k]
-    return segment_hits_art(ax + t0 * (bx - ax), ay + t0 * (by - ay), ax + t1 * (bx - ax), ay + t1 * (by - ay),
-                            i, art_hex_start, art_ring_start, art_x, art_y)
+    x0, y0 = ax + t0 * (bx - ax), ay + t0 * (by - ay)
+    x1, y1 = ax + t1 * (bx - ax), ay + t1 * (by - ay)
+    if segment_hits_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y):
+        return True
+    near = ART_TOLERANCE * ART_TOLERANCE
+    for ring in range(art_hex_start[i], art_hex_start[i + 1]):
+        for p in range(art_ring_start[ring], art_ring_start[ring + 1] - 1):
+            px, py, qx, qy = art_x[p], art_y[p], art_x[p + 1], art_y[p + 1]
+            if (_distance2(x0, y0, px, py, qx, qy) <= near or _distance2(x1, y1, px, py, qx, qy) <= near
+                    or _distance2(px, py, x0, y0, x1, y1) <= near or _distance2(qx, qy, x0, y0, x1, y1) <= near):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _one_pair(ia, ib, la, lb, lines, hexes):
+    """(result, hindrances, blind) of the line from hex ia at level la to hex ib at level lb."""
+    (columns, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start, step_kind, step_q1, step_r1, step_q2,
+     step_r2, step_side, step_t0, step_t1) = lines
+    (centres, level, everywhere, low, low_on_art, structure, art_owner, building, side_code, feature_kind, quiet,
+     sided, art_hex_start, art_ring_start, art_x, art_y) = hexes
+    lo, hi = min(la, lb), max(la, lb)
+    lower = 0 if la == lb else (1 if la < lb else 2)  # 1: a is lower, 2: b is lower
+    qa, ra = axial_of(ia // rows, ia % rows, orient, stagger)
+    qb, rb = axial_of(ib // rows, ib % rows, orient, stagger)
+    dq, dr = qb - qa, rb - ra
+    distance = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    s = shape_id(dq, dr, dq_min, dr_min, dr_span)
+    k0, k1 = shape_start[s], shape_start[s + 1]
+    ax, ay, bx, by = centres[ia, 0], centres[ia, 1], centres[ib, 0], centres[ib, 1]
+
+    first, last = -1, -1
+    for k in range(k0, k1):
+        if step_kind[k] == HEX_CODE or step_kind[k] == ALONG_CODE:
+            if first < 0:
+                first = k
+            last = k
+    hard = False
+    blind_block = False
+    n_full = 0
+    n_plain = 0
+
+    # The gully edge (12.5.9): the line must leave the lower unit's gully at once.
+    if lower != 0 and lo < 0 and first >= 0:
+        k = first if lower == 1 else last
+        for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
+            i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
+            if i >= 0 and level[i] < 0:
+                hard = True
+    # Inside one multi-hex structure, only adjacent hexes (16.3.6).
+    bid = building[ia]
+    if bid >= 0 and building[ib] == bid and distance >= 2:
+        inside = True
+        for k in range(k0, k1):
+            if step_kind[k] == HEX_CODE or step_kind[k] == ALONG_CODE:
+                for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
+                    i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
+                    if i < 0 or building[i] != bid:
+                        inside = False
+        if inside:
+            hard = True
+    # The slope (12.5.11): from the higher unit, one level lower each hex, down to the lower unit.
+    slope = False
+    if lower != 0 and first >= 0:
+        expect = hi
+        ok = True
+        for j in range(k1 - k0):
+            k = k0 + j if lower == 2 else k1 - 1 - j
+            if step_kind[k] != HEX_CODE and step_kind[k] != ALONG_CODE:
+                continue
+            expect -= 1
+            for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
+                i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
+                g = level[i] if i >= 0 else 0
+                if g != expect:
+                    ok = False
+            if not ok:
+                break
+        slope = ok and lo == expect - 1
+
+    sunk = hi < 0  # both units in gullies: the open ground between them rises above them
+    for k in range(k0, k1):
+        kind = step_kind[k]
+        i1 = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
+        behind = _behind(k, lower, first, last)
+        full, plain = 0, 0
+        if kind == HEX_CODE or kind == CORNER_CODE:
+            if i1 < 0 or quiet[i1]:
+                if not sunk:
+                    continue
+                full, plain = BLOCK, BLOCK
+            else:
+                hit = art_owner[i1] == ART_NONE or _hits(i1, k, ax, ay, bx, by, step_t0, step_t1,
+                                                         art_hex_start, art_ring_start, art_x, art_y)
+                full, plain = _hex_effect(i1, hit, la, lb, lo, hi, behind, slope, level, everywhere, low,
+                                          low_on_art, structure, art_owner)
+        else:
+            i2 = -1
+            if kind == ALONG_CODE or i1 < 0:
+                i2 = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
+            if kind == ALONG_CODE:
+                for i in (i1, i2):
+                    if i < 0 or quiet[i]:
+                        f, pl = (BLOCK, BLOCK) if sunk else (0, 0)
+                    else:
+                        hit = art_owner[i] == ART_NONE or _hits(i, k, ax, ay, bx, by, step_t0, step_t1,
+                                                                art_hex_start, art_ring_start, art_x, art_y)
+                        f, pl = _hex_effect(i, hit, la, lb, lo, hi, behind, slope, level, everywhere, low,
+                                            low_on_art, structure, art_owner)
+                    full, plain = max(full, f), max(plain, pl)
+            # The hexside feature, crossed or run along: an element of its own.
+            code = 0
+            if i1 >= 0:
+                if sided[i1]:
+                    code = side_code[i1, step_side[k]]
+            elif i2 >= 0:
+                code = side_code[i2, (step_side[k] + 3) % 6]
+            if code != 0 and feature_kind[code] != NO_FEATURE:
+                if i2 < 0:
+                    i2 = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
+                from_a = step_q1[k] == 0 and step_r1[k] == 0
+                to_b = step_q2[k] == dq and step_r2[k] == dr
+                at_end = kind == SIDE_CODE and (from_a or to_b)
+                ff, fp = _feature_step(feature_kind[code], at_end, from_a, to_b, i1, i2, ia, ib, distance,
+                                       la, lb, behind, level, structure)
+                if fp == BLOCK:
+                    hard = True
+                elif ff == BLOCK:
+                    blind_block = True
+                n_full += ff == DEGRADE
+                n_plain += fp == DEGRADE
+            if kind == SIDE_CODE:
+                continue
+        if plain == BLOCK:
+            hard = True
+        elif full == BLOCK:
+            blind_block = True
+        n_full += full == DEGRADE
+        n_plain += plain == DEGRADE
+
+    blocked = hard or blind_block or n_full >= THIRD_DEGRADING_BLOCKS
+    blocked_anyway = hard or n_plain >= THIRD_DEGRADING_BLOCKS
+    if blocked:
+        return BLOCK, min(n_full, 32767), not blocked_anyway
+    return (DEGRADE if n_full > 0 else CLEAR), min(n_full, 32767), False
+
+
+# The same kernel with and without threads: threads pay off for a whole-map analysis, not for a viewshed.
+PARALLEL_FROM = 20000
+
+
+@njit(cache=True)
+def _batch_serial(a, b, level_a, level_b, lines, hexes):
+    n = a.shape[0]
+    result, hindrances, blind = np.zeros(n, np.int8), np.zeros(n, np.int16), np.zeros(n, np.bool_)
+    for p in range(n):
+        result[p], hindrances[p], blind[p] = _one_pair(a[p], b[p], level_a[p], level_b[p], lines, hexes)
+    return result, hindrances, blind
 
 
 @njit(cache=True, parallel=True)
-def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
-           step_kind, step_q1, step_r1, step_q2, step_r2, step_side, step_t0, step_t1, centres,
-           level, everywhere, low, low_on_art, structure, art_owner, building, side_code, feature_kind,
-           art_hex_start, art_ring_start, art_x, art_y):
+def _batch_parallel(a, b, level_a, level_b, lines, hexes):
     n = a.shape[0]
-    result = np.zeros(n, np.int8)
-    hindrances = np.zeros(n, np.int16)
-    blind = np.zeros(n, np.bool_)
+    result, hindrances, blind = np.zeros(n, np.int8), np.zeros(n, np.int16), np.zeros(n, np.bool_)
     for p in prange(n):
-        ia, ib = a[p], b[p]
-        la, lb = level_a[p], level_b[p]
-        lo, hi = min(la, lb), max(la, lb)
-        lower = 0 if la == lb else (1 if la < lb else 2)  # 1: a is lower, 2: b is lower
-        qa, ra = axial_of(ia // rows, ia % rows, orient, stagger)
-        qb, rb = axial_of(ib // rows, ib % rows, orient, stagger)
-        dq, dr = qb - qa, rb - ra
-        distance = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-        s = shape_id(dq, dr, dq_min, dr_min, dr_span)
-        k0, k1 = shape_start[s], shape_start[s + 1]
-        ax, ay, bx, by = centres[ia, 0], centres[ia, 1], centres[ib, 0], centres[ib, 1]
-
-        first, last = -1, -1
-        for k in range(k0, k1):
-            if step_kind[k] == HEX_CODE or step_kind[k] == ALONG_CODE:
-                if first < 0:
-                    first = k
-                last = k
-        hard = False
-        blind_block = False
-        n_full = 0
-        n_plain = 0
-
-        # The gully edge (12.5.9): the line must leave the lower unit's gully at once.
-        if lower != 0 and lo < 0 and first >= 0:
-            k = first if lower == 1 else last
-            for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
-                i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
-                if i >= 0 and level[i] < 0:
-                    hard = True
-        # Inside one multi-hex structure, only adjacent hexes (16.3.6).
-        bid = building[ia]
-        if bid >= 0 and building[ib] == bid and distance >= 2:
-            inside = True
-            for k in range(k0, k1):
-                if step_kind[k] == HEX_CODE or step_kind[k] == ALONG_CODE:
-                    for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
-                        i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
-                        if i < 0 or building[i] != bid:
-                            inside = False
-            if inside:
-                hard = True
-        # The slope (12.5.11): from the higher unit, one level lower each hex, down to the lower unit.
-        slope = False
-        if lower != 0 and first >= 0:
-            expect = hi
-            ok = True
-            for j in range(k1 - k0):
-                k = k0 + j if lower == 2 else k1 - 1 - j
-                if step_kind[k] != HEX_CODE and step_kind[k] != ALONG_CODE:
-                    continue
-                expect -= 1
-                for q, r in ((step_q1[k], step_r1[k]), (step_q2[k], step_r2[k])):
-                    i = index_of_axial(qa + q, ra + r, orient, stagger, columns, rows)
-                    g = level[i] if i >= 0 else 0
-                    if g != expect:
-                        ok = False
-                if not ok:
-                    break
-            slope = ok and lo == expect - 1
-
-        for k in range(k0, k1):
-            kind = step_kind[k]
-            if lower == 0:
-                behind = False
-            elif first < 0:
-                behind = True
-            else:
-                behind = k >= last if lower == 2 else k <= first
-            i1 = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
-            full, plain = 0, 0
-            if kind == HEX_CODE or kind == CORNER_CODE:
-                hit = _hits(i1, k, ax, ay, bx, by, step_t0, step_t1, art_owner, art_hex_start, art_ring_start,
-                            art_x, art_y)
-                full, plain = _hex_effect(i1, hit, la, lb, lo, hi, behind, slope, level, everywhere, low,
-                                          low_on_art, structure, art_owner)
-            else:
-                i2 = index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows)
-                if kind == ALONG_CODE:
-                    hit = _hits(i1, k, ax, ay, bx, by, step_t0, step_t1, art_owner, art_hex_start,
-                                art_ring_start, art_x, art_y)
-                    f1, p1 = _hex_effect(i1, hit, la, lb, lo, hi, behind, slope, level, everywhere, low,
-                                         low_on_art, structure, art_owner)
-                    hit = _hits(i2, k, ax, ay, bx, by, step_t0, step_t1, art_owner, art_hex_start,
-                                art_ring_start, art_x, art_y)
-                    f2, p2 = _hex_effect(i2, hit, la, lb, lo, hi, behind, slope, level, everywhere, low,
-                                         low_on_art, structure, art_owner)
-                    full, plain = max(f1, f2), max(p1, p2)
-                # The hexside feature, crossed or run along: an element of its own.
-                fk = feature_kind[_feature_code(i1, i2, step_side[k], side_code)]
-                if fk != NO_FEATURE:
-                    ff, fp = 0, 0
-                    from_a = step_q1[k] == 0 and step_r1[k] == 0
-                    to_b = step_q2[k] == dq and step_r2[k] == dr
-                    if kind == SIDE_CODE and (from_a or to_b):
-                        if fk == ROW_HOUSE:
-                            ff, fp = BLOCK, BLOCK
-                        elif fk == BOCAGE and distance >= 2 and (
-                                (from_a and structure[ia] != 0) or (to_b and structure[ib] != 0)):
-                            ff, fp = BLOCK, BLOCK
-                    else:
-                        g1 = level[i1] if i1 >= 0 else 0
-                        g2 = level[i2] if i2 >= 0 else 0
-                        multi = (i1 >= 0 and structure[i1] == MULTI) or (i2 >= 0 and structure[i2] == MULTI)
-                        ff, fp = _feature_effect(fk, max(g1, g2), la, lb, behind, multi)
-                    if fp == BLOCK:
-                        hard = True
-                    elif ff == BLOCK:
-                        blind_block = True
-                    if ff == DEGRADE:
-                        n_full += 1
-                    if fp == DEGRADE:
-                        n_plain += 1
-                if kind == SIDE_CODE:
-                    continue
-            if plain == BLOCK:
-                hard = True
-            elif full == BLOCK:
-                blind_block = True
-            if full == DEGRADE:
-                n_full += 1
-            if plain == DEGRADE:
-                n_plain += 1
-
-        blocked = hard or blind_block or n_full >= THIRD_DEGRADING_BLOCKS
-        blocked_anyway = hard or n_plain >= THIRD_DEGRADING_BLOCKS
-        hindrances[p] = min(n_full, 32767)
-        if blocked:
-            result[p] = 2
-            blind[p] = not blocked_anyway
-        elif n_full > 0:
-            result[p] = 1
+        result[p], hindrances[p], blind[p] = _one_pair(a[p], b[p], level_a[p], level_b[p], lines, hexes)
     return result, hindrances, blind

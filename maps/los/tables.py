@@ -387,3 +387,17 @@ def segment_hits_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, ar
         if inside:
             return True
     return False
+
+
+def hex_lookup(grid):
+    """int32[q, r]: the index of the hex at axial (q0 + q, r0 + r), -1 off the map; and (q0, r0).
+
+    The table spans the map's axial box plus a margin of two, and a line between two hexes of the map only
+    touches hexes within one step of that box: kernels look hexes up here instead of converting coordinates.
+    """
+    axial = np.array([grid.to_axial(*h) for h in grid.hexes()], dtype=np.int64)
+    q0, r0 = axial.min(axis=0) - 2
+    q1, r1 = axial.max(axis=0) + 2
+    lookup = np.full((q1 - q0 + 1, r1 - r0 + 1), -1, dtype=np.int32)
+    lookup[axial[:, 0] - q0, axial[:, 1] - r0] = np.arange(grid.size, dtype=np.int32)
+    return lookup, int(q0), int(r0)

@@ -15,29 +15,33 @@ from numba import njit, prange
 
 from maps.los.answer import Answer, Reason
 from maps.los.base import RulesBase
-from maps.los.tables import ALONG_CODE, CORNER_CODE, HEX_CODE, axial_of, index_of_axial, shape_id, trace_tables
+from maps.los.tables import ALONG_CODE, CORNER_CODE, HEX_CODE, axial_of, hex_lookup, shape_id, trace_tables
 from maps.los.trace import ALONG, CORNER, HEX
 
 VISIBILITY_HEXES = 4  # "The standard visibility range is 4 hexes during day" (L719, L721)
 FLAT_OBSERVATION_HEXES = 1  # off a hill: reconnaissance and probes reach adjacent hexes (L417, L435)
 BLOCK = 1000
 
-# Obstruction level of each terrain id and the line of the rulebook that gives it.
-OBSTRUCTION = {
-    "town": (1, "TOCS L700"),
-    "village": (1, "TOCS L704"),
-    "woods": (1, "TOCS L757"),
-    "bocage": (1, "TOCS L738"),
-    "orchard": (1, "TOCS L752"),
-    "grove": (1, "TOCS L752"),
-    "orchard-grove": (1, "TOCS L752"),
-    "city": (2, "TOCS L693"),
-    "suburb": (2, "TOCS L695"),
-    "forest": (2, "TOCS L762"),
-    "jungle": (2, "TOCS L768"),
+# What each terrain id does to observation when the map's catalogue does not rate it: (effect, height, rule),
+# effect 0 none, 1 hinders (a level-1 obstruction), 2 blocks (level 2); an obstruction stands its level above
+# its hex's contour level. The same values as maps/rulesets/data/tocs.json.
+NONE, HINDERS, BLOCKS = 0, 1, 2
+TERRAIN = {
+    "open": (NONE, 0, "TOCS L728"),
+    "farmland": (NONE, 0, "TOCS L733"),
+    "desert": (NONE, 0, "TOCS L747"),
+    "town": (HINDERS, 1, "TOCS L700"),
+    "village": (HINDERS, 1, "TOCS L704"),
+    "woods": (HINDERS, 1, "TOCS L757"),
+    "bocage": (HINDERS, 1, "TOCS L738"),
+    "orchard": (HINDERS, 1, "TOCS L752"),
+    "grove": (HINDERS, 1, "TOCS L752"),
+    "city": (BLOCKS, 2, "TOCS L693"),
+    "suburb": (BLOCKS, 2, "TOCS L695"),
+    "forest": (BLOCKS, 2, "TOCS L762"),
+    "jungle": (BLOCKS, 2, "TOCS L768"),
 }
-NO_OBSTRUCTION = ("open", "farmland", "desert", "swamp", "marsh", "flooded", "polder", "pond", "lake", "beach",
-                  "rocky-coast", "ocean", "deep-ocean", "shallow-ocean", "road", "railroad", "hill", "mountain")
+CLASSES = {"clear": NONE, "hindering": HINDERS, "blocking": BLOCKS}
 FOREST_WOODS = ("woods", "forest")  # a woods hex surrounded by these on all six sides is forest (L762)
 
 
@@ -45,6 +49,13 @@ def hex_label(grid, h):
     if grid.contains(*h):
         return grid.label(*h)
     return f"off-map [{h[0]}, {h[1]}]"
+
+
+def by_owner(step, values):
+    """The two hexes of a hexside step with their values, the hexside's owner first: the same both ways."""
+    pairs = list(zip(step.hexes, values))
+    owner = tuple(step.hexside[:2])
+    return sorted(pairs, key=lambda pair: tuple(pair[0]) != owner)
 
 
 def _option(options, name, default):
@@ -60,34 +71,29 @@ class Rules(RulesBase):
 
     def __init__(self, cmap):
         super().__init__(cmap)
-        grid = cmap.grid
+        self.lookup, self.q0, self.r0 = hex_lookup(cmap.grid)
         n = cmap.n
         self.ground = np.asarray(cmap.level, dtype=np.int32)
-        self.obstruction = np.zeros(n, dtype=np.int8)
+        self.effect = np.zeros(n, dtype=np.int8)
+        self.top = self.ground.copy()  # an obstruction's top: contour level plus obstruction level (Q6)
         self.defining = []
         self.rules = []
         self.notes = []
         for i, ids in enumerate(cmap.terrain):
-            col, row = grid.from_index(i)
-            best, level, rule = None, 0, ""
-            notes = [f"{tid}: not in the TOCS observation table; taken as no obstruction"
-                     for tid in ids if tid not in OBSTRUCTION and tid not in NO_OBSTRUCTION]
+            best, key, rule, notes = None, (NONE, 0), "", []
             for tid in ids:
-                if tid not in OBSTRUCTION:
-                    continue
-                tlevel, trule = OBSTRUCTION[tid]
-                if tid == "woods":
-                    around = [grid.step(col, row, side) for side in range(6)]
-                    on_map = [h for h in around if grid.contains(*h)]
-                    all_woods = all(any(t in FOREST_WOODS for t in cmap.terrain[grid.index(*h)]) for h in on_map)
-                    if all_woods and len(on_map) == 6:
-                        tid, tlevel, trule = "forest", 2, "TOCS L762 (woods surrounded by woods)"
-                    elif all_woods:
-                        notes.append(f"{cmap.label(i)}: woods at the map edge, all of whose neighbours on the "
-                                     f"map are woods, is taken as woods, not forest (off-map hexes are open)")
-                if tlevel > level:
-                    best, level, rule = tid, tlevel, trule
-            self.obstruction[i] = level
+                if tid == "woods" and self._is_forest(i):
+                    tid = "forest"
+                elif tid == "woods" and self._is_forest(i, edge=True):
+                    notes.append(f"{cmap.label(i)}: woods at the map edge, all of whose neighbours on the map are "
+                                 f"woods, is taken as woods, not forest (hexes off the map are open)")
+                effect, height, trule, note = self._terrain(tid)
+                if note:
+                    notes.append(note)
+                if (effect, height) > key:
+                    best, key, rule = tid, (effect, height), trule
+            self.effect[i] = key[0]
+            self.top[i] += key[1]
             self.defining.append(best)
             self.rules.append(rule)
             self.notes.append(notes)
@@ -96,25 +102,51 @@ class Rules(RulesBase):
 
     # Units stand on their hex's contour level; the +1 for a city or suburb is for radio only (L306).
 
+    def _terrain(self, tid):
+        """(effect, height, rule, note or None) of one terrain id: the catalogue's rating, else TERRAIN's."""
+        catalogue = self.cmap.catalogue
+        if catalogue is not None and tid in catalogue and catalogue.get(tid)["los"] in CLASSES:
+            entry = catalogue.get(tid)
+            effect = CLASSES[entry["los"]]
+            height = entry.get("height")
+            note = None
+            decided = [key for key in ("los", "height") if key in (entry.get("decided") or ())]
+            if decided and effect != NONE:
+                note = (f"{tid}: the rulebook does not give its {' or '.join(decided)}; the {catalogue.id} "
+                        f"catalogue's decision is {entry['los']}")
+            return effect, effect if height is None else height, entry.get("rule") or "", note
+        if tid in TERRAIN:
+            return (*TERRAIN[tid], None)
+        return NONE, 0, "", f"{tid}: not in the TOCS observation table; taken as no obstruction"
+
+    def _is_forest(self, index, edge=False):
+        """Is this woods hex surrounded by woods: on all six sides (L762), or, with ``edge``, on the map only?"""
+        grid = self.cmap.grid
+        col, row = grid.from_index(index)
+        around = [grid.step(col, row, side) for side in range(6)]
+        on_map = [h for h in around if grid.contains(*h)]
+        if not edge and len(on_map) < 6:
+            return False
+        return all(any(t in FOREST_WOODS for t in self.cmap.terrain[grid.index(*h)]) for h in on_map)
+
     # -- the reference ---------------------------------------------------------------------------------
     def _weight(self, h, hi, lo):
         """What hex h does to observation: (weight 0 / 1 hindrance / BLOCK, [(terrain, effect, rule)], notes)."""
         grid = self.cmap.grid
         if grid.contains(*h):
             i = grid.index(*h)
-            ground, level = int(self.ground[i]), int(self.obstruction[i])
+            ground, effect, top = int(self.ground[i]), int(self.effect[i]), int(self.top[i])
             tid, rule, notes = self.defining[i], self.rules[i], list(self.notes[i])
         else:
-            ground, level, tid, rule, notes = 0, 0, None, "", []
+            ground, effect, top, tid, rule, notes = 0, NONE, 0, None, "", []
         if ground >= hi and ground > lo:
             return BLOCK, [(f"hill (level {ground})", "blocking", "TOCS L306, L719 (a hill in between)")], notes
-        if not level:
+        if effect == NONE:
             return 0, [], notes
-        top = ground + level
         notes.append("an obstruction reaches its hex's contour level plus its obstruction level")
         if hi >= top + 1:
             return 0, [(tid, "ignored", "TOCS L719 (seen over from 1 level higher)")], notes
-        if level >= 2:
+        if effect == BLOCKS:
             return BLOCK, [(tid, "blocking", f"{rule}: level-2 obstruction")], notes
         notes.append("each level-1 obstruction in the way hinders observation; they never add up to a block")
         return 1, [(tid, "hindering", f"{rule}: level-1 obstruction")], notes
@@ -153,7 +185,7 @@ class Rules(RulesBase):
                 if sides[0][1] or sides[1][1]:
                     names = " | ".join(
                         f"{hex_label(grid, h)} " + (", ".join(f"{t} ({e})" for t, e, _ in s[1]) or "open")
-                        for h, s in zip(step.hexes, sides))
+                        for h, s in by_owner(step, sides))
                     effect = "blocking" if weight >= BLOCK else ("hindering" if weight else "ignored")
                     answer.reasons.append(Reason(None, self._hexside_label(step.hexside), names, effect,
                                                  "along a hexside: the heavier side counts once"))
@@ -168,7 +200,7 @@ class Rules(RulesBase):
                 hindrances += weight
         answer.result = "blocked" if blocked else ("hindered" if hindrances else "clear")
         answer.hindrances = hindrances
-        answer.term = self.terms[answer.result]
+        answer.term = self.describe(answer.result, answer.hindrances, answer.blind)
         answer.assumptions = assumptions
         return answer
 
@@ -183,30 +215,31 @@ class Rules(RulesBase):
         grid = self.cmap.grid
         tables = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
         return _batch(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
-                      np.asarray(level_b, np.int32), grid.columns, grid.rows, tables.orient, tables.stagger_code,
+                      np.asarray(level_b, np.int32), grid.rows, tables.orient, tables.stagger_code,
                       tables.dq_min, tables.dr_min, tables.dr_span, tables.shape_start, tables.step_kind,
                       tables.step_q1, tables.step_r1, tables.step_q2, tables.step_r2,
-                      self.ground, self.obstruction, self.visibility, self.flat_range)
+                      self.lookup, self.q0, self.r0, self.ground, self.effect, self.top, self.visibility,
+                      self.flat_range)
 
 
 @njit(cache=True)
-def _weight(i, hi, lo, ground, obstruction):
+def _weight(i, hi, lo, ground, effect, top):
     if i < 0:
         return BLOCK if (0 >= hi and 0 > lo) else 0
     g = ground[i]
     if g >= hi and g > lo:
         return BLOCK
-    level = obstruction[i]
-    if level == 0 or hi >= g + level + 1:
+    if effect[i] == NONE or hi >= top[i] + 1:
         return 0
-    if level >= 2:
+    if effect[i] == BLOCKS:
         return BLOCK
     return 1
 
 
 @njit(cache=True, parallel=True)
-def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
-           step_kind, step_q1, step_r1, step_q2, step_r2, ground, obstruction, visibility, flat_range):
+def _batch(a, b, level_a, level_b, rows, orient, stagger, dq_min, dr_min, dr_span, shape_start,
+           step_kind, step_q1, step_r1, step_q2, step_r2, lookup, q0, r0, ground, effect, top, visibility,
+           flat_range):
     n = a.shape[0]
     result = np.zeros(n, np.int8)
     hindrances = np.zeros(n, np.int16)
@@ -221,19 +254,17 @@ def _batch(a, b, level_a, level_b, columns, rows, orient, stagger, dq_min, dr_mi
         if distance > visibility or (distance > flat_range and hi < 1):
             result[p] = 2
             continue
+        oq, orr = qa - q0, ra - r0  # the start hex in the lookup table
         s = shape_id(dq, dr, dq_min, dr_min, dr_span)
         blocked = False
         total = 0
         for k in range(shape_start[s], shape_start[s + 1]):
             kind = step_kind[k]
             if kind == HEX_CODE or kind == CORNER_CODE:
-                w = _weight(index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows),
-                            hi, lo, ground, obstruction)
+                w = _weight(lookup[oq + step_q1[k], orr + step_r1[k]], hi, lo, ground, effect, top)
             elif kind == ALONG_CODE:
-                w = max(_weight(index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows),
-                                hi, lo, ground, obstruction),
-                        _weight(index_of_axial(qa + step_q2[k], ra + step_r2[k], orient, stagger, columns, rows),
-                                hi, lo, ground, obstruction))
+                w = max(_weight(lookup[oq + step_q1[k], orr + step_r1[k]], hi, lo, ground, effect, top),
+                        _weight(lookup[oq + step_q2[k], orr + step_r2[k]], hi, lo, ground, effect, top))
             else:
                 continue
             if w >= BLOCK:

@@ -14,6 +14,7 @@ construction) and translated to wherever it is needed. See docs/los-geometry.md.
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from maps.hexgrid import AXIAL_STEPS
 
@@ -24,17 +25,20 @@ CORNER = "corner"
 
 KINDS = (HEX, SIDE, ALONG, CORNER)
 
-# A 60 x 40 map has about 17,000 different shapes; a cached shape costs a few tens of kilobytes at most.
-SHAPE_CACHE_SIZE = 8192
+# Shapes kept: every shape of a map up to about 25 x 20 hexes. A 60 x 40 map has some 16,500 shapes, and a
+# long shape takes about 15 kB, so the cache stays within about 30 MB; a shape not cached is walked again
+# (a fraction of a millisecond). The compiled kernels use maps.los.tables instead.
+SHAPE_CACHE_SIZE = 2048
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One thing that happens along the line, in order from a to b.
 
     ``t0`` and ``t1`` are exact fractions of the way from a's centre (0) to b's centre (1): ``float(t)`` when
     a float is wanted. ``side`` is the side index (0-5) of ``hexes[0]`` toward ``hexes[1]`` for SIDE and ALONG,
-    and ``hexside`` the canonical key of that edge (``Grid.hexside``).
+    and ``hexside`` the canonical key of that edge (``Grid.hexside``). ``at_vertex`` marks a SIDE crossing
+    exactly at a corner; the hex grazed there is a CORNER step beside it, at the same ``t``. A line that leaves a
+    hex at a corner to run along a hexside crosses no hexside there: the ALONG step names the two hexes.
     """
 
     kind: str
@@ -66,17 +70,29 @@ def trace(grid, a, b):
     a, b = (int(a[0]), int(a[1])), (int(b[0]), int(b[1]))
     qa, ra = grid.to_axial(*a)
     qb, rb = grid.to_axial(*b)
+    offset = grid.from_axial
     steps = []
-    for kind, q1, r1, q2, r2, side, t0, t1, at_vertex in shape(grid.orientation, qb - qa, rb - ra):
-        first = grid.from_axial(qa + q1, ra + r1)
-        if kind == HEX:
-            steps.append(Step(HEX, (first,), -1, None, t0, t1, False))
-        elif kind == CORNER:
-            steps.append(Step(CORNER, (first,), -1, None, t0, t1, False))
+    for kind, q1, r1, q2, r2, side, kq, kr, kside, t0, t1, at_vertex in _plan(grid.orientation, qb - qa, rb - ra):
+        first = offset(qa + q1, ra + r1)
+        if kind == HEX or kind == CORNER:
+            steps.append(Step(kind, (first,), -1, None, t0, t1, False))
         else:
-            second = grid.from_axial(qa + q2, ra + r2)
-            steps.append(Step(kind, (first, second), side, grid.hexside(*first, side), t0, t1, at_vertex))
+            key = offset(qa + kq, ra + kr) + (kside,)
+            steps.append(Step(kind, (first, offset(qa + q2, ra + r2)), side, key, t0, t1, at_vertex))
     return Trace(a, b, tuple(steps))
+
+
+@lru_cache(maxsize=SHAPE_CACHE_SIZE)
+def _plan(orientation, dq, dr):
+    """The shape with the owner of each hexside worked out (Grid.hexside: the hex whose side index is 0-2)."""
+    plan = []
+    for kind, q1, r1, q2, r2, side, t0, t1, at_vertex in shape(orientation, dq, dr):
+        if side >= 3:
+            owner = (q2, r2, side - 3)
+        else:
+            owner = (q1, r1, side)
+        plan.append((kind, q1, r1, q2, r2, side) + owner + (t0, t1, at_vertex))
+    return tuple(plan)
 
 
 def hexes_crossed(trace):

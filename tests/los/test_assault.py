@@ -6,6 +6,7 @@ import random
 import numpy as np
 import pytest
 
+from maps import rulesets
 from maps.hexgrid import Grid
 from maps.los.answer import RESULTS
 from maps.los.assault import Rules
@@ -52,12 +53,12 @@ def along_hexes(grid, a, b):
     return [grid.label(*h) for h in steps[0].hexes]
 
 
-# A pointy grid: E5 to E3 runs straight up, along the hexside between D4 and E4 (pointy, even rows shifted).
+# A pointy grid: E5 to E3 runs straight up, along the hexside between E4 and F4 (pointy, even rows shifted).
 GRID = Grid("pointy", 12, 9, "even")
 
 
 def test_along_fixture_is_a_hexside():
-    assert sorted(along_hexes(GRID, "E5", "E3")) == ["D4", "E4"]
+    assert sorted(along_hexes(GRID, "E5", "E3")) == ["E4", "F4"]
     kinds = [s.kind for s in trace(GRID, GRID.parse_label("E5"), GRID.parse_label("E3")).steps]
     assert HEX not in kinds
 
@@ -93,18 +94,18 @@ def test_L05_heavy_forest_blocks():
 
 
 def test_L06_along_hexside_block_and_block_blocks():
-    answer = check(make({"D4": (["heavy-forest"], 0), "E4": (["large-single-storey-building"], 0)}), "E5", "E3")
+    answer = check(make({"F4": (["heavy-forest"], 0), "E4": (["large-single-storey-building"], 0)}), "E5", "E3")
     assert answer.result == "blocked"
     assert answer.reasons[0].hexside is not None and answer.reasons[0].effect == "blocking"
 
 
 def test_L07_along_hexside_block_and_hinder_hinders():
-    answer = check(make({"D4": (["heavy-forest"], 0), "E4": (["brush"], 0)}), "E5", "E3")
+    answer = check(make({"F4": (["heavy-forest"], 0), "E4": (["brush"], 0)}), "E5", "E3")
     assert (answer.result, answer.hindrances) == ("hindered", 1)
 
 
 def test_L08_along_hexside_block_and_smoke_hinders():
-    rules = make({"D4": (["heavy-forest"], 0)}, markers=[{"hex": "E4", "kind": "smoke"}])
+    rules = make({"F4": (["heavy-forest"], 0)}, markers=[{"hex": "E4", "kind": "smoke"}])
     answer = check(rules, "E5", "E3")
     assert (answer.result, answer.hindrances) == ("hindered", 1)
 
@@ -116,12 +117,12 @@ def test_L09_along_hexside_block_and_clear_is_clear():
 
 
 def test_L10_along_hexside_hinder_and_clear_is_clear():
-    answer = check(make({"D4": (["brush"], 0)}), "E5", "E3")
+    answer = check(make({"F4": (["brush"], 0)}), "E5", "E3")
     assert answer.result == "clear"
 
 
 def test_Q6_along_hexside_hinder_and_hinder_counts_once():
-    answer = check(make({"D4": (["brush"], 0), "E4": (["light-forest"], 0)}), "E5", "E3")
+    answer = check(make({"F4": (["brush"], 0), "E4": (["light-forest"], 0)}), "E5", "E3")
     assert (answer.result, answer.hindrances) == ("hindered", 1)
 
 
@@ -158,7 +159,7 @@ def test_L14_example_1_large_single_storey_building_blocks_a_level_1_hill():
 
 
 def test_L15_example_2_along_large_building_and_single_storey_building_hinders():
-    hexes = {"D4": (["large-single-storey-building"], 0), "E4": (["single-storey-building"], 0)}
+    hexes = {"F4": (["large-single-storey-building"], 0), "E4": (["single-storey-building"], 0)}
     answer = check(make(hexes), "E5", "E3")
     assert (answer.result, answer.hindrances, answer.term) == ("hindered", 1, "Hindered")
 
@@ -224,10 +225,38 @@ def test_smoke_in_the_end_hexes_does_not_hinder():
     assert check(rules, "B5", "I5").result == "clear"
 
 
-def test_unrated_terrain_is_hindering_and_says_so():
-    answer = check(make({"E5": (["rocky"], 0)}), "B5", "I5")
+def test_terrain_the_rulebook_does_not_rate_says_so():
+    answer = check(make({"E5": (["olive-grove"], 0)}), "B5", "I5")
     assert answer.result == "hindered"
-    assert any(note.startswith("rocky") for note in answer.assumptions)
+    assert any(note.startswith("olive-grove") for note in answer.assumptions)
+    # An id no table knows is hindering by 9.4.4 ("neither clear nor LOS-blocking"), and the answer says so.
+    answer = check(make({"E5": (["cactus"], 0)}), "B5", "I5")
+    assert answer.result == "hindered" and any("cactus" in note for note in answer.assumptions)
+
+
+def test_the_catalogue_rates_terrain_when_given():
+    grid = GRID
+    profile = rulesets.from_dict({"id": "assault-cactus", "name": "t", "base": "assault", "extends_base": True,
+                                  "terrain": [{"id": "cactus", "name": "Cactus", "layer": "hex", "los": "blocking",
+                                               "height": 2, "movement": {}, "cover": None, "rule": "House 1"}]})
+    doc = MapDoc(name="t", ruleset="assault-cactus", grid=grid, default_terrain=("clear",),
+                 hexes={grid.parse_label("E5"): Cell(terrain=("cactus",))})
+    rules = Rules(CompiledMap(doc, profile))
+    answer = check(rules, "B5", "I5")
+    assert answer.result == "blocked" and answer.reasons[0].rule == "House 1"
+    assert check(rules, "B5", "I5", from_level=2).result == "blocked"  # 2 levels tall
+    assert check(rules, "B5", "I5", from_level=3).result == "clear"
+
+
+def test_own_table_agrees_with_the_built_in_catalogue():
+    catalogue = rulesets.get("assault")
+    ids = [tid for tid in catalogue.terrain_ids("hex") if catalogue.get(tid)["los"] != "special"]
+    grid = Grid("pointy", 8, 7, "odd")
+    rnd = random.Random(5)
+    cells = {h: Cell(terrain=(rnd.choice(ids),), level=rnd.choice([0, 0, 1, 2])) for h in grid.hexes()}
+    doc = MapDoc(name="c", ruleset="assault", grid=grid, default_terrain=("clear",), hexes=cells)
+    own, listed = Rules(CompiledMap(doc, None)), Rules(CompiledMap(doc, catalogue))
+    assert np.array_equal(own.los_class, listed.los_class) and np.array_equal(own.top, listed.top)
 
 
 def test_no_blind_hexes():
@@ -238,7 +267,6 @@ def test_no_blind_hexes():
 
 def test_a_hex_touched_only_at_a_corner_adds_nothing():
     grid = Grid("pointy", 12, 12, "even")
-    rules = make(grid=grid)
     for a, b in ((grid.label(1, 1), grid.label(c, r)) for c in range(12) for r in range(12)):
         steps = trace(grid, grid.parse_label(a), grid.parse_label(b)).steps
         corners = [s for s in steps if s.kind == CORNER]

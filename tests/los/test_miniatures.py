@@ -6,6 +6,7 @@ import random
 import numpy as np
 import pytest
 
+from maps import rulesets
 from maps.hexgrid import Grid
 from maps.los.answer import RESULTS
 from maps.los.compiled import CompiledMap
@@ -145,6 +146,17 @@ def test_jungle_blocks_and_says_it_is_an_assumption():
     answer = check(make({"C5": (["jungle"], 0)}), "C1", "C9")
     assert answer.result == "blocked"
     assert any("jungle" in note for note in answer.assumptions)
+
+
+def test_own_table_agrees_with_the_built_in_catalogue():
+    catalogue = rulesets.get("miniatures")
+    ids = [tid for tid in catalogue.terrain_ids("hex") if catalogue.get(tid)["los"] != "special"]
+    rnd = random.Random(3)
+    cells = {h: Cell(terrain=(rnd.choice(ids),), level=rnd.choice([0, 1, 2])) for h in GRID.hexes()}
+    doc = MapDoc(name="c", ruleset="miniatures", grid=GRID, default_terrain=("open",), hexes=cells)
+    own, listed = Rules(CompiledMap(doc, None)), Rules(CompiledMap(doc, catalogue))
+    assert np.array_equal(own.obstacle, listed.obstacle) and np.array_equal(own.top, listed.top)
+    assert 1 in own.obstacle
 
 
 # -- the reference against the fast path, and reciprocity ------------------------------------------------

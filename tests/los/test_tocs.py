@@ -6,6 +6,7 @@ import random
 import numpy as np
 import pytest
 
+from maps import rulesets
 from maps.hexgrid import Grid
 from maps.los.answer import RESULTS
 from maps.los.compiled import CompiledMap
@@ -113,7 +114,19 @@ def test_woods_at_the_map_edge_stays_woods():
     around = [grid.label(*h) for h in grid.neighbours(*edge)]
     assert len(around) < 6
     rules = make({"01.04": (["woods"], 0), **{h: (["woods"], 0) for h in around}}, grid=grid)
-    assert rules.obstruction[rules.cmap.index_of("01.04")] == 1
+    assert rules.effect[rules.cmap.index_of("01.04")] == 1  # hinders: woods, not forest
+
+
+def test_own_table_agrees_with_the_built_in_catalogue():
+    catalogue = rulesets.get("tocs")
+    ids = [tid for tid in catalogue.terrain_ids("hex") if catalogue.get(tid)["los"] != "special"]
+    grid = Grid("flat", 9, 8, "odd")
+    rnd = random.Random(7)
+    cells = {h: Cell(terrain=(rnd.choice(ids + ["woods"] * 10),), level=rnd.choice([0, 1, 2])) for h in grid.hexes()}
+    doc = MapDoc(name="c", ruleset="tocs", grid=grid, default_terrain=("open",), hexes=cells)
+    own, listed = Rules(CompiledMap(doc, None)), Rules(CompiledMap(doc, catalogue))
+    assert np.array_equal(own.effect, listed.effect) and np.array_equal(own.top, listed.top)
+    assert 2 in own.effect and 1 in own.effect
 
 
 def test_hill_between_blocks_observation():

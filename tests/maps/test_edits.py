@@ -1,5 +1,7 @@
 """Edit operations on a MapDoc (maps.edits): no database."""
 
+import json
+
 import pytest
 
 from maps import edits, mapfile
@@ -234,3 +236,14 @@ def test_summary_is_short():
     ops = [{"op": "set_terrain", "hexes": [[c, 0]], "terrain": "woods"} for c in range(8)] * 10
     _, summary = edits.apply(make_doc(), ops)
     assert len(summary) <= edits.SUMMARY_LENGTH
+
+
+def test_a_stored_document_loads_back_to_the_same_map(map_document):
+    doc = mapfile.parse(map_document)
+    # As PostgreSQL's jsonb gives it back: the same content, keys in another order.
+    stored = json.loads(json.dumps(mapfile.to_dict(doc), sort_keys=True))
+    loaded = edits.load(stored)
+    assert loaded == doc
+    assert mapfile.dumps(loaded) == mapfile.dumps(doc)
+    new, _ = edits.apply(loaded, [{"op": "move_overlay", "id": "H1", "rotation": 0}])
+    assert stored["overlays"][0]["rotation"] == 2  # the stored document is not touched

@@ -2,10 +2,14 @@
 
 import copy
 import json
+import threading
+from io import StringIO
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from maps import edits, mapfile, rulesets
 from maps.models import (
@@ -14,11 +18,20 @@ from maps.models import (
     MapRevision,
     StaleRevision,
     apply_edits,
+    forget_custom_rulesets,
     restore_revision,
     sync_custom_rulesets,
+    written,
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_custom_rulesets_afterwards():
+    """Custom rulesets registered by a test must not outlive it: other tests count the rulesets."""
+    yield
+    forget_custom_rulesets()
 
 
 # -- maps and revisions ----------------------------------------------------------------------------------
@@ -32,6 +45,11 @@ def test_a_new_map_is_revision_one(make_map, user, map_document):
     (first,) = map.revisions.all()
     assert (first.number, first.author, first.summary, first.content_hash) == (1, user, "created", map.content_hash)
     assert map.export() == mapfile.dumps(doc)
+
+
+def test_written_is_the_canonical_document_and_its_hash(map_document):
+    doc = mapfile.parse(map_document)
+    assert written(doc) == (mapfile.to_dict(doc), mapfile.content_hash(doc))
 
 
 def test_edits_make_a_revision_and_keep_the_old_one(make_map, user):
@@ -55,6 +73,35 @@ def test_refused_edits_write_nothing(make_map, user):
     assert map.revision == 1 and MapRevision.objects.filter(map=map).count() == 1
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_edits_of_the_same_revision_at_once_one_wins(make_map, user):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs row locks: run with DATABASE_URL=postgres://...")
+    map = make_map(user)
+    start = threading.Barrier(2)
+    outcomes = []
+
+    def edit(level):
+        try:
+            start.wait()
+            apply_edits(map.pk, user, 1, [{"op": "set_level", "hexes": ["A1"], "level": level}])
+            outcomes.append("applied")
+        except StaleRevision as exc:
+            outcomes.append(f"stale at {exc.current}")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=edit, args=(level,)) for level in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["applied", "stale at 2"]
+    map.refresh_from_db()
+    assert map.revision == 2 and map.revisions.count() == 2
+
+
 def test_restore_is_a_new_revision(make_map, user):
     map = make_map(user)
     apply_edits(map.pk, user, 1, [{"op": "rename", "name": "Second"}])
@@ -64,9 +111,7 @@ def test_restore_is_a_new_revision(make_map, user):
     assert [r.summary for r in map.revisions.all()] == ["restored revision 1", "rename to 'Second'", "created"]
 
 
-def test_visible_to(make_map, user, other_user, django_user_model):
-    from django.contrib.auth.models import AnonymousUser
-
+def test_visible_to(make_map, user, other_user):
     own = make_map(user, name="own")
     published = make_map(other_user, published=True, name="published")
     make_map(other_user, name="private")
@@ -167,8 +212,6 @@ def test_a_saved_ruleset_wins_over_a_file_of_the_same_id(settings, tmp_path):
 # -- load_samples ----------------------------------------------------------------------------------------
 
 def run_load_samples(**options):
-    from io import StringIO
-
     out, err = StringIO(), StringIO()
     try:
         call_command("load_samples", stdout=out, stderr=err, **options)
@@ -215,6 +258,14 @@ def test_load_samples_reports_a_bad_file_and_loads_the_others(settings, tmp_path
     assert "bad.json: 2 problems" in err and "hexes[0].terrain[0] (C4)" in err and "hexes[1].hex (Z99)" in err
     assert "Traceback" not in err
     assert list(Map.objects.values_list("name", flat=True)) == ["Hill 112"]
+
+
+def test_the_shipped_samples_load(settings):
+    files = sorted(settings.SAMPLES_DIR.glob("*.json"))
+    out, err, error = run_load_samples()
+    assert error is None, err
+    assert f"{len(files)} created" in out
+    assert Map.objects.filter(owner__username="samples", published=True).count() == len(files)
 
 
 # -- admin -----------------------------------------------------------------------------------------------

@@ -1,0 +1,214 @@
+"""The job API: ask for an LOS answer, a viewshed or a whole-map analysis of a map, then follow the job.
+
+Who may: anyone who may read the map, signed in or not (its owner, or anyone when it is published); another
+user's private map does not exist for them (404), and neither do its jobs. The work is in jobs.dispatch and the
+tasks; these views translate requests and answers.
+"""
+
+from django.db.models import Q
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.generics import ListAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from jobs import conf, dispatch, sweep
+from jobs.models import Job
+from jobs.serializers import (
+    AnalysisRequestSerializer,
+    DetailSerializer,
+    JobAcceptedSerializer,
+    JobSerializer,
+    JobSummarySerializer,
+    LosRequestSerializer,
+    ViewshedRequestSerializer,
+)
+from maps.los.engine import observer_chunks
+from maps.models import Map
+
+NOT_FOUND = OpenApiResponse(description="No such map (or job), or a private map of another user.")
+UNAVAILABLE = OpenApiResponse(DetailSerializer, description="The job queue (broker) cannot be reached; nothing "
+                                                            "was queued.")
+FIELD_ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description="The request is wrong: each field named with what "
+                                                                "is wrong with it, e.g. {\"from\": [\"hex Z99 is "
+                                                                "off the map (20 columns x 12 rows)\"]}.")
+
+
+def visible_jobs(user):
+    """The jobs a user may see: those on maps they may read, and their own jobs on no map."""
+    maps = Map.objects.visible_to(user).values("pk")
+    mine = Q(map__isnull=True, requested_by=user) if user.is_authenticated else Q(pk__in=[])
+    return Job.objects.filter(Q(map__in=maps) | mine).select_related("map", "requested_by").defer(
+        "map__document", "map__grid")
+
+
+def job_payload(job, request=None):
+    return JobSerializer(job, context={"request": request}).data
+
+
+class MapJobView(APIView):
+    """POST a question about a map: 202 with the job to follow, or 200 with the job that already answered it."""
+
+    permission_classes = [permissions.AllowAny]
+    kind = None
+    request_serializer = None
+
+    def post(self, request, pk):
+        map = get_object_or_404(Map.objects.visible_to(request.user).defer("document"), pk=pk)
+        serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid()})
+        serializer.is_valid(raise_exception=True)
+        try:
+            job, created = dispatch.submit(self.kind, dict(serializer.validated_data), map=map, user=request.user,
+                                           parts=self.parts(map, serializer.validated_data))
+        except dispatch.BrokerUnavailable as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        if job.status == Job.Status.SUCCEEDED:
+            job.map = map
+            return Response(job_payload(job, request), status=status.HTTP_200_OK)
+        return Response({"job": job.pk, "url": reverse("job-detail", args=[job.pk])},
+                        status=status.HTTP_202_ACCEPTED)
+
+    def parts(self, map, parameters):
+        return ()
+
+
+def map_job_schema(summary, description, request, example):
+    return extend_schema(
+        tags=["jobs"], summary=summary, description=description, request=request,
+        responses={202: JobAcceptedSerializer, 200: JobSerializer, 400: FIELD_ERRORS, 404: NOT_FOUND,
+                   503: UNAVAILABLE},
+        examples=[OpenApiExample("Request", value=example, request_only=True),
+                  OpenApiExample("Queued", value={"job": 42, "url": "/api/jobs/42/"}, response_only=True,
+                                 status_codes=["202"])],
+    )
+
+
+SAME_REQUEST = ("The same request on the same map content answers at once with the job that already succeeded "
+                "(200), or with the queued or running one (202), instead of computing it again.")
+
+
+class LosJobView(MapJobView):
+    kind = Job.Kind.LOS
+    request_serializer = LosRequestSerializer
+
+    @map_job_schema("Line of sight between two hexes, as a job",
+                    "The result is the LOS answer with every reason (docs/los.md), exactly what `manage.py los "
+                    "MAP FROM TO --json` prints. " + SAME_REQUEST, LosRequestSerializer,
+                    {"from": "C4", "to": "H9", "from_level": 1, "markers": [{"hex": "E6", "kind": "smoke"}]})
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+
+class ViewshedJobView(MapJobView):
+    kind = Job.Kind.VIEWSHED
+    request_serializer = ViewshedRequestSerializer
+
+    @map_job_schema("Everything one hex sees, as a job",
+                    "The result is what `manage.py viewshed MAP FROM --json` prints: every hex of the map with "
+                    "result, hindrances and blind. " + SAME_REQUEST, ViewshedRequestSerializer, {"from": "C4"})
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+
+class AnalysisJobView(MapJobView):
+    kind = Job.Kind.ANALYSIS
+    request_serializer = AnalysisRequestSerializer
+
+    @map_job_schema("Whole-map visibility, as a job run in parallel parts",
+                    "Every hex against every hex. The result holds per-hex counts of clear, hindered, blocked and "
+                    "blind targets (as `manage.py analyze_map --json` prints them); the full matrix is a .npz "
+                    "file at `result_file`. Progress rises as parts finish. " + SAME_REQUEST,
+                    AnalysisRequestSerializer, {"height": 0})
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+    def parts(self, map, parameters):
+        return observer_chunks(map.hex_grid().size, conf.get("ANALYSIS_PARTS"))
+
+
+@extend_schema(tags=["jobs"])
+class JobListView(ListAPIView):
+    """The jobs you asked for, newest first."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = JobSummarySerializer
+
+    def get_queryset(self):
+        jobs = visible_jobs(self.request.user).filter(requested_by=self.request.user).defer("result")
+        for name in ("status", "kind", "map"):
+            value = self.request.query_params.get(name)
+            if value:
+                jobs = jobs.filter(**{name: value})
+        return jobs
+
+    @extend_schema(summary="Your jobs, newest first (without their results)", parameters=[
+        OpenApiParameter("status", str, description="Only the jobs with this status: " + ", ".join(Job.Status.values)),
+        OpenApiParameter("kind", str, description="Only the jobs of this kind: " + ", ".join(Job.Kind.values)),
+        OpenApiParameter("map", int, description="Only the jobs about this map.")])
+    def get(self, request, *args, **kwargs):
+        if request.query_params.get("map") and not request.query_params["map"].isdigit():
+            return Response({"map": ["expected a map id"]}, status=status.HTTP_400_BAD_REQUEST)
+        return super().get(request, *args, **kwargs)
+
+
+class JobDetailView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=["jobs"], summary="A job: status, progress, result or error, and whether the map has changed since",
+        parameters=[OpenApiParameter("wait", float, description="Wait up to this many seconds (at most 30) for "
+                                                                "the job to finish before answering.")],
+        responses={200: JobSerializer, 400: FIELD_ERRORS, 404: NOT_FOUND})
+    def get(self, request, pk):
+        job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        sweep.sweep_job(job)
+        wait = request.query_params.get("wait")
+        if wait:
+            try:
+                seconds = float(wait)
+            except ValueError:
+                return Response({"wait": ["expected a number of seconds"]}, status=status.HTTP_400_BAD_REQUEST)
+            if not 0 <= seconds:
+                return Response({"wait": ["expected a number of seconds from 0"]}, status=status.HTTP_400_BAD_REQUEST)
+            dispatch.wait(job, seconds)
+        return Response(job_payload(job, request))
+
+
+class JobCancelView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        tags=["jobs"], summary="Cancel a queued or running job", request=None,
+        description="Who may: whoever asked for the job, the map's owner, and staff. A job that has already "
+                    "finished is left as it is (409).",
+        responses={200: JobSerializer, 403: DetailSerializer, 404: NOT_FOUND, 409: JobSerializer})
+    def post(self, request, pk):
+        job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        user = request.user
+        allowed = user.is_authenticated and (user.is_staff or job.requested_by_id == user.pk
+                                             or (job.map is not None and job.map.owner_id == user.pk))
+        if not allowed:
+            return Response({"detail": "only whoever asked for this job, the map's owner or staff may cancel it"},
+                            status=status.HTTP_403_FORBIDDEN)
+        cancelled = dispatch.cancel(job)
+        job.refresh_from_db()
+        return Response(job_payload(job, request), status=status.HTTP_200_OK if cancelled else status.HTTP_409_CONFLICT)
+
+
+class JobFileView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(tags=["jobs"], summary="Download a job's result file (the analysis matrix as .npz)",
+                   responses={(200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
+                              404: NOT_FOUND})
+    def get(self, request, pk):
+        job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        if not job.result_file:
+            raise Http404("this job has no result file")
+        name = job.result_file.name.rsplit("/", 1)[-1]
+        return FileResponse(job.result_file.open("rb"), as_attachment=True, filename=name,
+                            content_type="application/octet-stream")

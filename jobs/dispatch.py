@@ -1,0 +1,142 @@
+"""Putting jobs on the queue, finding the same request already asked, cancelling. The web side of jobs.
+
+A job row and its broker message are made together: the row is written and the message published inside one
+transaction, so a broker that cannot be reached rolls the row back (the API answers 503 and no row claims to be
+queued). A worker that receives the message before the commit waits a moment for the row (runner.wait_for).
+"""
+
+import hashlib
+import json
+import logging
+import time
+
+from celery import group
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from kombu.exceptions import KombuError
+
+from hexside.celery import app
+from jobs import conf, kinds
+from jobs.models import Job, JobPart
+
+logger = logging.getLogger(__name__)
+
+
+class BrokerUnavailable(Exception):
+    """The job queue (the Celery broker) could not be reached; nothing was queued."""
+
+
+def request_key(kind, parameters):
+    """One key for one question: the kind and the normalised parameters, order of keys aside."""
+    text = json.dumps({"kind": kind, "parameters": parameters}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def find_same(kind, parameters, map=None, map_hash=""):
+    """A job that already answers this request on this map content: succeeded first, else one still live."""
+    jobs = Job.objects.filter(kind=kind, request_key=request_key(kind, parameters), map=map, map_hash=map_hash)
+    done = jobs.filter(status=Job.Status.SUCCEEDED).order_by("-finished", "-id").first()
+    return done or jobs.filter(status__in=Job.LIVE).order_by("-id").first()
+
+
+def submit(kind, parameters, map=None, user=None, parts=(), scenario_id=None):
+    """(job, created): the job answering this request, queued now unless the same one exists.
+
+    ``parameters`` must already be checked and normalised (equal questions, equal dicts). ``parts`` lists
+    (start, stop) slices for a kind that runs in parts. Raises BrokerUnavailable when nothing could be queued.
+    """
+    spec = kinds.get(kind)
+    map_hash = map.content_hash if map is not None else ""
+    same = find_same(kind, parameters, map, map_hash)
+    if same is not None:
+        return same, False
+    parts = list(parts)
+    if spec.split and not parts:
+        raise ValueError(f"{kind} jobs run in parts: give at least one")
+    user = user if user is not None and user.is_authenticated else None
+    try:
+        with transaction.atomic():
+            job = Job.objects.create(
+                kind=kind, parameters=parameters, request_key=request_key(kind, parameters), map=map,
+                map_hash=map_hash, scenario_id=scenario_id, requested_by=user,
+                step=Job.Step.PARTS if spec.split else Job.Step.ONE, parts_total=len(parts),
+                message=f"waiting for a worker ({len(parts)} parts)" if spec.split else "waiting for a worker")
+            if spec.split:
+                JobPart.objects.bulk_create(JobPart(job=job, index=k, start=start, stop=stop)
+                                            for k, (start, stop) in enumerate(parts))
+                publish_parts(job, range(len(parts)))
+            else:
+                publish(job)
+    except IntegrityError:
+        # The same request was queued by someone else between our look and our write: share theirs.
+        same = find_same(kind, parameters, map, map_hash)
+        if same is None:
+            raise
+        return same, False
+    return job, True
+
+
+def cancel(job):
+    """Stop a queued or running job: True, or False when it had already finished. Its parts are dropped."""
+    done = Job.objects.filter(pk=job.pk, status__in=Job.LIVE).update(
+        status=Job.Status.CANCELLED, finished=timezone.now(), heartbeat=None, message="cancelled")
+    if done:
+        JobPart.objects.filter(job_id=job.pk).delete()
+    return bool(done)
+
+
+def wait(job, seconds, poll=0.02):
+    """The job as it is once finished, or after ``seconds``: a long poll, so clients need not spin."""
+    deadline = time.monotonic() + min(float(seconds), conf.get("WAIT_MAX"))
+    while not job.is_finished and time.monotonic() < deadline:
+        time.sleep(poll)
+        poll = min(poll * 1.5, 0.25)
+        job.refresh_from_db()
+    return job
+
+
+# -- the broker ------------------------------------------------------------------------------------------
+
+def publish(job):
+    """Queue the task that runs a job (for a job in parts: the one that assembles them)."""
+    send([app.signature(kinds.get(job.kind).task, args=[job.pk])])
+
+
+def publish_parts(job, indices):
+    """Queue a group of part tasks: they run in parallel on whatever workers there are."""
+    name = kinds.get(job.kind).part_task
+    send([app.signature(name, args=[job.pk, index]) for index in indices])
+
+
+def send(signatures):
+    if not signatures:
+        return
+    if app.conf.task_always_eager:
+        # No broker: run after the commit, outside the caller's transaction, like a worker would.
+        app.loader.import_default_modules()
+        transaction.on_commit(lambda: [app.tasks[s.task].apply(args=s.args) for s in signatures])
+        return
+    options = {
+        "retry": True,
+        "retry_policy": {"max_retries": conf.get("PUBLISH_RETRIES"), "interval_start": 0, "interval_step": 0.2,
+                         "interval_max": 0.5},
+    }
+    queue = conf.get("QUEUE")
+    if queue:
+        options["queue"] = queue
+    try:
+        if len(signatures) == 1:
+            signatures[0].apply_async(**options)
+        else:
+            group(signatures).apply_async(**options)
+    except (KombuError, OSError) as exc:
+        raise BrokerUnavailable(f"the job queue cannot be reached ({broker_name()}: {exc}); nothing was queued, "
+                                "try again later") from exc
+
+
+def broker_name():
+    """The broker's address without its password, for messages."""
+    try:
+        return app.connection_for_write().as_uri()
+    except Exception:  # noqa: BLE001 - a message must not fail for want of a name
+        return "the broker"

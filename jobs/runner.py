@@ -1,0 +1,254 @@
+"""Running a job inside a worker: take it, keep its heartbeat, store its result or its error.
+
+Every write is a conditional update on the row's state (status, step, attempts), so whatever happens around a
+task (a duplicate message, a redelivery after a lost worker, a cancel, a sweep that requeued it) exactly one
+attempt stores a result, and a superseded attempt changes nothing.
+"""
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+
+from celery import Task
+from django.core.files.base import ContentFile
+from django.db import connections
+from django.db.models import F
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from jobs import conf, dispatch
+from jobs.models import Job, JobPart
+
+logger = logging.getLogger(__name__)
+
+ROW_WAIT_SECONDS = 5.0
+
+
+class JobTask(Task):
+    """The base of every task that runs a job: its first argument is the job's id (then a part's index)."""
+
+    job_task = True
+    ignore_result = True
+
+
+@dataclass
+class Outcome:
+    """What a job's work gives: the JSON result, and optionally a file (name, bytes) stored beside it."""
+
+    result: object
+    file: tuple | None = None
+
+
+def worker_name(task):
+    if task is None or task.request.is_eager:
+        return f"eager pid {os.getpid()}"
+    return f"{task.request.hostname} pid {os.getpid()}"
+
+
+def describe(exc):
+    text = str(exc) or exc.__class__.__name__
+    return text if isinstance(exc, JobError) else f"{exc.__class__.__name__}: {text}"
+
+
+class JobError(Exception):
+    """A job cannot be done, for a reason its requester should read as it is."""
+
+
+def wait_for(queryset, seconds=ROW_WAIT_SECONDS):
+    """The row, waiting a moment for it: a message can arrive before the transaction that sent it commits."""
+    deadline = time.monotonic() + seconds
+    while True:
+        row = queryset.first()
+        if row is not None or time.monotonic() >= deadline:
+            return row
+        time.sleep(0.05)
+
+
+# -- one-step jobs (and the assembling step of jobs in parts) --------------------------------------------
+
+def run(task, job_id, work):
+    """Take the job, run ``work(job) -> Outcome or JSON result`` under a heartbeat, store what came of it."""
+    job = take(job_id, worker_name(task))
+    if job is None:
+        return
+    beat = Heartbeat(Job.objects.filter(pk=job.pk, attempts=job.attempts, status=Job.Status.RUNNING),
+                     enabled=not (task and task.request.is_eager))
+    with beat:
+        try:
+            outcome = work(job)
+        except Exception as exc:  # noqa: BLE001 - any error of the work is the job's error, not the worker's
+            logger.exception("job %s (%s) failed", job.pk, job.kind)
+            fail(job.pk, describe(exc), attempt=job.attempts)
+            return
+    if not isinstance(outcome, Outcome):
+        outcome = Outcome(outcome)
+    if not finish(job, outcome):
+        logger.info("job %s: result dropped (cancelled, or taken over by another attempt)", job.pk)
+
+
+def take(job_id, worker):
+    """The job, now running here with its attempts counted; None when there is nothing (more) to do."""
+    job = wait_for(Job.objects.filter(pk=job_id))
+    if job is None:
+        logger.warning("job %s does not exist (deleted, or its request was rolled back); message dropped", job_id)
+        return None
+    if job.status not in Job.LIVE or job.step == Job.Step.PARTS:
+        return None  # finished or cancelled (a late duplicate), or its parts run first
+    if job.attempts >= conf.get("MAX_ATTEMPTS"):
+        fail(job.pk, gave_up(job.attempts, "the job"), attempt=job.attempts)
+        return None
+    now = timezone.now()
+    taken = Job.objects.filter(pk=job.pk, status__in=Job.LIVE, step=job.step, attempts=job.attempts).update(
+        status=Job.Status.RUNNING, worker=worker[:255], heartbeat=now, attempts=F("attempts") + 1,
+        started=Coalesce("started", now), message="running")
+    if not taken:
+        return None  # another delivery of the same message took it a moment ago
+    job.refresh_from_db()
+    return job
+
+
+def gave_up(attempts, what):
+    return (f"gave up: {what} was started {attempts} times and each time the worker running it was lost "
+            "(killed, or out of memory) before it finished")
+
+
+def report(job, progress, message=""):
+    """Progress of a running job, 0-100 (never going back)."""
+    Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts, progress__lte=progress).update(
+        progress=max(0, min(100, int(progress))), message=message[:200])
+
+
+def finish(job, outcome):
+    """Store the result of the attempt that is still current; False (and nothing stored) otherwise."""
+    stored = ""
+    if outcome.file is not None:
+        name, content = outcome.file
+        field = Job._meta.get_field("result_file")
+        stored = field.storage.save(field.generate_filename(job, name), ContentFile(content))
+    done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts).update(
+        status=Job.Status.SUCCEEDED, result=outcome.result, result_file=stored, progress=100, message="done",
+        error="", finished=timezone.now(), heartbeat=None)
+    if not done and stored:
+        Job._meta.get_field("result_file").storage.delete(stored)
+    if done:
+        JobPart.objects.filter(job_id=job.pk).delete()
+    return bool(done)
+
+
+def fail(job_id, error, attempt=None):
+    """Mark a live job failed with its error (only the current attempt's, when ``attempt`` is given)."""
+    jobs = Job.objects.filter(pk=job_id, status__in=Job.LIVE)
+    if attempt is not None:
+        jobs = jobs.filter(attempts=attempt)
+    failed = jobs.update(status=Job.Status.FAILED, error=error, message="failed", finished=timezone.now(),
+                         heartbeat=None)
+    if failed:
+        JobPart.objects.filter(job_id=job_id).delete()
+    return bool(failed)
+
+
+# -- jobs in parts ---------------------------------------------------------------------------------------
+
+def run_part(task, job_id, index, work):
+    """Run one part: ``work(job, part) -> (bytes, seconds)``; the last part to finish queues the assembly."""
+    worker = worker_name(task)
+    part = take_part(job_id, index, worker)
+    if part is None:
+        return
+    job = part.job
+    beat = Heartbeat(JobPart.objects.filter(pk=part.pk, attempts=part.attempts, status=JobPart.Status.RUNNING),
+                     enabled=not (task and task.request.is_eager))
+    with beat:
+        try:
+            data, seconds = work(job, part)
+        except Exception as exc:  # noqa: BLE001
+            logger.exception("job %s part %s failed", job_id, index)
+            fail(job_id, f"part {index + 1} of {job.parts_total}: {describe(exc)}")
+            return
+    stored = JobPart.objects.filter(pk=part.pk, status=JobPart.Status.RUNNING, attempts=part.attempts).update(
+        status=JobPart.Status.DONE, data=data, seconds=seconds, heartbeat=None)
+    if stored:
+        join(job)
+
+
+def take_part(job_id, index, worker):
+    job = wait_for(Job.objects.filter(pk=job_id))
+    if job is None or job.status not in Job.LIVE:
+        return None
+    part = JobPart.objects.filter(job_id=job_id, index=index).select_related("job").defer("data").first()
+    if part is None or part.status == JobPart.Status.DONE:
+        return None  # the parts are written with the job, so a missing one was dropped with a finished job
+    if part.attempts >= conf.get("MAX_ATTEMPTS"):
+        fail(job_id, gave_up(part.attempts, f"part {index + 1} of {part.job.parts_total}"))
+        return None
+    now = timezone.now()
+    taken = JobPart.objects.filter(pk=part.pk, status__in=(JobPart.Status.QUEUED, JobPart.Status.RUNNING),
+                                   attempts=part.attempts).update(
+        status=JobPart.Status.RUNNING, worker=worker[:255], heartbeat=now, attempts=F("attempts") + 1)
+    if not taken:
+        return None
+    Job.objects.filter(pk=job_id, status=Job.Status.QUEUED).update(
+        status=Job.Status.RUNNING, started=now, worker=worker[:255], message=f"0 of {part.job.parts_total} parts done")
+    part.refresh_from_db(fields=["status", "attempts", "heartbeat", "worker"])
+    part.job.refresh_from_db()
+    return part
+
+
+def join(job):
+    """Count the parts done; the one call that sees them all done moves the job on and queues its assembly."""
+    done = JobPart.objects.filter(job_id=job.pk, status=JobPart.Status.DONE).count()
+    total = job.parts_total
+    Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, parts_done__lt=done).update(
+        parts_done=done, progress=95 * done // total, message=f"{done} of {total} parts done")
+    if done < total:
+        return
+    moved = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, step=Job.Step.PARTS).update(
+        step=Job.Step.ASSEMBLE, attempts=0, heartbeat=None, message=f"{total} of {total} parts done; assembling")
+    if moved:
+        try:
+            dispatch.publish(job)
+        except dispatch.BrokerUnavailable as exc:
+            fail(job.pk, f"could not queue the assembling step: {exc}")
+
+
+# -- heartbeat -------------------------------------------------------------------------------------------
+
+class Heartbeat:
+    """While the work runs, a thread stamps the row every few seconds; it stops when the row is no longer ours.
+
+    A worker that dies stops stamping, and the sweep (jobs.sweep) finds the row grown cold.
+    """
+
+    def __init__(self, queryset, every=None, enabled=True):
+        self.queryset = queryset
+        self.every = every if every is not None else conf.get("HEARTBEAT_SECONDS")
+        self.enabled = enabled
+        self.lost = False
+        self._stop = threading.Event()
+        self._thread = None
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread = threading.Thread(target=self._beat, name="job-heartbeat", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        return False
+
+    def _beat(self):
+        try:
+            while not self._stop.wait(self.every):
+                try:
+                    if not self.queryset.update(heartbeat=timezone.now()):
+                        self.lost = True  # cancelled, failed or taken over: nothing to keep alive
+                        return
+                except Exception:  # noqa: BLE001 - a missed beat is retried at the next one
+                    logger.warning("heartbeat write failed", exc_info=True)
+        finally:
+            connections.close_all()

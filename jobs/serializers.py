@@ -1,0 +1,135 @@
+"""The shapes of the job API: what each kind of job takes (checked against the map before anything is queued)
+and what a job looks like from outside.
+
+Requests are normalised (hexes become labels, defaults are filled in, markers sorted) so that two ways of
+asking the same question give the same parameters, and so find the same job.
+"""
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from jobs.models import Job
+from maps.los.compiled import MARKER_KINDS
+
+LEVEL_LIMIT = 1000
+HEX_SCHEMA = {"oneOf": [{"type": "string", "example": "C4"},
+                        {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+                         "example": [2, 3]}],
+              "description": "A hex: its label, or [column, row] counted from 0."}
+
+
+@extend_schema_field(HEX_SCHEMA)
+class HexField(serializers.Field):
+    """A hex of the map in the context's ``grid``, named by label or [column, row]; becomes its label."""
+
+    default_error_messages = {"null": "give a hex: a label such as C4, or [column, row]"}
+
+    def to_internal_value(self, value):
+        grid = self.context["grid"]
+        try:
+            col, row = grid.parse_hex(value)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+        return grid.label(col, row)
+
+    def to_representation(self, value):
+        return value
+
+
+def level_field(help_text, default=None):
+    return serializers.IntegerField(required=False, allow_null=default is None, default=default,
+                                    min_value=-LEVEL_LIMIT, max_value=LEVEL_LIMIT, help_text=help_text)
+
+
+@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(MARKER_KINDS)})$",
+                      "description": "One of: " + ", ".join(MARKER_KINDS)})
+class MarkerKindField(serializers.ChoiceField):
+    """A marker kind. Not an enum in the schema, where it would collide with the jobs' own "kind" enum."""
+
+
+class MarkerSerializer(serializers.Serializer):
+    hex = HexField()
+    kind = MarkerKindField(MARKER_KINDS)
+    count = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
+
+
+class JobRequestSerializer(serializers.Serializer):
+    """Unknown keys are refused by name: a misspelt option must not silently give another answer."""
+
+    markers = MarkerSerializer(many=True, required=False, default=list,
+                               help_text="Counters that change LOS (smoke, wrecks, ..), as a scenario places them.")
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = [key for key in data if key not in self.fields]
+            if unknown:
+                expected = ", ".join(self.fields)
+                raise serializers.ValidationError({key: [f"unknown field; expected one of: {expected}"]
+                                                   for key in unknown})
+        return super().to_internal_value(data)
+
+    def validate_markers(self, markers):
+        grid = self.context["grid"]
+        return sorted(({"hex": m["hex"], "kind": m["kind"], "count": m["count"]} for m in markers),
+                      key=lambda m: (grid.index(*grid.parse_hex(m["hex"])), m["kind"], m["count"]))
+
+
+class LosRequestSerializer(JobRequestSerializer):
+    locals()["from"] = HexField(help_text="The observer's hex.")  # "from" is a Python keyword
+    to = HexField(help_text="The target's hex.")
+    from_level = level_field("The observer's level; default: where a unit in that hex stands.")
+    to_level = level_field("The target's level; default: where a unit in that hex stands.")
+
+
+class ViewshedRequestSerializer(JobRequestSerializer):
+    locals()["from"] = HexField(help_text="The observer's hex.")
+    level = level_field("The observer's level; default: where a unit in that hex stands.")
+
+
+class AnalysisRequestSerializer(JobRequestSerializer):
+    height = level_field("Observers and targets this many levels above where a unit stands.", default=0)
+
+
+class JobAcceptedSerializer(serializers.Serializer):
+    job = serializers.IntegerField(help_text="The job's id.")
+    url = serializers.CharField(help_text="Where to follow the job: GET it until its status is final.")
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class JobSummarySerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    requested_by = serializers.CharField(source="requested_by.username", default=None, read_only=True)
+    stale = serializers.SerializerMethodField(help_text="True when the map has changed since the job was asked: "
+                                                        "the result is for the content in map_hash.")
+    scenario = serializers.IntegerField(source="scenario_id", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Job
+        fields = ["id", "url", "kind", "status", "progress", "message", "map", "scenario", "map_hash", "stale",
+                  "parameters", "requested_by", "created", "started", "finished", "attempts"]
+        read_only_fields = fields
+
+    def get_url(self, job) -> str:
+        return reverse("job-detail", args=[job.pk])
+
+    def get_stale(self, job) -> bool:
+        return job.map_id is not None and job.map is not None and job.map.content_hash != job.map_hash
+
+
+class JobSerializer(JobSummarySerializer):
+    result_file = serializers.SerializerMethodField(help_text="Where to download the result file, if the job "
+                                                              "wrote one (the analysis matrix as .npz).")
+    result = serializers.JSONField(read_only=True, help_text="The answer, once succeeded; its shape is the kind's "
+                                                             "(docs/jobs.md).")
+
+    class Meta(JobSummarySerializer.Meta):
+        fields = JobSummarySerializer.Meta.fields + ["result", "result_file", "error", "worker", "heartbeat",
+                                                     "parts_total", "parts_done"]
+        read_only_fields = fields
+
+    def get_result_file(self, job) -> str | None:
+        return reverse("job-file", args=[job.pk]) if job.result_file else None

@@ -1,0 +1,64 @@
+"""What a worker does for jobs besides running them: sweep for lost ones, and note which messages it took.
+
+Imported by Celery's autodiscovery in every worker. The kinds' own tasks live with their apps (maps/tasks.py).
+"""
+
+import logging
+
+from celery import shared_task
+from celery.signals import task_received, worker_ready, worker_shutdown
+from django.db import close_old_connections
+from django.utils import timezone
+
+from jobs.models import Job, JobPart
+from jobs.sweep import Sweeper, sweep
+
+logger = logging.getLogger(__name__)
+
+_sweeper = None
+
+
+@shared_task(name="jobs.sweep", ignore_result=True)
+def sweep_task():
+    """The sweep as a task, for deployments that prefer Celery beat to the workers' own sweeper threads."""
+    for job_id, what in sweep():
+        logger.info("sweep: job %s %s", job_id, what)
+
+
+@worker_ready.connect
+def start_sweeper(**kwargs):
+    global _sweeper
+    if _sweeper is None:
+        _sweeper = Sweeper().start()
+
+
+@worker_shutdown.connect
+def stop_sweeper(**kwargs):
+    global _sweeper
+    if _sweeper is not None:
+        _sweeper.stop()
+        _sweeper = None
+
+
+@task_received.connect
+def note_received(request=None, **kwargs):
+    """Stamp a job (or part) as held by this worker the moment its message arrives, before a process starts it.
+
+    If the worker dies in between, the message may be gone with it; the stamp lets the sweep notice.
+    """
+    task = getattr(request, "task", None)
+    if not getattr(task, "job_task", False) or not request.args:
+        return
+    stamp = {"heartbeat": timezone.now(), "worker": (request.hostname or "")[:255]}
+    close_old_connections()
+    try:
+        if len(request.args) >= 2:
+            JobPart.objects.filter(job_id=request.args[0], index=request.args[1], status=JobPart.Status.QUEUED,
+                                   heartbeat=None).update(**stamp)
+        else:
+            Job.objects.filter(pk=request.args[0], status__in=Job.LIVE, heartbeat=None).exclude(
+                step=Job.Step.PARTS).update(**stamp)
+    except Exception:  # noqa: BLE001 - the stamp is a safety net; the job runs without it
+        logger.warning("could not stamp job %s as received", request.args[0], exc_info=True)
+    finally:
+        close_old_connections()

@@ -1,0 +1,142 @@
+"""The Celery tasks that run the LOS engine for jobs: one line, a viewshed, the whole map in parts.
+
+A job computes for the map content it was asked about (its ``map_hash``), not for whatever the map holds when a
+worker gets to it: the document comes from the map if unchanged, else from the revision with that hash. Each
+worker process keeps the last few compiled maps, keyed by content hash and markers, so a run of questions about
+one map compiles it once.
+"""
+
+import io
+import json
+import time
+from collections import OrderedDict
+
+import numpy as np
+from celery import shared_task
+
+from jobs import runner
+from jobs.runner import JobError, JobTask, Outcome
+from maps import mapfile
+from maps.los import engine
+from maps.models import Map, sync_custom_rulesets
+
+COMPILED_CACHE_SIZE = 8
+_compiled = OrderedDict()
+
+
+@shared_task(base=JobTask, bind=True, name="maps.los")
+def los(self, job_id):
+    runner.run(self, job_id, answer_los)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.viewshed")
+def viewshed(self, job_id):
+    runner.run(self, job_id, answer_viewshed)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.analysis_part")
+def analysis_part(self, job_id, index):
+    runner.run_part(self, job_id, index, analyse_part)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.analysis_assemble")
+def analysis_assemble(self, job_id):
+    runner.run(self, job_id, assemble_analysis)
+
+
+# -- the work --------------------------------------------------------------------------------------------
+
+def answer_los(job):
+    """Exactly what `manage.py los MAP FROM TO --json` prints for the same map and hexes."""
+    p = job.parameters
+    cmap = compiled_for(job)
+    return engine.line_of_sight(cmap, p["from"], p["to"], p.get("from_level"), p.get("to_level")).as_dict()
+
+
+def answer_viewshed(job):
+    """Exactly what `manage.py viewshed MAP FROM --json` prints."""
+    p = job.parameters
+    return engine.viewshed(compiled_for(job), p["from"], p.get("level"))
+
+
+def analyse_part(job, part):
+    """The pairs of observers part.start..part.stop-1 against every later hex, as compressed .npz bytes."""
+    cmap = compiled_for(job)
+    started = time.perf_counter()
+    a, b, result, hindrances, blind = engine.analyze_pairs(cmap, part.start, part.stop,
+                                                           job.parameters.get("height", 0))
+    seconds = time.perf_counter() - started
+    index_type = np.uint16 if cmap.n <= np.iinfo(np.uint16).max + 1 else np.int32
+    out = io.BytesIO()
+    np.savez_compressed(out, a=a.astype(index_type), b=b.astype(index_type), result=result, hindrances=hindrances,
+                        blind=blind)
+    return out.getvalue(), seconds
+
+
+def assemble_analysis(job):
+    """Per-hex counts as `analyze_map --json` prints them, and the full matrix as `analyze_map --out` writes it.
+
+    ``seconds`` is the engine time summed over the parts (the work done, wherever it was done).
+    """
+    cmap = compiled_for(job)
+    n = cmap.n
+    counts = np.zeros((4, n), dtype=np.int64)
+    matrix = {"result": np.zeros((n, n), np.int8), "hindrances": np.zeros((n, n), np.int16),
+              "blind": np.zeros((n, n), bool)}
+    pairs, seconds, found = 0, 0.0, 0
+    for part in job.parts.filter(status="done").order_by("index").iterator(chunk_size=1):
+        with np.load(io.BytesIO(bytes(part.data))) as data:
+            a, b = data["a"].astype(np.intp), data["b"].astype(np.intp)
+            result, hindrances, blind = data["result"], data["hindrances"], data["blind"]
+        counts += engine.tally(n, a, b, result, blind)
+        for name, values in (("result", result), ("hindrances", hindrances), ("blind", blind)):
+            matrix[name][a, b] = values
+            matrix[name][b, a] = values
+        pairs += len(a)
+        seconds += part.seconds
+        found += 1
+        runner.report(job, 95 + 4 * found // max(1, job.parts_total), f"assembling part {found}")
+    if found != job.parts_total:
+        raise JobError(f"only {found} of the {job.parts_total} parts were found; the job cannot be assembled")
+    labels = [cmap.label(i) for i in range(n)]
+    analysis = engine.Analysis(labels=labels, clear=counts[0], hindered=counts[1], blocked=counts[2],
+                               blind=counts[3], pairs=pairs, seconds=seconds, height=job.parameters.get("height", 0),
+                               matrix=matrix)
+    out = io.BytesIO()
+    np.savez_compressed(out, labels=np.array(labels), **matrix)
+    return Outcome(analysis.as_dict(), file=(f"analysis-{job.pk}.npz", out.getvalue()))
+
+
+# -- the map a job is about ------------------------------------------------------------------------------
+
+def compiled_for(job):
+    """The compiled map (markers placed) for the job's map at the job's content hash; cached per process."""
+    markers = job.parameters.get("markers") or []
+    key = (job.map_hash, json.dumps(markers, sort_keys=True))
+    cmap = _compiled.get(key)
+    if cmap is not None:
+        _compiled.move_to_end(key)
+        return cmap
+    sync_custom_rulesets()
+    cmap = engine.compile_map(mapfile.parse(document_for(job)), markers)
+    _compiled[key] = cmap
+    while len(_compiled) > COMPILED_CACHE_SIZE:
+        _compiled.popitem(last=False)
+    return cmap
+
+
+def document_for(job):
+    """The map document with the job's content hash: the map's own if unchanged, else from its history."""
+    if job.map_id is None:
+        raise JobError("this job is not about a map")
+    try:
+        map = Map.objects.only("content_hash").get(pk=job.map_id)
+    except Map.DoesNotExist:
+        raise JobError("the map was deleted") from None
+    if map.content_hash == job.map_hash:
+        return Map.objects.values_list("document", flat=True).get(pk=map.pk)
+    document = (map.revisions.filter(content_hash=job.map_hash).order_by("-number")
+                .values_list("document", flat=True).first())
+    if document is None:
+        raise JobError(f"the map no longer holds the content this job was asked about (hash {job.map_hash[:12]})")
+    return document

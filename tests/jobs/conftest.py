@@ -1,0 +1,115 @@
+"""What the job tests share: a broker folder of their own, short heartbeats, and real worker processes.
+
+Worker processes must see the rows a test writes, so the tests that use them run with ``transactional_db`` and
+the test database must be one another process can open: on SQLite a file (set here, before the test database
+is created, unless the settings name one already), on PostgreSQL the test_<name> database pytest-django
+creates. Workers get the test database's address as DATABASE_URL.
+"""
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import override_settings
+
+from hexside.celery import app
+from tests.jobs import worker_tasks  # noqa: F401 - the test-only kinds, known here as in the workers
+from tests.jobs.workers import Worker, database_url
+
+_default = settings.DATABASES["default"]
+if _default["ENGINE"].endswith("sqlite3") and not _default.setdefault("TEST", {}).get("NAME"):
+    _default["TEST"]["NAME"] = str(settings.VAR_DIR / f"hexside-test-{os.getpid()}.sqlite3")
+
+# Short enough that lost workers are noticed within seconds, long enough to never fire on a healthy one.
+JOBS_SETTINGS = {
+    "HEARTBEAT_SECONDS": 0.3,
+    "HEARTBEAT_TIMEOUT": 2.5,
+    "SWEEP_SECONDS": 0.5,
+    "MAX_ATTEMPTS": 3,
+    "ANALYSIS_PARTS": 4,
+}
+
+
+@pytest.fixture(scope="session")
+def jobs_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("jobs")
+
+
+@pytest.fixture(scope="session")
+def queue_name():
+    """A queue of this test run's own, so that nothing left over in a shared Redis reaches its workers."""
+    return f"hexside-test-{uuid.uuid4().hex[:12]}"
+
+
+def use_broker(url, folder=None):
+    """Point this process's Celery app at a broker (and, for the filesystem transport, a folder)."""
+    app.conf.broker_url = url
+    if url.startswith("filesystem://"):
+        for sub in ("in", "processed"):
+            (Path(folder) / sub).mkdir(parents=True, exist_ok=True)
+        app.conf.broker_transport_options = {
+            "data_folder_in": str(Path(folder) / "in"), "data_folder_out": str(Path(folder) / "in"),
+            "processed_folder": str(Path(folder) / "processed"), "store_processed": False, "polling_interval": 0.05}
+    else:
+        app.conf.broker_transport_options = {}
+    app._after_fork()  # drop pooled connections to the previous broker
+
+
+@pytest.fixture(autouse=True)
+def jobs_isolated(jobs_dir, queue_name):
+    """Every job test: its own broker folder, media folder, short heartbeats and the test-only kinds."""
+    broker = jobs_dir / "broker"
+    for message in broker_messages(broker):
+        message.unlink(missing_ok=True)  # what an earlier test left queued is not this test's
+    saved = (app.conf.broker_url, app.conf.broker_transport_options)
+    use_broker("filesystem://", broker)
+    names = {f"JOBS_{k}": v for k, v in JOBS_SETTINGS.items()}
+    with override_settings(MEDIA_ROOT=str(jobs_dir / "media"), JOBS_QUEUE=queue_name, **names):
+        yield broker
+    app.conf.broker_url, app.conf.broker_transport_options = saved
+    app._after_fork()
+
+
+def broker_messages(folder):
+    """The messages waiting in a filesystem broker folder."""
+    return sorted((Path(folder) / "in").glob("*.msg"))
+
+
+def worker_env(jobs_dir, queue_name, broker_url="filesystem://", **extra):
+    env = {
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "CELERY_BROKER_URL": broker_url,
+        "CELERY_BROKER_DIR": str(jobs_dir / "broker"),
+        "HEXSIDE_VAR_DIR": str(jobs_dir),
+        "HEXSIDE_JOBS_QUEUE": queue_name,
+        "NUMBA_NUM_THREADS": "1",
+    }
+    env.update({f"HEXSIDE_JOBS_{k}": str(v) for k, v in JOBS_SETTINGS.items()})
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+@pytest.fixture(scope="module")
+def start_worker(django_db_setup, jobs_dir, queue_name):
+    """start_worker(name, **options) -> a ready Worker on this run's broker; all stopped at the module's end."""
+    started = []
+
+    def start(name, broker_url="filesystem://", concurrency=1, env=None, queue=None):
+        queue = queue or queue_name
+        worker = Worker(f"{name}-{uuid.uuid4().hex[:6]}", worker_env(jobs_dir, queue, broker_url, **(env or {})),
+                        jobs_dir, concurrency=concurrency, queue=queue)
+        started.append(worker)
+        return worker.start()
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+@pytest.fixture(scope="module")
+def worker(start_worker):
+    """One worker on the filesystem broker, one pool process; analysis parts take at least 0.4 s each."""
+    return start_worker("w", env={"HEXSIDE_TEST_PART_DELAY": 0.4})

@@ -1,0 +1,208 @@
+"""Jobs run by real worker processes: the same answers as the command line, analyses in parts, and the faults
+(a worker killed in the middle of a job, a task that raises, a map edited while its analysis runs, Redis)."""
+
+import io
+import json
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+from hexside.celery import app
+from jobs import dispatch
+from jobs.models import Job
+from maps import mapfile
+from maps.los import engine
+from maps.models import Map, apply_edits
+from tests.jobs.conftest import JOBS_SETTINGS, use_broker
+from tests.jobs.workers import PYTHON, ROOT
+from tests.services import REDIS_URL, need_redis
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+WAIT = 60  # seconds a job may take here before the test gives up on it
+
+
+def follow(client, url, seconds=WAIT):
+    """GET a job until it has finished (with the API's own long poll)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        body = client.get(f"{url}?wait=5").json()
+        if body["status"] in ("succeeded", "failed", "cancelled"):
+            return body
+    raise AssertionError(f"job {url} still {body['status']} after {seconds} s: {body}")
+
+
+def wait_until(test, seconds=WAIT, every=0.05):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = test()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"gave up after {seconds} s")
+
+
+def command(*args):
+    """A management command's JSON output, run as its own process."""
+    out = subprocess.run([PYTHON, "manage.py", *args, "--json"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def map_file(map, folder):
+    path = folder / f"map-{map.pk}-{map.revision}.json"
+    path.write_text(map.export())
+    return str(path)
+
+
+def submit_test_job(kind, **parameters):
+    job, created = dispatch.submit(kind, parameters)
+    assert created
+    return job
+
+
+# -- the same answers as the command line -----------------------------------------------------------------
+
+def test_a_los_job_answers_exactly_what_the_los_command_prints(worker, user_client, user_map, tmp_path):
+    path = map_file(user_map, tmp_path)
+    asks = [({"from": "A1", "to": "J8"}, ["A1", "J8"]),
+            ({"from": "B2", "to": [8, 3], "from_level": 2, "markers": [{"hex": "E5", "kind": "smoke", "count": 2}]},
+             ["B2", "I4", "--from-level", "2", "--marker", "E5:smoke:2"])]
+    for data, args in asks:
+        url = user_client.post(f"/api/maps/{user_map.pk}/los/", data, format="json").json()["url"]
+        body = follow(user_client, url)
+        assert body["status"] == "succeeded", body
+        assert body["result"] == command("los", path, *args)
+        assert body["worker"].startswith(worker.name)
+
+
+def test_a_viewshed_job_answers_exactly_what_the_viewshed_command_prints(worker, user_client, user_map, tmp_path):
+    url = user_client.post(f"/api/maps/{user_map.pk}/viewshed/", {"from": "D5"}, format="json").json()["url"]
+    body = follow(user_client, url)
+    assert body["status"] == "succeeded", body
+    assert body["result"] == command("viewshed", map_file(user_map, tmp_path), "D5")
+
+
+def test_an_analysis_runs_in_parts_and_assembles_the_whole_map(worker, user_client, user_map):
+    url = user_client.post(f"/api/maps/{user_map.pk}/analysis/", {"height": 1}, format="json").json()["url"]
+    seen = set()
+
+    def finished():
+        body = user_client.get(url).json()
+        seen.add(body["progress"])
+        return body if body["status"] in ("succeeded", "failed") else None
+
+    body = wait_until(finished)
+    assert body["status"] == "succeeded", body
+    assert body["parts_done"] == body["parts_total"] == JOBS_SETTINGS["ANALYSIS_PARTS"]
+    assert len(seen - {0, 100}) >= 1  # progress was reported between start and end
+
+    expected = engine.analyze(engine.compile_map(mapfile.parse(user_map.document)), height=1, full=True)
+    assert body["result"]["hexes"] == expected.as_dict()["hexes"]
+    assert body["result"]["pairs"] == expected.pairs and body["result"]["height"] == 1
+    download = user_client.get(body["result_file"])
+    assert download.status_code == 200
+    with np.load(io.BytesIO(b"".join(download.streaming_content))) as matrix:
+        assert list(matrix["labels"]) == expected.labels
+        for name in ("result", "hindrances", "blind"):
+            assert np.array_equal(matrix[name], expected.matrix[name])
+
+
+# -- faults -----------------------------------------------------------------------------------------------
+
+def test_a_task_that_raises_fails_its_job_with_the_error_and_the_worker_goes_on(worker, user_client, user_map):
+    failed = submit_test_job("test-fail", message="the dice rolled off the table")
+    failed = wait_until(lambda: Job.objects.filter(pk=failed.pk, status__in=Job.FINISHED).first())
+    assert failed.status == "failed"
+    assert failed.error == "RuntimeError: the dice rolled off the table"
+
+    url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "A1", "to": "C4"}, format="json").json()["url"]
+    after = follow(user_client, url)
+    assert after["status"] == "succeeded"
+    assert after["worker"] == failed.worker  # the same worker, the same pool process
+
+
+def test_a_job_whose_worker_is_killed_runs_again_on_another_worker(start_worker, queue_name, settings):
+    settings.JOBS_QUEUE = queue = f"{queue_name}-kill"  # a queue of their own: the module's worker keeps out
+    first = start_worker("a", queue=queue)
+    second = start_worker("b", queue=queue)
+    job = submit_test_job("test-sleep", seconds=3)
+    running = wait_until(lambda: Job.objects.filter(pk=job.pk, status="running").first())
+    holder, other = (first, second) if running.worker.startswith(first.name) else (second, first)
+    assert running.worker.startswith(holder.name)
+
+    killed_at = time.monotonic()
+    holder.kill()
+    try:
+        done = wait_until(lambda: Job.objects.filter(pk=job.pk, status__in=Job.FINISHED).first(), seconds=30)
+    except AssertionError:
+        raise AssertionError(f"{Job.objects.filter(pk=job.pk).values().first()}\n{other.log()}") from None
+    assert done.status == "succeeded", (done.error, other.log())
+    assert done.worker.startswith(other.name)
+    assert done.attempts == 2
+    # Noticed within the heartbeat timeout and a sweep, then run for its 3 s: never "running" for ever.
+    assert time.monotonic() - killed_at < JOBS_SETTINGS["HEARTBEAT_TIMEOUT"] + 2 * JOBS_SETTINGS["SWEEP_SECONDS"] + 3 + 10
+    other.stop()
+
+
+def test_a_job_that_kills_its_worker_every_time_is_failed_after_the_last_attempt(worker, user_client, user_map):
+    job = submit_test_job("test-die")
+    done = wait_until(lambda: Job.objects.filter(pk=job.pk, status__in=Job.FINISHED).first(), seconds=60)
+    print(worker.log(20000))
+    assert done.status == "failed"
+    assert f"started {JOBS_SETTINGS['MAX_ATTEMPTS']} times" in done.error and "worker" in done.error
+    assert worker.alive
+    url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "A1", "to": "D4"}, format="json").json()["url"]
+    assert follow(user_client, url)["status"] == "succeeded"
+
+
+def test_a_map_edited_while_its_analysis_runs_gets_the_result_for_the_content_it_was_asked_about(
+        worker, user, user_client, user_map):
+    asked = Map.objects.get(pk=user_map.pk)
+    url = user_client.post(f"/api/maps/{user_map.pk}/analysis/", {}, format="json").json()["url"]
+    wait_until(lambda: user_client.get(url).json()["status"] == "running")
+    apply_edits(user_map.pk, user, None, [{"op": "set_terrain", "hexes": ["E4", "E3", "F4"], "terrain": ["woods"]},
+                                          {"op": "set_level", "hexes": ["D5"], "level": 3}])
+    edited = Map.objects.get(pk=user_map.pk)
+    assert edited.content_hash != asked.content_hash
+
+    body = follow(user_client, url)
+    assert body["status"] == "succeeded", body
+    assert body["map_hash"] == asked.content_hash and body["stale"] is True
+    before = engine.analyze(engine.compile_map(mapfile.parse(asked.document)))
+    after = engine.analyze(engine.compile_map(mapfile.parse(edited.document)))
+    assert before.as_dict()["hexes"] != after.as_dict()["hexes"]  # the edit matters, so the check below can fail
+    assert body["result"]["hexes"] == before.as_dict()["hexes"]
+
+
+def test_a_cancelled_job_waiting_behind_another_is_never_run(worker, user_client, user_map):
+    busy = submit_test_job("test-sleep", seconds=1.5)
+    url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "B1", "to": "H7"}, format="json").json()["url"]
+    assert user_client.post(url + "cancel/").json()["status"] == "cancelled"
+    wait_until(lambda: Job.objects.filter(pk=busy.pk, status="succeeded").exists())
+    time.sleep(0.5)
+    body = user_client.get(url).json()
+    assert (body["status"], body["result"], body["started"]) == ("cancelled", None, None)
+
+
+@pytest.mark.redis
+def test_a_los_job_through_redis(start_worker, user_client, user_map, queue_name):
+    need_redis()
+    import redis
+
+    start_worker("r", broker_url=REDIS_URL)
+    use_broker(REDIS_URL)
+    try:
+        url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "A1", "to": "J8"},
+                               format="json").json()["url"]
+        body = follow(user_client, url)
+        assert body["status"] == "succeeded", body
+        cmap = engine.compile_map(mapfile.parse(user_map.document))
+        assert body["result"] == engine.line_of_sight(cmap, "A1", "J8").as_dict()
+        assert body["worker"].startswith("r-")
+    finally:
+        redis.Redis.from_url(REDIS_URL).delete(queue_name)
+        app._after_fork()

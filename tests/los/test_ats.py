@@ -1,0 +1,634 @@
+"""ATS LOS: the rulebook's worked examples (digest §6: EX-1, EX-2, EX-4, EX-5, EX-7, EX-8, EX-9, EX-10, EX-13),
+the rules they rest on, the reference against the fast path on random maps, and reciprocity.
+
+Maps are flat-topped with the even letters (B, D, ..) half a hex lower, as the ATS maps are (digest §1): a
+straight line down one letter column crosses only that column's hexes, so ranges along it are row counts.
+"""
+
+import random
+
+import numpy as np
+import pytest
+
+from maps import rulesets
+from maps.hexgrid import Grid
+from maps.los import ats
+from maps.los.answer import RESULTS
+from maps.los.ats import Rules
+from maps.los.compiled import CompiledMap
+from maps.los.trace import ALONG, trace
+from maps.mapfile import Cell, MapDoc
+
+GRID = Grid("flat", 8, 30, "odd")
+CATALOGUE = rulesets.get("ats")
+
+
+def make(hexes=None, hexsides=None, markers=(), grid=GRID, options=None, catalogue=CATALOGUE):
+    """A map of level-0 open ground. ``hexes``: label -> (terrain ids, level) or (terrain, level, extra Cell
+    fields); ``hexsides``: (label, side name) -> terrain id."""
+    cells = {}
+    for label, spec in (hexes or {}).items():
+        terrain, level, *extra = spec
+        if isinstance(terrain, str):
+            terrain = [terrain]
+        cells[grid.parse_label(label)] = Cell(terrain=tuple(terrain), level=level, **(extra[0] if extra else {}))
+    sides = {}
+    for (label, side), tid in (hexsides or {}).items():
+        col, row = grid.parse_label(label)
+        sides[grid.hexside(col, row, side)] = tid
+    doc = MapDoc(name="t", ruleset="ats", grid=grid, default_terrain=("open-ground",), hexes=cells,
+                 hexsides=sides, extensions={"rules": options or {}})
+    return Rules(CompiledMap(doc, catalogue, markers))
+
+
+def check(rules, a, b, from_level=None, to_level=None):
+    """The reference answer, after checking that the fast path and the other direction agree with it."""
+    grid = rules.cmap.grid
+    ia, ib = rules.cmap.index_of(a), rules.cmap.index_of(b)
+    la = rules.unit_level(ia) if from_level is None else from_level
+    lb = rules.unit_level(ib) if to_level is None else to_level
+    answer = rules.evaluate(trace(grid, grid.parse_label(a), grid.parse_label(b)), la, lb)
+    back = rules.evaluate(trace(grid, grid.parse_label(b), grid.parse_label(a)), lb, la)
+    assert (back.result, back.hindrances, back.blind) == (answer.result, answer.hindrances, answer.blind)
+    assert [r.as_dict() for r in back.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
+    result, hindrances, blind = rules.batch(np.array([ia], np.int32), np.array([ib], np.int32),
+                                            np.array([la], np.int32), np.array([lb], np.int32))
+    assert (RESULTS[result[0]], int(hindrances[0]), bool(blind[0])) == (
+        answer.result, answer.hindrances, answer.blind)
+    return answer
+
+
+def outcome(answer):
+    return answer.result, answer.hindrances, answer.blind
+
+
+def hexside(rules, label, side):
+    """A hexside's name as answers give it (from the hex that owns the edge)."""
+    col, row = rules.cmap.grid.parse_label(label)
+    return rules.cmap.hexside_label(col, row, rules.cmap.grid.side_index(side))
+
+
+def effects(answer):
+    return [(r.hex or r.hexside, r.terrain, r.effect) for r in answer.reasons]
+
+
+def provisional(answer):
+    return [note for note in answer.assumptions if "provisional" in note]
+
+
+def along(grid, a, b):
+    """The two hexes beside, and the hexside under, the one hexside the line from a to b runs along."""
+    steps = [s for s in trace(grid, grid.parse_label(a), grid.parse_label(b)).steps if s.kind == ALONG]
+    assert len(steps) == 1
+    return [grid.label(*h) for h in steps[0].hexes], steps[0]
+
+
+# -- the table -------------------------------------------------------------------------------------------
+
+def test_table_proven_cell_and_provisional_formula():
+    rules = make()
+    counts, prov = rules.table, rules.table_provisional
+    for rng in range(13, 19):
+        assert counts[10, rng] == 3 and not prov[10, rng]
+    assert (counts[10, 7], prov[10, 7]) == (2, True)  # band 2: 2 x 10 / 10
+    assert counts[20, 13] == 2  # band 3: 30 / 20 = 1.5, halves up
+    assert counts[20, 1] == 1  # max(1, round(0.5 up))
+    assert counts[40, 5] == 1  # never below 1
+
+
+def test_table_without_a_catalogue_uses_the_formula_and_keeps_the_proven_cell():
+    rules = make(catalogue=None)
+    assert rules.table[10, 16] == 3 and not rules.table_provisional[10, 16]
+    assert rules.table[30, 40] == ats.provisional_blind_hexes(30, 40) == 2
+
+
+# -- EX-1: hill blind hexes (8.13.21) ----------------------------------------------------------------------
+# The firer on a +20 hill hex at C1; a +10 hex of a different hill 16 hexes away at C17; open ground at 0 beyond.
+
+def ex1(same_hill=False):
+    hexes = {"C1": ("open-ground", 20), "C17": ("open-ground", 10)}
+    if same_hill:  # a ridge in column E joins the two hill hexes, off the line
+        hexes.update({f"D{row}": ("open-ground", 10) for row in (1, 17)})
+        hexes.update({f"E{row}": ("open-ground", 10) for row in range(1, 18)})
+    return make(hexes)
+
+
+def test_EX1a_target_at_range_20_is_seen():
+    answer = check(ex1(), "C1", "C21")
+    assert outcome(answer) == ("clear", 0, False)
+    assert effects(answer) == [("C17", "hill +10", "ignored")]
+    assert provisional(answer) == []  # only the proven cell (+10, 13-18) was used
+
+
+def test_EX1b_target_at_range_19_is_blind():
+    answer = check(ex1(), "C1", "C20")
+    assert outcome(answer) == ("blocked", 0, True)
+    assert answer.term == "Blind"
+    assert effects(answer) == [("C17", "hill +10", "blind")]
+    assert "6.2.63" in answer.reasons[0].rule
+    assert provisional(answer) == []
+
+
+@pytest.mark.parametrize("target, seen", [("C18", False), ("C19", False), ("C20", False), ("C21", True),
+                                          ("C25", True)])
+def test_EX1b_derived_three_blind_hexes_at_ranges_17_to_19(target, seen):
+    answer = check(ex1(), "C1", target)
+    assert (answer.result == "clear") == seen
+    assert answer.blind == (not seen)
+
+
+def test_EX1c_same_hill_makes_one_fewer_blind_hex():
+    rules = ex1(same_hill=True)
+    assert rules.data[rules.cmap.index_of("C1"), ats.C_HILL] == rules.data[rules.cmap.index_of("C17"), ats.C_HILL]
+    seen = check(rules, "C1", "C20")
+    assert outcome(seen) == ("clear", 0, False)
+    assert "8.13.21" in seen.reasons[0].rule
+    blind = check(rules, "C1", "C19")
+    assert outcome(blind) == ("blocked", 0, True)
+
+
+def test_EX1c_terraced_hills_keep_every_blind_hex():
+    hexes = {"C1": ("open-ground", 20), "C17": ("open-ground", 10)}
+    hexes.update({f"D{row}": ("open-ground", 10) for row in (1, 17)})
+    hexes.update({f"E{row}": ("open-ground", 10) for row in range(1, 18)})
+    rules = make(hexes, options={"terraced_hills": True})
+    assert check(rules, "C1", "C20").blind
+
+
+def test_EX1_cliff_crest_gets_no_reduction():
+    hexes = {"C1": ("open-ground", 20), "C17": ("open-ground", 10)}
+    hexes.update({f"D{row}": ("open-ground", 10) for row in (1, 17)})
+    hexes.update({f"E{row}": ("open-ground", 10) for row in range(1, 18)})
+    rules = make(hexes, hexsides={("C17", "S"): "cliff"})
+    assert check(rules, "C1", "C20").blind
+
+
+# -- EX-9: the hill figure (12.12): a hill stepping +30, +20, +10 down to level 0 -------------------------
+
+def ex9(options=None):
+    return make({"C1": ("open-ground", 30), "C2": ("open-ground", 20), "C3": ("open-ground", 10)},
+                options=options)
+
+
+def test_EX9a_top_of_the_hill_sees_down_its_own_slopes():
+    answer = check(ex9(), "C1", "C4")
+    assert outcome(answer) == ("clear", 0, False)
+    assert [r.effect for r in answer.reasons] == ["ignored", "ignored"]
+    assert provisional(answer)  # the (+10, 1-6) and (+20, 1-6) cells are provisional
+
+
+def test_EX9b_terraced_hill_hides_the_hex_behind_each_contour():
+    rules = ex9({"terraced_hills": True})
+    assert outcome(check(rules, "C1", "C4")) == ("blocked", 0, True)
+    assert outcome(check(rules, "C1", "C3")) == ("blocked", 0, True)
+    assert check(rules, "C1", "C2").result == "clear"
+
+
+def test_EX9c_an_intervening_hex_above_both_blocks():
+    rules = make({"C1": ("open-ground", 10), "C2": ("open-ground", 30), "C3": ("open-ground", 20)})
+    answer = check(rules, "C1", "C3")
+    assert outcome(answer) == ("blocked", 0, False)
+    assert effects(answer) == [("C2", "hill +30", "blocking")]
+
+
+def test_EX9e_up_a_continuous_slope():
+    answer = check(ex9(), "C4", "C1")
+    assert answer.result == "clear"
+
+
+def test_EX9f_level_0_unit_does_not_see_into_the_deir_beyond_the_rim():
+    rules = make({"C5": ("deir", -5), "C6": ("deir", -5)})
+    answer = check(rules, "C1", "C6")
+    assert outcome(answer) == ("blocked", 0, True)
+    assert (hexside(rules, "C4", "S"), "deir contour", "blind") in effects(answer)
+    assert any("Stationary" in note for note in answer.assumptions)
+
+
+# -- EX-10: the deir figure (12.8, 8.6.2) -------------------------------------------------------------------
+
+DEIR = {f"C{row}": ("deir", -5) for row in range(5, 9)}
+
+
+def test_EX10_rim_unit_adjacent_to_the_contour_sees_all_deir_units():
+    rules = make(DEIR)
+    for target in ("C5", "C7", "C8"):
+        assert check(rules, "C4", target).result == "clear"
+
+
+def test_EX10_one_hex_back_it_does_not_see_a_deir_unit_away_from_the_contour():
+    rules = make(DEIR)
+    assert outcome(check(rules, "C3", "C6")) == ("blocked", 0, True)
+
+
+def test_EX10_one_hex_back_it_sees_a_deir_unit_next_to_level_0():
+    rules = make(DEIR)
+    assert check(rules, "C3", "C5").result == "clear"
+
+
+def test_EX10_higher_units_see_in_within_their_height_in_hexes():
+    rules = make({**DEIR, "C1": ("open-ground", 5), "C2": ("open-ground", 0)})
+    assert check(rules, "C1", "C7").result == "clear"  # +5, 4 hexes to the first deir hex
+    far = make({**DEIR, "C1": ("open-ground", 10)}, grid=Grid("flat", 8, 30, "odd"))
+    assert check(far, "C1", "C7").result == "clear"  # +10, 4 hexes
+    rules = make({f"C{row}": ("deir", -5) for row in range(12, 15)} | {"C1": ("open-ground", 5)})
+    assert check(rules, "C1", "C13").blind  # +5 but 11 hexes from the deir
+
+
+def test_EX10_wreck_in_the_deir_is_ignored_from_higher_ground():
+    rules = make({**DEIR, "C1": ("open-ground", 10)}, markers=[{"hex": "C6", "kind": "wreck"}])
+    assert outcome(check(rules, "C1", "C8")) == ("clear", 0, False)
+
+
+# -- EX-2: walls, hedges, bocage (12.4, 7.2) ----------------------------------------------------------------
+
+def test_along_fixture_is_a_hexside():
+    hexes, step = along(GRID, "C5", "E5")
+    assert sorted(hexes) == ["D4", "D5"]
+
+
+@pytest.mark.parametrize("tid", ["wall", "hedge"])
+def test_EX2a_b_line_along_a_wall_or_hedge_is_clear(tid):
+    rules = make(hexsides={("D5", "N"): tid})
+    assert check(rules, "C5", "E5").result == "clear"
+
+
+@pytest.mark.parametrize("tid", ["wall", "hedge"])
+def test_EX2a_b_wall_between_same_level_units_blocks(tid):
+    rules = make(hexsides={("C5", "S"): tid})
+    answer = check(rules, "C3", "C8")
+    assert outcome(answer) == ("blocked", 0, False)
+    assert effects(answer) == [(hexside(rules, "C5", "S"), tid, "blocking")]
+
+
+@pytest.mark.parametrize("tid", ["wall", "hedge", "bocage"])
+def test_EX2_hexside_of_the_target_hex_lets_LOS_reach_it(tid):
+    rules = make(hexsides={("C7", "N"): tid})
+    assert check(rules, "C3", "C7").result == "clear"
+
+
+def test_EX2c_no_LOS_along_bocage():
+    rules = make(hexsides={("D5", "N"): "bocage"})
+    answer = check(rules, "C5", "E5")
+    assert outcome(answer) == ("blocked", 0, False)
+    assert (hexside(rules, "D5", "N"), "bocage", "blocking") in effects(answer)
+
+
+def test_EX2d_bocage_blinds_the_hex_behind_it_from_higher_up():
+    rules = make({"C1": ("open-ground", 20)}, hexsides={("C7", "N"): "bocage"})
+    answer = check(rules, "C1", "C7")
+    assert outcome(answer) == ("blocked", 0, True)
+    assert effects(answer) == [(hexside(rules, "C7", "N"), "bocage", "blind")]
+    # a +5 wall there casts no blind hex (7.2)
+    wall = make({"C1": ("open-ground", 20)}, hexsides={("C7", "N"): "wall"})
+    assert check(wall, "C1", "C7").result == "clear"
+
+
+def test_EX2f_interior_walls_block_even_along():
+    rules = make(hexsides={("D5", "N"): "interior-wall"})
+    assert check(rules, "C5", "E5").result == "blocked"
+
+
+# -- EX-4, EX-5: buildings (6.2.4, 8.3.13) -------------------------------------------------------------------
+
+def square(grid, label, dx, dy, size=0.25):
+    cx, cy = grid.centre(*grid.parse_label(label))
+    x, y = cx + dx, cy + dy
+    return ((x - size, y - size), (x + size, y - size), (x + size, y + size), (x - size, y + size))
+
+
+def test_EX4_building_blocks_only_where_the_line_touches_its_art():
+    on = make({"C5": ("building", 0, {"art": (square(GRID, "C5", 0, 0),)})})
+    assert check(on, "C3", "C8").result == "blocked"
+    off = make({"C5": ("building", 0, {"art": (square(GRID, "C5", 0.6, 0),)})})
+    answer = check(off, "C3", "C8")
+    assert outcome(answer) == ("clear", 0, False)
+    assert answer.reasons == []
+
+
+def test_EX5_house_is_plus_10_and_a_steeple_makes_it_plus_20():
+    hill = {"C3": ("open-ground", 10), "C8": ("open-ground", 10)}
+    house = make({**hill, "C5": ("house", 0)})
+    assert check(house, "C3", "C8").result == "clear"  # +10 units see over a +10 house on level 0
+    steeple = make({**hill, "C5": (["house", "steeple"], 0)})
+    answer = check(steeple, "C3", "C8")
+    assert outcome(answer) == ("blocked", 0, False)
+    assert effects(answer) == [("C5", "steeple", "blocking")]
+
+
+def test_building_storeys_set_its_height():
+    rules = make({"C3": ("open-ground", 10), "C8": ("open-ground", 10), "C5": ("building", 0, {"storeys": 2})})
+    assert check(rules, "C3", "C8").result == "blocked"
+
+
+# -- EX-7: smoke (7.4, 6.4.5) --------------------------------------------------------------------------------
+
+def test_EX7_brush_with_smoke_is_plus_4_not_5():
+    rules = make({"C5": ("brush", 0)}, markers=[{"hex": "C5", "kind": "smoke"}])
+    answer = check(rules, "C3", "C8")
+    assert outcome(answer) == ("hindered", 4, False)
+    assert answer.term == "Obscured (+4)"
+
+
+def test_smoke_counts_each_counter_and_in_the_end_hexes():
+    rules = make(markers=[{"hex": "C5", "kind": "smoke", "count": 2}, {"hex": "C3", "kind": "smoke2"},
+                          {"hex": "C8", "kind": "dust"}])
+    assert outcome(check(rules, "C3", "C8")) == ("hindered", 16, False)
+
+
+# -- EX-8: Scottish Corridor mapsheet 1 figure (12.6), as far as the text fixes it ---------------------------
+
+def test_EX8b_hedge_between_two_plus_10_units_blocks():
+    hill = {f"C{row}": ("open-ground", 10) for row in range(2, 9)}
+    rules = make(hill, hexsides={("C5", "S"): "hedge"})
+    assert outcome(check(rules, "C2", "C8")) == ("blocked", 0, False)
+
+
+def test_EX8d_two_crops_hexes_obscure_plus_2():
+    hexes = {"C3": ("open-ground", 0), "C5": ("crops", 10), "C6": ("crops", 10), "C7": ("open-ground", 10)}
+    rules = make(hexes)
+    answer = check(rules, "C3", "C7", from_level=10)  # Sq6 in the steeple location, +10 above level 0
+    assert outcome(answer) == ("hindered", 2, False)
+    assert answer.term == "Obscured (+2)"
+    assert [r.effect for r in answer.reasons] == ["hindering", "hindering"]
+
+
+def test_EX8e_hedge_on_level_0_ignored_by_higher_units():
+    hexes = {"C4": ("crops", 5), "C7": ("open-ground", 5)}
+    rules = make(hexes, hexsides={("C5", "S"): "hedge"})
+    answer = check(rules, "C3", "C7", from_level=10)
+    assert outcome(answer) == ("hindered", 1, False)  # the crops on +5 ground, not the hedge
+
+
+def test_EX8f_hillock_unit_pays_nothing_for_crops_on_level_0():
+    rules = make({"C7": ("open-ground", 5), "C5": ("crops", 0)}, hexsides={("C7", "N"): "hillock-contour"})
+    answer = check(rules, "C3", "C7", from_level=10)
+    assert outcome(answer) == ("clear", 0, False)
+
+
+def test_EX8j_along_a_hexside_between_two_crops_hexes_counts_once():
+    rules = make({"D4": ("crops", 0), "D5": ("crops", 0)})
+    answer = check(rules, "C5", "E5")
+    assert outcome(answer) == ("hindered", 1, False)
+
+
+def test_EX8l_hillock_unit_sees_over_a_hedge():
+    rules = make({"C7": ("open-ground", 5)}, hexsides={("C7", "N"): "hillock-contour", ("C4", "S"): "hedge"})
+    answer = check(rules, "C2", "C7")
+    assert outcome(answer) == ("clear", 0, False)
+    assert effects(answer) == [(hexside(rules, "C4", "S"), "hedge", "ignored")]
+    plain = make(hexsides={("C4", "S"): "hedge"})
+    assert check(plain, "C2", "C7").result == "blocked"
+
+
+def test_EX8a_down_in_a_sunken_road_out_of_LOS_of_a_non_adjacent_unit():
+    rules = make({"C6": ("sunken-road", 10), "C2": ("crops", 10)})
+    answer = check(rules, "C2", "C6", to_level=0)
+    assert outcome(answer) == ("blocked", 0, True)
+    assert effects(answer)[-1] == ("C6", "sunken-road (DOWN)", "blind")
+    assert any("crestline" in note for note in answer.assumptions)
+
+
+def test_EX8g_down_unit_sees_adjacent_hexes_and_along_its_depression():
+    road = {f"C{row}": ("sunken-road", 10) for row in range(3, 9)}
+    rules = make({**road, "D7": ("open-ground", 10)})
+    assert check(rules, "C6", "D6", from_level=0).result == "clear"  # adjacent
+    assert check(rules, "C3", "C8", from_level=0, to_level=0).result == "clear"  # along the road
+    assert check(rules, "C6", "E7", from_level=0).result == "blocked"  # leaves the road
+
+
+# -- EX-13: woods and their art (12.10, 6.2.3) ---------------------------------------------------------------
+
+def test_EX13_woods_art_blocks_only_where_touched():
+    grid = Grid("flat", 24, 24, "odd")
+    art = (square(grid, "T19", 0, 0.2, 0.5),)  # around the centre, clear of the T18/T19 hexside
+    rules = make({"T19": ("woods", 0, {"art": art}), "S19": ("woods", 0), "U19": ("woods", 0)}, grid=grid)
+    blocked = check(rules, "T18", "T20")
+    assert outcome(blocked) == ("blocked", 0, False)
+    assert effects(blocked) == [("T19", "woods", "blocking")]
+    hexes, _ = along(grid, "S19", "U19")
+    assert sorted(hexes) == ["T18", "T19"]
+    assert outcome(check(rules, "S19", "U19")) == ("clear", 0, False)
+
+
+# -- same level, different levels: the core rules ------------------------------------------------------------
+
+def test_same_level_blocking_terrain_blocks_and_obscuring_hinders():
+    assert check(make({"C5": ("woods", 0)}), "C3", "C8").result == "blocked"
+    assert outcome(check(make({"C5": ("orchard", 0)}), "C3", "C8")) == ("hindered", 1, False)
+    assert check(make({"C5": ("rubble", 0)}), "C3", "C8").result == "blocked"
+    assert check(make({"C5": ("woods", 0)}), "C3", "C8", 10, 10).result == "clear"
+
+
+def test_terrain_in_the_end_hexes_does_not_count():
+    rules = make({"C3": ("woods", 0), "C8": ("brush", 0)})
+    assert outcome(check(rules, "C3", "C8")) == ("clear", 0, False)
+
+
+def test_obstacle_top_equal_to_the_higher_unit_blocks():
+    rules = make({"C5": ("woods", 0)})
+    answer = check(rules, "C3", "C8", from_level=10)
+    assert outcome(answer) == ("blocked", 0, False)
+    assert any("equals the higher unit" in note for note in answer.assumptions)
+
+
+def test_obstacle_less_than_10_below_the_higher_unit_blocks():
+    rules = make({"C5": ("woods", 0)})
+    assert outcome(check(rules, "C3", "C8", from_level=15)) == ("blocked", 0, False)
+
+
+def test_plus_5_obstacle_casts_no_blind_hexes_from_above():
+    rules = make({"C5": ("rubble", 0)})
+    answer = check(rules, "C3", "C6", from_level=10)
+    assert outcome(answer) == ("clear", 0, False)
+    assert any("only +5" in note for note in answer.assumptions)
+
+
+def test_woods_cast_blind_hexes_from_above():
+    rules = make({"C5": ("woods", 0)})
+    assert check(rules, "C3", "C6", from_level=20).blind  # range 2: 1 blind hex (provisional)
+    assert check(rules, "C3", "C7", from_level=20).result == "clear"
+
+
+def test_orchard_casts_blind_hexes_only_for_higher_units():
+    rules = make({"C5": ("orchard", 0)})
+    answer = check(rules, "C3", "C6", from_level=20)
+    assert outcome(answer) == ("blocked", 1, True)
+    assert outcome(check(rules, "C3", "C7", from_level=20)) == ("hindered", 1, False)
+    assert outcome(check(rules, "C3", "C6", from_level=10)) == ("hindered", 1, False)
+
+
+# -- hillocks (8.12.21-24) ---------------------------------------------------------------------------------
+
+def hillock(*labels):
+    """A +5 hillock over the given hexes, contoured on every side toward level 0."""
+    hexes = {label: ("open-ground", 5) for label in labels}
+    sides = {}
+    for label in labels:
+        col, row = GRID.parse_label(label)
+        for s in range(6):
+            nb = GRID.neighbour(col, row, s)
+            if nb is not None and GRID.label(*nb) not in labels:
+                sides[(label, GRID.sides[s])] = "hillock-contour"
+    return hexes, sides
+
+
+def test_hillock_level_0_units_behind_a_non_adjacent_hillock_are_hidden():
+    hexes, sides = hillock("C5")
+    rules = make(hexes, sides)
+    answer = check(rules, "C2", "C8")
+    assert outcome(answer) == ("blocked", 0, False)
+    assert effects(answer) == [("C5", "hillock", "blocking")]
+    assert check(rules, "C2", "C5").result == "clear"  # sees onto the hillock (8.12.23)
+
+
+def test_hillock_adjacent_level_0_unit_sees_past_it():
+    hexes, sides = hillock("C5", "C6")
+    rules = make(hexes, sides)
+    answer = check(rules, "C4", "C9")
+    assert outcome(answer) == ("clear", 0, False)
+    assert [r.rule for r in answer.reasons] == ["ATS 8.12.22", "ATS 8.12.22"]
+    assert check(rules, "C2", "C9").result == "blocked"
+
+
+def test_hillock_to_hillock_blind_zone_is_a_quarter_of_the_range():
+    first, sides1 = hillock("C1", "C2")
+    second, sides2 = hillock("C14")
+    rules = make({**first, **second}, {**sides1, **sides2})
+    # from C2 (on the first hillock) the last hexes of the second is 12 away: 12 // 4 = 3 blind hexes, after
+    # the first hex behind it (C15, adjacent, stays visible): C16, C17, C18
+    assert check(rules, "C2", "C15").result == "clear"
+    for label in ("C16", "C17", "C18"):
+        assert outcome(check(rules, "C2", label)) == ("blocked", 0, True)
+    assert check(rules, "C2", "C19").result == "clear"
+    # from C1 the range counts without the viewer's own hillock hex C2: still 12
+    assert check(rules, "C1", "C18").blind and check(rules, "C1", "C19").result == "clear"
+
+
+def test_hillock_seen_over_from_a_hill():
+    hexes, sides = hillock("C5")
+    rules = make({**hexes, "C1": ("open-ground", 10)}, sides)
+    assert check(rules, "C1", "C6").result == "clear"
+
+
+def test_hillock_on_a_hill_does_not_affect_LOS():
+    hill = {f"C{row}": ("open-ground", 10) for row in range(1, 10)}
+    rules = make({**hill, "C5": ("open-ground", 15)}, {("C5", "N"): "hillock-contour"})
+    assert check(rules, "C2", "C8").result == "clear"
+    assert rules.unit_level(rules.cmap.index_of("C5")) == 15
+
+
+# -- vehicles and wrecks (6.2.71) ----------------------------------------------------------------------------
+
+def test_vehicles_and_wrecks_obscure_same_level_lines_once_per_hex():
+    rules = make(markers=[{"hex": "C5", "kind": "vehicle", "count": 2}, {"hex": "C5", "kind": "wreck"},
+                          {"hex": "C6", "kind": "wreck"}])
+    answer = check(rules, "C3", "C8")
+    assert outcome(answer) == ("hindered", 2, False)
+
+
+def test_vehicles_never_blind_and_are_looked_over_from_above():
+    rules = make(markers=[{"hex": "C5", "kind": "vehicle"}])
+    assert outcome(check(rules, "C3", "C6", from_level=20)) == ("clear", 0, False)
+
+
+def test_vehicles_on_a_continuous_slope_obscure():
+    rules = make({"C1": ("open-ground", 20), "C2": ("open-ground", 10)}, markers=[{"hex": "C2", "kind": "vehicle"}])
+    assert outcome(check(rules, "C1", "C3")) == ("hindered", 1, False)
+
+
+# -- the fast path against the reference, and reciprocity, on random maps ------------------------------------
+
+HEX_CHOICES = (["open-ground"] * 10 + ["brush", "crops", "woods", "orchard", "palm-grove", "rubble", "forest",
+                                       "building", "graveyard", "scrub", "railcars"])
+SIDE_CHOICES = ["hedge", "wall", "high-wall", "bocage", "cliff", "interior-wall", "hillock-contour", "sand-dune"]
+
+
+def random_rules(seed, grid):
+    """Hills, hillocks with their contours, a deir and a wadi, terrain with and without art, hexsides and
+    markers, at random."""
+    rnd = random.Random(seed)
+    hexes = list(grid.hexes())
+    levels = {h: 0 for h in hexes}
+    terrain = {h: [rnd.choice(HEX_CHOICES)] for h in hexes}
+    for _ in range(2):  # hills stepping down 10 per hex
+        centre, height = rnd.choice(hexes), rnd.choice([10, 20, 30])
+        for h in hexes:
+            levels[h] = max(levels[h], height - 10 * grid.distance(h, centre))
+    hillocks = set()
+    for _ in range(2):  # +5 hillocks on level 0
+        centre, radius = rnd.choice(hexes), rnd.randint(0, 1)
+        for h in hexes:
+            if grid.distance(h, centre) <= radius and levels[h] == 0:
+                levels[h] = 5
+                hillocks.add(h)
+    centre = rnd.choice(hexes)  # a deir
+    for h in hexes:
+        if grid.distance(h, centre) <= 1 and levels[h] == 0:
+            levels[h], terrain[h] = -5, ["deir"]
+    h = rnd.choice(hexes)  # a wadi, walked hex by hex
+    for _ in range(6):
+        if levels[h] >= 0:
+            terrain[h] = ["wadi"]
+        h = grid.step(*h, rnd.randrange(6))
+        if not grid.contains(*h):
+            break
+    cells = {}
+    for h in hexes:
+        extra = {}
+        ids = terrain[h]
+        if ids[0] == "building":
+            extra["storeys"] = rnd.randint(1, 3)
+        elif ids[0] == "open-ground" and rnd.random() < 0.03:
+            ids = ["house", "steeple"]
+        if ids[0] in ("woods", "building", "orchard") and rnd.random() < 0.5:
+            dx, dy = rnd.uniform(-0.5, 0.5), rnd.uniform(-0.5, 0.5)
+            extra["art"] = (square(grid, grid.label(*h), dx, dy, rnd.uniform(0.1, 0.4)),)
+        cells[h] = Cell(terrain=tuple(ids), level=levels[h], **extra)
+    hexsides = {}
+    for col, row in hexes:
+        for s in range(3):
+            other = grid.step(col, row, s)
+            if (col, row) in hillocks and levels.get(other) == 0 or other in hillocks and levels[(col, row)] == 0:
+                hexsides[grid.hexside(col, row, s)] = "hillock-contour"
+            elif rnd.random() < 0.06:
+                hexsides[grid.hexside(col, row, s)] = rnd.choice(SIDE_CHOICES)
+    markers = []
+    for kind in ("smoke", "vehicle", "wreck", "rubble", "vehicle", "wreck", "dust"):
+        markers.append({"hex": list(rnd.choice(hexes)), "kind": kind})
+    options = {"terraced_hills": rnd.random() < 0.3}
+    doc = MapDoc(name="r", ruleset="ats", grid=grid, default_terrain=("open-ground",), hexes=cells,
+                 hexsides=hexsides, extensions={"rules": options})
+    return Rules(CompiledMap(doc, CATALOGUE, markers))
+
+
+GRIDS = [Grid(o, 9, 8, s) for o in ("flat", "pointy") for s in ("odd", "even")] + [Grid("flat", 14, 5, "odd")]
+
+
+@pytest.mark.parametrize("seed, grid", [(seed, grid) for seed, grid in enumerate(GRIDS)] + [(7, GRIDS[0])])
+def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
+    rules = random_rules(seed, grid)
+    n = rules.cmap.n
+    a = np.repeat(np.arange(n, dtype=np.int32), n)
+    b = np.tile(np.arange(n, dtype=np.int32), n)
+    levels = rules.unit_levels()
+    rnd = np.random.default_rng(seed)
+    # now and then a unit above its ground (an upper floor) or DOWN in its depression
+    la = np.where(rnd.random(a.size) < 0.25, levels[a] + rnd.choice([-10, 5, 10, 20], a.size), levels[a])
+    la = la.astype(np.int32)
+    lb = levels[b].astype(np.int32)
+    result, hindrances, blind = rules.batch(a, b, la, lb)
+    back = rules.batch(b, a, lb, la)
+    assert np.array_equal(result, back[0]) and np.array_equal(hindrances, back[1])
+    assert np.array_equal(blind, back[2])
+    seen = set()
+    for k in range(a.size):
+        pa, pb = grid.from_index(int(a[k])), grid.from_index(int(b[k]))
+        answer = rules.evaluate(trace(grid, pa, pb), int(la[k]), int(lb[k]))
+        assert (answer.result, answer.hindrances, answer.blind) == (
+            RESULTS[result[k]], int(hindrances[k]), bool(blind[k])), (answer.as_dict(), k)
+        reverse = rules.evaluate(trace(grid, pb, pa), int(lb[k]), int(la[k]))
+        assert (reverse.result, reverse.hindrances, reverse.blind) == (
+            answer.result, answer.hindrances, answer.blind)
+        assert [r.as_dict() for r in reverse.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
+        seen.add((answer.result, answer.blind))
+    assert {("clear", False), ("hindered", False), ("blocked", False), ("blocked", True)} <= seen

@@ -1,0 +1,150 @@
+"""The engine's front door on the shipped samples of every ruleset: the answer's shape, the fast path agreeing
+with the reference, reciprocity, the whole-map analysis and the command-line tools."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from maps import mapfile
+from maps.generate import random_map
+from maps.los.engine import analyze, compile_map, line_of_sight, observer_chunks, rules_for, viewshed
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = sorted((ROOT / "maps" / "samples").glob("*.json"))
+ANSWER_KEYS = ["from", "to", "from_level", "to_level", "result", "hindrances", "blind", "term", "reasons",
+               "assumptions"]
+
+
+def load(path):
+    return compile_map(mapfile.parse(path.read_text()))
+
+
+@pytest.fixture(scope="module", params=SAMPLES, ids=lambda p: p.stem)
+def sample(request):
+    return load(request.param)
+
+
+def test_an_answer_has_the_contracts_shape(sample):
+    n = sample.n
+    answer = line_of_sight(sample, sample.label(0), sample.label(n - 1)).as_dict()
+    assert list(answer) == ANSWER_KEYS
+    assert answer["result"] in ("clear", "hindered", "blocked")
+    assert isinstance(answer["hindrances"], int) and isinstance(answer["blind"], bool)
+    assert answer["term"]
+    for reason in answer["reasons"]:
+        assert set(reason) == {"hex", "hexside", "terrain", "effect", "rule"}
+        assert reason["rule"]
+
+
+def test_the_viewshed_agrees_with_the_reference_for_every_target(sample):
+    """The fast batch path and the per-pair reference evaluator give the same answer, hex by hex."""
+    rng = np.random.default_rng(7)
+    for observer in rng.choice(sample.n, size=3, replace=False):
+        shed = viewshed(sample, sample.label(observer))
+        assert len(shed["hexes"]) == sample.n
+        for label, fast in shed["hexes"].items():
+            ref = line_of_sight(sample, sample.label(observer), label).as_dict(reasons=False)
+            assert fast == ref, (sample.ruleset, sample.label(observer), label)
+
+
+def test_reciprocity_with_levels_swapped(sample):
+    rng = np.random.default_rng(11)
+    rules = rules_for(sample)
+    for _ in range(150):
+        a, b = (int(x) for x in rng.choice(sample.n, size=2, replace=False))
+        la, lb = rules.unit_level(a), rules.unit_level(b)
+        ab = line_of_sight(sample, sample.label(a), sample.label(b), la, lb)
+        ba = line_of_sight(sample, sample.label(b), sample.label(a), lb, la)
+        assert (ab.result, ab.hindrances, ab.blind) == (ba.result, ba.hindrances, ba.blind), (a, b)
+
+
+def test_analysis_matches_the_viewsheds(sample):
+    result = analyze(sample, full=True, chunks=3)
+    n = sample.n
+    assert result.pairs == n * (n - 1) // 2
+    assert np.array_equal(result.matrix["result"], result.matrix["result"].T)
+    for observer in (0, n // 2, n - 1):
+        shed = viewshed(sample, sample.label(observer))
+        for i in range(n):
+            if i == observer:
+                continue
+            fast = shed["hexes"][sample.label(i)]
+            assert ("clear", "hindered", "blocked")[result.matrix["result"][observer, i]] == fast["result"]
+            assert bool(result.matrix["blind"][observer, i]) == fast["blind"]
+    total = result.clear + result.hindered + result.blocked
+    assert (total == n - 1).all()
+    assert (result.blind <= result.blocked).all()
+
+
+def test_analysis_at_a_height_sees_at_least_as_much_on_open_ground():
+    doc = random_map("ost", 12, 10, seed=3, cover=0.0, hills=0, hexsides=0)
+    cmap = compile_map(doc)
+    assert analyze(cmap).clear.sum() == cmap.n * (cmap.n - 1)
+
+
+@pytest.mark.parametrize("n,chunks", [(2400, 16), (10, 3), (5, 8), (1, 2)])
+def test_observer_chunks_cover_every_pair_once(n, chunks):
+    bounds = observer_chunks(n, chunks)
+    assert bounds[0][0] == 0 and bounds[-1][1] == n
+    assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))
+    if n > 100:
+        sizes = [sum(n - 1 - i for i in range(s, e)) for s, e in bounds]
+        assert max(sizes) < 1.3 * (n * (n - 1) / 2 / chunks)
+
+
+def manage(*args):
+    return subprocess.run([sys.executable, "manage.py", *map(str, args)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=180)
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_los_command_prints_exactly_the_engines_answer(path):
+    cmap = load(path)
+    a, b = cmap.label(1), cmap.label(cmap.n - 2)
+    proc = manage("los", path, a, b, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == line_of_sight(cmap, a, b).as_dict()
+
+
+def test_viewshed_and_analyze_commands(tmp_path):
+    path = ROOT / "maps" / "samples" / "hill-112.json"
+    cmap = load(path)
+    png = tmp_path / "shed.png"
+    proc = manage("viewshed", path, "J6", "--json", "--png", png)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == json.loads(json.dumps(viewshed(cmap, "J6")))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = tmp_path / "m.npz"
+    proc = manage("analyze_map", path, "--json", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["pairs"] == cmap.n * (cmap.n - 1) // 2 and report["seconds"] >= 0
+    expected = analyze(cmap)
+    assert report["hexes"]["J6"]["clear"] == int(expected.clear[cmap.index_of("J6")])
+    with np.load(out) as matrix:
+        assert matrix["result"].shape == (cmap.n, cmap.n)
+        assert list(matrix["labels"][:2]) == [cmap.label(0), cmap.label(1)]
+
+
+def test_markers_enter_the_engine():
+    """The same map answers differently once a scenario lays smoke on the line."""
+    path = ROOT / "maps" / "samples" / "hill-112.json"
+    doc = mapfile.parse(path.read_text())
+    bare = compile_map(doc)
+    grid = doc.grid
+    for col in range(grid.columns - 2):
+        a, mid, b = (col, 0), (col + 1, 0), (col + 2, 0)
+        if bare.level[bare.index_of(list(a))] == bare.level[bare.index_of(list(b))]:
+            before = line_of_sight(bare, list(a), list(b))
+            if before.result == "clear":
+                break
+    else:
+        pytest.skip("no clear line along the top row of the sample")
+    smoky = compile_map(doc, markers=[{"hex": grid.label(*mid), "kind": "smoke"}])
+    after = line_of_sight(smoky, list(a), list(b))
+    assert after.result != "clear"
+    assert any(r.hex == grid.label(*mid) for r in after.reasons)
