@@ -600,9 +600,12 @@ def _default_open(catalogue):
     return sorted(catalogue.terrain_ids("hex"))[0]
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 def _compact(value):
     # Entries are built in a fixed key order; free data (extensions) is sorted so that it is stable too.
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return _ENCODER.encode(value)
 
 
 def _is_int(value):

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit, prange
 from shapely.geometry import LineString
 
+from maps import rulesets
 from maps.los.answer import Answer, Reason
 from maps.los.base import RulesBase
 from maps.los.tables import ALONG_CODE, HEX_CODE, SIDE_CODE, shape_id, trace_tables
@@ -144,6 +145,8 @@ def blind_hex_table(catalogue, max_range):
     """
     counts = np.zeros((TABLE_DIFF_MAX + 1, max_range + 1), dtype=np.int16)
     provisional = np.zeros((TABLE_DIFF_MAX + 1, max_range + 1), dtype=bool)
+    if catalogue is None:
+        catalogue = rulesets.get("ats")
     lookup = getattr(catalogue, "blind_hexes", None)
     for diff in range(10, TABLE_DIFF_MAX + 1):
         for rng in range(0, max_range + 1):

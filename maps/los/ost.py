@@ -21,7 +21,7 @@ from maps.los.answer import Answer, Reason
 from maps.los.base import RulesBase
 from maps.los.tables import (ALONG_CODE, CORNER_CODE, HEX_CODE, SIDE_CODE, axial_of, index_of_axial,
                              segment_hits_art, shape_id, trace_tables)
-from maps.los.trace import ALONG, CORNER, HEX, SIDE
+from maps.los.trace import ALONG, CORNER, HEX
 
 CLEAR, DEGRADE, BLOCK = 0, 1, 2
 THIRD_DEGRADING_BLOCKS = 3  # 12.3.2, 14.0.6
@@ -204,14 +204,18 @@ class Rules(RulesBase):
         self._compile()
 
     # -- what each hex holds -------------------------------------------------------------------------
+    def _catalogue_entry(self, tid):
+        """The catalogue's entry for a terrain id the rulebook's tables do not hold (a custom profile's)."""
+        catalogue = self.cmap.catalogue
+        if catalogue is not None and tid in catalogue:
+            return catalogue.get(tid)
+        return None
+
     def _classify(self, tid):
         """(class, height, rule, note) of a hex terrain id: the rulebook's table, else the catalogue's entry."""
         if tid in TERRAIN:
             return (*TERRAIN[tid], None)
-        entry = None
-        catalogue = self.cmap.catalogue
-        if catalogue is not None and tid in catalogue:
-            entry = catalogue.get(tid)
+        entry = self._catalogue_entry(tid)
         if entry is None:
             return CLEAR, NONE, "OST 14.0", f"{tid}: unknown to the OST rules and the catalogue; taken as clear."
         cls = {"hindering": DEGRADE, "blocking": BLOCK}.get(entry.get("los"), CLEAR)
@@ -295,12 +299,19 @@ class Rules(RulesBase):
                     parent[find(i)] = find(j)
         return [find(i) if facts[i].structure else -1 for i in range(self.cmap.n)]
 
+    def _hexside_kind(self, tid):
+        """(feature kind, rule) of a hexside terrain id."""
+        if tid in HEXSIDES:
+            return HEXSIDES[tid]
+        entry = self._catalogue_entry(tid) or {}
+        return {"hindering": WALL, "blocking": BARRIER}.get(entry.get("los"), NO_FEATURE), entry.get("rule") or "OST 15.0"
+
     def unit_level(self, index):
         """The hill level, raised to the top storey in a multi-storey structure (12.6.1, 16.3.4, Q6)."""
         f = self.facts[index]
         return f.level + (f.storeys - 1 if f.structure else 0)
 
-    def term_for(self, result, hindrances):
+    def describe(self, result, hindrances, blind=False):
         """The ruleset's wording of a result: "Degraded (-2 FP)" and the like (12.3.3)."""
         if result == "hindered":
             return f"Degraded (-{min(hindrances, 2)} FP)"
@@ -337,7 +348,7 @@ class Rules(RulesBase):
         return Effect(CLEAR, False, terrain, "OST 12.4.7" if above == 1 else "OST 12.4.7, 12.5.14, 12.6.3")
 
     def _hex_effects(self, facts, hit, sight, behind):
-        """Everything one hex does to the line, strongest concerns first."""
+        """Everything one hex does to the line: smoke, its structure, its low terrain, its hill."""
         effects = []
         for tid, cls, rule in facts.everywhere:
             effects.append(Effect(cls, False, tid, rule))
@@ -387,12 +398,7 @@ class Rules(RulesBase):
         tid = self.cmap.hexsides.get(step.hexside)
         if tid is None:
             return None, ()
-        kind, rule = HEXSIDES.get(tid, (None, None))
-        if kind is None:
-            entry = self.cmap.catalogue.get(tid) if self.cmap.catalogue is not None and tid in self.cmap.catalogue \
-                else {}
-            kind = {"hindering": WALL, "blocking": BARRIER}.get(entry.get("los"), NO_FEATURE)
-            rule = entry.get("rule") or "OST 15.0"
+        kind, rule = self._hexside_kind(tid)
         if kind == NO_FEATURE:
             return None, ()
         beside = [self._facts_of(h) for h in step.hexes]
@@ -447,7 +453,7 @@ class Rules(RulesBase):
 
     def evaluate(self, trace, from_level, to_level, from_unit="foot", to_unit="foot"):
         """The reference answer. ``from_unit``/``to_unit``: "foot" or "vehicle" (only bocage tells them apart)."""
-        cmap, grid = self.cmap, self.cmap.grid
+        grid = self.cmap.grid
         la, lb = int(from_level), int(to_level)
         answer = Answer(from_hex=hex_label(grid, trace.a), to_hex=hex_label(grid, trace.b),
                         from_level=la, to_level=lb)
@@ -457,7 +463,7 @@ class Rules(RulesBase):
         notes = []
         for h, level in ((trace.a, la), (trace.b, lb)):
             facts = self._facts_of(h)
-            if facts.multi and facts.level >= 1 and level == self.unit_level(self.cmap.grid.index(*h)):
+            if facts.multi and facts.level >= 1 and level == self.unit_level(grid.index(*h)):
                 used.add(ASSUME_STOREYS_ON_HILL)
         head, tail, reasons = [], [], []
         hard = blind_block = False
@@ -548,7 +554,7 @@ class Rules(RulesBase):
         answer.result = "blocked" if blocked else ("hindered" if n_full else "clear")
         answer.hindrances = n_full
         answer.blind = blocked and not blocked_anyway
-        answer.term = self.term_for(answer.result, n_full)
+        answer.term = self.describe(answer.result, n_full, answer.blind)
         answer.reasons = head + reasons + tail[::-1]
         answer.assumptions = [a for a in ASSUMPTION_ORDER if a in used or a in notes]
         answer.assumptions += sorted({n for n in notes if n not in ASSUMPTION_ORDER})
@@ -568,7 +574,6 @@ class Rules(RulesBase):
     # -- the fast path ---------------------------------------------------------------------------------
     def _compile(self):
         """The per-hex arrays the kernel reads, from the same facts the reference reads."""
-        n = self.cmap.n
         self.level = np.array([f.level for f in self.facts], dtype=np.int32)
         self.everywhere = np.array([max((c for _, c, _ in f.everywhere), default=0) for f in self.facts], np.int8)
         self.low = np.array([max((c for _, c, _ in f.low), default=0) for f in self.facts], np.int8)
@@ -577,16 +582,7 @@ class Rules(RulesBase):
                                    for f in self.facts], np.int8)
         self.art_owner = np.array([f.art_owner for f in self.facts], np.int8)
         self.building_id = np.array(self.building, dtype=np.int32)
-        kinds = []
-        for tid in self.cmap.side_ids:
-            if tid is None:
-                kinds.append(NO_FEATURE)
-            elif tid in HEXSIDES:
-                kinds.append(HEXSIDES[tid][0])
-            else:
-                catalogue = self.cmap.catalogue
-                entry = catalogue.get(tid) if catalogue is not None and tid in catalogue else {}
-                kinds.append({"hindering": WALL, "blocking": BARRIER}.get(entry.get("los"), NO_FEATURE))
+        kinds = [NO_FEATURE if tid is None else self._hexside_kind(tid)[0] for tid in self.cmap.side_ids]
         self.feature_kind = np.array(kinds, dtype=np.int8)
         self.side_code = np.ascontiguousarray(self.cmap.side_code, dtype=np.int16)
         self.centres = np.ascontiguousarray(self.cmap.centres, dtype=np.float64)
@@ -594,7 +590,6 @@ class Rules(RulesBase):
         self.quiet = ((self.level == 0) & (self.everywhere == 0) & (self.low == 0) & (self.low_on_art == 0)
                       & (self.structure == 0) & (self.art_owner == ART_NONE))
         self.sided = (self.feature_kind[self.side_code] != NO_FEATURE).any(axis=1)
-        assert self.level.shape[0] == n
 
     def batch(self, a, b, level_a, level_b):
         grid, cmap = self.cmap.grid, self.cmap

@@ -151,7 +151,6 @@ def test_a_job_whose_worker_is_killed_runs_again_on_another_worker(start_worker,
 def test_a_job_that_kills_its_worker_every_time_is_failed_after_the_last_attempt(worker, user_client, user_map):
     job = submit_test_job("test-die")
     done = wait_until(lambda: Job.objects.filter(pk=job.pk, status__in=Job.FINISHED).first(), seconds=60)
-    print(worker.log(20000))
     assert done.status == "failed"
     assert f"started {JOBS_SETTINGS['MAX_ATTEMPTS']} times" in done.error and "worker" in done.error
     assert worker.alive

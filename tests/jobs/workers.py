@@ -78,7 +78,7 @@ class Worker:
             os.killpg(self.process.pid, signal.SIGKILL)
         self._reap()
 
-    def stop(self, timeout=15):
+    def stop(self, timeout=5):
         if self.alive:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:

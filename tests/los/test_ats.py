@@ -96,10 +96,30 @@ def test_table_proven_cell_and_provisional_formula():
     assert counts[40, 5] == 1  # never below 1
 
 
-def test_table_without_a_catalogue_uses_the_formula_and_keeps_the_proven_cell():
+def test_table_without_a_catalogue_reads_the_built_in_one():
     rules = make(catalogue=None)
     assert rules.table[10, 16] == 3 and not rules.table_provisional[10, 16]
     assert rules.table[30, 40] == ats.provisional_blind_hexes(30, 40) == 2
+
+
+class Profile:
+    """A catalogue whose designer entered the play aid: every cell 2, all proven (and no terrain of its own)."""
+
+    def blind_hexes(self, diff, range_hexes):
+        return (2, True) if diff >= 10 else None
+
+    def get(self, tid):
+        raise KeyError(tid)
+
+
+def test_table_cells_come_from_the_catalogue_and_the_proven_cell_stays():
+    rules = make({"C5": ("woods", 0)}, catalogue=Profile())
+    assert rules.table[20, 3] == 2 and not rules.table_provisional[20, 3]
+    assert rules.table[10, 14] == 3
+    answer = check(rules, "C3", "C7", from_level=20)  # two blind hexes behind the woods: C6, C7
+    assert outcome(answer) == ("blocked", 0, True)
+    assert provisional(answer) == []
+    assert check(make({"C5": ("woods", 0)}), "C3", "C7", from_level=20).result == "clear"  # provisional: 1
 
 
 # -- EX-1: hill blind hexes (8.13.21) ----------------------------------------------------------------------
