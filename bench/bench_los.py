@@ -119,7 +119,7 @@ def main():
 
 def report(what, ours, baseline, aim):
     print(f"{what}: {fmt(ours)}  (aim {fmt(aim)}: {ours / aim:.2f} of it)  "
-          f"naive baseline {fmt(baseline)}  -> {baseline / ours:.0f}x faster")
+          f"naive baseline {fmt(baseline)}  -> speed-up {baseline / ours:.2f}x")
 
 
 def fmt(seconds):

@@ -14,6 +14,7 @@ test keeps the two equal.
 """
 
 from collections import deque
+from itertools import pairwise
 
 import numpy as np
 from numba import njit, prange
@@ -67,7 +68,6 @@ HEX_TERRAIN = {
     "fort": (BLOCKING, 10, "ATS 8.3.15"),
     "steeple": (BLOCKING, 10, "ATS 8.3.13"),  # adds +10 to the building in its hex
 }
-BUILDINGS = ("building", "house", "tower", "large-building", "stairwell-building", "factory", "fort")
 
 # Landforms: a deir hex's level is its floor (-5 below the desert around it, 8.6.2); a linear depression's
 # level is its UP location, its DOWN location 10 lower (7.3). A hillock is a hex 5 above a neighbour it meets
@@ -125,8 +125,8 @@ ASSUME_DEIR = ("the unit in the deir is taken as Stationary or Crawling Personne
                "a moving unit there would be seen")
 ASSUME_HILLOCK_ZONE = ("hillock blind zone (ATS 8.12.24) read as: range to the last hillock hex, less the "
                        "hexes of the viewer's own hillock, quartered; the first hex behind it stays visible")
-ASSUME_CREST = ("a lower unit sighting into and along a depression across a crestline (ATS 7.3.3) is not "
-                "handled yet: taken as out of LOS")
+ASSUME_CREST = ("a higher unit sighting into and along a depression across a crestline (ATS 7.3.3) is not "
+                "handled yet: the unit DOWN in it is taken as out of LOS")
 ASSUME_UP = ("a unit UP in a linear depression may fire only across the hexsides its LOS +10 marker points "
              "to (ATS 7.3.4); not applied: the map does not say which")
 
@@ -149,7 +149,7 @@ def blind_hex_table(catalogue, max_range):
         catalogue = rulesets.get("ats")
     lookup = getattr(catalogue, "blind_hexes", None)
     for diff in range(10, TABLE_DIFF_MAX + 1):
-        for rng in range(0, max_range + 1):
+        for rng in range(max_range + 1):
             found = None
             if lookup is not None:
                 try:
@@ -227,7 +227,7 @@ class Rules(RulesBase):
         level = np.asarray(cmap.level, dtype=np.int32)
         data = np.zeros((n, N_COLUMNS), dtype=np.int32)
         data[:, C_LEVEL] = level
-        self.names = [dict() for _ in range(n)]  # per hex: element -> (terrain name, rule)
+        self.names = [{} for _ in range(n)]  # per hex: element -> (terrain name, rule)
         self.notes = [[] for _ in range(n)]  # per hex: assumptions an answer touching it relies on
         for i, ids in enumerate(cmap.terrain):
             self._classify(i, ids, data)
@@ -362,7 +362,7 @@ class Rules(RulesBase):
 
     # -- the reference -----------------------------------------------------------------------------------
     def evaluate(self, trace, from_level, to_level):
-        cmap, grid = self.cmap, self.cmap.grid
+        grid = self.cmap.grid
         la, lb = int(from_level), int(to_level)
         answer = Answer(from_hex=hex_label(grid, trace.a), to_hex=hex_label(grid, trace.b),
                         from_level=la, to_level=lb)
@@ -419,8 +419,7 @@ class _Line:
         self.reasons, self.assumptions = [], []
         self.wall = self.blinded = False
         self.hindrances = 0
-        segment = LineString([tuple(cmap.centres[self.ia]), tuple(cmap.centres[self.ib])])
-        self.segment = segment
+        self.segment = LineString([tuple(cmap.centres[self.ia]), tuple(cmap.centres[self.ib])])
 
         # A unit on a deir's floor is taken at the rim's level, the deir's contour deciding instead (8.6.2).
         deir_a = self.col(self.ia, C_DEIR) and la == self.col(self.ia, C_LEVEL)
@@ -435,7 +434,6 @@ class _Line:
         self.same = ea == eb
         self.hi, self.lo = max(ea, eb), min(ea, eb)
         self.hi_end = None if self.same else (self.a if ea > eb else self.b)
-        self.lo_end = None if self.same else (self.b if ea > eb else self.a)
         self.distance = grid.distance(self.a, self.b)
         # A unit on top of a hillock (8.12.21); the level of the highest one sets what it sees over.
         self.on_hillock = {}
@@ -515,39 +513,39 @@ class _Line:
         levels.append(self.ground(self.ib))
         if self.hi_end == self.a:
             levels.reverse()
-        return all(0 <= y - x <= 10 for x, y in zip(levels, levels[1:]))
+        return all(0 <= y - x <= 10 for x, y in pairwise(levels))
 
     # one obstacle
     def obstacle(self, top, five, rng, zone_start, crest=False):
-        """What an obstacle with this top does: (effect, blind hex count or 0, provisional table cell or None).
+        """What an obstacle with this top does: (effect, the provisional table cell it used or None).
 
         ``five``: it stands only +5 above its base; ``rng``: range from the higher unit for the table;
         ``zone_start``: range of the first hex directly behind it; ``crest``: a non-cliff crest of the higher
         unit's own hill (8.13.21).
         """
         if top <= self.lo:
-            return NONE, 0, None
+            return NONE, None
         if self.same:
-            return WALL, 0, None  # 6.2.61
+            return WALL, None  # 6.2.61
         if five and self.hillock_level is not None and top <= self.hillock_level:
-            return IGNORED, 0, None  # 8.12.21
+            return IGNORED, None  # 8.12.21
         if top >= self.hi:
             if top == self.hi:
                 self.assume(ASSUME_EQUAL_TOP)
-            return WALL, 0, None
+            return WALL, None
         if five:
             self.assume(ASSUME_FIVE)
-            return IGNORED, 0, None
+            return IGNORED, None
         diff = self.hi - top
         if diff < 10:
-            return WALL, 0, None  # 6.2.63: at least +10 to see over
+            return WALL, None  # 6.2.63: at least +10 to see over
         n, provisional = self.table(diff, rng)
         cell = (diff, rng) if provisional else None
         if crest:
-            n -= 1
+            n -= 1  # 8.13.21
         if n > 0 and zone_start <= self.distance <= zone_start + n - 1:
-            return BLIND, n, cell
-        return IGNORED, n, cell
+            return BLIND, cell
+        return IGNORED, cell
 
     def table(self, diff, rng):
         counts, provisional = self.rules.table, self.rules.table_provisional
@@ -566,7 +564,6 @@ class _Line:
 
     # the walk
     def run(self):
-        grid = self.grid
         # 8.12.24: blind zone behind the last other hillock, seen from a hillock (found before the walk).
         self.zone_range = None
         candidates = [self.range_from_hi(h) for _, h in self.touched() if self._hillock_candidate(h)]
@@ -718,8 +715,8 @@ class _Line:
                 same_hill = self.col(i, C_HILL)
                 crest = (not self.rules.terraced and same_hill >= 0 and self.hi_end is not None
                          and same_hill == self.col(self.index(self.hi_end), C_HILL)
-                         and step_kind(self.steps[k]) == HEX and not self.crest_is_cliff(k, h))
-                effect, n, cell = self.obstacle(ground, False, rng, rng + 1, crest)
+                         and self.steps[k].kind == HEX and not self.crest_is_cliff(k, h))
+                effect, cell = self.obstacle(ground, False, rng, rng + 1, crest)
                 self.note_cell(cell)
                 if effect != NONE:
                     rule = "ATS 8.13.2" if effect == WALL else "ATS 6.2.62, 6.2.63"
@@ -733,12 +730,12 @@ class _Line:
             touched = self.touches_art(i)
             if touched:
                 tid, rule = self.rules.names[i]["block"]
-                effect, n, cell = self.obstacle(base + block, block == 5, rng, rng + 1)
+                effect, cell = self.obstacle(base + block, block == 5, rng, rng + 1)
                 self.note_cell(cell)
                 if effect != NONE:
                     parts.append((effect, tid, rule if effect != IGNORED else "ATS 6.2.63"))
         if self.col(i, C_RUBBLE):
-            effect, n, cell = self.obstacle(base + 5, True, rng, rng + 1)
+            effect, cell = self.obstacle(base + 5, True, rng, rng + 1)
             if effect != NONE:
                 parts.append((effect, "rubble", "ATS 8.22.2"))
 
@@ -752,7 +749,7 @@ class _Line:
                 tid, rule = self.rules.names[i]["obscure"]
                 top = base + obscure
                 if obscure >= 10 and not self.same and self.hi > top:
-                    effect, n, cell = self.obstacle(top, False, rng, rng + 1)  # 8.16.2, 8.17.2
+                    effect, cell = self.obstacle(top, False, rng, rng + 1)  # 8.16.2, 8.17.2
                     self.note_cell(cell)
                     if effect in (WALL, BLIND):
                         parts.append((effect, tid, rule))
@@ -788,10 +785,9 @@ class _Line:
         if self.col(i, C_VEHICLE):
             names.append("vehicle")
         if self.col(i, C_WRECK):
-            other = self.other_end()
-            deir_higher = (self.deir_end is not None and self.col(i, C_DEIR)
-                           and (self.lb if other == self.b else self.la) > (self.la if other == self.b else self.lb))
-            if not deir_higher:  # 8.6.2: a wreck in a deir is ignored between a deir hex and a higher hex
+            # 8.6.2: a wreck in a deir is ignored between another deir hex and a higher hex
+            deir_level, other_level = (self.la, self.lb) if self.deir_end == self.a else (self.lb, self.la)
+            if not (self.deir_end is not None and self.col(i, C_DEIR) and other_level > deir_level):
                 names.append("wreck")
         if not names:
             return None
@@ -828,7 +824,7 @@ class _Line:
                 effect = NONE  # 7.2: LOS reaches the hex the hexside borders; the unit there gets cover
             else:
                 near, far = (frm, to) if self.hi_end == self.a else (to, frm)
-                effect, n, cell = self.obstacle(top, height == 5, self.range_from_hi(near), self.range_from_hi(far))
+                effect, cell = self.obstacle(top, height == 5, self.range_from_hi(near), self.range_from_hi(far))
                 self.note_cell(cell)
                 if at_end and effect == WALL:
                     effect = NONE  # 7.2
@@ -849,10 +845,10 @@ class _Line:
         if kind == SIDE_INTERIOR:
             parts.append((WALL, "interior-wall", "ATS 8.3.11"))
         elif height >= 10:
-            tid, rule = self.rules.side_names[step.hexside]
+            tid, _ = self.rules.side_names[step.hexside]
             top = max(self.ground(left), self.ground(right)) + height
             rng = max(self.range_from_hi(h) for h in step.hexes)
-            effect, n, cell = self.obstacle(top, False, rng, rng + 1)
+            effect, cell = self.obstacle(top, False, rng, rng + 1)
             self.note_cell(cell)
             if effect != NONE:
                 parts.append((effect, tid, "ATS 7.2" if effect == WALL else "ATS 6.2.63, 7.2"))
@@ -887,10 +883,6 @@ class _Line:
                     r.effect = "blind"
             else:
                 self.reasons.insert(position, Reason(None, label, "deir contour", "blind", "ATS 8.6.2"))
-
-
-def step_kind(step):
-    return step.kind
 
 
 # -- the compiled kernel -----------------------------------------------------------------------------------
@@ -940,10 +932,7 @@ def _dist(q1, r1, q2, r2):
 
 @njit(cache=True)
 def _table(table, diff, rng):
-    if rng < 0:
-        rng = 0
-    if rng >= table.shape[1]:
-        rng = table.shape[1] - 1
+    rng = min(max(rng, 0), table.shape[1] - 1)
     if diff <= TABLE_DIFF_MAX:
         return table[diff, rng]
     band = (max(rng, 1) - 1) // 6 + 1
@@ -1201,12 +1190,12 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
             if ground > lo:
                 if hillock >= 0:
                     hb = ground - 5
-                    if not same and hi > ground:
-                        effect = IGNORED
-                    elif (ea == hb and _adjacent_to(data, neighbours, ia, hillock)) or (
-                            eb == hb and _adjacent_to(data, neighbours, ib, hillock)):
-                        effect = IGNORED
-                    elif (on_a and data[ia, C_HILLOCK] == hillock) or (on_b and data[ib, C_HILLOCK] == hillock):
+                    seen_over = not same and hi > ground  # the +5 rule
+                    beside = ((ea == hb and _adjacent_to(data, neighbours, ia, hillock))  # 8.12.22
+                              or (eb == hb and _adjacent_to(data, neighbours, ib, hillock)))
+                    on_it = ((on_a and data[ia, C_HILLOCK] == hillock)  # 8.12.23
+                             or (on_b and data[ib, C_HILLOCK] == hillock))
+                    if seen_over or beside or on_it:
                         effect = IGNORED
                     elif hi_on_hillock and lo == hb and data[hi_index, C_HILLOCK] != hillock:
                         zone_d = max(zone_d, rng)

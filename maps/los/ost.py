@@ -98,18 +98,18 @@ BLIND_WORDS = {BLOCK: "blind", DEGRADE: "blind-hindering"}
 ASSUME_FOOT = ("A unit next to bocage is taken to be a foot unit: it fires and is fired at through the bocage "
                "with no FP loss (OST 15.3.4); a vehicle there would be blocked (15.3.7).")
 ASSUME_CORNER = ("A line through a hex corner touches that hex: treated as a line along a hexside, the heavier "
-                 "effect counted once (OST 14.0.8, Q2).")
+                 "effect counted once (OST 14.0.8; digest Q2).")
 ASSUME_SLOPE = ("A slope is a run of hexes dropping exactly one level per hex from the higher unit; no blind hex "
-                "behind a hill hex on it (OST 12.5.11, Q3).")
+                "behind a hill hex on it (OST 12.5.11; digest Q3).")
 ASSUME_BOCAGE_LEVELS = ("Bocage between units at different levels is a low blocking obstacle: seen over, with "
-                        "the one blind hex behind it (OST Q13).")
+                        "the one blind hex behind it (digest Q13).")
 ASSUME_BUILDING = ("Structure hexes whose building art meets across their hexside (or without art) are taken "
                    "to be one multi-hex structure (OST 16.3.6).")
-ASSUME_STOREYS_ON_HILL = "A structure on a hill adds its storeys to the hill level (OST Q6)."
+ASSUME_STOREYS_ON_HILL = "A structure on a hill adds its storeys to the hill level (digest Q6)."
 ASSUME_ROW_HOUSE = ("A row-house wall is as high as its building: it always blocks beside a structure of 2 or "
                     "more storeys, and is a low blocking obstacle between 1-storey hexes (OST 16.4.3).")
 ASSUME_GULLY = ("A unit in a gully sees out, and is seen from other levels, only when the line leaves the "
-                "gully at once (OST 12.5.9, Q18).")
+                "gully at once (OST 12.5.9; digest Q18).")
 ASSUMPTION_ORDER = (ASSUME_FOOT, ASSUME_CORNER, ASSUME_SLOPE, ASSUME_BOCAGE_LEVELS, ASSUME_BUILDING,
                     ASSUME_STOREYS_ON_HILL, ASSUME_ROW_HOUSE, ASSUME_GULLY)
 
@@ -610,6 +610,7 @@ class Rules(RulesBase):
 
 @njit(cache=True)
 def _low_effect(level, cls, la, lb, behind):
+    """A ground-level obstacle standing at ``level``: counts, blinds the hex behind it, or is seen over."""
     above = (la > level) + (lb > level)
     if above == 0:
         return cls, cls
@@ -620,10 +621,7 @@ def _low_effect(level, cls, la, lb, behind):
 
 @njit(cache=True)
 def _hex_effect(i, hit, la, lb, lo, hi, behind, slope, level, everywhere, low, low_on_art, structure, art_owner):
-    if i < 0:
-        if 0 > lo and 0 > hi:  # open ground above two units in gullies
-            return BLOCK, BLOCK
-        return 0, 0
+    """Hex i on the map (not a quiet one): smoke, its structure, its low terrain, its hill."""
     g = level[i]
     full = 0
     plain = everywhere[i]
@@ -680,6 +678,7 @@ def _feature_step(kind, at_end, from_a, to_b, i1, i2, ia, ib, distance, la, lb, 
 
 @njit(cache=True)
 def _feature_effect(kind, g, la, lb, behind, multi_beside):
+    """A hexside feature between two hexes on the line, standing at ground level g."""
     if kind == WALL:
         if la == lb and la <= g:
             return DEGRADE, DEGRADE

@@ -246,12 +246,12 @@ def test_EX10_one_hex_back_it_sees_a_deir_unit_next_to_level_0():
 
 
 def test_EX10_higher_units_see_in_within_their_height_in_hexes():
-    rules = make({**DEIR, "C1": ("open-ground", 5), "C2": ("open-ground", 0)})
-    assert check(rules, "C1", "C7").result == "clear"  # +5, 4 hexes to the first deir hex
-    far = make({**DEIR, "C1": ("open-ground", 10)}, grid=Grid("flat", 8, 30, "odd"))
-    assert check(far, "C1", "C7").result == "clear"  # +10, 4 hexes
-    rules = make({f"C{row}": ("deir", -5) for row in range(12, 15)} | {"C1": ("open-ground", 5)})
-    assert check(rules, "C1", "C13").blind  # +5 but 11 hexes from the deir
+    deir = {f"C{row}": ("deir", -5) for row in range(13, 16)}
+    rules = make(deir)
+    assert check(rules, "C3", "C14", from_level=10).result == "clear"  # +10, 10 hexes to the first deir hex
+    assert outcome(check(rules, "C2", "C14", from_level=10)) == ("blocked", 0, True)  # +10, 11 hexes
+    assert check(rules, "C8", "C14", from_level=5).result == "clear"  # +5, 5 hexes
+    assert outcome(check(rules, "C7", "C14", from_level=5)) == ("blocked", 0, True)  # +5, 6 hexes
 
 
 def test_EX10_wreck_in_the_deir_is_ignored_from_higher_ground():
@@ -262,7 +262,7 @@ def test_EX10_wreck_in_the_deir_is_ignored_from_higher_ground():
 # -- EX-2: walls, hedges, bocage (12.4, 7.2) ----------------------------------------------------------------
 
 def test_along_fixture_is_a_hexside():
-    hexes, step = along(GRID, "C5", "E5")
+    hexes, _ = along(GRID, "C5", "E5")
     assert sorted(hexes) == ["D4", "D5"]
 
 
@@ -554,6 +554,40 @@ def test_vehicles_never_blind_and_are_looked_over_from_above():
 def test_vehicles_on_a_continuous_slope_obscure():
     rules = make({"C1": ("open-ground", 20), "C2": ("open-ground", 10)}, markers=[{"hex": "C2", "kind": "vehicle"}])
     assert outcome(check(rules, "C1", "C3")) == ("hindered", 1, False)
+
+
+# -- map options and what is not handled yet ----------------------------------------------------------------
+
+def test_options_forest_harvested_crops_and_high_dunes():
+    woods = {"C3": ("open-ground", 10), "C8": ("open-ground", 10), "C5": ("woods", 0)}
+    assert check(make(woods), "C3", "C8").result == "clear"
+    assert check(make(woods, options={"forest": True}), "C3", "C8").result == "blocked"  # 8.32.21: +20
+    crops = {"C5": ("crops", 0)}
+    assert check(make(crops), "C3", "C8").result == "hindered"
+    assert check(make(crops, options={"harvested_crops": True}), "C3", "C8").result == "clear"
+    dune = {("C5", "S"): "sand-dune"}
+    high = {"C1": ("open-ground", 20)}
+    assert check(make(high, dune), "C1", "C6").result == "clear"  # +5: no blind hexes
+    assert check(make(high, dune, options={"sand_dune_height": 10}), "C1", "C6").blind
+
+
+def test_unhandled_specials_are_named_in_the_assumptions():
+    rules = make({"C5": ("fort", 0), "C8": ("wadi", 0)})
+    answer = check(rules, "C3", "C8", from_level=20)
+    assert any("8.3.152" in note for note in answer.assumptions)
+    assert any("7.3.4" in note for note in answer.assumptions)  # C8 is UP in its wadi
+    assert check(make(), "C3", "C8").assumptions == []
+
+
+def test_terrain_the_evaluator_does_not_rate_is_clear_and_says_so():
+    class Catalogue(Profile):
+        def get(self, tid):
+            return {"id": tid, "los": "special", "height": None}
+
+    rules = make({"C5": ("mystery", 0)}, catalogue=Catalogue())
+    answer = check(rules, "C3", "C8")
+    assert answer.result == "clear"
+    assert any("mystery" in note for note in answer.assumptions)
 
 
 # -- the fast path against the reference, and reciprocity, on random maps ------------------------------------
