@@ -58,7 +58,7 @@ def submit(kind, parameters, map=None, user=None, parts=(), scenario_id=None):
         with transaction.atomic():
             job = Job.objects.create(
                 kind=kind, parameters=parameters, request_key=request_key(kind, parameters), map=map,
-                map_hash=map_hash, scenario_id=scenario_id, requested_by=user,
+                map_hash=map_hash, scenario_id=scenario_id, requested_by=user, queue=conf.get("QUEUE"),
                 step=Job.Step.PARTS if spec.split else Job.Step.ONE, parts_total=len(parts),
                 message=f"waiting for a worker ({len(parts)} parts)" if spec.split else "waiting for a worker")
             if spec.split:
@@ -99,16 +99,16 @@ def wait(job, seconds, poll=0.02):
 
 def publish(job):
     """Queue the task that runs a job (for a job in parts: the one that assembles them)."""
-    send([app.signature(kinds.get(job.kind).task, args=[job.pk])])
+    send([app.signature(kinds.get(job.kind).task, args=[job.pk])], job.queue)
 
 
 def publish_parts(job, indices):
     """Queue a group of part tasks: they run in parallel on whatever workers there are."""
     name = kinds.get(job.kind).part_task
-    send([app.signature(name, args=[job.pk, index]) for index in indices])
+    send([app.signature(name, args=[job.pk, index]) for index in indices], job.queue)
 
 
-def send(signatures):
+def send(signatures, queue=""):
     if not signatures:
         return
     if app.conf.task_always_eager:
@@ -121,7 +121,6 @@ def send(signatures):
         "retry_policy": {"max_retries": conf.get("PUBLISH_RETRIES"), "interval_start": 0, "interval_step": 0.2,
                          "interval_max": 0.5},
     }
-    queue = conf.get("QUEUE")
     if queue:
         options["queue"] = queue
     try:

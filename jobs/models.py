@@ -59,6 +59,8 @@ class Job(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
+    queue = models.CharField(max_length=200, blank=True, help_text="The Celery queue its tasks go to; empty: the "
+                                                                   "default queue.")
     worker = models.CharField(max_length=255, blank=True, help_text="The worker that last took the job.")
     heartbeat = models.DateTimeField(null=True, blank=True,
                                      help_text="Last sign of life of the worker holding the job; empty while no "

@@ -16,15 +16,19 @@ STRUCTURES = {"light-structure", "heavy-structure", "building", "single-storey-b
 
 
 def random_map(ruleset_id="ost", columns=60, rows=40, seed=1, orientation="flat", stagger="even",
-               labels="letter-number", cover=1 / 3, hills=8, hexsides=300, art=0.3, name=None):
-    """A MapDoc with about ``cover`` of its hexes not open, ``hills`` hill clusters and ``hexsides`` features."""
+               labels="letter-number", cover=1 / 3, hills=8, hexsides=300, art=0.3, name=None, terrain=None,
+               sides=None):
+    """A MapDoc with about ``cover`` of its hexes not open, ``hills`` hill clusters and ``hexsides`` features.
+
+    ``terrain`` and ``sides`` narrow the hex and hexside terrain drawn from (default: the whole catalogue).
+    """
     rng = random.Random(seed)
     catalogue = rulesets.get(ruleset_id)
     base = getattr(catalogue, "base", ruleset_id)
     grid = Grid(orientation, columns, rows, stagger, labels, getattr(catalogue, "hex_metres", None) or 50)
     open_id = OPEN.get(base, "open")
-    hex_ids = sorted(t for t in catalogue.terrain_ids("hex") if t != open_id and t != "road")
-    side_ids = sorted(catalogue.terrain_ids("hexside"))
+    hex_ids = sorted(terrain or (t for t in catalogue.terrain_ids("hex") if t != open_id and t != "road"))
+    side_ids = sorted(sides or catalogue.terrain_ids("hexside"))
     step = catalogue.level_step or 1
     low, high = catalogue.level_min, catalogue.level_max
     top = min(high, 3 * step)

@@ -357,6 +357,12 @@ class Rules(RulesBase):
         except (KeyError, AttributeError, TypeError):
             return None
 
+    def describe(self, result, hindrances, blind=False):
+        """Clear, Obscured (+n) with the obscuring tally (7.4), or Blind."""
+        if result == "hindered":
+            return f"Obscured (+{hindrances})"
+        return self.terms[result]
+
     def unit_level(self, index):
         return int(self.cmap.level[index])
 
@@ -367,15 +373,14 @@ class Rules(RulesBase):
         answer = Answer(from_hex=hex_label(grid, trace.a), to_hex=hex_label(grid, trace.b),
                         from_level=la, to_level=lb)
         if trace.a == trace.b:
-            answer.term = self.terms["clear"]
+            answer.term = self.describe("clear", 0)
             return answer
         line = _Line(self, trace, la, lb)
         line.run()
         answer.result = "blocked" if line.blocked else ("hindered" if line.hindrances else "clear")
         answer.hindrances = line.hindrances
         answer.blind = line.blocked and not line.wall
-        answer.term = (f"Obscured (+{line.hindrances})" if answer.result == "hindered"
-                       else self.terms[answer.result])
+        answer.term = self.describe(answer.result, answer.hindrances, answer.blind)
         answer.reasons = line.reasons
         answer.assumptions = line.assumptions
         return answer
@@ -694,7 +699,7 @@ class _Line:
         # the ground: a hill crest, or a hillock (6.2.61, 8.13.2, 8.12.2x)
         hillock = self.col(i, C_HILLOCK)
         if ground > self.lo:
-            name = "hillock" if hillock >= 0 else f"hill {ground:+d}"
+            name = "hillock" if hillock >= 0 else (f"hill {ground:+d}" if ground > 0 else f"ground {ground:+d}")
             if hillock >= 0:
                 kind = self._hillock_effect(i, hillock)
                 if kind == "five":
@@ -733,7 +738,7 @@ class _Line:
                 effect, cell = self.obstacle(base + block, block == 5, rng, rng + 1)
                 self.note_cell(cell)
                 if effect != NONE:
-                    parts.append((effect, tid, rule if effect != IGNORED else "ATS 6.2.63"))
+                    parts.append((effect, tid, rule if effect == WALL else f"ATS 6.2.63; {rule}"))
         if self.col(i, C_RUBBLE):
             effect, cell = self.obstacle(base + 5, True, rng, rng + 1)
             if effect != NONE:
@@ -752,7 +757,7 @@ class _Line:
                     effect, cell = self.obstacle(top, False, rng, rng + 1)  # 8.16.2, 8.17.2
                     self.note_cell(cell)
                     if effect in (WALL, BLIND):
-                        parts.append((effect, tid, rule))
+                        parts.append((effect, tid, f"ATS 6.2.63; {rule}"))
                 if top > self.lo:
                     if obscure == 5 and self.hillock_level is not None and top <= self.hillock_level:
                         parts.append((IGNORED, tid, "ATS 8.12.21"))
@@ -829,7 +834,7 @@ class _Line:
                 if at_end and effect == WALL:
                     effect = NONE  # 7.2
             if effect != NONE:
-                parts.append((effect, tid, rule if effect in (WALL, BLIND) else "ATS 6.2.63, 7.2"))
+                parts.append((effect, tid, rule if effect == WALL else f"ATS 6.2.63, 7.2; {rule}"))
         if not parts:
             return NONE, None
         effect = max(p[0] for p in parts)
@@ -992,7 +997,17 @@ def _hexside(side_height, side_kind, i1, i2, side):
 
 @njit(cache=True)
 def _ground(data, i, floor):
+    """The level hex i presents as an obstacle (its floor when the line runs down depression ``floor``)."""
     g = _col(data, i, C_GROUND)
+    if floor >= 0 and _col(data, i, C_DEPRESSION) == floor:
+        g -= DEPRESSION_DEPTH
+    return g
+
+
+@njit(cache=True)
+def _base(data, i, floor):
+    """The level hex i's terrain stands on."""
+    g = _col(data, i, C_LEVEL)
     if floor >= 0 and _col(data, i, C_DEPRESSION) == floor:
         g -= DEPRESSION_DEPTH
     return g
@@ -1101,7 +1116,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
     # the ends: smoke counts in the firing and target hexes (6.4.5)
     for i in (ia, ib):
         smoke = data[i, C_SMOKE]
-        if smoke > 0 and _ground(data, i, floor) - data[i, C_GROUND] + data[i, C_LEVEL] + SMOKE_HEIGHT > lo:
+        if smoke > 0 and _base(data, i, floor) + SMOKE_HEIGHT > lo:
             hind += SMOKE_HINDRANCE * smoke
 
     for k in range(k0, k1):
@@ -1215,7 +1230,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
                 blinded = True
             if i < 0:
                 continue
-            base = ground - data[i, C_GROUND] + data[i, C_LEVEL]
+            base = _base(data, i, floor)
             # terrain in the hex, where the line touches its art (6.2.3)
             touched = -1
             block = data[i, C_BLOCK]
