@@ -1,8 +1,14 @@
 """The pages: the maps one may see, and one map."""
 
-from django.shortcuts import get_object_or_404, render
+import io
 
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import etag
+
+from maps.los.engine import compile_map
 from maps.models import Map
+from maps.render import render_map
 
 HOME_LIMIT = 200
 RECENT_REVISIONS = 10
@@ -25,3 +31,17 @@ def map_page(request, pk):
         "is_owner": request.user.is_authenticated and map.owner_id == request.user.id,
     }
     return render(request, "maps/map_detail.html", context)
+
+
+def _map_etag(request, pk):
+    map = Map.objects.visible_to(request.user).filter(pk=pk).only("content_hash").first()
+    return map.content_hash if map else None
+
+
+@etag(_map_etag)
+def map_image(request, pk):
+    """The map drawn as a PNG: terrain by what it does to LOS, levels darker, hexside features, art."""
+    map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
+    out = io.BytesIO()
+    render_map(compile_map(map.mapdoc())).save(out, format="PNG", optimize=False)
+    return HttpResponse(out.getvalue(), content_type="image/png")
