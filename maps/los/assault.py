@@ -10,8 +10,15 @@ import numpy as np
 from numba import njit, prange
 
 from maps.los.answer import Answer, Reason
-from maps.los.base import RulesBase
-from maps.los.tables import ALONG_CODE, HEX_CODE, axial_of, hex_lookup, shape_id, trace_tables
+from maps.los.base import RulesBase, by_owner, hex_label, hexside_label
+from maps.los.tables import (
+    ALONG_CODE,
+    HEX_CODE,
+    axial_of,
+    hex_lookup,
+    shape_id,
+    trace_tables,
+)
 from maps.los.trace import ALONG, HEX
 
 CLEAR, HINDERING, BLOCKING = 0, 1, 2
@@ -59,25 +66,7 @@ ALLEYS = ("tree-alley", "urban-alley")
 UPPER_FLOOR_TERRAIN = "large-multi-storey-building"  # 10.4 ex. 5: a unit inside stands at level 1
 
 
-def hex_label(grid, h):
-    """A hex's label, or its coordinates when it lies off the map (a line along the border meets those)."""
-    if grid.contains(*h):
-        return grid.label(*h)
-    return f"off-map [{h[0]}, {h[1]}]"
 
-
-def by_owner(step, values):
-    """The two hexes of a hexside step with their values, the hexside's owner first: the same both ways."""
-    pairs = list(zip(step.hexes, values))
-    owner = tuple(step.hexside[:2])
-    return sorted(pairs, key=lambda pair: tuple(pair[0]) != owner)
-
-
-def hexside_label(cmap, key):
-    try:
-        return cmap.hexside_label(*key)
-    except ValueError:
-        return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
 
 
 def effect_of(weight):

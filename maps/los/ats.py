@@ -22,7 +22,7 @@ from shapely.geometry import LineString
 
 from maps import rulesets
 from maps.los.answer import Answer, Reason
-from maps.los.base import RulesBase
+from maps.los.base import RulesBase, hex_label, hexside_label
 from maps.los.tables import ALONG_CODE, HEX_CODE, SIDE_CODE, shape_id, trace_tables
 from maps.los.trace import ALONG, CORNER, HEX, SIDE
 
@@ -167,17 +167,6 @@ def blind_hex_table(catalogue, max_range):
     return counts, provisional
 
 
-def hex_label(grid, h):
-    if grid.contains(*h):
-        return grid.label(*h)
-    return f"off-map [{h[0]}, {h[1]}]"
-
-
-def hexside_label(cmap, key):
-    try:
-        return cmap.hexside_label(*key)
-    except ValueError:
-        return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
 
 
 def components(n, neighbours, member):

@@ -12,6 +12,28 @@ Two ways to answer the same question, which a differential test keeps equal:
 import numpy as np
 
 
+def hex_label(grid, h):
+    """A hex's label, or its coordinates when it lies off the map (a line along the border meets those)."""
+    if grid.contains(*h):
+        return grid.label(*h)
+    return f"off-map [{h[0]}, {h[1]}]"
+
+
+def hexside_label(cmap, key):
+    """A hexside named for people ('C4/SE'), also on the map's border."""
+    try:
+        return cmap.hexside_label(*key)
+    except ValueError:
+        return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
+
+
+def by_owner(step, values):
+    """The two hexes of a hexside step with their values, the hexside's owner first: the same both ways."""
+    pairs = list(zip(step.hexes, values))
+    owner = tuple(step.hexside[:2])
+    return sorted(pairs, key=lambda pair: tuple(pair[0]) != owner)
+
+
 class RulesBase:
     id = ""
     # The ruleset's own wording per generic result, e.g. {"clear": "Clear", "hindered": "Degraded", ..}

@@ -14,8 +14,15 @@ import numpy as np
 from numba import njit, prange
 
 from maps.los.answer import Answer, Reason
-from maps.los.base import RulesBase
-from maps.los.tables import ALONG_CODE, HEX_CODE, axial_of, hex_lookup, shape_id, trace_tables
+from maps.los.base import RulesBase, by_owner, hex_label, hexside_label
+from maps.los.tables import (
+    ALONG_CODE,
+    HEX_CODE,
+    axial_of,
+    hex_lookup,
+    shape_id,
+    trace_tables,
+)
 from maps.los.trace import ALONG, HEX
 
 INCHES_PER_YARD_SCALE = 22.86  # 1" = 25 yards = 22.86 m (L390)
@@ -53,17 +60,6 @@ def inches(value):
     return f'{value:g}"'
 
 
-def hex_label(grid, h):
-    if grid.contains(*h):
-        return grid.label(*h)
-    return f"off-map [{h[0]}, {h[1]}]"
-
-
-def by_owner(step, values):
-    """The two hexes of a hexside step with their values, the hexside's owner first: the same both ways."""
-    pairs = list(zip(step.hexes, values))
-    owner = tuple(step.hexside[:2])
-    return sorted(pairs, key=lambda pair: tuple(pair[0]) != owner)
 
 
 class Rules(RulesBase):
@@ -195,7 +191,7 @@ class Rules(RulesBase):
                         f"{hex_label(grid, h)} " + (", ".join(f"{t} ({e})" for t, e, _ in s[1]) or "open")
                         for h, s in by_owner(step, sides))
                     effect = ("ignored", "blind", "blocking")[outcome]
-                    answer.reasons.append(Reason(None, self._hexside_label(step.hexside), names, effect,
+                    answer.reasons.append(Reason(None, hexside_label(self.cmap, step.hexside), names, effect,
                                                  "along a hexside: blocked only when both sides block"))
             else:
                 # SIDE: walls and hedges give spotting cover, not an LOS obstacle (terrain chart).
@@ -211,11 +207,6 @@ class Rules(RulesBase):
         answer.assumptions = assumptions
         return answer
 
-    def _hexside_label(self, key):
-        try:
-            return self.cmap.hexside_label(*key)
-        except ValueError:
-            return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
 
     # -- the fast path ---------------------------------------------------------------------------------
     def batch(self, a, b, level_a, level_b):

@@ -18,9 +18,18 @@ from numba import njit, prange
 from shapely.geometry import LineString, Point
 
 from maps.los.answer import Answer, Reason
-from maps.los.base import RulesBase
-from maps.los.tables import (ALONG_CODE, CORNER_CODE, HEX_CODE, SIDE_CODE, axial_of, index_of_axial,
-                             segment_hits_art, shape_id, trace_tables)
+from maps.los.base import RulesBase, hex_label, hexside_label
+from maps.los.tables import (
+    ALONG_CODE,
+    CORNER_CODE,
+    HEX_CODE,
+    SIDE_CODE,
+    axial_of,
+    index_of_axial,
+    segment_hits_art,
+    shape_id,
+    trace_tables,
+)
 from maps.los.trace import ALONG, CORNER, HEX
 
 CLEAR, DEGRADE, BLOCK = 0, 1, 2
@@ -185,11 +194,6 @@ class Sight:
             return True
         return k >= self.last if self.lower == "b" else k <= self.first
 
-
-def hex_label(grid, h):
-    if grid.contains(*h):
-        return grid.label(*h)
-    return f"off-map [{h[0]}, {h[1]}]"
 
 
 class Rules(RulesBase):
@@ -522,7 +526,7 @@ class Rules(RulesBase):
                 picks = [self._strongest(effects) for effects in sides]
                 ranked = [(p.rank if p else (-1, False), tuple(-c for c in h)) for p, h in zip(picks, step.hexes)]
                 pick = 0 if ranked[0] >= ranked[1] else 1
-                label = self._hexside_label(step.hexside)
+                label = hexside_label(self.cmap, step.hexside)
                 pair = None
                 if picks[pick] is not None:
                     best = picks[pick]
@@ -546,7 +550,7 @@ class Rules(RulesBase):
                 if feature is not None:
                     count([feature])
                     used.update(assumed)
-                    reasons.append(Reason(None, self._hexside_label(step.hexside), feature.terrain, feature.word,
+                    reasons.append(Reason(None, hexside_label(self.cmap, step.hexside), feature.terrain, feature.word,
                                           feature.rule))
 
         blocked = hard or blind_block or n_full >= THIRD_DEGRADING_BLOCKS
@@ -565,11 +569,6 @@ class Rules(RulesBase):
         if effect.rule == "OST 12.5.11":
             used.add(ASSUME_SLOPE)
 
-    def _hexside_label(self, key):
-        try:
-            return self.cmap.hexside_label(*key)
-        except ValueError:
-            return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
 
     # -- the fast path ---------------------------------------------------------------------------------
     def _compile(self):

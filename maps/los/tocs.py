@@ -14,8 +14,16 @@ import numpy as np
 from numba import njit, prange
 
 from maps.los.answer import Answer, Reason
-from maps.los.base import RulesBase
-from maps.los.tables import ALONG_CODE, CORNER_CODE, HEX_CODE, axial_of, hex_lookup, shape_id, trace_tables
+from maps.los.base import RulesBase, by_owner, hex_label, hexside_label
+from maps.los.tables import (
+    ALONG_CODE,
+    CORNER_CODE,
+    HEX_CODE,
+    axial_of,
+    hex_lookup,
+    shape_id,
+    trace_tables,
+)
 from maps.los.trace import ALONG, CORNER, HEX
 
 VISIBILITY_HEXES = 4  # "The standard visibility range is 4 hexes during day" (L719, L721)
@@ -45,17 +53,6 @@ CLASSES = {"clear": NONE, "hindering": HINDERS, "blocking": BLOCKS}
 FOREST_WOODS = ("woods", "forest")  # a woods hex surrounded by these on all six sides is forest (L762)
 
 
-def hex_label(grid, h):
-    if grid.contains(*h):
-        return grid.label(*h)
-    return f"off-map [{h[0]}, {h[1]}]"
-
-
-def by_owner(step, values):
-    """The two hexes of a hexside step with their values, the hexside's owner first: the same both ways."""
-    pairs = list(zip(step.hexes, values))
-    owner = tuple(step.hexside[:2])
-    return sorted(pairs, key=lambda pair: tuple(pair[0]) != owner)
 
 
 def _option(options, name, default):
@@ -187,7 +184,7 @@ class Rules(RulesBase):
                         f"{hex_label(grid, h)} " + (", ".join(f"{t} ({e})" for t, e, _ in s[1]) or "open")
                         for h, s in by_owner(step, sides))
                     effect = "blocking" if weight >= BLOCK else ("hindering" if weight else "ignored")
-                    answer.reasons.append(Reason(None, self._hexside_label(step.hexside), names, effect,
+                    answer.reasons.append(Reason(None, hexside_label(self.cmap, step.hexside), names, effect,
                                                  "along a hexside: the heavier side counts once"))
             else:
                 continue  # SIDE: streams, rivers and cliffs do not stand in the way of observation
@@ -204,11 +201,6 @@ class Rules(RulesBase):
         answer.assumptions = assumptions
         return answer
 
-    def _hexside_label(self, key):
-        try:
-            return self.cmap.hexside_label(*key)
-        except ValueError:
-            return f"off-map [{key[0]}, {key[1]}]/{key[2]}"
 
     # -- the fast path ---------------------------------------------------------------------------------
     def batch(self, a, b, level_a, level_b):
