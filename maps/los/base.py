@@ -41,6 +41,8 @@ class RulesBase:
 
     def __init__(self, cmap):
         self.cmap = cmap
+        # The catalogue's words win, so a designer's custom profile can speak its own game's language.
+        self.terms = {**self.terms, **(getattr(cmap.catalogue, "terms", None) or {})}
 
     def describe(self, result, hindrances, blind):
         """The ruleset's own wording for an answer (the Answer's ``term``); the batch path has only these three."""
