@@ -23,7 +23,15 @@ from shapely.geometry import LineString
 from maps import rulesets
 from maps.los.answer import Answer, Reason
 from maps.los.base import RulesBase, hex_label, hexside_label
-from maps.los.tables import ALONG_CODE, HEX_CODE, SIDE_CODE, shape_id, trace_tables
+from maps.los.tables import (
+    ALONG_CODE,
+    ART_TOLERANCE,
+    HEX_CODE,
+    SIDE_CODE,
+    segment_touches_art,
+    shape_id,
+    trace_tables,
+)
 from maps.los.trace import ALONG, CORNER, HEX, SIDE
 
 # -- the terrain, as the rulebook rates it -----------------------------------------------------------------
@@ -114,7 +122,6 @@ EFFECT_NAMES = {IGNORED: "ignored", HINDERING: "hindering", BLIND: "blind", WALL
  C_DEIR, C_DEPRESSION, C_FLAGS) = range(14)
 N_COLUMNS = 14  # C_FLAGS: anything beyond bare ground (terrain, markers, hillock, deir, depression)
 
-ART_TOLERANCE = 1e-9  # map units: a line this close to the art touches it (docs/los.md, geometry 5)
 TABLE_DIFF_MAX = 200  # table rows kept in memory; beyond, the provisional formula (never reached on real maps)
 
 ASSUME_EQUAL_TOP = ("an obstacle whose top equals the higher unit's level blocks (docs/los.md; the rulebook "
@@ -884,41 +891,6 @@ class _Line:
 # BLIND 3, WALL 4.
 
 @njit(cache=True)
-def _point_segment(px, py, ax, ay, bx, by):
-    dx, dy = bx - ax, by - ay
-    length = dx * dx + dy * dy
-    t = 0.0 if length == 0.0 else ((px - ax) * dx + (py - ay) * dy) / length
-    t = min(1.0, max(0.0, t))
-    ex, ey = ax + t * dx - px, ay + t * dy - py
-    return np.sqrt(ex * ex + ey * ey)
-
-
-@njit(cache=True)
-def _touches_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y):
-    """Is the segment within ART_TOLERANCE of hex i's art (its rings, or inside them)? As shapely's
-    ``distance(..) <= ART_TOLERANCE`` in the reference."""
-    for k in range(art_hex_start[i], art_hex_start[i + 1]):
-        lo, hi = art_ring_start[k], art_ring_start[k + 1]
-        inside = False
-        for p in range(lo, hi - 1):
-            ax, ay, bx, by = art_x[p], art_y[p], art_x[p + 1], art_y[p + 1]
-            c1 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
-            c2 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
-            c3 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
-            c4 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
-            if ((c1 > 0 and c2 < 0) or (c1 < 0 and c2 > 0)) and ((c3 > 0 and c4 < 0) or (c3 < 0 and c4 > 0)):
-                return True
-            if min(_point_segment(ax, ay, x0, y0, x1, y1), _point_segment(bx, by, x0, y0, x1, y1),
-                   _point_segment(x0, y0, ax, ay, bx, by), _point_segment(x1, y1, ax, ay, bx, by)) <= ART_TOLERANCE:
-                return True
-            if (ay > y0) != (by > y0) and x0 < ax + (y0 - ay) * (bx - ax) / (by - ay):
-                inside = not inside
-        if inside:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _dist(q1, r1, q2, r2):
     dq, dr = q2 - q1, r2 - r1
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -1224,7 +1196,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
             touched = -1
             block = data[i, C_BLOCK]
             if block > 0:
-                touched = 1 if (data[i, C_ART] == 0 or _touches_art(
+                touched = 1 if (data[i, C_ART] == 0 or segment_touches_art(
                     x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y)) else 0
                 if touched == 1:
                     effect = _obstacle(base + block, block == 5, rng, rng + 1, False, same, lo, hi, hk_level,
@@ -1243,7 +1215,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
             obscure = data[i, C_OBSCURE]
             if obscure > 0:
                 if touched < 0:
-                    touched = 1 if (data[i, C_ART] == 0 or _touches_art(
+                    touched = 1 if (data[i, C_ART] == 0 or segment_touches_art(
                         x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y)) else 0
                 if touched == 1:
                     top = base + obscure

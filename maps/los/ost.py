@@ -21,12 +21,13 @@ from maps.los.answer import Answer, Reason
 from maps.los.base import RulesBase, hex_label, hexside_label
 from maps.los.tables import (
     ALONG_CODE,
+    ART_TOLERANCE,
     CORNER_CODE,
     HEX_CODE,
     SIDE_CODE,
     axial_of,
     index_of_axial,
-    segment_hits_art,
+    segment_touches_art,
     shape_id,
     trace_tables,
 )
@@ -37,7 +38,6 @@ THIRD_DEGRADING_BLOCKS = 3  # 12.3.2, 14.0.6
 # The line meets a hex's art when it comes within this distance of it (map units, circumradius 1). Art is
 # clipped to its hex, so a line along a hexside runs exactly on the edge of art drawn up to that hexside:
 # a tolerance makes that a touch every time, from either end (docs/los.md, geometry decision 5).
-ART_TOLERANCE = 1e-9
 
 # Where a terrain stands (12.4.7-12.4.10, 12.6.2): "none" has no appreciable height, "low" is a ground-level
 # obstacle a higher unit sees over (but for the blind hex), "all" stands at every level (smoke).
@@ -690,33 +690,12 @@ def _feature_effect(kind, g, la, lb, behind, multi_beside):
 
 
 @njit(cache=True)
-def _distance2(px, py, ax, ay, bx, by):
-    """Squared distance from point p to segment ab."""
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0
-    if length2 > 0.0:
-        t = min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    ex, ey = ax + t * dx - px, ay + t * dy - py
-    return ex * ex + ey * ey
-
-
-@njit(cache=True)
 def _hits(i, k, ax, ay, bx, by, step_t0, step_t1, art_hex_start, art_ring_start, art_x, art_y):
-    """Does step k's stretch of the line come within ART_TOLERANCE of hex i's art?"""
+    """Does step k's stretch of the line touch hex i's art?"""
     t0, t1 = step_t0[k], step_t1[k]
     x0, y0 = ax + t0 * (bx - ax), ay + t0 * (by - ay)
     x1, y1 = ax + t1 * (bx - ax), ay + t1 * (by - ay)
-    if segment_hits_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y):
-        return True
-    near = ART_TOLERANCE * ART_TOLERANCE
-    for ring in range(art_hex_start[i], art_hex_start[i + 1]):
-        for p in range(art_ring_start[ring], art_ring_start[ring + 1] - 1):
-            px, py, qx, qy = art_x[p], art_y[p], art_x[p + 1], art_y[p + 1]
-            if (_distance2(x0, y0, px, py, qx, qy) <= near or _distance2(x1, y1, px, py, qx, qy) <= near
-                    or _distance2(px, py, x0, y0, x1, y1) <= near or _distance2(qx, qy, x0, y0, x1, y1) <= near):
-                return True
-    return False
+    return segment_touches_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y)
 
 
 @njit(cache=True)

@@ -389,6 +389,42 @@ def segment_hits_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, ar
     return False
 
 
+# Map units: a line this close to art touches it (docs/los.md, geometry decision 5). Art is clipped to its hex,
+# so a line running along a hexside runs exactly on the clipped edge: without a tolerance that touch would
+# depend on rounding, and an answer could differ from its reverse.
+ART_TOLERANCE = 1e-9
+
+
+@njit(cache=True)
+def _distance2(px, py, ax, ay, bx, by):
+    """Squared distance from point p to segment ab."""
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0
+    if length2 > 0.0:
+        t = min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+    ex, ey = ax + t * dx - px, ay + t * dy - py
+    return ex * ex + ey * ey
+
+
+@njit(cache=True)
+def segment_touches_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y):
+    """segment_hits_art, or within ART_TOLERANCE of an edge: shapely's ``distance(..) <= ART_TOLERANCE``.
+
+    Two segments that do not meet are nearest at an end of one of them, so four point distances decide.
+    """
+    if segment_hits_art(x0, y0, x1, y1, i, art_hex_start, art_ring_start, art_x, art_y):
+        return True
+    near = ART_TOLERANCE * ART_TOLERANCE
+    for ring in range(art_hex_start[i], art_hex_start[i + 1]):
+        for p in range(art_ring_start[ring], art_ring_start[ring + 1] - 1):
+            px, py, qx, qy = art_x[p], art_y[p], art_x[p + 1], art_y[p + 1]
+            if (_distance2(x0, y0, px, py, qx, qy) <= near or _distance2(x1, y1, px, py, qx, qy) <= near
+                    or _distance2(px, py, x0, y0, x1, y1) <= near or _distance2(qx, qy, x0, y0, x1, y1) <= near):
+                return True
+    return False
+
+
 def hex_lookup(grid):
     """int32[q, r]: the index of the hex at axial (q0 + q, r0 + r), -1 off the map; and (q0, r0).
 
