@@ -27,12 +27,13 @@ run: setup
 	@echo "  Sign in as demo / demo. Ctrl-C stops the server and the worker."
 	@echo ""
 	@trap 'kill 0' INT TERM; \
-	$(PY) -m celery -A hexside worker --loglevel=warning --concurrency=$(WORKERS) & \
+	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --loglevel=warning --concurrency=$(WORKERS) & \
 	$(PY) manage.py runserver $(HOST):$(PORT) --noreload; \
 	kill 0
 
+# One numba thread per pool process: the processes already use the cores.
 worker: setup
-	$(PY) -m celery -A hexside worker --loglevel=info --concurrency=$(WORKERS)
+	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --loglevel=info --concurrency=$(WORKERS)
 
 test: setup
 	$(PY) -m pytest

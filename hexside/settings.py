@@ -4,6 +4,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from hexside.broker import filesystem_options
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("HEXSIDE_VAR_DIR", BASE_DIR / "var"))
 
@@ -70,6 +72,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     })
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Tests start real worker processes, which must see the test database: a file, not memory.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"hexside-test-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -112,15 +116,7 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 CELERY_BROKER_DIR = Path(os.environ.get("CELERY_BROKER_DIR", VAR_DIR / "broker"))
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("in", "processed"):
-        (CELERY_BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(CELERY_BROKER_DIR / "in"),
-        "data_folder_out": str(CELERY_BROKER_DIR / "in"),
-        "processed_folder": str(CELERY_BROKER_DIR / "processed"),
-        "store_processed": False,
-        "polling_interval": 0.05,
-    }
+    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_options(CELERY_BROKER_DIR)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

@@ -10,7 +10,12 @@ from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import permissions, status
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
@@ -62,7 +67,7 @@ class MapJobView(APIView):
         serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid()})
         serializer.is_valid(raise_exception=True)
         try:
-            job, created = dispatch.submit(self.kind, dict(serializer.validated_data), map=map, user=request.user,
+            job, _ = dispatch.submit(self.kind, dict(serializer.validated_data), map=map, user=request.user,
                                            parts=self.parts(map, serializer.validated_data))
         except dispatch.BrokerUnavailable as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)

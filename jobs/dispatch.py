@@ -85,12 +85,15 @@ def cancel(job):
     return bool(done)
 
 
-def wait(job, seconds, poll=0.02):
-    """The job as it is once finished, or after ``seconds``: a long poll, so clients need not spin."""
+def wait(job, seconds, poll=0.005):
+    """The job as it is once finished, or after ``seconds``: a long poll, so clients need not spin.
+
+    Short jobs (an LOS answer takes milliseconds) are looked at often; longer ones less and less.
+    """
     deadline = time.monotonic() + min(float(seconds), conf.get("WAIT_MAX"))
     while not job.is_finished and time.monotonic() < deadline:
         time.sleep(poll)
-        poll = min(poll * 1.5, 0.25)
+        poll = min(poll * 1.2, 0.2)
         job.refresh_from_db()
     return job
 

@@ -76,7 +76,8 @@ class Job(models.Model):
         ]
         constraints = [
             # Two identical requests on the same content share one live job instead of computing twice.
-            models.UniqueConstraint(fields=["map", "map_hash", "request_key"], condition=Q(status__in=["queued", "running"]),
+            models.UniqueConstraint(fields=["map", "map_hash", "request_key"],
+                                    condition=Q(status__in=["queued", "running"]),
                                     name="jobs_one_live_job_per_request"),
         ]
 

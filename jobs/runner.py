@@ -78,13 +78,19 @@ def run(task, job_id, work):
     with beat:
         try:
             outcome = work(job)
-        except Exception as exc:  # noqa: BLE001 - any error of the work is the job's error, not the worker's
+        except Exception as exc:  # any error of the work is the job's error, not the worker's
             logger.exception("job %s (%s) failed", job.pk, job.kind)
             fail(job.pk, describe(exc), attempt=job.attempts)
             return
     if not isinstance(outcome, Outcome):
         outcome = Outcome(outcome)
-    if not finish(job, outcome):
+    try:
+        stored = finish(job, outcome)
+    except Exception as exc:  # e.g. a result the database refuses: say so rather than look like a lost worker
+        logger.exception("job %s: could not store its result", job.pk)
+        fail(job.pk, f"the result could not be stored: {describe(exc)}", attempt=job.attempts)
+        return
+    if not stored:
         logger.info("job %s: result dropped (cancelled, or taken over by another attempt)", job.pk)
 
 
@@ -163,12 +169,17 @@ def run_part(task, job_id, index, work):
     with beat:
         try:
             data, seconds = work(job, part)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             logger.exception("job %s part %s failed", job_id, index)
             fail(job_id, f"part {index + 1} of {job.parts_total}: {describe(exc)}")
             return
-    stored = JobPart.objects.filter(pk=part.pk, status=JobPart.Status.RUNNING, attempts=part.attempts).update(
-        status=JobPart.Status.DONE, data=data, seconds=seconds, heartbeat=None)
+    try:
+        stored = JobPart.objects.filter(pk=part.pk, status=JobPart.Status.RUNNING, attempts=part.attempts).update(
+            status=JobPart.Status.DONE, data=data, seconds=seconds, heartbeat=None)
+    except Exception as exc:
+        logger.exception("job %s part %s: could not store its answers", job_id, index)
+        fail(job_id, f"part {index + 1} of {job.parts_total}: its answers could not be stored: {describe(exc)}")
+        return
     if stored:
         join(job)
 
@@ -248,7 +259,7 @@ class Heartbeat:
                     if not self.queryset.update(heartbeat=timezone.now()):
                         self.lost = True  # cancelled, failed or taken over: nothing to keep alive
                         return
-                except Exception:  # noqa: BLE001 - a missed beat is retried at the next one
+                except Exception:  # a missed beat is retried at the next one
                     logger.warning("heartbeat write failed", exc_info=True)
         finally:
             connections.close_all()

@@ -10,10 +10,12 @@ has no heartbeat and is left alone: it is waiting, not lost.
 """
 
 import logging
+import os
 import threading
+from contextlib import contextmanager
 from datetime import timedelta
 
-from django.db import close_old_connections, connections
+from django.db import connections
 from django.utils import timezone
 
 from jobs import conf, dispatch
@@ -94,6 +96,25 @@ def requeue_part(part, now):
     return "requeued part"
 
 
+# Pool processes are forked from a worker's main process, where the sweeper and the receipt stamps
+# (jobs.tasks) use the database. A connection open across a fork breaks the child's own connections (SQLite keeps
+# its locks per process, so a child can read an old snapshot; PostgreSQL would share the socket). So the main
+# process holds a connection only inside main_process_database(), and a fork waits until it is closed again.
+_fork_lock = threading.Lock()
+os.register_at_fork(before=_fork_lock.acquire, after_in_parent=_fork_lock.release,
+                    after_in_child=_fork_lock.release)
+
+
+@contextmanager
+def main_process_database():
+    """Use the database in a worker's main process: no fork meanwhile, and no connection left open after."""
+    with _fork_lock:
+        try:
+            yield
+        finally:
+            connections.close_all()
+
+
 class Sweeper:
     """A thread in each worker's main process that sweeps now and then; the first sweeper to act wins."""
 
@@ -111,13 +132,12 @@ class Sweeper:
         self._thread.join(timeout=5)
 
     def _loop(self):
-        try:
-            while not self._stop.wait(self.every):
-                close_old_connections()
-                try:
-                    for job_id, what in sweep():
-                        logger.info("sweep: job %s %s", job_id, what)
-                except Exception:  # noqa: BLE001 - a failed sweep is tried again at the next
-                    logger.warning("sweep failed", exc_info=True)
-        finally:
-            connections.close_all()
+        while not self._stop.wait(self.every):
+            try:
+                with main_process_database():
+                    done = sweep()
+            except Exception:  # a failed sweep is tried again at the next
+                logger.warning("sweep failed", exc_info=True)
+                continue
+            for job_id, what in done:
+                logger.info("sweep: job %s %s", job_id, what)

@@ -7,11 +7,10 @@ import logging
 
 from celery import shared_task
 from celery.signals import task_received, worker_ready, worker_shutdown
-from django.db import close_old_connections
 from django.utils import timezone
 
 from jobs.models import Job, JobPart
-from jobs.sweep import Sweeper, sweep
+from jobs.sweep import Sweeper, main_process_database, sweep
 
 logger = logging.getLogger(__name__)
 
@@ -50,15 +49,13 @@ def note_received(request=None, **kwargs):
     if not getattr(task, "job_task", False) or not request.args:
         return
     stamp = {"heartbeat": timezone.now(), "worker": (request.hostname or "")[:255]}
-    close_old_connections()
     try:
-        if len(request.args) >= 2:
-            JobPart.objects.filter(job_id=request.args[0], index=request.args[1], status=JobPart.Status.QUEUED,
-                                   heartbeat=None).update(**stamp)
-        else:
-            Job.objects.filter(pk=request.args[0], status__in=Job.LIVE, heartbeat=None).exclude(
-                step=Job.Step.PARTS).update(**stamp)
-    except Exception:  # noqa: BLE001 - the stamp is a safety net; the job runs without it
+        with main_process_database():
+            if len(request.args) >= 2:
+                JobPart.objects.filter(job_id=request.args[0], index=request.args[1], status=JobPart.Status.QUEUED,
+                                       heartbeat=None).update(**stamp)
+            else:
+                Job.objects.filter(pk=request.args[0], status__in=Job.LIVE, heartbeat=None).exclude(
+                    step=Job.Step.PARTS).update(**stamp)
+    except Exception:  # the stamp is a safety net; the job runs without it
         logger.warning("could not stamp job %s as received", request.args[0], exc_info=True)
-    finally:
-        close_old_connections()

@@ -1,27 +1,22 @@
 """What the job tests share: a broker folder of their own, short heartbeats, and real worker processes.
 
 Worker processes must see the rows a test writes, so the tests that use them run with ``transactional_db`` and
-the test database must be one another process can open: on SQLite a file (set here, before the test database
-is created, unless the settings name one already), on PostgreSQL the test_<name> database pytest-django
+the test database must be one another process can open: on SQLite a file (hexside/settings.py names one), on
+PostgreSQL the test_<name> database pytest-django
 creates. Workers get the test database's address as DATABASE_URL.
 """
 
-import os
 import uuid
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.test import override_settings
 
+from hexside.broker import filesystem_options
 from hexside.celery import app
 from tests.jobs import worker_tasks  # noqa: F401 - the test-only kinds, known here as in the workers
 from tests.jobs.workers import Worker, database_url
-
-_default = settings.DATABASES["default"]
-if _default["ENGINE"].endswith("sqlite3") and not _default.setdefault("TEST", {}).get("NAME"):
-    _default["TEST"]["NAME"] = str(settings.VAR_DIR / f"hexside-test-{os.getpid()}.sqlite3")
 
 # Short enough that lost workers are noticed within seconds, long enough to never fire on a healthy one.
 JOBS_SETTINGS = {
@@ -48,11 +43,7 @@ def use_broker(url, folder=None):
     """Point this process's Celery app at a broker (and, for the filesystem transport, a folder)."""
     app.conf.broker_url = url
     if url.startswith("filesystem://"):
-        for sub in ("in", "processed"):
-            (Path(folder) / sub).mkdir(parents=True, exist_ok=True)
-        app.conf.broker_transport_options = {
-            "data_folder_in": str(Path(folder) / "in"), "data_folder_out": str(Path(folder) / "in"),
-            "processed_folder": str(Path(folder) / "processed"), "store_processed": False, "polling_interval": 0.05}
+        app.conf.broker_transport_options = filesystem_options(folder)
     else:
         app.conf.broker_transport_options = {}
     app._after_fork()  # drop pooled connections to the previous broker
@@ -105,6 +96,8 @@ def start_worker(django_db_setup, jobs_dir, queue_name):
         return worker.start()
 
     yield start
+    for worker in started:
+        worker.terminate()  # all at once, then wait for each
     for worker in started:
         worker.stop()
 

@@ -1,13 +1,14 @@
 """The job API without workers: checking requests, who may, the same request answered once, stale results,
 cancelling, listing, the schema, and a broker that cannot be reached."""
 
+import itertools
 import json
 
 import pytest
 from drf_spectacular.validation import validate_schema
 
 from hexside.celery import app
-from jobs import runner
+from jobs import dispatch, runner
 from jobs.models import Job, JobPart
 from maps.models import apply_edits
 from tests.jobs.conftest import broker_messages, use_broker
@@ -66,7 +67,7 @@ def test_an_analysis_is_queued_as_a_group_of_parts_covering_every_observer(user_
     parts = list(job.parts.order_by("index"))
     assert job.step == "parts" and job.parts_total == len(parts) == 4
     assert parts[0].start == 0 and parts[-1].stop == user_map.hex_grid().size
-    assert all(a.stop == b.start for a, b in zip(parts, parts[1:]))
+    assert all(a.stop == b.start for a, b in itertools.pairwise(parts))
     assert len(broker_messages(jobs_isolated)) == 4
     assert job.parameters == {"height": 0, "markers": []}
 
@@ -224,3 +225,16 @@ def test_when_the_broker_folder_cannot_be_written_the_answer_is_503(user_client,
     response = post(user_client, user_map, "los", {"from": "C4", "to": "H6"})
     assert response.status_code == 503, response.content
     assert not Job.objects.exists()
+
+
+def test_the_admin_lists_jobs_with_filters_and_shows_a_result_read_only(client, django_user_model, user_map):
+    admin = django_user_model.objects.create_superuser("boss", password="boss-password")
+    job, _ = dispatch.submit("los", {"from": "C4", "to": "H6", "from_level": None, "to_level": None, "markers": []},
+                             map=user_map)
+    run_here(job, {"result": "hindered", "term": "Degraded <-1 FP>"})
+    client.force_login(admin)
+    listing = client.get("/admin/jobs/job/?status__exact=succeeded")
+    assert listing.status_code == 200 and f"/admin/jobs/job/{job.pk}/change/" in listing.content.decode()
+    page = client.get(f"/admin/jobs/job/{job.pk}/change/").content.decode()
+    assert "Degraded &lt;-1 FP&gt;" in page  # the result, escaped
+    assert 'name="status"' not in page  # nothing to edit

@@ -139,3 +139,16 @@ def test_in_eager_mode_a_job_runs_in_the_request_after_its_commit(user_client, u
     assert body["status"] == "succeeded" and body["worker"].startswith("eager")
     cmap = engine.compile_map(mapfile.parse(user_map.document))
     assert body["result"] == engine.line_of_sight(cmap, "A1", "J8").as_dict()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_part_that_raises_fails_the_whole_job_naming_the_part(user_map):
+    job, _ = dispatch.submit("analysis", {"height": 0, "markers": []}, map=user_map, parts=[(0, 40), (40, 80)])
+
+    def work(job, part):
+        raise ValueError("no such terrain: 'lava'")
+
+    runner.run_part(None, job.pk, 1, work)
+    job.refresh_from_db()
+    assert (job.status, job.error) == ("failed", "part 2 of 2: ValueError: no such terrain: 'lava'")
+    assert not job.parts.exists()

@@ -3,6 +3,8 @@
 
 import io
 import json
+import os
+import signal
 import subprocess
 import time
 
@@ -16,12 +18,22 @@ from maps import mapfile
 from maps.los import engine
 from maps.models import Map, apply_edits
 from tests.jobs.conftest import JOBS_SETTINGS, use_broker
-from tests.jobs.workers import PYTHON, ROOT
+from tests.jobs.workers import PYTHON, ROOT, Worker, forget_redis_queue
 from tests.services import REDIS_URL, need_redis
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 WAIT = 60  # seconds a job may take here before the test gives up on it
+
+
+class Slow(AssertionError):
+    """Something a test waited for did not happen; says what the jobs and the workers were doing."""
+
+    def __init__(self, what, seconds):
+        jobs = "\n".join(str(row) for row in Job.objects.values("id", "kind", "status", "step", "worker", "attempts",
+                                                                   "message", "error"))
+        logs = "\n".join(f"--- {w.name}\n{w.log(3000)}" for w in Worker.running)
+        super().__init__(f"{what} after {seconds} s\njobs:\n{jobs}\n{logs}")
 
 
 def follow(client, url, seconds=WAIT):
@@ -31,7 +43,7 @@ def follow(client, url, seconds=WAIT):
         body = client.get(f"{url}?wait=5").json()
         if body["status"] in ("succeeded", "failed", "cancelled"):
             return body
-    raise AssertionError(f"job {url} still {body['status']} after {seconds} s: {body}")
+    raise Slow(f"job {url} still {body['status']}", seconds)
 
 
 def wait_until(test, seconds=WAIT, every=0.05):
@@ -41,13 +53,13 @@ def wait_until(test, seconds=WAIT, every=0.05):
         if value:
             return value
         time.sleep(every)
-    raise AssertionError(f"gave up after {seconds} s")
+    raise Slow("not yet", seconds)
 
 
 def command(*args):
     """A management command's JSON output, run as its own process."""
     out = subprocess.run([PYTHON, "manage.py", *args, "--json"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+                         check=False, timeout=120)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
@@ -131,21 +143,27 @@ def test_a_job_whose_worker_is_killed_runs_again_on_another_worker(start_worker,
     second = start_worker("b", queue=queue)
     job = submit_test_job("test-sleep", seconds=3)
     running = wait_until(lambda: Job.objects.filter(pk=job.pk, status="running").first())
+    assert running.worker.startswith((first.name, second.name))
     holder, other = (first, second) if running.worker.startswith(first.name) else (second, first)
-    assert running.worker.startswith(holder.name)
 
-    killed_at = time.monotonic()
     holder.kill()
-    try:
-        done = wait_until(lambda: Job.objects.filter(pk=job.pk, status__in=Job.FINISHED).first(), seconds=30)
-    except AssertionError:
-        raise AssertionError(f"{Job.objects.filter(pk=job.pk).values().first()}\n{other.log()}") from None
+    # Its message went with it (the filesystem transport deletes a message when it is taken): only the other
+    # worker's sweep can notice, once the heartbeat is older than the timeout. A generous limit, not a timing.
+    done = wait_until(lambda: Job.objects.filter(pk=job.pk, status__in=Job.FINISHED).first(), seconds=30)
     assert done.status == "succeeded", (done.error, other.log())
     assert done.worker.startswith(other.name)
     assert done.attempts == 2
-    # Noticed within the heartbeat timeout and a sweep, then run for its 3 s: never "running" for ever.
-    assert time.monotonic() - killed_at < JOBS_SETTINGS["HEARTBEAT_TIMEOUT"] + 2 * JOBS_SETTINGS["SWEEP_SECONDS"] + 3 + 10
     other.stop()
+
+
+def test_a_job_whose_pool_process_is_killed_is_given_again_and_finishes(worker):
+    job = submit_test_job("test-sleep", seconds=1.5)
+    running = wait_until(lambda: Job.objects.filter(pk=job.pk, status="running").first())
+    os.kill(int(running.worker.rsplit(" pid ", 1)[1]), signal.SIGKILL)  # as the kernel's OOM killer would
+    done = wait_until(lambda: Job.objects.filter(pk=job.pk, status__in=Job.FINISHED).first(), seconds=30)
+    assert done.status == "succeeded", done.error
+    assert done.attempts == 2 and done.worker != running.worker
+    assert done.result["pid"] != int(running.worker.rsplit(" pid ", 1)[1])
 
 
 def test_a_job_that_kills_its_worker_every_time_is_failed_after_the_last_attempt(worker, user_client, user_map):
@@ -156,6 +174,19 @@ def test_a_job_that_kills_its_worker_every_time_is_failed_after_the_last_attempt
     assert worker.alive
     url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "A1", "to": "D4"}, format="json").json()["url"]
     assert follow(user_client, url)["status"] == "succeeded"
+
+
+def test_while_the_broker_cannot_be_reached_nothing_is_queued_and_afterwards_all_is_as_before(
+        worker, user_client, user_map, jobs_isolated):
+    use_broker("redis://127.0.0.1:1/0")  # this process loses its broker; the worker keeps its own
+    refused = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "A1", "to": "F6"}, format="json")
+    assert refused.status_code == 503 and "cannot be reached" in refused.json()["detail"]
+    assert not Job.objects.exists()
+
+    use_broker("filesystem://", jobs_isolated)
+    url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "A1", "to": "F6"}, format="json").json()["url"]
+    body = follow(user_client, url)
+    assert body["status"] == "succeeded" and Job.objects.count() == 1
 
 
 def test_a_map_edited_while_its_analysis_runs_gets_the_result_for_the_content_it_was_asked_about(
@@ -181,8 +212,9 @@ def test_a_cancelled_job_waiting_behind_another_is_never_run(worker, user_client
     busy = submit_test_job("test-sleep", seconds=1.5)
     url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "B1", "to": "H7"}, format="json").json()["url"]
     assert user_client.post(url + "cancel/").json()["status"] == "cancelled"
-    wait_until(lambda: Job.objects.filter(pk=busy.pk, status="succeeded").exists())
-    time.sleep(0.5)
+    after = submit_test_job("test-sleep", seconds=0)  # queued behind it: once done, the cancelled one was seen
+    wait_until(lambda: Job.objects.filter(pk=after.pk, status="succeeded").exists())
+    assert Job.objects.get(pk=busy.pk).status == "succeeded"
     body = user_client.get(url).json()
     assert (body["status"], body["result"], body["started"]) == ("cancelled", None, None)
 
@@ -190,8 +222,6 @@ def test_a_cancelled_job_waiting_behind_another_is_never_run(worker, user_client
 @pytest.mark.redis
 def test_a_los_job_through_redis(start_worker, user_client, user_map, queue_name):
     need_redis()
-    import redis
-
     start_worker("r", broker_url=REDIS_URL)
     use_broker(REDIS_URL)
     try:
@@ -203,5 +233,5 @@ def test_a_los_job_through_redis(start_worker, user_client, user_map, queue_name
         assert body["result"] == engine.line_of_sight(cmap, "A1", "J8").as_dict()
         assert body["worker"].startswith("r-")
     finally:
-        redis.Redis.from_url(REDIS_URL).delete(queue_name)
+        forget_redis_queue(REDIS_URL, queue_name)
         app._after_fork()

@@ -31,8 +31,17 @@ def database_url(settings_dict):
     raise RuntimeError(f"no DATABASE_URL for {engine}")
 
 
+def forget_redis_queue(url, queue):
+    """Delete a queue of this run from Redis, with the bindings kombu keeps beside it."""
+    import redis
+
+    redis.Redis.from_url(url).delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
+
+
 class Worker:
     """One `celery -A hexside worker` in its own process group (so that killing it kills its pool too)."""
+
+    running = []  # the workers started and not yet stopped, for diagnostics
 
     def __init__(self, name, env, folder, concurrency=1, queue=None, include=("tests.jobs.worker_tasks",),
                  loglevel="info"):
@@ -47,11 +56,13 @@ class Worker:
         if include:
             self.command.append(f"--include={','.join(include)}")
         self.process = None
+        self._terminating = False
 
     def start(self, timeout=60):
-        self._log = open(self.log_path, "ab")
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 - open as long as the process runs
         self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=self._log,
                                         stderr=subprocess.STDOUT, start_new_session=True)
+        Worker.running.append(self)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -78,9 +89,15 @@ class Worker:
             os.killpg(self.process.pid, signal.SIGKILL)
         self._reap()
 
+    def terminate(self):
+        """Ask for a warm shutdown (the main process stops its pool itself); stop() then waits for it."""
+        if self.alive and not self._terminating:
+            self._terminating = True
+            self.process.send_signal(signal.SIGTERM)
+
     def stop(self, timeout=5):
         if self.alive:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            self.terminate()
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -88,6 +105,8 @@ class Worker:
         self._reap()
 
     def _reap(self):
+        if self in Worker.running:
+            Worker.running.remove(self)
         if self.process is not None:
             try:
                 self.process.wait(10)
