@@ -80,6 +80,12 @@ class TraceTables:
         s = self.shape_id(dq, dr)
         return slice(int(self.shape_start[s]), int(self.shape_start[s + 1]))
 
+    def walk_args(self):
+        """What a kernel needs to walk a line's hexes, in the order the kernels take them: the grid codes, the
+        shape index and the steps' kinds and relative hexes."""
+        return (self.orient, self.stagger_code, self.dq_min, self.dr_min, self.dr_span, self.shape_start,
+                self.step_kind, self.step_q1, self.step_r1, self.step_q2, self.step_r2)
+
 
 @functools.lru_cache(maxsize=8)
 def trace_tables(orientation, columns, rows, stagger):

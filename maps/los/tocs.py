@@ -207,9 +207,7 @@ class Rules(RulesBase):
         grid = self.cmap.grid
         tables = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
         return _batch(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
-                      np.asarray(level_b, np.int32), grid.rows, tables.orient, tables.stagger_code,
-                      tables.dq_min, tables.dr_min, tables.dr_span, tables.shape_start, tables.step_kind,
-                      tables.step_q1, tables.step_r1, tables.step_q2, tables.step_r2,
+                      np.asarray(level_b, np.int32), grid.rows, *tables.walk_args(),
                       self.lookup, self.q0, self.r0, self.ground, self.effect, self.top, self.visibility,
                       self.flat_range)
 
