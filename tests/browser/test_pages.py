@@ -16,6 +16,8 @@ def samples():
 
 def test_home_lists_the_samples_and_opens_a_map_with_its_image(live_server, page, samples):
     page.goto(live_server.url + "/")
+    # The stylesheet arrived (static/hexside.css paints the page's paper colour).
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(250, 248, 242)"
     rows = page.locator("tbody tr")
     assert rows.count() == samples.count() >= 5
     names = page.locator("tbody tr td:first-child a").all_inner_texts()
