@@ -122,6 +122,10 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A job that hangs must not run (and beat its heartbeat) for ever: past the soft limit its task is interrupted
+# and the job fails saying so; the hard limit, a little later, kills a task that ignores the interruption.
+CELERY_TASK_SOFT_TIME_LIMIT = float(os.environ.get("HEXSIDE_JOB_TIME_LIMIT", "900"))
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 30
 # After a pool process dies, how long Celery waits for a result it may have sent before requeueing its task
 # (default 10 s, the pool slot idle meanwhile). Job results are in the database, so there is nothing to wait for.
 CELERY_WORKER_LOST_WAIT = float(os.environ.get("CELERY_WORKER_LOST_WAIT", "1"))

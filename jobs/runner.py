@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass
 
 from celery import Task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import connections
 from django.db.models import F
@@ -48,6 +50,9 @@ def worker_name(task):
 
 
 def describe(exc):
+    if isinstance(exc, SoftTimeLimitExceeded):
+        return (f"stopped: the job ran longer than its time limit of {settings.CELERY_TASK_SOFT_TIME_LIMIT:g} s "
+                "(HEXSIDE_JOB_TIME_LIMIT)")
     text = str(exc) or exc.__class__.__name__
     return text if isinstance(exc, JobError) else f"{exc.__class__.__name__}: {text}"
 

@@ -137,6 +137,25 @@ def test_a_task_that_raises_fails_its_job_with_the_error_and_the_worker_goes_on(
     assert after["worker"] == failed.worker  # the same worker, the same pool process
 
 
+def test_a_job_that_hangs_is_stopped_at_its_time_limit_and_the_worker_goes_on(start_worker, settings):
+    settings.JOBS_QUEUE = f"{settings.JOBS_QUEUE}-timed"
+    start_worker("timed", env={"HEXSIDE_JOB_TIME_LIMIT": 1}, queue=settings.JOBS_QUEUE)
+    # Celery writes the limits into each message from the sender's configuration: the web side's settings
+    # decide, as they do in a deployment where every process reads the same environment.
+    before = app.conf.task_soft_time_limit, app.conf.task_time_limit
+    app.conf.task_soft_time_limit, app.conf.task_time_limit = 1, 31
+    try:
+        hung = submit_test_job("test-sleep", seconds=30)
+    finally:
+        app.conf.task_soft_time_limit, app.conf.task_time_limit = before
+    hung = wait_until(lambda: Job.objects.filter(pk=hung.pk, status__in=Job.FINISHED).first(), seconds=20)
+    assert hung.status == "failed"
+    assert "time limit of 1 s" in hung.error
+    quick = submit_test_job("test-sleep", seconds=0.1)
+    quick = wait_until(lambda: Job.objects.filter(pk=quick.pk, status__in=Job.FINISHED).first(), seconds=20)
+    assert quick.status == "succeeded"
+
+
 def test_a_job_whose_worker_is_killed_runs_again_on_another_worker(start_worker, queue_name, settings):
     settings.JOBS_QUEUE = queue = f"{queue_name}-kill"  # a queue of their own: the module's worker keeps out
     first = start_worker("a", queue=queue)
