@@ -11,6 +11,7 @@ import logging
 import time
 
 from celery import group
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from kombu.exceptions import KombuError
@@ -120,6 +121,9 @@ def send(signatures, queue=""):
         transaction.on_commit(lambda: [app.tasks[s.task].apply(args=s.args) for s in signatures])
         return
     options = {
+        # The limits travel in the message: stated here, from this process's settings, not left to defaults.
+        "soft_time_limit": settings.CELERY_TASK_SOFT_TIME_LIMIT,
+        "time_limit": settings.CELERY_TASK_TIME_LIMIT,
         "retry": True,
         "retry_policy": {"max_retries": conf.get("PUBLISH_RETRIES"), "interval_start": 0, "interval_step": 0.2,
                          "interval_max": 0.5},

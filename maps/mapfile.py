@@ -220,7 +220,8 @@ class _Reader:
             raise MapFormatError(self.errors)
 
         default_terrain, default_level = self.read_defaults(data.get("defaults"))
-        doc = MapDoc(name=name if isinstance(name, str) else "", ruleset=ruleset_id if isinstance(ruleset_id, str) else "",
+        doc = MapDoc(name=name if isinstance(name, str) else "",
+                     ruleset=ruleset_id if isinstance(ruleset_id, str) else "",
                      grid=self.grid, default_terrain=default_terrain, default_level=default_level)
         default = doc.default_cell()
         doc.hexes = self.read_hexes(data.get("hexes", []), default)
@@ -515,7 +516,8 @@ class _Reader:
             col, row = _overlay_place(self.grid, overlay, offset)
             other = self.grid.step(col, row, (side + overlay.rotation) % 6)
             if not self.grid.contains(col, row) and not self.grid.contains(*other):
-                self.error(f"{where}.hex", f"overlay {overlay.id} puts this hexside off the map", code="overlay-off-map")
+                self.error(f"{where}.hex", f"overlay {overlay.id} puts this hexside off the map",
+                           code="overlay-off-map")
                 continue
             label = self.grid.label(col, row) if self.grid.contains(col, row) else None
             if not self.check_terrain_id(entry["terrain"], f"{where}.terrain", label, "hexside"):

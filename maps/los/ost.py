@@ -308,7 +308,8 @@ class Rules(RulesBase):
         if tid in HEXSIDES:
             return HEXSIDES[tid]
         entry = self._catalogue_entry(tid) or {}
-        return {"hindering": WALL, "blocking": BARRIER}.get(entry.get("los"), NO_FEATURE), entry.get("rule") or "OST 15.0"
+        feature = {"hindering": WALL, "blocking": BARRIER}.get(entry.get("los"), NO_FEATURE)
+        return feature, entry.get("rule") or "OST 15.0"
 
     def unit_level(self, index):
         """The hill level, raised to the top storey in a multi-storey structure (12.6.1, 16.3.4, Q6)."""

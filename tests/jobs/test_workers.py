@@ -140,14 +140,9 @@ def test_a_task_that_raises_fails_its_job_with_the_error_and_the_worker_goes_on(
 def test_a_job_that_hangs_is_stopped_at_its_time_limit_and_the_worker_goes_on(start_worker, settings):
     settings.JOBS_QUEUE = f"{settings.JOBS_QUEUE}-timed"
     start_worker("timed", env={"HEXSIDE_JOB_TIME_LIMIT": 1}, queue=settings.JOBS_QUEUE)
-    # Celery writes the limits into each message from the sender's configuration: the web side's settings
-    # decide, as they do in a deployment where every process reads the same environment.
-    before = app.conf.task_soft_time_limit, app.conf.task_time_limit
-    app.conf.task_soft_time_limit, app.conf.task_time_limit = 1, 31
-    try:
-        hung = submit_test_job("test-sleep", seconds=30)
-    finally:
-        app.conf.task_soft_time_limit, app.conf.task_time_limit = before
+    # The limits travel in each message, from the sending side's settings (docs/jobs.md).
+    settings.CELERY_TASK_SOFT_TIME_LIMIT, settings.CELERY_TASK_TIME_LIMIT = 1, 31
+    hung = submit_test_job("test-sleep", seconds=30)
     hung = wait_until(lambda: Job.objects.filter(pk=hung.pk, status__in=Job.FINISHED).first(), seconds=20)
     assert hung.status == "failed"
     assert "time limit of 1 s" in hung.error

@@ -9,8 +9,20 @@ from shapely.geometry import LineString, Polygon
 
 from maps.hexgrid import Grid
 from maps.los.compiled import CompiledMap
-from maps.los.tables import (ALONG_CODE, CORNER_CODE, HEX_CODE, KIND_CODES, ORIENTATION_CODES, SIDE_CODE,
-                             STAGGER_CODES, axial_of, index_of_axial, segment_hits_art, shape_id, trace_tables)
+from maps.los.tables import (
+    ALONG_CODE,
+    CORNER_CODE,
+    HEX_CODE,
+    KIND_CODES,
+    ORIENTATION_CODES,
+    SIDE_CODE,
+    STAGGER_CODES,
+    axial_of,
+    index_of_axial,
+    segment_hits_art,
+    shape_id,
+    trace_tables,
+)
 from maps.los.trace import trace
 from maps.mapfile import Cell, MapDoc
 
