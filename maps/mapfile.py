@@ -192,6 +192,17 @@ class _Reader:
                 self.error(f"{path}.{key}" if path != "$" else key, "is required", code="missing")
         return True
 
+    def entries(self, items, path, allowed, required):
+        """(path, entry) for each entry of a list that is an object holding its required keys; the rest are
+        reported."""
+        if not isinstance(items, list):
+            self.error(path, f"expected a list, got {_kind(items)}", code="bad-type")
+            return
+        for i, entry in enumerate(items):
+            where = f"{path}[{i}]"
+            if self.keys(entry, where, allowed, required) and all(k in entry for k in required):
+                yield where, entry
+
     def read(self):
         data = self.data
         if not self.keys(data, "$", TOP_KEYS, ("format", "version", "name", "ruleset", "grid")):
@@ -279,13 +290,7 @@ class _Reader:
 
     def read_hexes(self, items, default):
         cells, seen = {}, set()
-        if not isinstance(items, list):
-            self.error("hexes", f"expected a list, got {_kind(items)}", code="bad-type")
-            return cells
-        for i, entry in enumerate(items):
-            path = f"hexes[{i}]"
-            if not self.keys(entry, path, HEX_KEYS, ("hex",)) or "hex" not in entry:
-                continue
+        for path, entry in self.entries(items, "hexes", HEX_KEYS, ("hex",)):
             pos = self.read_hex_ref(entry["hex"], f"{path}.hex")
             if pos is None:
                 continue
@@ -391,15 +396,9 @@ class _Reader:
             out.append(tuple((float(x), float(y)) for x, y in poly))
         return tuple(out) if len(out) == len(polygons) else None
 
-    def read_hexsides(self, items, path, grid_check=True):
+    def read_hexsides(self, items, path):
         sides = {}
-        if not isinstance(items, list):
-            self.error(path, f"expected a list, got {_kind(items)}", code="bad-type")
-            return sides
-        for i, entry in enumerate(items):
-            where = f"{path}[{i}]"
-            if not self.keys(entry, where, HEXSIDE_KEYS, HEXSIDE_KEYS) or any(k not in entry for k in HEXSIDE_KEYS):
-                continue
+        for where, entry in self.entries(items, path, HEXSIDE_KEYS, HEXSIDE_KEYS):
             pos = self.read_hex_ref(entry["hex"], f"{where}.hex")
             if pos is None:
                 continue
@@ -420,15 +419,8 @@ class _Reader:
         return sides
 
     def read_overlays(self, items, default):
-        overlays = []
-        if not isinstance(items, list):
-            self.error("overlays", f"expected a list, got {_kind(items)}", code="bad-type")
-            return overlays
-        seen = set()
-        for i, entry in enumerate(items):
-            path = f"overlays[{i}]"
-            if not self.keys(entry, path, OVERLAY_KEYS, ("id", "anchor")) or "anchor" not in entry:
-                continue
+        overlays, seen = [], set()
+        for path, entry in self.entries(items, "overlays", OVERLAY_KEYS, ("id", "anchor")):
             oid = entry.get("id")
             if not isinstance(oid, str) or not oid:
                 self.error(f"{path}.id", f"expected a non-empty string, got {oid!r}", code="bad-type")
@@ -461,15 +453,8 @@ class _Reader:
         return value[0], value[1]
 
     def read_overlay_hexes(self, items, path, overlay, default):
-        out = []
-        if not isinstance(items, list):
-            self.error(path, f"expected a list, got {_kind(items)}", code="bad-type")
-            return out
-        seen = set()
-        for j, entry in enumerate(items):
-            where = f"{path}[{j}]"
-            if not self.keys(entry, where, OVERLAY_HEX_KEYS, ("hex",)) or "hex" not in entry:
-                continue
+        out, seen = [], set()
+        for where, entry in self.entries(items, path, OVERLAY_HEX_KEYS, ("hex",)):
             offset = self.read_offset(entry["hex"], f"{where}.hex")
             if offset is None:
                 continue
@@ -498,13 +483,7 @@ class _Reader:
 
     def read_overlay_hexsides(self, items, path, overlay):
         out = []
-        if not isinstance(items, list):
-            self.error(path, f"expected a list, got {_kind(items)}", code="bad-type")
-            return out
-        for j, entry in enumerate(items):
-            where = f"{path}[{j}]"
-            if not self.keys(entry, where, HEXSIDE_KEYS, HEXSIDE_KEYS) or any(k not in entry for k in HEXSIDE_KEYS):
-                continue
+        for where, entry in self.entries(items, path, HEXSIDE_KEYS, HEXSIDE_KEYS):
             offset = self.read_offset(entry["hex"], f"{where}.hex")
             if offset is None:
                 continue
