@@ -139,7 +139,7 @@ def test_a_task_that_raises_fails_its_job_with_the_error_and_the_worker_goes_on(
 
 def test_a_job_that_hangs_is_stopped_at_its_time_limit_and_the_worker_goes_on(start_worker, settings):
     settings.JOBS_QUEUE = f"{settings.JOBS_QUEUE}-timed"
-    start_worker("timed", env={"HEXSIDE_JOB_TIME_LIMIT": 1}, queue=settings.JOBS_QUEUE)
+    timed = start_worker("timed", env={"HEXSIDE_JOB_TIME_LIMIT": 1}, queue=settings.JOBS_QUEUE)
     # The limits travel in each message, from the sending side's settings (docs/jobs.md).
     settings.CELERY_TASK_SOFT_TIME_LIMIT, settings.CELERY_TASK_TIME_LIMIT = 1, 31
     hung = submit_test_job("test-sleep", seconds=30)
@@ -149,6 +149,7 @@ def test_a_job_that_hangs_is_stopped_at_its_time_limit_and_the_worker_goes_on(st
     quick = submit_test_job("test-sleep", seconds=0.1)
     quick = wait_until(lambda: Job.objects.filter(pk=quick.pk, status__in=Job.FINISHED).first(), seconds=20)
     assert quick.status == "succeeded"
+    timed.stop()  # its sweeper would requeue other tests' lost jobs with its one-second limit
 
 
 def test_a_job_whose_worker_is_killed_runs_again_on_another_worker(start_worker, queue_name, settings):
