@@ -13,6 +13,7 @@ from maps.los.compiled import CompiledMap
 from maps.los.miniatures import Rules
 from maps.los.trace import ALONG, trace
 from maps.mapfile import Cell, MapDoc
+from tests.los.helpers import check
 
 # Flat hexes: a line down one column passes through that column's hexes only. 50 m hexes: 2" each.
 GRID = Grid("flat", 5, 16, "even", hex_metres=50)
@@ -27,23 +28,6 @@ def make(hexes=None, markers=(), grid=GRID, options=None, hexsides=None):
     doc = MapDoc(name="t", ruleset="miniatures", grid=grid, default_terrain=("open",), hexes=cells,
                  hexsides=hexsides or {}, extensions={"rules": options} if options else {})
     return Rules(CompiledMap(doc, None, markers))
-
-
-def check(rules, a, b, from_level=None, to_level=None):
-    """The reference answer, after checking it against the fast path and the other direction."""
-    grid = rules.cmap.grid
-    ia, ib = rules.cmap.index_of(a), rules.cmap.index_of(b)
-    la = rules.unit_level(ia) if from_level is None else from_level
-    lb = rules.unit_level(ib) if to_level is None else to_level
-    answer = rules.evaluate(trace(grid, grid.parse_label(a), grid.parse_label(b)), la, lb)
-    back = rules.evaluate(trace(grid, grid.parse_label(b), grid.parse_label(a)), lb, la)
-    assert (back.result, back.hindrances, back.blind) == (answer.result, answer.hindrances, answer.blind)
-    assert [r.as_dict() for r in back.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
-    result, hindrances, blind = rules.batch(np.array([ia], np.int32), np.array([ib], np.int32),
-                                            np.array([la], np.int32), np.array([lb], np.int32))
-    assert (RESULTS[result[0]], int(hindrances[0]), bool(blind[0])) == (
-        answer.result, answer.hindrances, answer.blind)
-    return answer
 
 
 def test_dead_zone_worked_test_firer_on_hill_woods_12_inches_away():

@@ -13,6 +13,7 @@ from maps.los.compiled import CompiledMap
 from maps.los.tocs import Rules
 from maps.los.trace import trace
 from maps.mapfile import Cell, MapDoc
+from tests.los import helpers
 
 # TOCS maps: flat hexes, "CC.RR" labels, even-numbered (1-based) columns half a hex lower (digest §1.1).
 GRID = Grid("flat", 40, 16, "odd", labels="xx.yy", hex_metres=1200)
@@ -28,19 +29,7 @@ def make(hexes=None, grid=GRID, options=None):
 
 
 def check(rules, a, b, from_level=None, to_level=None):
-    """The reference answer, after checking it against the fast path and the other direction."""
-    grid = rules.cmap.grid
-    ia, ib = rules.cmap.index_of(a), rules.cmap.index_of(b)
-    la = rules.unit_level(ia) if from_level is None else from_level
-    lb = rules.unit_level(ib) if to_level is None else to_level
-    answer = rules.evaluate(trace(grid, grid.parse_label(a), grid.parse_label(b)), la, lb)
-    back = rules.evaluate(trace(grid, grid.parse_label(b), grid.parse_label(a)), lb, la)
-    assert (back.result, back.hindrances, back.blind) == (answer.result, answer.hindrances, answer.blind)
-    assert [r.as_dict() for r in back.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
-    result, hindrances, blind = rules.batch(np.array([ia], np.int32), np.array([ib], np.int32),
-                                            np.array([la], np.int32), np.array([lb], np.int32))
-    assert (RESULTS[result[0]], int(hindrances[0]), bool(blind[0])) == (
-        answer.result, answer.hindrances, answer.blind)
+    answer = helpers.check(rules, a, b, from_level, to_level)
     words = [answer.term] + answer.assumptions + [f"{r.terrain} {r.effect} {r.rule}" for r in answer.reasons]
     for text in words:  # in TOCS, LOS is the Line Of Supply: observation never borrows the word
         assert "LOS" not in text and "line of sight" not in text.lower() and "supply" not in text.lower()
