@@ -21,3 +21,29 @@ def check(rules, a, b, from_level=None, to_level=None):
     assert (RESULTS[result[0]], int(hindrances[0]), bool(blind[0])) == (
         answer.result, answer.hindrances, answer.blind)
     return answer
+
+
+def all_pairs(n):
+    """Every ordered pair of hexes of a map of n hexes, as two index arrays."""
+    return np.repeat(np.arange(n, dtype=np.int32), n), np.tile(np.arange(n, dtype=np.int32), n)
+
+
+def agree_on_every_pair(rules, a, b, la, lb):
+    """The differential test: for each pair the fast path equals the reference, and both equal the reverse
+    (reasons reversed). Returns the (result, blind) kinds seen, so a test can show its maps were not trivial."""
+    grid = rules.cmap.grid
+    la, lb = np.asarray(la, np.int32), np.asarray(lb, np.int32)
+    result, hindrances, blind = rules.batch(a, b, la, lb)
+    back = rules.batch(b, a, lb, la)
+    assert np.array_equal(result, back[0]) and np.array_equal(hindrances, back[1]) and np.array_equal(blind, back[2])
+    seen = set()
+    for k in range(a.size):
+        pa, pb = grid.from_index(int(a[k])), grid.from_index(int(b[k]))
+        answer = rules.evaluate(trace(grid, pa, pb), int(la[k]), int(lb[k]))
+        assert (answer.result, answer.hindrances, answer.blind) == (
+            RESULTS[result[k]], int(hindrances[k]), bool(blind[k])), (answer.as_dict(), k)
+        reverse = rules.evaluate(trace(grid, pb, pa), int(lb[k]), int(la[k]))
+        assert (reverse.result, reverse.hindrances, reverse.blind) == (answer.result, answer.hindrances, answer.blind)
+        assert [r.as_dict() for r in reverse.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
+        seen.add((answer.result, answer.blind))
+    return seen

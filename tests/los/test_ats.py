@@ -13,12 +13,11 @@ import pytest
 from maps import rulesets
 from maps.hexgrid import Grid
 from maps.los import ats
-from maps.los.answer import RESULTS
 from maps.los.ats import Rules
 from maps.los.compiled import CompiledMap
 from maps.los.trace import ALONG, trace
 from maps.mapfile import Cell, MapDoc
-from tests.los.helpers import check
+from tests.los.helpers import agree_on_every_pair, all_pairs, check
 
 GRID = Grid("flat", 8, 30, "odd")
 CATALOGUE = rulesets.get("ats")
@@ -645,28 +644,12 @@ GRIDS = [Grid(o, 9, 8, s) for o in ("flat", "pointy") for s in ("odd", "even")] 
 @pytest.mark.parametrize("seed, grid", [(seed, grid) for seed, grid in enumerate(GRIDS)] + [(7, GRIDS[0])])
 def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
     rules = random_rules(seed, grid)
-    n = rules.cmap.n
-    a = np.repeat(np.arange(n, dtype=np.int32), n)
-    b = np.tile(np.arange(n, dtype=np.int32), n)
+    a, b = all_pairs(rules.cmap.n)
     levels = rules.unit_levels()
     rnd = np.random.default_rng(seed)
     # now and then a unit above its ground (an upper floor) or DOWN in its depression
     la = np.where(rnd.random(a.size) < 0.25, levels[a] + rnd.choice([-10, 5, 10, 20], a.size), levels[a])
     la = la.astype(np.int32)
     lb = levels[b].astype(np.int32)
-    result, hindrances, blind = rules.batch(a, b, la, lb)
-    back = rules.batch(b, a, lb, la)
-    assert np.array_equal(result, back[0]) and np.array_equal(hindrances, back[1])
-    assert np.array_equal(blind, back[2])
-    seen = set()
-    for k in range(a.size):
-        pa, pb = grid.from_index(int(a[k])), grid.from_index(int(b[k]))
-        answer = rules.evaluate(trace(grid, pa, pb), int(la[k]), int(lb[k]))
-        assert (answer.result, answer.hindrances, answer.blind) == (
-            RESULTS[result[k]], int(hindrances[k]), bool(blind[k])), (answer.as_dict(), k)
-        reverse = rules.evaluate(trace(grid, pb, pa), int(lb[k]), int(la[k]))
-        assert (reverse.result, reverse.hindrances, reverse.blind) == (
-            answer.result, answer.hindrances, answer.blind)
-        assert [r.as_dict() for r in reverse.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
-        seen.add((answer.result, answer.blind))
+    seen = agree_on_every_pair(rules, a, b, la, lb)
     assert {("clear", False), ("hindered", False), ("blocked", False), ("blocked", True)} <= seen
