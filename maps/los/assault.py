@@ -17,7 +17,6 @@ from maps.los.tables import (
     axial_of,
     hex_lookup,
     shape_id,
-    trace_tables,
 )
 from maps.los.trace import ALONG, HEX
 
@@ -237,10 +236,8 @@ class Rules(RulesBase):
 
     # -- the fast path ---------------------------------------------------------------------------------
     def batch(self, a, b, level_a, level_b):
-        grid = self.cmap.grid
-        tables = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
         return _batch(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
-                      np.asarray(level_b, np.int32), grid.rows, *tables.walk_args(),
+                      np.asarray(level_b, np.int32), self.cmap.grid.rows, *self.tables.walk_args(),
                       self.lookup, self.q0, self.r0, self.ground, self.los_class, self.top, self.smoke)
 
 

@@ -30,7 +30,6 @@ from maps.los.tables import (
     SIDE_CODE,
     segment_touches_art,
     shape_id,
-    trace_tables,
 )
 from maps.los.trace import ALONG, CORNER, HEX, SIDE
 
@@ -285,7 +284,6 @@ class Rules(RulesBase):
 
         max_range = grid.columns + grid.rows + 2
         self.table, self.table_provisional = blind_hex_table(cmap.catalogue, max_range)
-        self._tables = None
 
     def _classify(self, i, ids, data):
         """Fill the terrain columns of hex i from its terrain ids."""
@@ -383,10 +381,7 @@ class Rules(RulesBase):
 
     # -- the fast path -----------------------------------------------------------------------------------
     def batch(self, a, b, level_a, level_b):
-        grid = self.cmap.grid
-        if self._tables is None:
-            self._tables = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
-        t = self._tables
+        t = self.tables
         a = np.ascontiguousarray(a, dtype=np.int32)
         b = np.ascontiguousarray(b, dtype=np.int32)
         level_a = np.ascontiguousarray(level_a, dtype=np.int32)

@@ -11,6 +11,8 @@ Two ways to answer the same question, which a differential test keeps equal:
 
 import numpy as np
 
+from maps.los.tables import trace_tables
+
 
 def hex_label(grid, h):
     """A hex's label, or its coordinates when it lies off the map (a line along the border meets those)."""
@@ -53,8 +55,18 @@ class RulesBase:
         return int(self.cmap.level[index])
 
     def unit_levels(self):
-        """unit_level for every hex, as an int32 array."""
-        return np.array([self.unit_level(i) for i in range(self.cmap.n)], dtype=np.int32)
+        """unit_level for every hex, as a read-only int32 array, worked out once per map."""
+        if getattr(self, "_unit_levels", None) is None:
+            levels = np.array([self.unit_level(i) for i in range(self.cmap.n)], dtype=np.int32)
+            levels.setflags(write=False)
+            self._unit_levels = levels
+        return self._unit_levels
+
+    @property
+    def tables(self):
+        """The flattened trace shapes of this map's grid, for the fast path (cached per grid shape)."""
+        grid = self.cmap.grid
+        return trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
 
     def evaluate(self, trace, from_level, to_level):
         raise NotImplementedError

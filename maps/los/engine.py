@@ -42,7 +42,7 @@ def rules_for(cmap):
     return rules
 
 
-def _levels(cmap, rules, index, level):
+def _levels(rules, index, level):
     return rules.unit_level(index) if level is None else int(level)
 
 
@@ -50,7 +50,7 @@ def line_of_sight(cmap, from_hex, to_hex, from_level=None, to_level=None):
     """One LOS answer with reasons (the reference evaluator). Hexes by label or [column, row]."""
     rules = rules_for(cmap)
     a, b = cmap.index_of(from_hex), cmap.index_of(to_hex)
-    la, lb = _levels(cmap, rules, a, from_level), _levels(cmap, rules, b, to_level)
+    la, lb = _levels(rules, a, from_level), _levels(rules, b, to_level)
     grid = cmap.grid
     return rules.evaluate(trace(grid, grid.from_index(a), grid.from_index(b)), la, lb)
 
@@ -59,7 +59,7 @@ def viewshed(cmap, from_hex, level=None, target_height=0):
     """Every hex of the map seen from one hex: {label: answer without reasons}."""
     rules = rules_for(cmap)
     a = cmap.index_of(from_hex)
-    la = _levels(cmap, rules, a, level)
+    la = _levels(rules, a, level)
     targets = np.arange(cmap.n, dtype=np.int32)
     lb = rules.unit_levels() + np.int32(target_height)
     result, hindrances, blind = rules.batch(np.full(cmap.n, a, dtype=np.int32), targets,
@@ -120,7 +120,7 @@ def observer_chunks(n, chunks):
 def analyze_pairs(cmap, start, stop, height=0):
     """The batch answers for observers start..stop-1 against every later hex: (i, j, result, hindrances, blind)."""
     rules = rules_for(cmap)
-    levels = rules.unit_levels().astype(np.int32) + np.int32(height)
+    levels = rules.unit_levels() + np.int32(height)
     n = cmap.n
     rows = [np.full(n - 1 - i, i, dtype=np.int32) for i in range(start, stop)]
     cols = [np.arange(i + 1, n, dtype=np.int32) for i in range(start, stop)]

@@ -29,7 +29,6 @@ from maps.los.tables import (
     index_of_axial,
     segment_touches_art,
     shape_id,
-    trace_tables,
 )
 from maps.los.trace import ALONG, CORNER, HEX
 
@@ -593,7 +592,7 @@ class Rules(RulesBase):
 
     def batch(self, a, b, level_a, level_b):
         grid, cmap = self.cmap.grid, self.cmap
-        t = trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
+        t = self.tables
         lines = (grid.columns, grid.rows, t.orient, t.stagger_code, t.dq_min, t.dr_min, t.dr_span, t.shape_start,
                  t.step_kind, t.step_q1, t.step_r1, t.step_q2, t.step_r2, t.step_side, t.step_t0, t.step_t1)
         hexes = (self.centres, self.level, self.everywhere, self.low, self.low_on_art, self.structure,
