@@ -18,6 +18,10 @@ class Job(models.Model):
         ANALYSIS = "analysis", "whole-map analysis"
         VALIDATION = "validation", "validation"
         EXPORT = "export", "export"
+        MAP_IMAGE = "map-image", "map image"
+        BATCH_VALIDATION = "batch-validation", "batch validation"
+        SCENARIO_CHECKS = "scenario-checks", "scenario checks"
+        SIGHT_LINES = "sight-lines", "scenario sight lines"
 
     class Status(models.TextChoices):
         QUEUED = "queued"
