@@ -27,11 +27,21 @@ TOP_REQUIRED = ("id", "name", "base", "terrain")
 TOP_INHERITED = ("source", "level_units", "level_min", "level_max", "level_step", "hex_metres", "terms",
                  "unit_classes")
 TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes", "blind_hex_table", "terrain")
-TOP_KEYS = set(TOP_ORDER) | {"extends_base"}
+TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("los_term", "obstacle", "notes", "decided")
+ENTRY_OPTIONAL = ("los_term", "obstacle", "notes", "decided", "style")
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
+
+# How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
+# entry always carries all six keys, null where unused; stroke_width is a fraction of the hex's flat-to-flat width.
+STYLE_KEYS = ("fill", "pattern", "pattern_colour", "stroke", "stroke_width", "marker")
+PATTERNS = ("dots", "hatch", "crosshatch", "trees", "bricks", "waves", "marsh", "rubble", "grass")
+MARKERS = ("circle", "square", "triangle", "cross", "star")
+STYLE_REQUIRED = {"hex": ("fill",), "hexside": ("stroke", "stroke_width"), "marker": ("marker",)}
+HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# What a custom entry with a new id and no style of its own is drawn with, by layer and LOS class.
+DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a", "special": "#d8c8a8"}
 
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")
 BAND_WIDTH = 6  # ranges 1-6, 7-12, 13-18 ... (ATS 6.2.63; only the 13-18 label is printed in the rulebook)
@@ -220,7 +230,11 @@ def _build(data, where, builtin_id):
     base = _check_top(data, problems, builtin_id)
     if problems:
         raise RulesetError(problems.render(where))
-    return Ruleset(_resolve(data, base))
+    merged = _resolve(data, base)
+    _check_resolved_styles(data, merged, problems)
+    if problems:
+        raise RulesetError(problems.render(where))
+    return Ruleset(merged)
 
 
 class _Problems(list):
@@ -323,7 +337,15 @@ def _check_top(data, problems, builtin_id):
     classes = set(classes) if isinstance(classes, list) and all(isinstance(c, str) for c in classes) else None
     extends = data.get("extends_base") is True
     if "terrain" in data:
-        _check_terrain(data["terrain"], problems, classes, extends=extends)
+        _check_terrain(data["terrain"], problems, classes, extends=extends, builtin=bool(builtin_id))
+    if "styles" in data:
+        if builtin_id:
+            problems.add("styles", "a built-in ruleset gives each style in its entry")
+        elif not isinstance(data["styles"], dict):
+            problems.add("styles", "must be an object of style per terrain id")
+        else:
+            for tid, style in data["styles"].items():
+                _check_style(style, f"styles.{tid}", problems)
     if extends and base is not None and classes is not None and "unit_classes" in data:
         # the base's own entries must still fit the profile's unit classes
         own = {e.get("id") for e in data.get("terrain") or () if isinstance(e, dict)}
@@ -404,7 +426,7 @@ def _check_blind_table(table, problems):
                 seen[key] = where
 
 
-def _check_terrain(terrain, problems, classes, extends):
+def _check_terrain(terrain, problems, classes, extends, builtin=False):
     if not isinstance(terrain, list):
         problems.add("terrain", "must be a list of terrain entries")
         return
@@ -446,10 +468,65 @@ def _check_terrain(terrain, problems, classes, extends):
             _check_movement(entry["movement"], f"{path}.movement", problems, classes)
         if "cover" in entry:
             _check_cover(entry["cover"], f"{path}.cover", problems)
+        if "style" in entry:
+            _check_style(entry["style"], f"{path}.style", problems)
+        elif builtin:
+            problems.add(f"{path}.style", "is required in a built-in catalogue")
         if "decided" in entry:
             decided = entry["decided"]
             if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
                 problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
+
+
+def _check_style(style, path, problems):
+    """The shape of a style as given; what each layer needs is checked once inherited values are in."""
+    if not isinstance(style, dict):
+        problems.add(path, f"must be an object with some of the keys {', '.join(STYLE_KEYS)}")
+        return
+    for key, value in style.items():
+        where = f"{path}.{key}"
+        if key not in STYLE_KEYS:
+            problems.add(where, f"unknown key; expected one of {', '.join(STYLE_KEYS)}")
+        elif value is None:
+            continue
+        elif key in ("fill", "pattern_colour", "stroke"):
+            if not isinstance(value, str) or not HEX_COLOUR.match(value):
+                problems.add(where, f"{value!r} is not a colour written #rrggbb")
+        elif key == "pattern" and value not in PATTERNS:
+            problems.add(where, f"{value!r} is not null or one of {', '.join(PATTERNS)}")
+        elif key == "marker" and value not in MARKERS:
+            problems.add(where, f"{value!r} is not null or one of {', '.join(MARKERS)}")
+        elif key == "stroke_width" and (not _is_number(value) or not 0 < value <= 0.5):
+            problems.add(where, f"must be a fraction of the hex's width above 0 and at most 0.5, not {value!r}")
+
+
+def _default_style(entry):
+    """What a custom entry with a new id is drawn with until it gives a style of its own."""
+    style = dict.fromkeys(STYLE_KEYS)
+    layer = entry.get("layer")
+    if layer == "hexside":
+        style.update(stroke="#555555", stroke_width=0.06)
+    elif layer == "marker":
+        style.update(fill="#777777", stroke="#333333", stroke_width=0.02, marker="circle")
+    else:
+        style["fill"] = DEFAULT_FILL.get(entry.get("los"), DEFAULT_FILL["clear"])
+    return style
+
+
+def _check_resolved_styles(data, merged, problems):
+    """Each resolved entry has what its layer needs: fill on a hex, stroke and width on a hexside, a marker."""
+    ids = {entry["id"] for entry in merged["terrain"]}
+    for tid in (data.get("styles") or {}):
+        if tid not in ids:
+            problems.add(f"styles.{tid}", f"no terrain {tid!r} in this ruleset")
+    for entry in merged["terrain"]:
+        style, layer = entry["style"], entry["layer"]
+        where = f"terrain {entry['id']!r}.style"
+        for key in STYLE_REQUIRED[layer]:
+            if style.get(key) is None:
+                problems.add(f"{where}.{key}", f"is required on a {layer}-layer entry")
+        if style.get("pattern") is not None and style.get("pattern_colour") is None:
+            problems.add(f"{where}.pattern_colour", "is required when a pattern is given")
 
 
 def _is_scalar(value):
@@ -489,5 +566,20 @@ def _resolve(data, base):
         combined = {entry["id"]: entry for entry in copy.deepcopy(base["terrain"])}
         combined.update((entry["id"], entry) for entry in terrain)
         terrain = list(combined.values())
+    _resolve_styles(terrain, base, data.get("styles"))
     merged["terrain"] = terrain
     return merged
+
+
+def _resolve_styles(terrain, base, overrides):
+    """Fill in each entry's style: the layer default, then the base entry of the same id, then the entry's own
+    style, then the profile's ``styles`` for that id; each layer replaces only the keys it gives."""
+    base_styles = {e["id"]: e.get("style") or {} for e in base["terrain"]} if base is not None else {}
+    overrides = overrides if isinstance(overrides, dict) else {}
+    for entry in terrain:
+        # a built-in (no base) states every style in full: no default hides a missing colour
+        style = _default_style(entry) if base is not None else dict.fromkeys(STYLE_KEYS)
+        style.update(base_styles.get(entry["id"], {}))
+        style.update(entry.get("style") or {})
+        style.update(overrides.get(entry["id"]) or {})
+        entry["style"] = {key: style[key] for key in STYLE_KEYS}
