@@ -10,6 +10,7 @@ See catalogue.py and docs/rulesets/catalogues.md.
 
 from maps.rulesets.catalogue import (
     BUILTIN_IDS,
+    CONDITIONS,
     LAYERS,
     LOS_CLASSES,
     OBSTACLES,
@@ -28,7 +29,7 @@ from maps.rulesets.catalogue import (
 )
 
 __all__ = [
-    "BUILTIN_IDS", "LAYERS", "LOS_CLASSES", "OBSTACLES", "Ruleset", "RulesetError", "UnknownRuleset",
+    "BUILTIN_IDS", "CONDITIONS", "LAYERS", "LOS_CLASSES", "OBSTACLES", "Ruleset", "RulesetError", "UnknownRuleset",
     "UnknownTerrain", "all_rulesets", "builtin_ids", "from_dict", "get", "load_file", "provisional_blind_hexes",
     "register", "unregister",
 ]

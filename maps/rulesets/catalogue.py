@@ -39,6 +39,15 @@ STYLE_KEYS = ("fill", "pattern", "pattern_colour", "stroke", "stroke_width", "ma
 PATTERNS = ("dots", "hatch", "crosshatch", "trees", "bricks", "waves", "marsh", "rubble", "grass")
 MARKERS = ("circle", "square", "triangle", "cross", "star")
 STYLE_REQUIRED = {"hex": ("fill",), "hexside": ("stroke", "stroke_width"), "marker": ("marker",)}
+# Movement that depends on how a unit enters: a cost may be a list of cases, the first whose condition holds
+# giving the cost, a last case without "when" giving it otherwise (docs/rulesets/catalogues.md, "Conditions").
+CONDITIONS = {
+    "along-road": "the unit moves along a road that runs into the hex (or across the hexside)",
+    "along-railroad": "the unit moves along a railroad that runs into the hex (or across the hexside)",
+    "across-front-face": "the unit crosses the hexside the fortification's front face lies on, either way",
+    "upper-location": "the unit enters a location above the hex's ground level (a storey, a steeple)",
+}
+CASE_KEYS = ("when", "cost")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 # What a custom entry with a new id and no style of its own is drawn with, by layer and LOS class.
 DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a", "special": "#d8c8a8"}
@@ -111,6 +120,23 @@ class Ruleset:
             return self.terrain[terrain_id]
         except KeyError:
             raise UnknownTerrain(f"ruleset {self.id!r} has no terrain {terrain_id!r}") from None
+
+    def movement_cost(self, terrain_id, unit_class, conditions=()):
+        """The cost for a unit class to enter (or cross) a terrain, given the conditions that hold (CONDITIONS).
+
+        A plain value is returned as it is; for a list of cases, the first whose condition holds, else the
+        case without one, else None (the rulebook gives no cost). None also when the class is not listed.
+        """
+        cost = self.get(terrain_id)["movement"].get(unit_class)
+        if not isinstance(cost, list):
+            return cost
+        unknown = set(conditions) - set(CONDITIONS)
+        if unknown:
+            raise ValueError(f"unknown conditions {', '.join(sorted(unknown))}; known: {', '.join(CONDITIONS)}")
+        for case in cost:
+            if "when" not in case or case["when"] in conditions:
+                return case["cost"]
+        return None
 
     def as_dict(self):
         """The whole profile as JSON data, inherited values filled in; from_dict() reads it back unchanged."""
@@ -402,12 +428,7 @@ def _check_blind_table(table, problems):
         if not isinstance(cell, dict):
             problems.add(where, "must be an object")
             continue
-        for key in cell:
-            if key not in CELL_KEYS:
-                problems.add(f"{where}.{key}", f"unknown key; expected {', '.join(CELL_KEYS)}")
-        for key in CELL_KEYS:
-            if key not in cell:
-                problems.add(f"{where}.{key}", "is required")
+        _check_keys(cell, CELL_KEYS, CELL_KEYS, where, problems)
         for key in ("diff", "range_min", "range_max"):
             if key in cell and (not _is_int(cell[key]) or cell[key] < 1):
                 problems.add(f"{where}.{key}", f"must be a positive integer, not {cell[key]!r}")
@@ -529,6 +550,16 @@ def _check_resolved_styles(data, merged, problems):
             problems.add(f"{where}.pattern_colour", "is required when a pattern is given")
 
 
+def _check_keys(obj, allowed, required, where, problems):
+    """Unknown keys and missing required keys of one JSON object, each named with its path."""
+    for key in obj:
+        if key not in allowed:
+            problems.add(f"{where}.{key}", f"unknown key; expected {', '.join(allowed)}")
+    for key in required:
+        if key not in obj:
+            problems.add(f"{where}.{key}", "is required")
+
+
 def _is_scalar(value):
     return value is None or _is_number(value) or isinstance(value, str)
 
@@ -540,8 +571,35 @@ def _check_movement(movement, path, problems, classes):
     for cls, cost in movement.items():
         if classes is not None and cls not in classes:
             problems.add(f"{path}.{cls}", f"unit class {cls!r} is not in unit_classes ({', '.join(sorted(classes))})")
-        if not _is_scalar(cost):
-            problems.add(f"{path}.{cls}", f"must be a number, a string such as 'X' or '3B', or null, not {cost!r}")
+        if isinstance(cost, list):
+            _check_cases(cost, f"{path}.{cls}", problems)
+        elif not _is_scalar(cost):
+            problems.add(f"{path}.{cls}", f"must be a number, a string such as 'X' or '3B', null, or a list of "
+                                          f"cases, not {cost!r}")
+
+
+def _check_cases(cases, path, problems):
+    """[{"when": condition, "cost": ..}, .., {"cost": ..}]: the first case whose condition holds applies."""
+    if not cases:
+        problems.add(path, "a list of cases must not be empty")
+    seen = set()
+    for n, case in enumerate(cases):
+        where = f"{path}[{n}]"
+        if not isinstance(case, dict):
+            problems.add(where, "must be an object {\"when\": condition, \"cost\": ..}")
+            continue
+        _check_keys(case, CASE_KEYS, ("cost",), where, problems)
+        if "cost" in case and not _is_scalar(case["cost"]):
+            problems.add(f"{where}.cost", f"must be a number, a string or null, not {case['cost']!r}")
+        if "when" not in case:
+            if n != len(cases) - 1:
+                problems.add(where, "only the last case may leave out 'when' (it applies otherwise)")
+        elif case["when"] not in CONDITIONS:
+            problems.add(f"{where}.when", f"{case['when']!r} is not one of {', '.join(CONDITIONS)}")
+        elif case["when"] in seen:
+            problems.add(f"{where}.when", f"{case['when']!r} is already given by an earlier case")
+        else:
+            seen.add(case["when"])
 
 
 def _check_cover(cover, path, problems):

@@ -107,7 +107,10 @@ def test_every_entry_has_the_required_keys_and_allowed_values(ruleset_id):
         assert isinstance(entry["movement"], dict), where
         assert set(entry["movement"]) <= set(data["unit_classes"]), where
         for cost in entry["movement"].values():
-            assert cost is None or isinstance(cost, (int, float, str)) and not isinstance(cost, bool), where
+            for value in ([case["cost"] for case in cost] if isinstance(cost, list) else [cost]):
+                assert value is None or isinstance(value, (int, float, str)) and not isinstance(value, bool), where
+            if isinstance(cost, list):
+                assert all(case.get("when", "") in ("", *catalogue.CONDITIONS) for case in cost), where
         assert entry["rule"].startswith(RULE_PREFIX[ruleset_id]), where
         assert isinstance(entry["name"], str) and entry["name"], where
         for field in entry.get("decided", []):
@@ -273,7 +276,7 @@ def test_broken_profile_reports_every_error_with_its_path(tmp_path):
     errors = info.value.errors
     expected = ["id", "name", "base", "level_step", "colour", "terms.hindered", "terms.blocked",
                 "terrain[0].layer", "terrain[0].los", "terrain[0].height", "terrain[0].cover",
-                "terrain[0].movement.foot", "terrain[1].id", "terrain[1].colour", "terrain[2].id",
+                "terrain[0].movement.foot[0]", "terrain[1].id", "terrain[1].colour", "terrain[2].id",
                 "terrain[2].height", "terrain[3]"]
     for where in expected:
         assert any(e.startswith(f"{path}: {where}: ") for e in errors), (where, errors)
