@@ -92,7 +92,7 @@ class Rules(RulesBase):
             return NONE, 0, "", f"{tid}: not in the {catalogue.id} catalogue; taken as no obstruction"
         entry = catalogue.get(tid)
         if entry["los"] not in ("hindering", "blocking"):
-            return NONE, 0, entry.get("rule") or "", None
+            return NONE, 0, catalogue.los_rule(tid), None
         height = entry.get("height")
         level = max(1, int(height)) if height is not None else 1
         notes = []
@@ -103,7 +103,7 @@ class Rules(RulesBase):
         if decided:
             notes.append(f"{tid}: the rulebook does not give its {' or '.join(decided)}; the {catalogue.id} "
                          f"catalogue's decision is {entry['los']}, level {level}")
-        return OBSTRUCTS, level, entry.get("rule") or "", "; ".join(notes) or None
+        return OBSTRUCTS, level, catalogue.los_rule(tid), "; ".join(notes) or None
 
     def _is_forest(self, index, edge=False):
         """Is this woods hex surrounded by woods: on all six sides (L762), or, with ``edge``, on the map only?"""

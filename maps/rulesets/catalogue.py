@@ -30,7 +30,7 @@ TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes", "blind_hex_table"
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("los_term", "obstacle", "notes", "decided", "style")
+ENTRY_OPTIONAL = ("los_term", "los_rule", "obstacle", "notes", "decided", "style")
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
 
 # How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
@@ -114,6 +114,11 @@ class Ruleset:
         if layer is not None and layer not in LAYERS:
             raise ValueError(f"layer {layer!r} is not one of {', '.join(LAYERS)}")
         return [tid for tid, entry in self.terrain.items() if layer is None or entry["layer"] == layer]
+
+    def los_rule(self, terrain_id):
+        """The rule an LOS answer cites for this terrain: the paragraph on its LOS, else the entry's rule."""
+        entry = self.get(terrain_id)
+        return entry.get("los_rule") or entry.get("rule") or ""
 
     def get(self, terrain_id):
         try:
@@ -478,7 +483,7 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
         for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
             if key in entry and entry[key] not in allowed:
                 problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
-        for key in ("los_term", "notes"):
+        for key in ("los_term", "los_rule", "notes"):
             if key in entry and not _is_text(entry[key]):
                 problems.add(f"{path}.{key}", "must be a non-empty string")
         if "rule" in entry and entry["rule"] is not None and not _is_text(entry["rule"]):
