@@ -25,11 +25,12 @@ from maps.rulesets.catalogue import (
     load_file,
     provisional_blind_hexes,
     register,
+    set_loader,
     unregister,
 )
 
 __all__ = [
     "BUILTIN_IDS", "CONDITIONS", "LAYERS", "LOS_CLASSES", "OBSTACLES", "Ruleset", "RulesetError", "UnknownRuleset",
     "UnknownTerrain", "all_rulesets", "builtin_ids", "from_dict", "get", "load_file", "provisional_blind_hexes",
-    "register", "unregister",
+    "register", "set_loader", "unregister",
 ]

@@ -2,8 +2,10 @@
 
 A custom profile is a JSON file of the same shape that names a built-in ``base`` whose LOS rules it reuses.
 Every file is checked before use, and every problem is reported at once with its JSON path
-(docs/rulesets/catalogues.md). No Django here: the web side registers the profiles it finds in its
-database or folder with :func:`register`.
+(docs/rulesets/catalogues.md). No Django here: the web side tells :func:`set_loader` where its profiles come
+from (the database and HEXSIDE_RULESETS_DIR), and :func:`get` asks it whenever a custom id is looked up, so
+every entry point (API, pages, workers, commands) resolves custom rulesets the same way without remembering to
+load them first. :func:`register` adds a profile by hand (tests, scripts); it wins over the loader's.
 """
 
 import copy
@@ -172,11 +174,27 @@ def provisional_blind_hexes(diff, range_hexes):
 
 # -- the registry -------------------------------------------------------------------------------------
 
-_custom = {}
+_custom = {}  # registered by hand
+_loader = None  # where else custom profiles come from: a callable returning {id: Ruleset}
 
 
 def builtin_ids():
     return BUILTIN_IDS
+
+
+def set_loader(loader):
+    """Set the one source of custom profiles beyond register(): ``loader()`` returns {id: Ruleset}, the current
+    set, and is called on every lookup of a custom id and every listing, so it must be cheap when nothing has
+    changed (cache what it read). None removes it."""
+    global _loader
+    _loader = loader
+
+
+def _custom_rulesets():
+    """Every custom profile known now: the loader's, then the ones registered by hand on top."""
+    loaded = dict(_loader()) if _loader is not None else {}
+    loaded.update(_custom)
+    return loaded
 
 
 @cache
@@ -187,23 +205,27 @@ def _builtin(ruleset_id):
 
 
 def get(ruleset_id):
-    """The built-in or registered custom ruleset with this id."""
+    """The built-in or custom ruleset with this id (a custom one as the loader or register() gives it now)."""
     if ruleset_id in BUILTIN_IDS:
         return _builtin(ruleset_id)
-    try:
+    if isinstance(ruleset_id, str) and ruleset_id in _custom:
         return _custom[ruleset_id]
+    custom = _custom_rulesets()
+    try:
+        return custom[ruleset_id]
     except (KeyError, TypeError):
-        known = ", ".join(list(BUILTIN_IDS) + sorted(_custom))
+        known = ", ".join(list(BUILTIN_IDS) + sorted(custom))
         raise UnknownRuleset(f"unknown ruleset {ruleset_id!r}; known: {known}") from None
 
 
 def all_rulesets():
-    """The five built-ins in their usual order, then the registered custom profiles by id."""
-    return [_builtin(rid) for rid in BUILTIN_IDS] + [_custom[rid] for rid in sorted(_custom)]
+    """The five built-ins in their usual order, then the custom profiles by id."""
+    custom = _custom_rulesets()
+    return [_builtin(rid) for rid in BUILTIN_IDS] + [custom[rid] for rid in sorted(custom)]
 
 
 def register(ruleset):
-    """Make a custom profile available to get(); registering the same id again replaces it."""
+    """Make a custom profile available to get() by hand; registering the same id again replaces it."""
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"register() takes a Ruleset, not {type(ruleset).__name__}")
     if ruleset.id in BUILTIN_IDS:
