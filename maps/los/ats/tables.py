@@ -8,7 +8,7 @@ import numpy as np
 
 from maps import rulesets
 
-# -- the terrain, as the rulebook rates it -----------------------------------------------------------------
+# -- the terrain: LOS classes ---------------------------------------------------------------------------------
 CLEAR, OBSCURING, BLOCKING = 0, 1, 2
 
 # What each terrain does comes from the map's catalogue (maps/rulesets/data/ats.json or a custom profile): `los`

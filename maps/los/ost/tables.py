@@ -3,9 +3,6 @@ the words of an answer and the assumptions it may rely on. Shared by the referen
 
 CLEAR, DEGRADE, BLOCK = 0, 1, 2
 THIRD_DEGRADING_BLOCKS = 3  # 12.3.2, 14.0.6
-# The line meets a hex's art when it comes within this distance of it (map units, circumradius 1). Art is
-# clipped to its hex, so a line along a hexside runs exactly on the edge of art drawn up to that hexside:
-# a tolerance makes that a touch every time, from either end (docs/los.md, geometry decision 5).
 
 # Where a terrain stands (12.4.7-12.4.10, 12.6.2): "none" has no appreciable height, "low" is a ground-level
 # obstacle a higher unit sees over (but for the blind hex), "all" stands at every level (smoke).
