@@ -17,7 +17,7 @@ from celery import shared_task
 
 from jobs import runner
 from jobs.runner import JobError, JobTask, Outcome
-from maps import mapfile
+from maps import mapfile, rulesets
 from maps.los import engine
 from maps.models import Map
 
@@ -139,7 +139,7 @@ def compiled_for(job):
     markers = job.parameters.get("markers") or []
     key = (job.map_hash, json.dumps(markers, sort_keys=True))
     cmap = _compiled.get(key)
-    if cmap is not None:
+    if cmap is not None and _catalogue_current(cmap):
         _compiled.move_to_end(key)
         return cmap
     cmap = engine.compile_map(mapfile.parse(document_for(job)), markers)
@@ -147,6 +147,16 @@ def compiled_for(job):
     while len(_compiled) > COMPILED_CACHE_SIZE:
         _compiled.popitem(last=False)
     return cmap
+
+
+def _catalogue_current(cmap):
+    """Is the compiled map's ruleset still the one maps.rulesets.get() gives (a custom one may have changed)?"""
+    if cmap.catalogue.builtin:
+        return True
+    try:
+        return rulesets.get(cmap.ruleset) is cmap.catalogue
+    except KeyError:
+        return False
 
 
 def document_for(job):

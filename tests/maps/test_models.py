@@ -312,3 +312,22 @@ def test_every_entry_point_finds_a_custom_ruleset_in_a_fresh_process(client, use
     forget_custom_rulesets()
     listed = client.get("/api/rulesets/ost-desert/")  # the API
     assert listed.status_code == 200 and listed.json()["custom"] is True
+
+
+def test_a_worker_recompiles_a_map_whose_custom_ruleset_changed(user, make_map):
+    from jobs.models import Job
+    from maps.tasks import compiled_for
+
+    custom = CustomRuleset.objects.create(slug="ost-desert", owner=user, data=custom_data())
+    desert = make_map(user, ruleset="ost-desert", hexes=[{"hex": "C4", "terrain": ["dunes"]}], overlays=[],
+                      hexsides=[])
+    job = Job.objects.create(kind="los", map_id=desert.pk, map_hash=desert.content_hash, request_key="k",
+                             parameters={})
+    first = compiled_for(job)
+    assert compiled_for(job) is first  # unchanged: the cached one
+    data = custom_data()
+    data["terrain"][0]["los"] = "blocking"
+    custom.data = data
+    custom.save()
+    again = compiled_for(job)
+    assert again is not first and again.catalogue.get("dunes")["los"] == "blocking"
