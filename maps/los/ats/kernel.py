@@ -352,8 +352,10 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
                         wall = True
                     elif effect == BLIND:
                         blinded = True
-            if data[i, C_RUBBLE] > 0:
-                effect = _obstacle(base + 5, True, rng, rng + 1, False, same, lo, hi, hk_level, distance, table)
+            rubble = data[i, C_RUBBLE]
+            if rubble > 0:
+                effect = _obstacle(base + rubble, rubble == 5, rng, rng + 1, False, same, lo, hi, hk_level, distance,
+                                   table)
                 if effect == WALL:
                     wall = True
                 elif effect == BLIND:

@@ -112,7 +112,11 @@ class Rules(RulesBase):
         for i, ids in enumerate(cmap.terrain):
             self._classify(i, ids, data)
         data[:, C_ART] = [geom is not None for geom in cmap.art]
-        data[:, C_RUBBLE] = np.where(cmap.marker_count("rubble") > 0, 5, 0)
+        # A rubble marker is rated like rubble terrain (8.22.2; +5 blocking in the built-in catalogue).
+        rubble = self._catalogue_entry("rubble") or {}
+        rubble_height = int(rubble.get("height") or 0) if rubble.get("los") == "blocking" else 0
+        self.rubble_rule = (self.catalogue.los_rule("rubble") if rubble else "") or "ATS 8.22.2"
+        data[:, C_RUBBLE] = np.where(cmap.marker_count("rubble") > 0, rubble_height, 0)
         for kind in SMOKE_KINDS:
             data[:, C_SMOKE] += cmap.marker_count(kind)
         data[:, C_VEHICLE] = cmap.marker_count("vehicle") > 0
@@ -618,10 +622,11 @@ class _Line:
                 self.note_cell(cell)
                 if effect != NONE:
                     parts.append((effect, tid, rule if effect == WALL else f"ATS 6.2.63; {rule}"))
-        if self.col(i, C_RUBBLE):
-            effect, cell = self.obstacle(base + 5, True, rng, rng + 1)
+        rubble = self.col(i, C_RUBBLE)
+        if rubble:
+            effect, cell = self.obstacle(base + rubble, rubble == 5, rng, rng + 1)
             if effect != NONE:
-                parts.append((effect, "rubble", "ATS 8.22.2"))
+                parts.append((effect, "rubble", self.rules.rubble_rule))
 
         hind = 0
         obscure = self.col(i, C_OBSCURE)
