@@ -7,6 +7,7 @@ changed (403). The work is done in maps.models and maps.edits; these views trans
 
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerView
@@ -18,6 +19,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
+from hexside.throttles import ImportsThrottle, TokenThrottle
 from maps import edits, mapfile, rulesets
 from maps.models import (
     Map,
@@ -123,6 +125,11 @@ class MapViewSet(viewsets.ModelViewSet):
             maps = maps.defer("document")  # these never read it, or read it again holding the row
         return maps
 
+    def get_throttles(self):
+        if self.action in ("create", "import_file"):
+            return [ImportsThrottle()]
+        return super().get_throttles()
+
     def get_serializer_class(self):
         if self.action == "list":
             return MapSerializer
@@ -225,7 +232,7 @@ class MapViewSet(viewsets.ModelViewSet):
     def export(self, request, pk=None):
         map = self.get_object()
         response = HttpResponse(map.export(), content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{map.filename()}"'
+        response["Content-Disposition"] = content_disposition_header(True, map.filename())
         response["ETag"] = f'"{map.content_hash}"'
         return response
 
@@ -353,6 +360,8 @@ class RulesetViewSet(viewsets.ViewSet):
 # -- tokens and the API's own documentation -------------------------------------------------------------------------
 
 class TokenView(ObtainAuthToken):
+    throttle_classes = [TokenThrottle]  # every try counts, so wrong passwords cannot be tried at speed
+
     @extend_schema(tags=["token"], summary="Exchange a username and password for an API token",
                    description="Send the token as `Authorization: Token <token>`.",
                    responses={200: AuthTokenSerializer,
