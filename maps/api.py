@@ -156,12 +156,13 @@ class MapViewSet(viewsets.ModelViewSet):
         try:
             data = request.data
             doc = doc_from_request(data)
+            map = Map.objects.create_from_doc(request.user, doc, published=data.get("published", False),
+                                              summary="created" if "document" not in data
+                                              else "created from a map file")
         except ParseError as exc:
             return errors_response([problem("$", str(exc.detail))])
         except mapfile.MapFormatError as exc:
             return errors_response(exc.errors)
-        map = Map.objects.create_from_doc(request.user, doc, published=data.get("published", False),
-                                          summary="created" if "document" not in data else "created from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="A map, with its document", responses={200: MapDetailSerializer, 404: NOT_FOUND})
@@ -218,9 +219,10 @@ class MapViewSet(viewsets.ModelViewSet):
             sync_custom_rulesets()
             doc = mapfile.parse(content)
             check_name(doc.name)
+            map = Map.objects.create_from_doc(request.user, doc, published=published,
+                                              summary="imported from a map file")
         except mapfile.MapFormatError as exc:
             return errors_response(exc.errors)
-        map = Map.objects.create_from_doc(request.user, doc, published=published, summary="imported from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -279,7 +281,7 @@ class MapViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def revisions(self, request, pk=None):
         map = self.get_object()
-        revisions = map.revisions.select_related("author").defer("document")
+        revisions = map.revisions.select_related("author").defer("packed")
         page = self.paginate_queryset(revisions)
         if page is not None:
             return self.get_paginated_response(MapRevisionSerializer(page, many=True).data)
