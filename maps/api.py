@@ -16,9 +16,10 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from hexside.parsers import StrictJSONParser
 from hexside.throttles import ImportsThrottle, TokenThrottle
 from maps import edits, mapfile, rulesets
 from maps.models import (
@@ -200,7 +201,7 @@ class MapViewSet(viewsets.ModelViewSet):
         responses={201: MapDetailSerializer, 400: ErrorsSerializer},
     )
     @action(detail=False, methods=["post"], url_path="import", url_name="import",
-            parser_classes=[MultiPartParser, FormParser, JSONParser])
+            parser_classes=[MultiPartParser, FormParser, StrictJSONParser])
     def import_file(self, request):
         try:
             data = request.data
