@@ -149,12 +149,13 @@ else:
 
 # -- what one request may cost ------------------------------------------------------------------------------
 # A body larger than this is refused (413) before it is read; it bounds imports and every JSON request.
-HEXSIDE_MAX_UPLOAD_BYTES = int(os.environ.get("HEXSIDE_MAX_UPLOAD_BYTES", 8 * 1024 * 1024))
+HEXSIDE_MAX_UPLOAD_BYTES = int(os.environ.get("HEXSIDE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = HEXSIDE_MAX_UPLOAD_BYTES
 # A map may hold at most this many hexes (columns x rows; 500 x 500 by default, the largest grid) and its map
-# file at most this many bytes, checked at create, import and every edit (400 naming the limit).
+# file at most this many bytes, checked at create, import and every edit (400 naming the limit). A 500 x 500
+# map with every hex listed writes about 16 MB, so both byte limits let it in.
 HEXSIDE_MAX_HEXES = int(os.environ.get("HEXSIDE_MAX_HEXES", 500 * 500))
-HEXSIDE_MAX_MAP_BYTES = int(os.environ.get("HEXSIDE_MAX_MAP_BYTES", 8 * 1024 * 1024))
+HEXSIDE_MAX_MAP_BYTES = int(os.environ.get("HEXSIDE_MAX_MAP_BYTES", 20 * 1024 * 1024))
 
 # -- behind HTTPS (HEXSIDE_HTTPS=1, as docs/scale.md deploys): secure cookies, HSTS, redirects --------------
 if os.environ.get("HEXSIDE_HTTPS", "0") == "1":
