@@ -1,11 +1,12 @@
 """Every error under /api/ is JSON with a reason: DRF's exception handler, and the few errors from below DRF
-(an oversize body, a number the database cannot hold) answered as the client's mistakes they are."""
+(an oversize body, a number the database cannot hold, a SQLite database locked past its timeout) answered as
+what they are rather than as a 500."""
 
 import logging
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.db import DataError
+from django.db import DataError, OperationalError
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -27,6 +28,10 @@ def client_error(exc):
         # A number past what the database holds (SQLite: OverflowError, PostgreSQL: DataError): nothing has
         # that id, and nothing can be stored with it.
         return status.HTTP_400_BAD_REQUEST, "a number in the request is too large (at most 9223372036854775807)"
+    if isinstance(exc, OperationalError) and "database is locked" in str(exc):
+        # SQLite: another process held the write lock past the timeout. Nothing was written; it is worth retrying.
+        return status.HTTP_503_SERVICE_UNAVAILABLE, "the database is busy with other writes; nothing was changed, " \
+                                                    "try again in a moment"
     return None
 
 

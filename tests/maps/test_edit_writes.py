@@ -122,3 +122,25 @@ def test_an_edit_that_grows_the_map_past_the_byte_limit_is_refused(user_client, 
         assert response.status_code == 400, response.json()
         assert "HEXSIDE_MAX_MAP_BYTES" in response.json()["errors"][0]["message"]
         assert Map.objects.get(pk=user_map.pk).document == before and user_map.revisions.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sqlite_database_locked_past_its_timeout_answers_503_not_500(user_client, user_map):
+    """Another process holding SQLite's write lock past the wait: the edit is refused as busy, nothing written."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's single write lock; PostgreSQL locks rows")
+    import sqlite3
+
+    other = sqlite3.connect(connection.settings_dict["NAME"], isolation_level=None)
+    connection.ensure_connection()
+    connection.connection.execute("PRAGMA busy_timeout = 200")
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        response = user_client.post(f"/api/maps/{user_map.pk}/edits/", {"revision": 1, "operations": SET_A1},
+                                    format="json")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert response.status_code == 503, response.content[:300]
+    assert "busy" in response.json()["detail"]
+    assert Map.objects.get(pk=user_map.pk).revision == 1
