@@ -130,11 +130,16 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "hexside.errors.exception_handler",
+    # How many proxies in front add X-Forwarded-For: 0 when clients connect directly (make run), 1 behind one
+    # nginx. The throttles' address comes from it; a client's own X-Forwarded-For is not believed.
+    "NUM_PROXIES": int(os.environ.get("HEXSIDE_NUM_PROXIES", "0")),
 }
 # Per user when signed in, per address otherwise (hexside/throttles.py): N/second, N/minute, N/hour or N/day.
 HEXSIDE_THROTTLE_RATES = {
     "jobs": os.environ.get("HEXSIDE_THROTTLE_JOBS", "30/minute"),
+    "jobs-address": os.environ.get("HEXSIDE_THROTTLE_JOBS_ADDRESS", "120/minute"),
     "imports": os.environ.get("HEXSIDE_THROTTLE_IMPORTS", "10/minute"),
+    "imports-address": os.environ.get("HEXSIDE_THROTTLE_IMPORTS_ADDRESS", "30/minute"),
     "token": os.environ.get("HEXSIDE_THROTTLE_TOKEN", "10/minute"),
 }
 

@@ -1,9 +1,11 @@
 """Rate limits on what costs the most: starting jobs, importing maps, and trying passwords.
 
-A view takes one by naming its scope, e.g. ``throttle_classes = [JobsThrottle]`` on any view that starts a job.
-Each counts per signed-in user, or per address for anonymous requests, in Django's cache (shared by every web
+A view takes them by naming them, e.g. ``throttle_classes = JOBS`` on any view that starts a job. Each scope
+counts twice: per signed-in user (per address for anonymous requests), and per address whoever signed in, so
+that many accounts from one address do not multiply the rate. Counts live in Django's cache (shared by every web
 process: see CACHES in hexside/settings.py). The rates are the setting HEXSIDE_THROTTLE_RATES, read at every
-request, so that a deployment (or a test) can change them.
+request, so that a deployment (or a test) can change them. The address is the connection's, or the one the
+trusted proxies in front name (REST_FRAMEWORK["NUM_PROXIES"], HEXSIDE_NUM_PROXIES): a client cannot choose it.
 """
 
 from django.conf import settings
@@ -44,13 +46,26 @@ class JobsThrottle(ScopeThrottle):
     scope = "jobs"
 
 
+class JobsAddressThrottle(AddressThrottle):
+    scope = "jobs-address"
+
+
 class ImportsThrottle(ScopeThrottle):
     """Creating a map from a map file, or importing one."""
 
     scope = "imports"
 
 
+class ImportsAddressThrottle(AddressThrottle):
+    scope = "imports-address"
+
+
 class TokenThrottle(AddressThrottle):
     """Exchanging a username and password for a token: bounds password guessing."""
 
     scope = "token"
+
+
+JOBS = [JobsThrottle, JobsAddressThrottle]
+IMPORTS = [ImportsThrottle, ImportsAddressThrottle]
+TOKEN = [TokenThrottle]

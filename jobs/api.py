@@ -22,7 +22,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hexside.throttles import JobsThrottle
+from hexside import throttles
 from jobs import conf, dispatch, sweep
 from jobs.models import Job
 from jobs.serializers import (
@@ -69,12 +69,12 @@ SIGN_IN = ("sign in to start a job (POST /api/token/ for a token, or the admin's
 class MapJobView(APIView):
     """POST a question about a map: 202 with the job to follow, or 200 with the job that already answered it.
 
-    Starting a job takes a signed-in user and is throttled (JobsThrottle); an anonymous visitor gets the stored
+    Starting a job takes a signed-in user and is throttled (hexside/throttles.py); an anonymous visitor gets the stored
     answer when there is one, and 401/403 saying why otherwise.
     """
 
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [JobsThrottle]
+    throttle_classes = throttles.JOBS
     kind = None
     request_serializer = None
 

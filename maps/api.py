@@ -19,8 +19,8 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from hexside.throttles import ImportsThrottle, TokenThrottle
 from maps import edits, mapfile, rulesets
 from maps.models import (
     Map,
@@ -128,7 +128,7 @@ class MapViewSet(viewsets.ModelViewSet):
 
     def get_throttles(self):
         if self.action in ("create", "import_file"):
-            return [ImportsThrottle()]
+            return [throttle() for throttle in throttles.IMPORTS]
         return super().get_throttles()
 
     def get_serializer_class(self):
@@ -363,7 +363,7 @@ class RulesetViewSet(viewsets.ViewSet):
 # -- tokens and the API's own documentation -------------------------------------------------------------------------
 
 class TokenView(ObtainAuthToken):
-    throttle_classes = [TokenThrottle]  # every try counts, so wrong passwords cannot be tried at speed
+    throttle_classes = throttles.TOKEN  # every try counts, so wrong passwords cannot be tried at speed
 
     @extend_schema(tags=["token"], summary="Exchange a username and password for an API token",
                    description="Send the token as `Authorization: Token <token>`.",

@@ -17,7 +17,8 @@ from maps.models import Map
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
-RATES = {"jobs": "3/minute", "imports": "2/minute", "token": "3/minute"}
+RATES = {"jobs": "3/minute", "jobs-address": "100/minute", "imports": "2/minute", "imports-address": "100/minute",
+         "token": "3/minute"}
 
 
 def assert_throttled(response):
@@ -47,6 +48,30 @@ def test_anonymous_requests_are_throttled_per_address(other_published_map):
     assert_throttled(here.post(url, {"from": "A1"}, format="json"))
     elsewhere = APIClient(REMOTE_ADDR="203.0.113.8")
     assert elsewhere.post(url, {"from": "A1"}, format="json").status_code in (401, 403)
+
+
+@override_settings(HEXSIDE_THROTTLE_RATES={**RATES, "jobs-address": "4/minute"})
+def test_many_accounts_from_one_address_share_its_rate(user, other_user, other_published_map):
+    url = f"/api/maps/{other_published_map.pk}/los/"
+    clients = []
+    for person in (user, other_user):
+        client = APIClient(REMOTE_ADDR="192.0.2.44")
+        client.force_login(person)
+        clients.append(client)
+    for k in range(4):
+        assert clients[k % 2].post(url, {"from": "A1", "to": f"J{k + 1}"}, format="json").status_code == 202
+    assert_throttled(clients[0].post(url, {"from": "A1", "to": "J7"}, format="json"))
+    assert_throttled(clients[1].post(url, {"from": "A1", "to": "J7"}, format="json"))
+
+
+@override_settings(HEXSIDE_THROTTLE_RATES=RATES)
+def test_a_client_cannot_choose_its_address_with_x_forwarded_for(user):
+    client = APIClient(REMOTE_ADDR="198.51.100.9")
+    for k in range(3):
+        assert client.post("/api/token/", {"username": user.username, "password": "wrong"}, format="json",
+                           HTTP_X_FORWARDED_FOR=f"10.0.0.{k}").status_code == 400
+    assert_throttled(client.post("/api/token/", {"username": user.username, "password": "wrong"}, format="json",
+                                 HTTP_X_FORWARDED_FOR="10.0.0.99"))
 
 
 @override_settings(HEXSIDE_THROTTLE_RATES=RATES)
