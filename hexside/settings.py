@@ -120,7 +120,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "hexside.pagination.Pagination",
     "PAGE_SIZE": 100,
     # One JSON reader for every request: it refuses what Python's json would take but nothing else should
     # (deep nesting, NaN, lone surrogates, NUL, huge integers) with a 400 naming the problem.

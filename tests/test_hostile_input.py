@@ -85,6 +85,9 @@ def test_huge_integers_in_query_parameters_paths_and_bodies(user_client, api_cli
     assert user_client.get(f"/api/jobs/{huge}/").status_code in (400, 404)
     assert user_client.get(f"/api/maps/{user_map.pk}/revisions/{huge}/").status_code in (400, 404)
     assert api_client.get(f"/maps/{huge}/").status_code in (400, 404)
+    for query in (f"limit={huge}", f"offset={huge}", f"limit=1&offset={huge}"):
+        response = user_client.get(f"/api/maps/?{query}")
+        assert response.status_code in (200, 400) and response["Content-Type"].startswith("application/json")
     before = state(user_map)
     assert_refused(raw(user_client, f"/api/maps/{user_map.pk}/edits/",
                        '{"revision": %s, "operations": [{"op": "rename", "name": "x"}]}' % huge), "too large")
