@@ -149,8 +149,10 @@ HEXSIDE_CACHE_URL = os.environ.get("HEXSIDE_CACHE_URL") or os.environ.get("CELER
 if HEXSIDE_CACHE_URL.startswith(("redis://", "rediss://")):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": HEXSIDE_CACHE_URL}}
 else:
-    folder = HEXSIDE_CACHE_URL[len("file://"):] if HEXSIDE_CACHE_URL.startswith("file://") else VAR_DIR / "cache"
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(folder)}}
+    cache_dir = HEXSIDE_CACHE_URL[len("file://"):] if HEXSIDE_CACHE_URL.startswith("file://") else VAR_DIR / "cache"
+    # One file per user or address counted; past MAX_ENTRIES a third are dropped (their counts start again).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(cache_dir),
+                          "OPTIONS": {"MAX_ENTRIES": 10_000}}}
 
 # -- what one request may cost ------------------------------------------------------------------------------
 # A body larger than this is refused (413) before it is read; it bounds imports and every JSON request.
