@@ -34,7 +34,7 @@ run: setup
 	@echo ""
 	@trap 'kill 0' INT TERM; \
 	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --loglevel=warning --concurrency=$(WORKERS) & \
-	$(PY) -m gunicorn hexside.wsgi --bind $(HOST):$(PORT) --workers 2 --log-level warning; \
+	$(PY) -m gunicorn hexside.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 120 --log-level warning; \
 	kill 0
 
 # One numba thread per pool process: the processes already use the cores.
