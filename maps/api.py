@@ -7,6 +7,7 @@ changed (403). The work is done in maps.models and maps.edits; these views trans
 
 from django.http import Http404, HttpResponse
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerView
@@ -15,9 +16,11 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from hexside import throttles
+from hexside.parsers import StrictJSONParser
 from maps import edits, mapfile, rulesets
 from maps.models import (
     Map,
@@ -121,6 +124,11 @@ class MapViewSet(viewsets.ModelViewSet):
             maps = maps.defer("document")  # these never read it, or read it again holding the row
         return maps
 
+    def get_throttles(self):
+        if self.action in ("create", "import_file"):
+            return [throttle() for throttle in throttles.IMPORTS]
+        return super().get_throttles()
+
     def get_serializer_class(self):
         if self.action == "list":
             return MapSerializer
@@ -147,12 +155,13 @@ class MapViewSet(viewsets.ModelViewSet):
         try:
             data = request.data
             doc = doc_from_request(data)
+            map = Map.objects.create_from_doc(request.user, doc, published=data.get("published", False),
+                                              summary="created" if "document" not in data
+                                              else "created from a map file")
         except ParseError as exc:
             return errors_response([problem("$", str(exc.detail))])
         except mapfile.MapFormatError as exc:
             return errors_response(exc.errors)
-        map = Map.objects.create_from_doc(request.user, doc, published=data.get("published", False),
-                                          summary="created" if "document" not in data else "created from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="A map, with its document", responses={200: MapDetailSerializer, 404: NOT_FOUND})
@@ -190,7 +199,7 @@ class MapViewSet(viewsets.ModelViewSet):
         responses={201: MapDetailSerializer, 400: ErrorsSerializer},
     )
     @action(detail=False, methods=["post"], url_path="import", url_name="import",
-            parser_classes=[MultiPartParser, FormParser, JSONParser])
+            parser_classes=[MultiPartParser, FormParser, StrictJSONParser])
     def import_file(self, request):
         try:
             data = request.data
@@ -208,9 +217,10 @@ class MapViewSet(viewsets.ModelViewSet):
             published = published_flag(flag)
             doc = mapfile.parse(content)
             check_name(doc.name)
+            map = Map.objects.create_from_doc(request.user, doc, published=published,
+                                              summary="imported from a map file")
         except mapfile.MapFormatError as exc:
             return errors_response(exc.errors)
-        map = Map.objects.create_from_doc(request.user, doc, published=published, summary="imported from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -222,7 +232,7 @@ class MapViewSet(viewsets.ModelViewSet):
     def export(self, request, pk=None):
         map = self.get_object()
         response = HttpResponse(map.export(), content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{map.filename()}"'
+        response["Content-Disposition"] = content_disposition_header(True, map.filename())
         response["ETag"] = f'"{map.content_hash}"'
         return response
 
@@ -269,7 +279,7 @@ class MapViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def revisions(self, request, pk=None):
         map = self.get_object()
-        revisions = map.revisions.select_related("author").defer("document")
+        revisions = map.revisions.select_related("author").defer("packed")
         page = self.paginate_queryset(revisions)
         if page is not None:
             return self.get_paginated_response(MapRevisionSerializer(page, many=True).data)
@@ -348,6 +358,8 @@ class RulesetViewSet(viewsets.ViewSet):
 # -- tokens and the API's own documentation -------------------------------------------------------------------------
 
 class TokenView(ObtainAuthToken):
+    throttle_classes = throttles.TOKEN  # every try counts, so wrong passwords cannot be tried at speed
+
     @extend_schema(tags=["token"], summary="Exchange a username and password for an API token",
                    description="Send the token as `Authorization: Token <token>`.",
                    responses={200: AuthTokenSerializer,

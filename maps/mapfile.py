@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from shapely.geometry import Polygon
 
+from maps import jsonsafe
 from maps.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS, Grid
 
 
@@ -149,18 +150,11 @@ def parse(data, rulesets=None):
 
     ``rulesets`` looks a ruleset up by id (default: maps.rulesets.get), so custom profiles can be used.
     """
-    if isinstance(data, (bytes, bytearray)):
+    if isinstance(data, (str, bytes, bytearray)):
         try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise MapFormatError([Finding("$", f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})",
-                                          code="not-utf8")]) from None
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise MapFormatError([Finding("$", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                                          code="bad-json")]) from None
+            data = jsonsafe.loads(data)  # refuses NaN, lone surrogates, NUL, huge numbers, deep nesting
+        except jsonsafe.UnsafeJSON as exc:
+            raise MapFormatError([Finding(exc.path, exc.message, code=exc.code)]) from None
     return _Reader(data, rulesets).read()
 
 

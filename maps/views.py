@@ -27,7 +27,7 @@ def map_page(request, pk):
         "grid": map.hex_grid(),
         "counts": {key: len(document.get(key, [])) for key in ("hexes", "hexsides", "overlays")},
         "defaults": document.get("defaults", {}),
-        "revisions": map.revisions.select_related("author").defer("document")[:RECENT_REVISIONS],
+        "revisions": map.revisions.select_related("author").defer("packed")[:RECENT_REVISIONS],
         "is_owner": request.user.is_authenticated and map.owner_id == request.user.id,
     }
     return render(request, "maps/map_detail.html", context)

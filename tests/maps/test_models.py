@@ -18,6 +18,7 @@ from maps.models import (
     MapRevision,
     StaleRevision,
     apply_edits,
+    unpack,
     forget_custom_rulesets,
     restore_revision,
     written,
@@ -46,9 +47,11 @@ def test_a_new_map_is_revision_one(make_map, user, map_document):
     assert map.export() == mapfile.dumps(doc)
 
 
-def test_written_is_the_canonical_document_and_its_hash(map_document):
+def test_written_is_the_canonical_document_its_hash_and_its_compressed_form(map_document):
     doc = mapfile.parse(map_document)
-    assert written(doc) == (mapfile.to_dict(doc), mapfile.content_hash(doc))
+    document, content_hash, packed = written(doc)
+    assert (document, content_hash) == (mapfile.to_dict(doc), mapfile.content_hash(doc))
+    assert unpack(packed) == document
 
 
 def test_edits_make_a_revision_and_keep_the_old_one(make_map, user):
