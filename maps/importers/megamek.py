@@ -26,7 +26,9 @@ KEPT = ("tag", "option", "description", "background", "roadsautoexit")
 def convert(data, context):
     text = decode_text(data, context)
     size, hexes, notes = None, [], {}
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    last = max((i for i, line in enumerate(lines, start=1) if line.strip()), default=0)
+    for number, line in enumerate(lines, start=1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
@@ -40,7 +42,8 @@ def convert(data, context):
             m = HEX.match(line)
             if not m:
                 context.refuse(f"line {number}", f"expected 'hex XXYY ELEVATION \"TERRAINS\" \"THEME\"', got "
-                                                 f"{line[:80]!r}", code="bad-line")
+                                                 f"{line[:80]!r}" + ("; the file ends here: is it truncated?"
+                                                                     if number == last else ""), code="bad-line")
             hexes.append((number, int(m.group(2)), m.group(3)))
         elif word == "end":
             break

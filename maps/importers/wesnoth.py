@@ -71,7 +71,10 @@ def convert(data, context):
             code = field
             if m:
                 player, code = m.group(1), m.group(2)
-            if not code or not CODE.match(code):
+            if not code:
+                context.refuse(f"line {number}", f"column {x + 1} is empty; is the file truncated?",
+                               code="ragged-map")
+            if not CODE.match(code):
                 context.refuse(f"line {number}", f"column {x + 1}: {field!r} is not a Wesnoth terrain code",
                                code="bad-code")
             col, row = x - border, y - border
