@@ -51,7 +51,7 @@ def test_import_map_with_a_ruleset_and_a_mapping(tmp_path):
     mapping = tmp_path / "mine.json"
     mapping.write_text(json.dumps({"ruleset": "ats", "levels": {"scale": 5},
                                    "terrain": {"woods:*": "woods", "pavement:*": "road", "water:*": "creek",
-                                               "foliage_elev:*": []}}))
+                                               "rough:*": "scrub", "foliage_elev:*": []}}))
     code, stdout, stderr = run("import_map", BOARD, "--mapping", mapping, "--out", tmp_path / "ats.json")
     assert code == 0, stdout + stderr
     doc = mapfile.parse((tmp_path / "ats.json").read_text())
