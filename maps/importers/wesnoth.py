@@ -6,11 +6,11 @@ includes a border of ``border_size`` hexes (1 in current files), which is droppe
 Wesnoth's hexes are flat-topped in columns, and its 0-based playable columns 1, 3, 5.. sit half a hex lower, so
 the map's stagger is ``odd`` and Wesnoth's hex (x, y) (1-based, as its editor shows) is column x, row y here.
 
-A code is ``Base^Overlay``; the mapping is asked for the whole code first (an exact key), then for the base and the overlay
-(``^Fp``) each, and the hex gets what both give. Wesnoth has no numeric elevation: the mapping gives hills and
-mountains their levels. A field ``N Code`` is player N's starting position: kept in ``extensions.wesnoth.starts``
-(by hex label, or by file position for a start on the border). Not read: the border's terrain, ``.mask`` files
-(refused: a mask overlays another map), scenario WML.
+A code is ``Base^Overlay``; the mapping is asked for the whole code first (an exact key), then for the base and
+the overlay (``^Fp``) each, and the hex gets what both give. Wesnoth has no numeric elevation: the mapping gives
+hills and mountains their levels. A field ``N Code`` is player N's starting position: kept in
+``extensions.wesnoth.starts`` (by hex label, or by file position for a start on the border). Not read: the border's
+terrain, ``.mask`` files (refused: a mask overlays another map), scenario WML.
 """
 
 import re
