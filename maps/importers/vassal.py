@@ -167,11 +167,14 @@ def build_map(board, context, entries, build_name):
     n0 = math.ceil(-x0 / dx - 1e-9)
     n1 = math.floor((across_extent - x0) / dx + 1e-9)
     k0 = math.ceil(-y0 / dy - 1e-9)
-    k1 = math.floor((along_extent - y0) / dy + 1e-9)
-    lines, per_line = n1 - n0 + 1, k1 - k0 + 1
+    lines = n1 - n0 + 1
+    first_shifted = n0 % 2 == 1
+    # Every line holds as many hexes; the lines VASSAL shifts by half a hex must end on the board too.
+    shift = dy / 2 if lines > 1 or first_shifted else 0
+    k1 = math.floor((along_extent - y0 - shift) / dy + 1e-9)
+    per_line = k1 - k0 + 1
     if lines < 1 or per_line < 1:
         context.refuse(where, "no hex centre of the grid lies on the board", code="bad-grid")
-    first_shifted = n0 % 2 == 1
     stagger = "even" if first_shifted else "odd"
     across0 = x0 + n0 * dx
     along0 = y0 + k0 * dy + (dy / 2 if first_shifted else 0)

@@ -446,3 +446,96 @@ def test_a_zip_of_community_maps_expands_to_each_map_with_its_tilesets():
     for upload in uploads:
         result = convert(upload.name.split("!")[1], upload.data, files=upload.files)
         assert result.ok, (upload.name, result.findings)
+
+
+def test_tiled_json_infinite_groups_external_tsj_and_classes():
+    tsj = {"type": "tileset", "name": "ext", "tilecount": 3, "tiles": [
+        {"id": 0, "class": "Forest"},
+        {"id": 1, "properties": [{"name": "terrain", "type": "string", "value": "Road"}]},
+        {"id": 2, "image": "art/house.png"}]}
+    layer = {"type": "tilelayer", "name": "ground", "chunks": [
+        {"x": -3, "y": -2, "width": 2, "height": 2, "data": [1, 0, 0, 2]},
+        {"x": 0, "y": 0, "width": 2, "height": 1, "data": [3, 0]}]}
+    doc = {"orientation": "hexagonal", "infinite": True, "width": 4, "height": 4, "tilewidth": 32, "tileheight": 28,
+           "hexsidelength": 14, "staggeraxis": "x", "staggerindex": "odd",
+           "tilesets": [{"firstgid": 1, "source": "sets/ext.tsj"}, {"firstgid": 10, "name": "inline", "tiles": [],
+                                                                   "tileproperties": {"0": {"type": "Grass"}}}],
+           "layers": [{"type": "group", "name": "g", "layers": [layer]},
+                      {"type": "tilelayer", "name": "top", "chunks": [
+                          {"x": 0, "y": 0, "width": 1, "height": 1, "data": [10]}]},
+                      {"type": "objectgroup", "name": "spawns", "objects": []}]}
+    mapping = {"terrain": {"Forest": "woods", "Road": "road", "house": "light-structure", "Grass": "brush"}}
+    result = convert("maps/m.tmj", json.dumps(doc).encode(), mapping=mapping,
+                     files={"maps/sets/ext.tsj": json.dumps(tsj).encode()})
+    assert result.ok, result.findings
+    out = result.doc
+    assert out["extensions"]["tiled"]["origin"] == [-3, -2]
+    assert out["extensions"]["tiled"]["ignored_layers"] == {"objectgroup": 1}
+    # Cropped by 3 columns (odd) along the stagger axis: Tiled's odd columns are the map's even ones.
+    assert (out["grid"]["columns"], out["grid"]["rows"], out["grid"]["stagger"]) == (4, 3, "even")
+    hexes = {h["hex"]: h["terrain"] for h in out["hexes"]}
+    assert hexes == {"0101": ["woods"], "0202": ["road"], "0403": ["light-structure", "brush"]}
+
+
+def test_tiled_tmx_class_attribute_and_terrain_corners():
+    body = ('<tileset firstgid="1" name="c" tilewidth="16" tileheight="16" tilecount="2" columns="2">'
+            '<terraintypes><terrain name="Swamp" tile="0"/></terraintypes>'
+            '<tile id="0" class="Hill"/><tile id="1" terrain="0,0,0,0"/></tileset>'
+            '<group name="g"><layer name="l" width="2" height="1"><data encoding="csv">1,2</data></layer></group>')
+    data = (b'<?xml version="1.0"?><map version="1.10" orientation="hexagonal" width="2" height="1" tilewidth="16" '
+            b'tileheight="16" hexsidelength="8" staggeraxis="y" staggerindex="even">' + body.encode() + b"</map>")
+    result = convert("c.tmx", data, mapping={"terrain": {"Hill": {"terrain": [], "level": 1}, "Swamp": "marsh"}})
+    assert result.ok, result.findings
+    assert result.doc["hexes"] == [{"hex": "0101", "level": 1}, {"hex": "0201", "terrain": ["marsh"]}]
+
+
+RAGNAROK = VASSAL / "ragnarok" / "vassal" / "buildFile.xml"
+
+
+def test_vassal_sideways_zoned_grid_matches_vassals_own_hex_centres():
+    result = import_file(RAGNAROK)
+    doc = result.doc
+    background = doc.get("background") or doc["extensions"]["background"]
+    grid = Grid(**{k: doc["grid"][k] for k in ("orientation", "columns", "rows", "stagger", "labels")})
+    zone_x, zone_y = doc["extensions"]["vassal"]["zone_offset"]
+    assert (zone_x, zone_y) == (12, 34)  # the zone "map": 12,34;3081,34;3074,1760;17,1757
+    dx, dy, x0, y0 = 97.71978541535786, 112.39999999999895, 21, 24
+    ox, oy = background["origin"]
+    n0, k0 = doc["extensions"]["vassal"]["first_hex"]
+    cx0, cy0 = grid.centre(0, 0)
+    for col, row in grid.hexes():
+        mx, my = grid.centre(col, row)
+        px, py = ox + background["hex_px"] * (mx - cx0), oy + background["hex_px"] * (my - cy0)
+        # Sideways: VASSAL swaps x and y and places the grid from the zone's corner. The map's row is VASSAL's
+        # column n, its column VASSAL's k; VASSAL's own centre of that hex:
+        n, k = n0 + row, k0 + col
+        u, v = x0 + n * dx, y0 + k * dy + (dy / 2 if n % 2 else 0)
+        assert vassal_snap(py - zone_y, px - zone_x, dx, dy, x0, y0) == pytest.approx((u, v)), (col, row)
+        # One hex_px serves both axes; this grid is 0.4% off regular, so it may drift by that much.
+        drift = math.hypot(u - (py - zone_y), v - (px - zone_x))
+        assert drift <= 0.005 * math.hypot(px - ox, py - oy) + 0.05, (col, row)
+        assert 12 <= px <= 3081 and 34 <= py <= 1760
+
+
+def test_a_module_with_several_hex_boards_expands_to_one_map_each():
+    import io
+    import zipfile
+
+    build = (VASSAL / "template" / "buildFile.xml").read_text()
+    board = build[build.index("<VASSAL.build.module.map.boardPicker.Board image=\"map.jpg\""):]
+    board = board[:board.index("</VASSAL.build.module.map.boardPicker.Board>") + 44]
+    second = board.replace('name="Map"', 'name="North"').replace('x0="15"', 'x0="40"')
+    build = build.replace(board, board + second, 1)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("buildFile.xml", build)
+        z.writestr("images/map.jpg", (VASSAL / "template" / "images" / "map.jpg").read_bytes())
+    uploads = expand("two.vmod", out.getvalue(), ImportLimits())
+    assert [u.name for u in uploads] == ["two.vmod#Map", "two.vmod#North"]
+    north = convert(uploads[1].name, uploads[1].data)
+    assert north.ok and north.doc["extensions"]["vassal"]["board"] == "North"
+    assert (north.doc.get("background") or north.doc["extensions"]["background"])["origin"][0] == 40
+    whole = convert("two.vmod", out.getvalue())
+    assert whole.ok and [f.code for f in whole.findings] == ["several-boards"]
+    missing = convert("two.vmod#South", out.getvalue())
+    assert missing.doc is None and "Map, North" in missing.findings[0].message
