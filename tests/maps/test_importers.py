@@ -417,11 +417,28 @@ def test_a_designers_mapping_is_laid_over_the_default_and_checked():
 
 
 def test_every_shipped_mapping_names_only_its_rulesets_terrain():
-    for source, ruleset in mappings.shipped():
+    from maps.importers.common import Context
+
+    shipped = mappings.shipped()
+    assert {("tiled", "ost"), ("wesnoth", "ost"), ("megamek", "ost")} <= set(shipped)
+    for source, ruleset in shipped:
         data = json.loads(mappings.default_path(source, ruleset).read_text())
         assert (data["source"], data["ruleset"]) == (source, ruleset)
-        result = convert("x.map" if source == "wesnoth" else "x.board", b"", ruleset=ruleset)  # loads it
-        assert not [f for f in result.findings if f.code == "bad-mapping"]
+        context = Context(name="x", files={}, limits=ImportLimits(), source=source, ruleset=ruleset)
+        mapping = mappings.resolve(context)  # refuses a mapping naming terrain the ruleset lacks
+        assert context.findings == [] and len(mapping.exact) + len(mapping.patterns) == len(data["terrain"])
+
+
+def test_the_other_shipped_rulesets():
+    city = import_file(MEGAMEK / "MapSet2" / "16x17 CityTech.board", ruleset="ats")
+    assert city.ok, city.findings
+    (_, height), lines = board_lines(MEGAMEK / "MapSet2" / "16x17 CityTech.board")
+    doc = mapfile.parse(city.doc)
+    for i, (_coord, elevation, _terrains) in enumerate(lines):
+        assert doc.cell(i % 16, i // 16).level == 5 * int(elevation)  # one MegaMek level is an ATS step of 5
+    hamlets = import_file(WESNOTH_18 / "2p_Hamlets.map", ruleset="tocs")
+    assert hamlets.ok and {"village", "forest", "lake"} <= {t for h in hamlets.doc["hexes"] for t in h.get(
+        "terrain", [])}
 
 
 # -- expand ----------------------------------------------------------------------------------------------
