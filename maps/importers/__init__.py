@@ -160,7 +160,10 @@ def _boards(name, data, files, limits):
     from maps.importers import vassal
 
     context = common.Context(name=name, files=files, limits=limits, source="vassal")
-    names = vassal.board_names(data, context)
+    try:
+        names = vassal.board_names(data, context)
+    except Exception:  # noqa: BLE001 - convert() reports what is wrong with the module
+        names = []
     if len(names) < 2:
         return [Upload(name, data, files=files)]
     return [Upload(f"{name}#{board}", data, files=files) for board in names]
@@ -176,7 +179,7 @@ def read_zip(data, limits, name="<zip>"):
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a damaged zip raises BadZipFile, OSError, struct.error, ..
         return None, [common.finding("$", f"not a readable zip file ({exc})", code="bad-zip")]
     files = [i for i in infos if not i.is_dir()]
     if len(files) > limits.max_zip_entries:
@@ -207,7 +210,7 @@ def read_zip(data, limits, name="<zip>"):
         try:
             with archive.open(info) as handle:
                 content = handle.read(cap + 1)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
+        except Exception as exc:  # noqa: BLE001 - a damaged entry raises BadZipFile, zlib.error, EOFError, ..
             problems.append((path, common.finding("$", f"the zip entry {path!r} cannot be read ({exc})",
                                                   code="bad-zip")))
             continue
@@ -264,6 +267,10 @@ def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None):
         doc = None
     except RecursionError:
         context.error("$", "the file nests too deeply to be read", code="too-deep")
+        doc = None
+    except Exception as exc:  # noqa: BLE001 - one odd file must not stop a batch; the finding names the slip
+        context.error("$", f"the {kind} importer could not read this file ({exc.__class__.__name__}: {exc}); "
+                           "this is a fault in Hexside, please report it with the file", code="import-failed")
         doc = None
     if doc is not None:
         doc = common.finish(doc, context)

@@ -111,6 +111,8 @@ def parse_xml(data, context, what="the file"):
                        code="xml-external")
     except defusedxml.DefusedXmlException as exc:
         context.refuse("$", f"{what} uses a forbidden XML construct ({exc})", code="xml-forbidden")
+    except (LookupError, ValueError) as exc:  # an XML declaration naming an unknown encoding
+        context.refuse("$", f"{what} cannot be read as XML ({exc})", code="bad-xml")
     except SafeET.ParseError as exc:
         line, column = getattr(exc, "position", (None, None))
         where = f" at line {line} column {column}" if line else ""
