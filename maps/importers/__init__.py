@@ -33,6 +33,7 @@ SUPPORTED = {
     "vassal": (".vmod", "buildfile.xml", "buildfile"),
 }
 ARCHIVE_ENDINGS = (".zip",)
+IMAGE_ENDINGS = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg")
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,11 @@ def detect(name, data):
         return "wesnoth"
     if lower.endswith(".board"):
         return "megamek"
-    if lower.endswith(".xml") and b"<map" in head and b"orientation=" in head:
+    if b"<map" in head[:1024] and b"orientation=" in head and not lower.endswith(IMAGE_ENDINGS):
         return "tiled"
+    if head.startswith(b"{") and not lower.endswith((".tsj", *IMAGE_ENDINGS)):
+        # A JSON file under another name (validate_map has always read Hexside maps whatever their name).
+        return "tiled" if common.looks_like_tiled_json(data) else "hexside"
     return None
 
 
@@ -102,7 +106,7 @@ def why_not(name, data):
     suffix = PurePosixPath(lower).suffix
     if suffix in (".tsx", ".tsj"):
         return "a Tiled tileset, not a map: it is read when a map that uses it is imported beside it"
-    if suffix in (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg"):
+    if lower.endswith(IMAGE_ENDINGS):
         return "an image, not a map: a tileset or board image is read when the map that uses it is imported"
     if suffix == ".mask":
         return "a Wesnoth mask (it overlays another map), not a map"
