@@ -205,3 +205,12 @@ def test_damaged_files_and_zips_never_crash_an_importer():
     for _ in range(100):
         for upload in expand(rng.choice(["m.vmod", "m.zip"]), mutated(module, rng), LIMITS):
             assert "import-failed" not in codes(convert_upload(upload, limits=LIMITS).findings)
+
+
+def test_an_external_dtd_is_never_fetched():
+    """Old Tiled files name Tiled's DTD; it is not fetched (nothing listens on port 9), the map still imports."""
+    data = (b'<?xml version="1.0"?><!DOCTYPE map SYSTEM "http://127.0.0.1:9/map.dtd"><map orientation="hexagonal" '
+            b'width="1" height="1" tilewidth="14" tileheight="12" hexsidelength="6"><layer name="a" width="1" '
+            b'height="1"><data encoding="csv">0</data></layer></map>')
+    result = convert("old.tmx", data)
+    assert result.doc is not None and "xml-external" not in codes(result.findings)
