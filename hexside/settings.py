@@ -206,5 +206,12 @@ SAMPLES_DIR = BASE_DIR / "maps" / "samples"
 # Extra ruleset files (JSON, the same shape as maps/rulesets/data/*.json) a designer drops in.
 HEXSIDE_RULESETS_DIR = Path(os.environ.get("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets"))
 
+# Importing community maps (maps/importers/, docs/importing.md): what one upload may cost.
+HEXSIDE_IMPORT_MAX_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_BYTES", 20 * 1024 * 1024))
+HEXSIDE_IMPORT_MAX_ZIP_ENTRIES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_ENTRIES", 2000))
+HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES", 200 * 1024 * 1024))
+HEXSIDE_IMPORT_MAX_ZIP_RATIO = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_RATIO", 200))
+HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = int(os.environ.get("HEXSIDE_IMPORT_MAX_IMAGE_PIXELS", 60_000_000))
+
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 STATIC_ROOT.mkdir(exist_ok=True)

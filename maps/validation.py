@@ -59,3 +59,21 @@ def check_map(doc):
                                         code="overlays-overlap"))
             seen[pos] = overlay.id
     return findings
+
+
+def validate_source(name, data, *, files=None, limits=None, ruleset=None, mapping=None):
+    """[(name, doc or None, findings)] for one file of any format maps.importers reads, or a zip of them: each
+    map is converted, then checked as a Hexside map; the conversion's findings come first."""
+    from maps import importers
+
+    out = []
+    for upload in importers.expand(name, data, limits):
+        if files is not None and not upload.files:
+            upload.files = files
+        result = importers.convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
+        doc, findings = None, list(result.findings)
+        if result.doc is not None:
+            doc, more = validate_bytes(result.doc, upload.name)
+            findings.extend(more)
+        out.append((upload.name, doc, findings))
+    return out
