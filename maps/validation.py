@@ -8,16 +8,16 @@ from pathlib import Path
 
 from shapely.geometry import Polygon
 
-from maps import mapfile
+from maps import checks, mapfile
 
 
-def validate_bytes(data, name="<map>"):
-    """(doc or None, findings) for one file's content."""
+def validate_bytes(data, name="<map>", los_pairs=checks.DEFAULT_PAIRS):
+    """(doc or None, findings) for one file's content: the format's errors, else its warnings and the rules'."""
     try:
         doc = mapfile.parse(data)
     except mapfile.MapFormatError as exc:
         return None, list(exc.errors)
-    return doc, check_map(doc)
+    return doc, check_map(doc, los_pairs=los_pairs)
 
 
 def validate_file(path):
@@ -33,8 +33,16 @@ def warning(path, message, hex=None, code="warning"):
     return mapfile.Finding(path, message, hex, code, severity="warning")
 
 
-def check_map(doc):
-    """Warnings about a map that parsed: things that are legal but probably not meant."""
+def check_map(doc, los_pairs=checks.DEFAULT_PAIRS, los_seconds=checks.DEFAULT_SECONDS):
+    """Findings about a map that parsed: the format's warnings (legal but probably not meant), then the rules'
+    checks of its game (maps.checks)."""
+    findings = format_warnings(doc)
+    findings += checks.run(doc, los_pairs=los_pairs, los_seconds=los_seconds)
+    return findings
+
+
+def format_warnings(doc):
+    """Things the format allows that are probably not meant: redundant hexes, art spilling, overlays overlapping."""
     findings = []
     grid = doc.grid
     default = doc.default_cell()
