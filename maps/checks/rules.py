@@ -378,8 +378,8 @@ def rivers(facts):
             facts.hexside_finding(key, "river-dead-end", f"this {name} stops at a corner where no other stream, "
                                   "river or water continues it", spec["rule"])
         elif len(sides) == 2:
-            (k1, t1), (k2, t2) = sides
-            if t1 in order and t2 in order and abs(order[t1] - order[t2]) >= 2:
+            (k1, t1), (k2, t2) = sorted(sides, key=lambda s: -order.get(s[1], -1))
+            if t1 in order and t2 in order and order[t1] - order[t2] >= 2:
                 names = [facts.catalogue.get(t)["name"] for t in (t1, t2)]
                 facts.hexside_finding(k2, "river-class", f"the water changes from {names[0]} to {names[1]} at a "
                                       "corner where no other stream or river joins; a river grows one class at a "
