@@ -62,7 +62,8 @@ def highlights(grid, findings):
         if finding.get("side"):
             a, b = (px(p) for p in grid.side_endpoints(col, row, finding["side"]))
             shape["line"] = [round(v, 1) for v in (*a, *b)]
-        shape["points"] = " ".join(f"{x:.1f},{y:.1f}" for x, y in (px(p) for p in grid.corners(col, row)))
+        else:
+            shape["points"] = " ".join(f"{x:.1f},{y:.1f}" for x, y in (px(p) for p in grid.corners(col, row)))
         shapes.append(shape)
     return {"width": width, "height": height, "shapes": shapes}
 

@@ -68,8 +68,13 @@ class MapFacts:
         self.findings.append(mapfile.Finding(f"hexes[{label}]", f"{message} ({rule})", label, code,
                                              severity=severity))
 
-    def hexside_finding(self, key, code, message, rule, severity="warning"):
-        col, row, side = self.grid.hexside_name(key)
+    def hexside_finding(self, key, code, message, rule, severity="warning", seen_from=None):
+        """A finding on a hexside, named from ``seen_from`` (hex, side index) when given: the hex that caused it."""
+        if seen_from is not None:
+            (col, row), index = seen_from
+            side = self.grid.sides[index]
+        else:
+            col, row, side = self.grid.hexside_name(key)
         label = self.label((col, row))
         self.findings.append(mapfile.Finding(f"hexsides[{label}/{side}]", f"{message} ({rule})", label, code,
                                              severity=severity, side=side))
@@ -113,7 +118,7 @@ def level_steps(facts):
             if both and both & set(facts.terrain(pos)) and both & set(facts.terrain(other)):
                 continue
             text = message.format(diff=diff, max=spec["max"], exempt=" or ".join(sorted(exempt)) or "special")
-            facts.hexside_finding(key, "level-step", text, spec["rule"])
+            facts.hexside_finding(key, "level-step", text, spec["rule"], seen_from=(pos, side))
 
 
 def step_hexsides(facts):
