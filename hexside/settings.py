@@ -148,6 +148,7 @@ HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = int(os.environ.get("HEXSIDE_IMPORT_MAX_IMAGE_P
 # (run in parallel on however many workers there are) a batch is split into.
 HEXSIDE_FINDINGS_LOS_PAIRS = int(os.environ.get("HEXSIDE_FINDINGS_LOS_PAIRS", 12))
 HEXSIDE_FINDINGS_LOS_SECONDS = float(os.environ.get("HEXSIDE_FINDINGS_LOS_SECONDS", 0.25))
+HEXSIDE_FINDINGS_LOS_MAX_HEXES = int(os.environ.get("HEXSIDE_FINDINGS_LOS_MAX_HEXES", 10_000))
 HEXSIDE_BATCH_LOS_PAIRS = int(os.environ.get("HEXSIDE_BATCH_LOS_PAIRS", 24))
 HEXSIDE_BATCH_LOS_SECONDS = float(os.environ.get("HEXSIDE_BATCH_LOS_SECONDS", 1.0))
 HEXSIDE_BATCH_PARTS = int(os.environ.get("HEXSIDE_BATCH_PARTS", 4))

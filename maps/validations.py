@@ -40,7 +40,10 @@ def map_findings(map):
     found = cache.get(key)
     if found is None:
         sync_custom_rulesets()
-        found = [f.as_dict() for f in validation.check_map(map.mapdoc(), los_pairs=settings.HEXSIDE_FINDINGS_LOS_PAIRS,
+        doc = map.mapdoc()
+        # Compiling a map for LOS costs about a second per 25,000 hexes: past the limit, no sample on a request.
+        pairs = settings.HEXSIDE_FINDINGS_LOS_PAIRS if doc.grid.size <= settings.HEXSIDE_FINDINGS_LOS_MAX_HEXES else 0
+        found = [f.as_dict() for f in validation.check_map(doc, los_pairs=pairs,
                                                            los_seconds=settings.HEXSIDE_FINDINGS_LOS_SECONDS)]
         cache.set(key, found, FINDINGS_CACHE_SECONDS)
     return found

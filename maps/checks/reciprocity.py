@@ -34,10 +34,10 @@ def check_reciprocity(doc, pairs=DEFAULT_PAIRS, seconds=DEFAULT_SECONDS):
     """Findings for sampled pairs whose answers differ by direction; stops at the time budget."""
     if pairs <= 0:
         return []
+    deadline = time.monotonic() + seconds
     cmap = engine.compile_map(doc)
     rules = engine.rules_for(cmap)
     grid = cmap.grid
-    deadline = time.monotonic() + seconds
     findings = []
     for a, b in sample_pairs(cmap.n, pairs, mapfile.content_hash(doc)):
         if time.monotonic() > deadline:
