@@ -4,7 +4,7 @@ The verdict a designer reads first: ``invalid`` (it could not be read or convert
 ``warnings`` (usable, with things to look at) or ``ok``.
 """
 
-from maps import importers, mapfile, validation
+from maps import mapfile, validation
 
 VERDICTS = ("ok", "warnings", "invalid")
 
@@ -21,23 +21,15 @@ def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0):
     ``document`` is the canonical map document (or None), ready to be opened as a map of one's own.
     """
     try:
-        result = importers.convert_upload(upload, limits=limits)
+        doc, findings, source_format = validation.validate_upload(upload, limits=limits, los_pairs=los_pairs,
+                                                                  los_seconds=los_seconds)
     except Exception as exc:  # noqa: BLE001 - one file that breaks an importer must not stop the batch
-        result = importers.ImportResult(None, [mapfile.Finding(
-            "$", f"this file could not be converted ({exc.__class__.__name__}: {exc})", code="import-failed")],
-            "unknown")
-    findings = list(result.findings)
-    doc = None
-    if result.doc is not None:
-        try:
-            doc = mapfile.parse(result.doc)
-        except mapfile.MapFormatError as exc:
-            findings += exc.errors
-        else:
-            findings += validation.check_map(doc, los_pairs=los_pairs, los_seconds=los_seconds)
+        doc, source_format = None, "unknown"
+        findings = [mapfile.Finding("$", f"this file could not be converted ({exc.__class__.__name__}: {exc})",
+                                    code="import-failed")]
     return {
         "name": upload.name,
-        "source_format": result.source_format,
+        "source_format": source_format,
         "verdict": verdict(findings, doc),
         "errors": sum(f.severity == "error" for f in findings),
         "warnings": sum(f.severity != "error" for f in findings),

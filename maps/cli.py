@@ -1,5 +1,6 @@
 """What the command-line tools share: reading a map file and failing with one clear line, never a traceback."""
 
+import json
 import sys
 from pathlib import Path
 
@@ -26,6 +27,23 @@ def read_map_file(path):
         first = exc.errors[0]
         more = f" (and {len(exc.errors) - 1} more; run validate_map {path})" if len(exc.errors) > 1 else ""
         raise CliError(f"{path}: invalid map: {first}{more}") from None
+
+
+def read_mapping_file(path):
+    """A designer's terrain mapping (docs/importing.md) as a dict, or CliError naming the file and the problem."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise CliError(f"{path}: a mapping should be a JSON object (docs/importing.md)")
+    return data
 
 
 def parse_markers(values):

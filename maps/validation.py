@@ -67,3 +67,34 @@ def format_warnings(doc):
                                         code="overlays-overlap"))
             seen[pos] = overlay.id
     return findings
+
+
+def validate_source(name, data, *, files=None, limits=None, ruleset=None, mapping=None):
+    """[(name, doc or None, findings)] for one file of any format maps.importers reads, or a zip of them: each
+    map is converted, then checked as a Hexside map; the conversion's findings come first."""
+    from maps import importers
+
+    out = []
+    for upload in importers.expand(name, data, limits):
+        if files is not None and not upload.files:
+            upload.files = files
+        doc, findings, _format = validate_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
+        out.append((upload.name, doc, findings))
+    return out
+
+
+def validate_upload(upload, *, ruleset=None, mapping=None, limits=None, los_pairs=checks.DEFAULT_PAIRS,
+                    los_seconds=checks.DEFAULT_SECONDS):
+    """(doc or None, findings, source format) for one of importers.expand()'s uploads: converted, then checked."""
+    from maps import importers
+
+    result = importers.convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
+    doc, findings = None, list(result.findings)
+    if result.doc is not None:
+        try:
+            doc = mapfile.parse(result.doc)
+        except mapfile.MapFormatError as exc:
+            findings.extend(exc.errors)
+        else:
+            findings.extend(check_map(doc, los_pairs=los_pairs, los_seconds=los_seconds))
+    return doc, findings, result.source_format

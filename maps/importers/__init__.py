@@ -125,7 +125,10 @@ def expand(name, data, limits=None):
     limits = limits or ImportLimits()
     if len(data) > limits.max_bytes:
         return [Upload(name, None, findings=[common.too_large(name, len(data), limits.max_bytes)])]
-    if detect(name, data) != "zip":
+    kind = detect(name, data)
+    if kind == "vassal":
+        return _boards(name, data, {}, limits)
+    if kind != "zip":
         return [Upload(name, data)]
     entries, findings = read_zip(data, limits, name)
     if entries is None:
@@ -145,8 +148,22 @@ def expand(name, data, limits=None):
             "$", f"the zip holds no map file Hexside reads (it holds {listed})", code="zip-no-maps")]))
     for path in maps:
         # Each map sees every entry by its path inside the zip, so "../tiles/x.tsx" resolves as it did.
-        uploads.append(Upload(f"{name}!{path}", entries[path], files=entries))
+        if detect(path, entries[path]) == "vassal":
+            uploads.extend(_boards(f"{name}!{path}", entries[path], entries, limits))
+        else:
+            uploads.append(Upload(f"{name}!{path}", entries[path], files=entries))
     return uploads
+
+
+def _boards(name, data, files, limits):
+    """A VASSAL module or buildFile as one upload per hex board (``NAME#Board``), so that each is one map."""
+    from maps.importers import vassal
+
+    context = common.Context(name=name, files=files, limits=limits, source="vassal")
+    names = vassal.board_names(data, context)
+    if len(names) < 2:
+        return [Upload(name, data, files=files)]
+    return [Upload(f"{name}#{board}", data, files=files) for board in names]
 
 
 def read_zip(data, limits, name="<zip>"):

@@ -259,14 +259,16 @@ class MapBuilder:
                                f"({counted(labels)}); those hexes were given only what else was mapped (or "
                                f"{default!r}). Add {code!r} to a mapping file (docs/importing.md)",
                           labels[0], code="unmapped-terrain")
-        for raw, pairs in sorted(off_levels.items()):
-            labels = [p[0] for p in pairs]
-            context.error("$", f"level {fmt_number(raw)} is not one of {catalogue.id}'s levels "
-                               f"({catalogue.level_min} to {catalogue.level_max}"
-                               f"{' in steps of ' + str(catalogue.level_step) if (catalogue.level_step or 1) > 1 else ''}"
-                               f"); {counted(labels)} were set to {pairs[0][1]}. Scale the levels in a mapping "
-                               "(\"levels\": {\"scale\": .., \"offset\": ..}) or choose another ruleset",
-                          labels[0], code="level-out-of-range")
+        if off_levels:
+            ranges = catalogue.level_step if (catalogue.level_step or 1) > 1 else None
+            parts = [f"{fmt_number(raw)} → {pairs[0][1]} ({counted([p[0] for p in pairs])})"
+                     for raw, pairs in sorted(off_levels.items())]
+            first = min(off_levels.items())[1][0][0]
+            context.error("$", f"levels outside {catalogue.id}'s {catalogue.level_min} to {catalogue.level_max}"
+                               f"{' in steps of ' + str(ranges) if ranges else ''} were set to the nearest: "
+                               + "; ".join(parts) + ". Scale the levels in a mapping (\"levels\": {\"scale\": .., "
+                               "\"offset\": ..}) or choose a ruleset whose levels fit", first,
+                          code="level-out-of-range")
         for storeys, labels in sorted(off_storeys.items()):
             context.warn("$", f"{storeys} storeys is outside 1 to {mapfile.MAX_STOREYS}; {counted(labels)} were "
                               "set to the nearest", labels[0], code="storeys-out-of-range")

@@ -73,8 +73,8 @@ class Reader:
         context = self.context
         orientation = get("orientation")
         if orientation != "hexagonal":
-            context.refuse("map.orientation", f"this Tiled map is {orientation or 'not'} {'oriented' if orientation else 'a map'}"
-                                              "; Hexside reads hexagonal Tiled maps only", code="not-hexagonal")
+            context.refuse("map.orientation", f"this Tiled map's orientation is {orientation!r}; Hexside reads "
+                                              "hexagonal Tiled maps only", code="not-hexagonal")
         self.staggeraxis = get("staggeraxis") or "y"
         self.staggerindex = get("staggerindex") or "odd"
         if self.staggeraxis not in ("x", "y") or self.staggerindex not in ("odd", "even"):
@@ -151,22 +151,27 @@ class XmlReader(Reader):
         encoding, compression = data.get("encoding"), data.get("compression")
         chunks = data.findall("chunk")
         if chunks:
-            total = 0
-            for chunk in chunks:
-                x = integer(chunk.get("x"), context, f"layer {layer.name}", "a chunk's x")
-                y = integer(chunk.get("y"), context, f"layer {layer.name}", "a chunk's y")
-                w = integer(chunk.get("width"), context, f"layer {layer.name}", "a chunk's width", 1, 4096)
-                h = integer(chunk.get("height"), context, f"layer {layer.name}", "a chunk's height", 1, 4096)
-                total += w * h
-                if total > MAX_CELLS:
-                    context.refuse(f"layer {layer.name}", "the layer's chunks hold more than a million tiles",
-                                   code="map-too-large")
-                gids = decode(encoding, compression, chunk, w * h, context, layer.name)
-                put(layer, gids, x, y, w)
+            for chunk, (x, y, w, h) in chunk_boxes(chunks, context, layer.name):
+                put(layer, decode(encoding, compression, chunk, w * h, context, layer.name), x, y, w)
         else:
             gids = decode(encoding, compression, data, self.width * self.height, context, layer.name)
             put(layer, gids, 0, 0, self.width)
         return layer
+
+
+def chunk_boxes(chunks, context, layer_name):
+    """(chunk, (x, y, width, height)) for each chunk of an infinite map's layer (XML element or JSON object),
+    refusing a layer whose chunks hold more than MAX_CELLS tiles."""
+    where, total = f"layer {layer_name}", 0
+    for chunk in chunks:
+        box = (integer(chunk.get("x"), context, where, "a chunk's x"),
+               integer(chunk.get("y"), context, where, "a chunk's y"),
+               integer(chunk.get("width"), context, where, "a chunk's width", 1, 4096),
+               integer(chunk.get("height"), context, where, "a chunk's height", 1, 4096))
+        total += box[2] * box[3]
+        if total > MAX_CELLS:
+            context.refuse(where, "the layer's chunks hold more than a million tiles", code="map-too-large")
+        yield chunk, box
 
 
 def put(layer, gids, x0, y0, width):
@@ -335,18 +340,10 @@ class JsonReader(Reader):
         encoding = item.get("encoding") or ("base64" if isinstance(item.get("data"), str) else "csv")
         compression = item.get("compression")
         if item.get("chunks"):
-            total = 0
-            for chunk in item["chunks"]:
-                if not isinstance(chunk, dict):
-                    context.refuse(f"layer {layer.name}", "a chunk should be an object", code="bad-layer-data")
-                x = integer(chunk.get("x"), context, f"layer {layer.name}", "a chunk's x")
-                y = integer(chunk.get("y"), context, f"layer {layer.name}", "a chunk's y")
-                w = integer(chunk.get("width"), context, f"layer {layer.name}", "a chunk's width", 1, 4096)
-                h = integer(chunk.get("height"), context, f"layer {layer.name}", "a chunk's height", 1, 4096)
-                total += w * h
-                if total > MAX_CELLS:
-                    context.refuse(f"layer {layer.name}", "the layer's chunks hold more than a million tiles",
-                                   code="map-too-large")
+            chunks = item["chunks"] if isinstance(item["chunks"], list) else []
+            if not all(isinstance(chunk, dict) for chunk in chunks):
+                context.refuse(f"layer {layer.name}", "a chunk should be an object", code="bad-layer-data")
+            for chunk, (x, y, w, h) in chunk_boxes(chunks, context, layer.name):
                 put(layer, decode(encoding, compression, chunk.get("data") or [], w * h, context, layer.name), x, y, w)
         elif item.get("data") is not None:
             data = item["data"]
