@@ -80,4 +80,7 @@ def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(live_ser
     # The highlight lies on the image, where E4 is drawn (the 5th column, towards the middle).
     assert image["x"] < box["x"] < image["x"] + image["width"] and image["y"] < box["y"] < image["y"] + image["height"]
     assert box["x"] > image["x"] + image["width"] * 0.35
+    # Pointing at the finding in the list picks its hex out on the map.
+    page.locator(".findings-list li", has_text="this road hex").hover()
+    assert "picked" in page.locator('svg.findings-overlay g[data-hex="E4"]').get_attribute("class")
     page.screenshot(path=str(ARTIFACTS / "validation-map-findings.png"), full_page=True)
