@@ -16,6 +16,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Q
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 
 from maps import edits, mapfile, rulesets
 from maps.hexgrid import Grid
@@ -356,3 +358,10 @@ class BatchFile(models.Model):
             row.map = map
             row.save(update_fields=["map"])
             return map
+
+
+@receiver(post_delete, sender=BatchValidation)
+def delete_upload_file(sender, instance, **kwargs):
+    """A batch's uploaded file goes with it."""
+    if instance.upload:
+        instance.upload.delete(save=False)

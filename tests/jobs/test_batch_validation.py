@@ -120,6 +120,11 @@ def test_uploads_are_for_signed_in_users_and_reports_for_their_owner(user, user_
     assert [v["validation"] for v in user_client.get("/api/validations/").json()["validations"]] == [batch.pk]
     # The job of the upload is the uploader's, on no map: others do not see it either.
     assert other_client.get(f"/api/jobs/{batch.job_id}/").status_code == 404
+    # The uploaded file is kept beside the batch, and goes with it.
+    storage, stored = batch.upload.storage, batch.upload.name
+    assert storage.exists(stored)
+    batch.delete()
+    assert not storage.exists(stored)
 
 
 @pytest.mark.django_db
