@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from jobs import dispatch
 from jobs.models import Job
 from maps import mapfile, render as map_render, validation
-from maps.models import BatchFile, BatchValidation, Map, sync_custom_rulesets
+from maps.models import BatchFile, BatchValidation, sync_custom_rulesets
 
 FINDINGS_CACHE_SECONDS = 3600
 PAGE_LIST = 50

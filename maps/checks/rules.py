@@ -190,9 +190,9 @@ def buildings(facts):
                 continue
             for pos in facts.grid.hexside_hexes(key):
                 for kind in set(single["ids"]) & set(facts.terrain(pos)):
-                    name = facts.catalogue.get(kind)["name"]
-                    facts.hex_finding(pos, "building-kind", f"a {name} is a one-hex building, but a "
-                                      f"{facts.catalogue.get(tid)['name']} joins it to the next hex; a building of several hexes is a Large building",
+                    name, wall = facts.catalogue.get(kind)["name"], facts.catalogue.get(tid)["name"]
+                    facts.hex_finding(pos, "building-kind", f"a {name} is a one-hex building, but a {wall} joins "
+                                      "it to the next hex; a building of several hexes is a Large building",
                                       single["rule"])
 
 

@@ -25,8 +25,8 @@ def sign_in(page, live_server, user):
                                "url": live_server.url}])
 
 
-def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(live_server, page, start_worker,  # noqa: F811
-                                                                         jobs_isolated, django_user_model):  # noqa: F811
+def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(  # noqa: F811 - fixtures by name
+        live_server, page, start_worker, jobs_isolated, django_user_model):
     start_worker("browser-batch")
     user = django_user_model.objects.create_user("checker", password="x")
     data = BytesIO(community_zip())

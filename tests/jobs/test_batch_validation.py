@@ -27,7 +27,8 @@ def community_zip():
         "cherry/hex-tileset.png": COMMUNITY / "Yanrishatum+cherry-jam" / "hex-tileset.png",
         "bevy/maps/hexagonal/finite_flat_top_odd.tmx":
             COMMUNITY / "adrien-bon+bevy_ecs_tiled" / "maps" / "hexagonal" / "finite_flat_top_odd.tmx",
-        "bevy/tiles/simple hex flat top.tsx": COMMUNITY / "adrien-bon+bevy_ecs_tiled" / "tiles" / "simple hex flat top.tsx",
+        "bevy/tiles/simple hex flat top.tsx":
+            COMMUNITY / "adrien-bon+bevy_ecs_tiled" / "tiles" / "simple hex flat top.tsx",
         "wesnoth/2p_Hamlets.map": COMMUNITY / "cjhopman+Battle-for-Wesnoth-on-Android" / "wesnoth-1.8.5" / "data"
                                   / "multiplayer" / "maps" / "2p_Hamlets.map",
         "megamek/Boreal_Reach-14x14.board": COMMUNITY / "MegaMek+megamek" / "data" / "boards" / "solaris"
