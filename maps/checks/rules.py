@@ -317,14 +317,16 @@ def overlays(facts):
             facts.findings.append(mapfile.Finding(path, f"overlay {overlay.id} falls apart into separate pieces; "
                                                   f"an overlay is one card ({spec['rule']})", anchor,
                                                   "overlay-placement", severity="warning"))
-        letter = overlay.id[:1].upper()
-        wanted = (spec.get("letters") or {}).get(letter)
+        # The letters that begin an overlay's id name its terrain (V village, Tr track, RR railroad...).
+        letters = spec.get("letters") or {}
+        letter = max((p for p in letters if overlay.id.startswith(p)), key=len, default=None)
+        wanted = letters.get(letter)
         if wanted and wanted["ids"]:
             held = {t for e in overlay.hexes for t in ([e["terrain"]] if isinstance(e.get("terrain"), str)
                                                        else e.get("terrain", ()))}
             held |= {e["terrain"] for e in overlay.hexsides}
             if not held & set(wanted["ids"]):
-                facts.findings.append(mapfile.Finding(path, f"overlay {overlay.id}: the letter {letter} marks a "
+                facts.findings.append(mapfile.Finding(path, f"overlay {overlay.id}: the letters {letter} mark a "
                                                       f"{wanted['name']} overlay, but it holds none "
                                                       f"({wanted['rule']})", anchor, "overlay-letter",
                                                       severity="warning"))

@@ -121,6 +121,9 @@ CORPUS = [
      None, "warning"),
     ("ats-overlay-letter", broken("ats", overlays=[{"id": "F1", "anchor": "C3", "hexes": [
         {"hex": [0, 0], "terrain": ["scrub"]}]}]), "overlay-letter", "C3", None, "warning"),
+    ("ats-overlay-track", broken("ats", overlays=[{"id": "Tr2", "anchor": "C3", "hexes": [
+        {"hex": [0, 0], "terrain": ["road"]}, {"hex": [0, 1], "terrain": ["road"]}]}]), "overlay-letter", "C3", None,
+     "warning"),
     # TOCS river classes, facilities, coasts, polders, forest
     ("tocs-river-end", broken("tocs", hexsides=[{"hex": "04.03", "side": "N", "terrain": "major-river"}]),
      "river-dead-end", "04.02", "S", "warning"),
