@@ -214,3 +214,21 @@ def test_two_workers_check_a_batch_in_parts(start_worker, user_client, settings)
     assert len(report["files"]) == report["files_total"] == 7
     workers = set(Job.objects.get(pk=response.json()["job"]).worker.split("@")[:1])
     assert workers
+
+
+@pytest.mark.django_db
+def test_the_upload_page_says_what_is_wrong_and_is_for_signed_in_users(client, user, jobs_isolated, settings):
+    assert client.get("/validations/").status_code == 302  # to sign in
+    client.force_login(user)
+    settings.HEXSIDE_IMPORT_MAX_BYTES = 10
+    page = client.post("/validations/", {"file": SimpleUploadedFile("big.json", b"x" * 11)})
+    assert page.status_code == 200 and "at most 10 bytes" in page.content.decode()
+    assert not BatchValidation.objects.exists()
+    settings.HEXSIDE_IMPORT_MAX_BYTES = 10_000_000
+    done = client.post("/validations/", {"file": SimpleUploadedFile("hill.json", (SAMPLES / "hill-112.json")
+                                                                    .read_bytes())})
+    batch = BatchValidation.objects.get()
+    assert done.status_code == 302 and done["Location"] == f"/validations/{batch.pk}/"
+    report = client.get(done["Location"]).content.decode()
+    assert "Validation of hill.json" in report and "queued" in report
+    assert batch.name in client.get("/validations/").content.decode()
