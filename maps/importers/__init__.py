@@ -33,6 +33,7 @@ SUPPORTED = {
     "vassal": (".vmod", "buildfile.xml", "buildfile"),
 }
 ARCHIVE_ENDINGS = (".zip",)
+IMAGE_ENDINGS = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg")
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,11 @@ def detect(name, data):
         return "wesnoth"
     if lower.endswith(".board"):
         return "megamek"
-    if lower.endswith(".xml") and b"<map" in head and b"orientation=" in head:
+    if b"<map" in head[:1024] and b"orientation=" in head and not lower.endswith(IMAGE_ENDINGS):
         return "tiled"
+    if head.startswith(b"{") and not lower.endswith((".tsj", *IMAGE_ENDINGS)):
+        # A JSON file under another name (validate_map has always read Hexside maps whatever their name).
+        return "tiled" if common.looks_like_tiled_json(data) else "hexside"
     return None
 
 
@@ -102,7 +106,7 @@ def why_not(name, data):
     suffix = PurePosixPath(lower).suffix
     if suffix in (".tsx", ".tsj"):
         return "a Tiled tileset, not a map: it is read when a map that uses it is imported beside it"
-    if suffix in (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg"):
+    if lower.endswith(IMAGE_ENDINGS):
         return "an image, not a map: a tileset or board image is read when the map that uses it is imported"
     if suffix == ".mask":
         return "a Wesnoth mask (it overlays another map), not a map"
@@ -160,7 +164,10 @@ def _boards(name, data, files, limits):
     from maps.importers import vassal
 
     context = common.Context(name=name, files=files, limits=limits, source="vassal")
-    names = vassal.board_names(data, context)
+    try:
+        names = vassal.board_names(data, context)
+    except Exception:  # noqa: BLE001 - convert() reports what is wrong with the module
+        names = []
     if len(names) < 2:
         return [Upload(name, data, files=files)]
     return [Upload(f"{name}#{board}", data, files=files) for board in names]
@@ -176,7 +183,7 @@ def read_zip(data, limits, name="<zip>"):
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a damaged zip raises BadZipFile, OSError, struct.error, ..
         return None, [common.finding("$", f"not a readable zip file ({exc})", code="bad-zip")]
     files = [i for i in infos if not i.is_dir()]
     if len(files) > limits.max_zip_entries:
@@ -207,7 +214,7 @@ def read_zip(data, limits, name="<zip>"):
         try:
             with archive.open(info) as handle:
                 content = handle.read(cap + 1)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as exc:
+        except Exception as exc:  # noqa: BLE001 - a damaged entry raises BadZipFile, zlib.error, EOFError, ..
             problems.append((path, common.finding("$", f"the zip entry {path!r} cannot be read ({exc})",
                                                   code="bad-zip")))
             continue
@@ -264,6 +271,10 @@ def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None):
         doc = None
     except RecursionError:
         context.error("$", "the file nests too deeply to be read", code="too-deep")
+        doc = None
+    except Exception as exc:  # noqa: BLE001 - one odd file must not stop a batch; the finding names the slip
+        context.error("$", f"the {kind} importer could not read this file ({exc.__class__.__name__}: {exc}); "
+                           "this is a fault in Hexside, please report it with the file", code="import-failed")
         doc = None
     if doc is not None:
         doc = common.finish(doc, context)

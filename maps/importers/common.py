@@ -111,6 +111,8 @@ def parse_xml(data, context, what="the file"):
                        code="xml-external")
     except defusedxml.DefusedXmlException as exc:
         context.refuse("$", f"{what} uses a forbidden XML construct ({exc})", code="xml-forbidden")
+    except (LookupError, ValueError) as exc:  # an XML declaration naming an unknown encoding
+        context.refuse("$", f"{what} cannot be read as XML ({exc})", code="bad-xml")
     except SafeET.ParseError as exc:
         line, column = getattr(exc, "position", (None, None))
         where = f" at line {line} column {column}" if line else ""
@@ -260,12 +262,12 @@ class MapBuilder:
                                f"{default!r}). Add {code!r} to a mapping file (docs/importing.md)",
                           labels[0], code="unmapped-terrain")
         if off_levels:
-            ranges = catalogue.level_step if (catalogue.level_step or 1) > 1 else None
+            step = catalogue.level_step if (catalogue.level_step or 1) > 1 else None
             parts = [f"{fmt_number(raw)} → {pairs[0][1]} ({counted([p[0] for p in pairs])})"
                      for raw, pairs in sorted(off_levels.items())]
             first = min(off_levels.items())[1][0][0]
             context.error("$", f"levels outside {catalogue.id}'s {catalogue.level_min} to {catalogue.level_max}"
-                               f"{' in steps of ' + str(ranges) if ranges else ''} were set to the nearest: "
+                               f"{' in steps of ' + str(step) if step else ''} were set to the nearest: "
                                + "; ".join(parts) + ". Scale the levels in a mapping (\"levels\": {\"scale\": .., "
                                "\"offset\": ..}) or choose a ruleset whose levels fit", first,
                           code="level-out-of-range")
@@ -312,7 +314,7 @@ def counted(labels):
     return f"{len(labels)} hex{'es' * (len(labels) != 1)}: {shown}{more}"
 
 
-SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")  # what a file name named in the map may not hold
 
 
 def finish(doc, context):

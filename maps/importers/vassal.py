@@ -23,7 +23,7 @@ import hashlib
 import math
 import posixpath
 
-from maps.importers.common import MapBuilder, Refused, check_image, integer, number, parse_xml
+from maps.importers.common import SAFE_NAME, MapBuilder, Refused, check_image, integer, number, parse_xml
 
 SQRT3 = math.sqrt(3)
 
@@ -215,7 +215,6 @@ def build_map(board, context, entries, build_name):
 
 
 def safe_image_name(name):
-    import re
-
-    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", posixpath.basename(name)).strip("-.") or "board.png"
+    """A board image's own name as the map format allows it in ``background.image``."""
+    cleaned = SAFE_NAME.sub("-", posixpath.basename(name)).strip("-.") or "board.png"
     return cleaned[:200]

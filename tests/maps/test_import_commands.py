@@ -99,3 +99,14 @@ def test_validate_map_reads_community_formats_and_zips_of_them(tmp_path):
     assert deep["findings"][0]["where"] == "$ (0402)" and deep["findings"][0]["severity"] == "error"
     assert [f["code"] for f in files[f"{archive}!../escape.board"]["findings"]] == ["zip-path-escapes"]
     assert run("validate_map", TILED, BOARD)[0] == 0
+
+
+def test_validate_map_still_reads_a_hexside_map_whatever_its_name(tmp_path):
+    plain = tmp_path / "hill-112"
+    plain.write_bytes((ROOT / "maps" / "samples" / "hill-112.json").read_bytes())
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a map")
+    code, stdout, _ = run("validate_map", plain, notes, "--json")
+    files = {f["file"]: f for f in json.loads(stdout)["files"]}
+    assert code == 1 and files[str(plain)]["ok"]
+    assert [f["code"] for f in files[str(notes)]["findings"]] == ["not-a-map"]

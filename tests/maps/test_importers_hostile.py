@@ -169,3 +169,48 @@ def test_a_gif_board_image_is_re_encoded_as_png():
     assert result.ok, result.findings
     (name, data), = result.files.items()
     assert name.endswith(".png") and Image.open(io.BytesIO(data)).format == "PNG"
+
+
+def mutated(data, rng):
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 6)):
+        i = rng.randrange(len(data))
+        choice = rng.random()
+        if choice < 0.4:
+            data[i] = rng.randrange(256)
+        elif choice < 0.7:
+            data[i:i] = rng.choice([b'"', b",", b"-", b"99999", b"<", b"=", b"\n", b"^", b":", b";", b"-1", b"#"])
+        else:
+            del data[i:i + rng.randint(1, 60)]
+    return bytes(data)
+
+
+def test_damaged_files_and_zips_never_crash_an_importer():
+    """A fixed sample of random damage to real files: every result is a finding or a map the format accepts."""
+    import random
+
+    from maps import mapfile
+    from maps.importers import DiskFiles
+
+    rng = random.Random(10)
+    sources = sorted(p for p in COMMUNITY.rglob("*") if p.suffix in (".tmx", ".map", ".board", ".json", ".tsx"))
+    module = zip_of({"buildFile.xml": (TEMPLATE / "buildFile.xml").read_bytes(),
+                     "images/map.jpg": (TEMPLATE / "images" / "map.jpg").read_bytes(), "a.board": BOARD})
+    for _ in range(300):
+        path = rng.choice(sources)
+        result = convert(path.name, mutated(path.read_bytes(), rng), files=DiskFiles(path.parent))
+        assert "import-failed" not in codes(result.findings), (path, result.findings)
+        if result.doc is not None:
+            mapfile.parse(result.doc)
+    for _ in range(100):
+        for upload in expand(rng.choice(["m.vmod", "m.zip"]), mutated(module, rng), LIMITS):
+            assert "import-failed" not in codes(convert_upload(upload, limits=LIMITS).findings)
+
+
+def test_an_external_dtd_is_never_fetched():
+    """Old Tiled files name Tiled's DTD; it is not fetched (nothing listens on port 9), the map still imports."""
+    data = (b'<?xml version="1.0"?><!DOCTYPE map SYSTEM "http://127.0.0.1:9/map.dtd"><map orientation="hexagonal" '
+            b'width="1" height="1" tilewidth="14" tileheight="12" hexsidelength="6"><layer name="a" width="1" '
+            b'height="1"><data encoding="csv">0</data></layer></map>')
+    result = convert("old.tmx", data)
+    assert result.doc is not None and "xml-external" not in codes(result.findings)
