@@ -213,5 +213,15 @@ HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_
 HEXSIDE_IMPORT_MAX_ZIP_RATIO = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_RATIO", 200))
 HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = int(os.environ.get("HEXSIDE_IMPORT_MAX_IMAGE_PIXELS", 60_000_000))
 
+# Rules-level checks (maps/checks, docs/validation.md): how many LOS answers are asked both ways, within how many
+# seconds, on a map page or GET /api/maps/<id>/findings/ and per file of a batch validation; and how many parts
+# (run in parallel on however many workers there are) a batch is split into.
+HEXSIDE_FINDINGS_LOS_PAIRS = int(os.environ.get("HEXSIDE_FINDINGS_LOS_PAIRS", 12))
+HEXSIDE_FINDINGS_LOS_SECONDS = float(os.environ.get("HEXSIDE_FINDINGS_LOS_SECONDS", 0.25))
+HEXSIDE_FINDINGS_LOS_MAX_HEXES = int(os.environ.get("HEXSIDE_FINDINGS_LOS_MAX_HEXES", 10_000))
+HEXSIDE_BATCH_LOS_PAIRS = int(os.environ.get("HEXSIDE_BATCH_LOS_PAIRS", 24))
+HEXSIDE_BATCH_LOS_SECONDS = float(os.environ.get("HEXSIDE_BATCH_LOS_SECONDS", 1.0))
+HEXSIDE_BATCH_PARTS = int(os.environ.get("HEXSIDE_BATCH_PARTS", 4))
+
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 STATIC_ROOT.mkdir(exist_ok=True)

@@ -18,6 +18,8 @@ KINDS = {
     "los": Kind("los", "maps.los"),
     "viewshed": Kind("viewshed", "maps.viewshed"),
     "analysis": Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part"),
+    "batch-validation": Kind("batch-validation", "maps.batch_validation_assemble",
+                             part_task="maps.batch_validation_part"),
     # "validation" and "export" have their places in Job.Kind; they get a line here when their tasks exist.
 }
 

@@ -274,6 +274,19 @@ class MapViewSet(viewsets.ModelViewSet):
             return edit_errors_response(exc.errors)
         return Response(edit_result(new))
 
+    @extend_schema(
+        summary="The map's findings: the format's warnings and its game's rules checks",
+        description="Each finding as `validate_map --json` gives it (severity, code, where, message) with its "
+                    "JSON path, the hex's label and, for a hexside, the side of that hex. A small sample of LOS "
+                    "answers is checked for reciprocity. See docs/validation.md.",
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["get"])
+    def findings(self, request, pk=None):
+        from maps.validations import map_findings
+
+        return Response({"findings": map_findings(self.get_object())})
+
     @extend_schema(summary="The map's revisions, newest first", responses={200: MapRevisionSerializer(many=True),
                                                                            404: NOT_FOUND})
     @action(detail=True, methods=["get"])

@@ -90,10 +90,11 @@ class Finding:
     hex: str | None = None
     code: str = "invalid"
     severity: str = "error"
+    side: str | None = None  # for a finding about a hexside: its side of ``hex``
 
     def as_dict(self):
         return {"severity": self.severity, "code": self.code, "where": self.where, "path": self.path,
-                "hex": self.hex, "message": self.message}
+                "hex": self.hex, "side": self.side, "message": self.message}
 
     @property
     def where(self):

@@ -27,15 +27,22 @@ def _terrain_colour(catalogue, terrain, level):
     return tuple(max(0, min(255, c - tint)) for c in colour)
 
 
-def render_map(cmap, highlight=None, labels=True):
-    """The map as an RGB image; ``highlight`` maps hex index to an RGBA colour laid over it."""
-    grid = cmap.grid
+def image_space(grid):
+    """((width, height), px): the image's size in pixels and the map-space-to-pixel function it is drawn with
+    (the map page lays its highlights over the image with the same one)."""
     min_x, min_y, max_x, max_y = grid.extent()
     width = int((max_x - min_x) * SCALE) + 2 * MARGIN
     height = int((max_y - min_y) * SCALE) + 2 * MARGIN
 
     def px(point):
         return (MARGIN + (point[0] - min_x) * SCALE, MARGIN + (point[1] - min_y) * SCALE)
+    return (width, height), px
+
+
+def render_map(cmap, highlight=None, labels=True):
+    """The map as an RGB image; ``highlight`` maps hex index to an RGBA colour laid over it."""
+    grid = cmap.grid
+    (width, height), px = image_space(grid)
 
     image = Image.new("RGB", (width, height), (255, 255, 255))
     draw = ImageDraw.Draw(image, "RGBA")
@@ -68,7 +75,7 @@ def render_viewshed(cmap, shed):
     image = render_map(cmap, highlight)
     draw = ImageDraw.Draw(image)
     col, row = cmap.grid.parse_hex(shed["from"])
-    min_x, min_y, _, _ = cmap.grid.extent()
-    corners = [(MARGIN + (x - min_x) * SCALE, MARGIN + (y - min_y) * SCALE) for x, y in cmap.grid.corners(col, row)]
+    _, px = image_space(cmap.grid)
+    corners = [px(p) for p in cmap.grid.corners(col, row)]
     draw.line(corners + corners[:1], fill=(0, 0, 0), width=3)
     return image

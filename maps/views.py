@@ -9,6 +9,7 @@ from django.views.decorators.http import etag
 from maps.los.engine import compile_map
 from maps.models import Map
 from maps.render import render_map
+from maps.validations import map_page_context
 
 HOME_LIMIT = 200
 RECENT_REVISIONS = 10
@@ -29,6 +30,7 @@ def map_page(request, pk):
         "defaults": document.get("defaults", {}),
         "revisions": map.revisions.select_related("author").defer("packed")[:RECENT_REVISIONS],
         "is_owner": request.user.is_authenticated and map.owner_id == request.user.id,
+        **map_page_context(map),
     }
     return render(request, "maps/map_detail.html", context)
 
