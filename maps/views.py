@@ -5,6 +5,7 @@ import io
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import etag
 
 from maps.los.engine import compile_map
@@ -34,6 +35,7 @@ def map_page(request, pk):
     return render(request, "maps/map_detail.html", context)
 
 
+@ensure_csrf_cookie
 def map_editor(request, pk):
     """The map painter: the owner edits; anyone else who may read the map sees it read-only."""
     map = get_object_or_404(Map.objects.visible_to(request.user).select_related("owner").defer("document"), pk=pk)

@@ -99,8 +99,8 @@ class Painter {
     const key = `selection-${this.templates.length + 1}`;
     this.templates.push({ key, base: "sel", name: `Selection ${this.templates.length + 1} (${t.hexes.length} hexes)`, ...t });
     this.options.template = key;
-    this.options.overlayMode = "stamp";
     this.refreshTemplates();
+    this.setOptions({ overlayMode: "stamp" });
     this.say(`made an overlay template of ${t.hexes.length} hexes; click to stamp it`);
   }
 
