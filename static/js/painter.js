@@ -352,7 +352,7 @@ class Painter {
   }
 
   showConflict({ stroke, items }) {
-    this.highlight = items.filter((i) => i.hex).map((i) => i.hex);
+    this.highlight = { hexes: items.filter((i) => i.hex).map((i) => i.hex), hexsides: [] };
     this.banner("conflict", `Someone else changed what “${stroke.label}” changes. Which version do you keep?`,
       items.map((i) => `${i.where}: theirs ${i.theirs}; yours ${i.mine}`),
       [["Keep mine", () => { $("#banner").hidden = true; this.highlight = null; this.editor.resolve(true); }],
@@ -441,13 +441,15 @@ class Painter {
 
   highlightReason(r, button) {
     for (const b of document.querySelectorAll("#los-reasons .reason")) b.classList.toggle("active", b === button);
-    const g = this.grid;
-    if (r.hexside) {
-      const [label, side] = r.hexside.split("/");
-      try { this.highlight = { hexside: [...g.parseLabel(label), g.sideIndex(side)] }; } catch { this.highlight = null; }
-    } else if (r.hex) {
-      this.highlight = [g.parseLabel(r.hex)];
-    }
+    const g = this.grid, hl = { hexes: [], hexsides: [] };
+    try {
+      if (r.hex) hl.hexes.push(g.parseLabel(r.hex));
+      if (r.hexside) {
+        const [label, side] = r.hexside.split("/");
+        hl.hexsides.push([...g.parseLabel(label), g.sideIndex(side)]);
+      }
+    } catch { /* a hexside named from a hex off the map: nothing to draw */ }
+    this.highlight = hl;
     this.view.request();
   }
 
@@ -560,10 +562,9 @@ class Painter {
     }
     if (this.highlight) {
       ctx.lineWidth = 5 / view.scale; ctx.strokeStyle = "#CC79A7";
-      if (Array.isArray(this.highlight)) {
-        for (const h of this.highlight) { ctx.beginPath(); view.hexPath(ctx, ...h, -0.05); ctx.stroke(); }
-      } else if (this.highlight.hexside) {
-        const [a, b] = g.sideEndpoints(...this.highlight.hexside);
+      for (const h of this.highlight.hexes) { ctx.beginPath(); view.hexPath(ctx, ...h, -0.05); ctx.stroke(); }
+      for (const side of this.highlight.hexsides) {
+        const [a, b] = g.sideEndpoints(...side);
         ctx.beginPath(); ctx.moveTo(...a); ctx.lineTo(...b); ctx.lineWidth = 8 / view.scale; ctx.stroke();
       }
     }
@@ -584,7 +585,7 @@ class Painter {
       });
       state.textContent = this.findings.length ? `${this.findings.length} finding(s)` : "No findings.";
       list.replaceChildren(...this.findings.map((f) => el("li", { class: `finding ${f.severity}` },
-        el("button", { type: "button", class: "reason", onclick: () => { this.highlight = f.at ? [f.at] : null; this.view.request(); } },
+        el("button", { type: "button", class: "reason", onclick: () => { this.highlight = { hexes: f.at ? [f.at] : [], hexsides: [] }; this.view.request(); } },
            `${f.severity}: ${f.hex ? f.hex + " · " : ""}${f.message}`))));
       this.view.request();
     } catch (err) {
@@ -634,6 +635,7 @@ class Painter {
     await this.editor.waitIdle();
     form.append("revision", this.editor.revision);
     message.textContent = "Uploading…";
+    delete message.dataset.error;
     try {
       const answer = await post(urls.background(this.mapId), form);
       message.textContent = `Scan uploaded (${answer.size[0]} × ${answer.size[1]} px). Align it: drag the two handles onto the hexes' centres.`;
@@ -698,6 +700,7 @@ class Painter {
     const entry = this.model.background, al = this.aligning;
     this.aligning = null;
     $("#scan-align-done").hidden = true;
+    this.say("scan aligned");
     if (!entry || !al) return;
     const [A, B] = al.handles, g = this.grid;
     const Ia = this.imagePixel(entry, A.at), Ib = this.imagePixel(entry, B.at);

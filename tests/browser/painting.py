@@ -61,9 +61,10 @@ def cells(map_id):
     return {e["hex"]: e for e in document(map_id)["hexes"]}
 
 
-def start_worker(folder, queue):
-    """A real Celery worker on a broker folder of its own, seeing the test database."""
+def start_worker(folder, queue, broker_url):
+    """A real Celery worker on a queue of its own, seeing the test database."""
     from tests.jobs.conftest import worker_env
 
-    worker = Worker(f"painter-{uuid.uuid4().hex[:6]}", worker_env(folder, queue), folder, queue=queue, include=())
+    worker = Worker(f"painter-{uuid.uuid4().hex[:6]}", worker_env(folder, queue, broker_url), folder, queue=queue,
+                    include=())
     return worker.start()
