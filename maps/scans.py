@@ -51,13 +51,13 @@ def check(upload):
             size = image.size
             kind = image.format
             if size[0] * size[1] > pixels:
-                raise ScanError(f"the scan is {size[0]} x {size[1]} pixels; at most {pixels / 1e6:.0f} million "
-                                "pixels")
+                raise ScanError(f"the scan is {size[0]} x {size[1]} pixels ({size[0] * size[1]:,}); at most "
+                                f"{pixels:,} pixels")
             image.verify()
     except ScanError:
         raise
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
-        raise ScanError(f"the scan has too many pixels; at most {pixels / 1e6:.0f} million") from None
+        raise ScanError(f"the scan has too many pixels; at most {pixels:,}") from None
     except Exception:  # noqa: BLE001 - Pillow raises many kinds for a file that is not an image
         raise ScanError("the file is not a PNG or JPEG image") from None
     if kind not in FORMATS:

@@ -294,27 +294,25 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
 
     # A board scan: not an image, then too large, are refused with a message and change nothing.
     page.locator("#scan-panel summary").click()
-    bad = tmp_path / "notes.png"
-    bad.write_text("not an image at all")
     revision = Map.objects.get(pk=map.pk).revision
-    page.set_input_files("#scan-file", str(bad))
-    page.click("#scan-form button[type=submit]")
-    page.wait_for_function("document.querySelector('#scan-message').dataset.error")
-    assert "not a PNG or JPEG" in page.locator("#scan-message").inner_text()
+
+    def upload(name, content):
+        path = tmp_path / name
+        path.write_bytes(content)
+        page.set_input_files("#scan-file", str(path))
+        page.click("#scan-form button[type=submit]")
+        page.wait_for_function("!document.querySelector('#scan-message').textContent.startsWith('Uploading')")
+        return page.locator("#scan-message").inner_text()
+
+    assert "not a PNG or JPEG" in upload("notes.png", b"not an image at all")
     settings.HEXSIDE_SCAN_MAX_PIXELS = 1000
-    big = tmp_path / "big.png"
-    big.write_bytes(png(100, 100))
-    page.set_input_files("#scan-file", str(big))
-    page.click("#scan-form button[type=submit]")
-    page.wait_for_function("document.querySelector('#scan-message').textContent.includes('pixels')")
+    assert "at most 1,000 pixels" in upload("big.png", png(100, 100))
+    assert page.locator("#scan-message").get_attribute("data-error") == "1"
     assert Map.objects.get(pk=map.pk).revision == revision and "background" not in document(map.pk)
     settings.HEXSIDE_SCAN_MAX_PIXELS = 10_000_000
 
     # A good scan: uploaded, stored beside the map, named in its background entry, drawn under the map.
-    scan = tmp_path / "board.png"
-    scan.write_bytes(png(800, 600))
-    page.set_input_files("#scan-file", str(scan))
-    page.click("#scan-form button[type=submit]")
+    upload("board.png", png(800, 600))
     page.wait_for_function("painter.model.background && painter.view.background && painter.view.background.image.complete")
     entry = document(map.pk)["background"]
     assert entry["image"].endswith(".png") and (jobs / "media" / "maps" / str(map.pk) / "scans" / entry["image"]).exists()

@@ -73,7 +73,7 @@ def test_upload_fits_the_scan_and_serves_it(user_client, user, map_document, set
 @pytest.mark.parametrize("content, limit, message", [
     (b"not an image", None, "not a PNG or JPEG"),
     ("gif", None, "upload a PNG or JPEG"),
-    ("big", ("HEXSIDE_SCAN_MAX_PIXELS", 1000), "million pixels"),
+    ("big", ("HEXSIDE_SCAN_MAX_PIXELS", 1000), "at most 1,000 pixels"),
     ("big", ("HEXSIDE_SCAN_MAX_BYTES", 100), "MB"),
 ])
 def test_bad_scans_are_refused_and_change_nothing(user_client, user, map_document, settings, tmp_path, content,

@@ -1,12 +1,11 @@
 // Terrain brush: paint the chosen terrain on every hex within the radius (0-3) of the pointer's path; replace
 // the hex's terrain list, or add the terrain to it.
-import { HexStroke, groupBy, outlineHexes } from "./common.js";
+import { dragStroke, groupBy, outlineHexes } from "./common.js";
 
 export const brush = {
   id: "brush", name: "Terrain brush", key: "b",
   title: "Paint terrain (B). Radius 0–3 and replace/add in the tool options.",
-  down(p, e) { this.stroke = new HexStroke(p.grid, p.options.radius); this.stroke.add(...p.hexAt(e)); },
-  move(p, e) { if (this.stroke) { this.stroke.add(...p.hexAt(e)); p.view.request(); } },
+  ...dragStroke,
   up(p) {
     const stroke = this.stroke; this.stroke = null;
     if (!stroke) return;

@@ -12,6 +12,14 @@ export class HexStroke {
   labels() { return this.hexes.map(([c, r]) => this.grid.label(c, r)); }
 }
 
+// The pointer half of a tool that paints along a drag: down starts a HexStroke, move extends it; the tool's
+// own up() turns `this.stroke` into operations.
+export const dragStroke = {
+  down(p, e) { this.stroke = new HexStroke(p.grid, p.options.radius); this.stroke.add(...p.hexAt(e)); },
+  move(p, e) { if (this.stroke) { this.stroke.add(...p.hexAt(e)); p.view.request(); } },
+  cancel() { this.stroke = null; },
+};
+
 // Group hexes by the value a function gives each: one operation per distinct value.
 export function groupBy(hexes, valueOf) {
   const groups = new Map();

@@ -1,10 +1,9 @@
 // Eraser: hexes within the radius go back to the map's defaults (terrain, level, storeys, art).
-import { HexStroke, outlineHexes } from "./common.js";
+import { dragStroke, outlineHexes } from "./common.js";
 
 export const eraser = {
   id: "eraser", name: "Eraser", key: "e", title: "Erase hexes back to the defaults (E)",
-  down(p, e) { this.stroke = new HexStroke(p.grid, p.options.radius); this.stroke.add(...p.hexAt(e)); },
-  move(p, e) { if (this.stroke) { this.stroke.add(...p.hexAt(e)); p.view.request(); } },
+  ...dragStroke,
   up(p) {
     const s = this.stroke; this.stroke = null;
     if (!s) return;

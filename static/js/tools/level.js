@@ -1,12 +1,11 @@
 // Levels and storeys: set a level, raise or lower by one step, or set a building's storeys, on the hexes
 // within the brush radius of the pointer's path.
-import { HexStroke, groupBy, outlineHexes } from "./common.js";
+import { dragStroke, groupBy, outlineHexes } from "./common.js";
 
 export const level = {
   id: "level", name: "Level", key: "l",
   title: "Set, raise or lower the ground level, or set storeys (L). Mode and value in the tool options.",
-  down(p, e) { this.stroke = new HexStroke(p.grid, p.options.radius); this.stroke.add(...p.hexAt(e)); },
-  move(p, e) { if (this.stroke) { this.stroke.add(...p.hexAt(e)); p.view.request(); } },
+  ...dragStroke,
   up(p) {
     const stroke = this.stroke; this.stroke = null;
     if (!stroke) return;
