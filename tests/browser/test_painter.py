@@ -16,11 +16,13 @@ from tests.browser.painting import (
     cells,
     document,
     drag,
+    only_expected,
     open_editor,
     point,
     sign_in,
     start_worker,
     wait_saved,
+    watch_console,
 )
 from tests.jobs.conftest import use_broker
 from tests.jobs.workers import forget_redis_queue
@@ -40,6 +42,7 @@ def choose_tool(page, key):
 
 
 def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server, page, designer):
+    console = watch_console(page)
     sign_in(page, live_server, designer)
     map = blank_map(designer)
     open_editor(page, live_server, map.pk)
@@ -154,15 +157,27 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     page.locator("#history-panel summary").click()
     assert page.locator("#history-list li").count() >= 10
     page.screenshot(path=f"{ARTIFACTS}/painter-reloaded.png")
+    assert only_expected(console, 400) == []
+
+    # The help overlay on "?", closed by Escape.
+    page.locator("#map-canvas").focus()
+    page.keyboard.press("?")
+    assert page.locator("#help").is_visible() and "Flood fill" in page.locator("#help").inner_text()
+    page.screenshot(path=f"{ARTIFACTS}/painter-help.png")
+    page.keyboard.press("Escape")
+    assert not page.locator("#help").is_visible()
 
 
-def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, browser, page, designer):
+def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, browser, page, designer,
+                                                                  django_user_model):
+    console = watch_console(page)
     sign_in(page, live_server, designer)
     map = blank_map(designer, name="Shared")
     open_editor(page, live_server, map.pk)
     other = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     errors = []
     other.on("pageerror", lambda exc: errors.append(str(exc)))
+    other_console = watch_console(other)
     sign_in(other, live_server, designer)
     open_editor(other, live_server, map.pk)
 
@@ -203,7 +218,24 @@ def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, b
                            timeout=5000)
     page.screenshot(path=f"{ARTIFACTS}/painter-second-page.png")
     other.context.close()
-    assert errors == []
+    assert errors == [] and only_expected(console) == [] and only_expected(other_console, 409) == []
+
+    # Another designer may open the published map read-only: looking tools only, nothing sent.
+    map.published = True
+    map.save(update_fields=["published"])
+    rival = django_user_model.objects.create_user("rival")
+    viewer = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sign_in(viewer, live_server, rival)
+    open_editor(viewer, live_server, map.pk)
+    assert viewer.locator("h1 .tag").inner_text() == "read-only"
+    tools = viewer.locator("#tools .tool").evaluate_all("buttons => buttons.map(b => b.dataset.tool)")
+    assert tools == ["picker", "los", "viewshed", "analysis", "pan"]
+    assert viewer.locator("#undo").is_hidden() and viewer.locator("#scan-form").is_hidden()
+    viewer.keyboard.press("b")
+    viewer.mouse.click(*point(viewer, "A1"))
+    assert Map.objects.get(pk=map.pk).revision == 5
+    viewer.screenshot(path=f"{ARTIFACTS}/painter-read-only.png")
+    viewer.context.close()
 
 
 @pytest.fixture(scope="module")
@@ -243,6 +275,7 @@ def png(width, height, colour=(200, 180, 120)):
 
 
 def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_path, settings):
+    console = watch_console(page)
     sign_in(page, live_server, designer)
     map = blank_map(designer, name="Sight")
     open_editor(page, live_server, map.pk)
@@ -340,3 +373,4 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
     page.screenshot(path=f"{ARTIFACTS}/painter-scan.png")
     page.check("#scan-hide")
     assert page.evaluate("painter.view.background.visible") is False
+    assert only_expected(console, 400) == []
