@@ -147,9 +147,11 @@ export class MapView {
     const [mx, my] = this.toMap(sx, sy);
     this.scale = Math.max(2, Math.min(400, this.scale * factor));
     this.ox = sx - mx * this.scale; this.oy = sy - my * this.scale;
+    // While the wheel turns, the cached layers are stretched; they are drawn again at the new scale once it stops.
+    this.zooming = true;
     this.request();
     clearTimeout(this.zoomTimer);
-    this.zoomTimer = setTimeout(() => { this.cache = null; this.request(); }, 150);
+    this.zoomTimer = setTimeout(() => { this.zooming = false; this.request(); }, 150);
   }
 
   panBy(dx, dy) { this.ox += dx; this.oy += dy; this.request(); }
@@ -351,6 +353,7 @@ export class MapView {
   // Redraw what changed into the cache, then copy the cache to the screen with the page's layers on top.
   draw() {
     const t0 = performance.now();
+    if (this.zooming && this.cache && !this.cacheValid()) { this.drawStretched(); return; }
     if (!this.cacheValid()) this.buildCache();
     const d = this.dirty;
     if (d.all) {
@@ -376,6 +379,16 @@ export class MapView {
     ctx.setTransform(this.dpr * this.scale, 0, 0, this.dpr * this.scale, this.ox * this.dpr, this.oy * this.dpr);
     for (const layer of this.extra) if (layer.visible !== false) { ctx.save(); layer.draw(ctx, this); ctx.restore(); }
     this.lastDrawMs = performance.now() - t0;
+    this.frames++;
+  }
+
+  // The cached layers scaled to the current zoom: quick and a little blurred, while the wheel turns.
+  drawStretched() {
+    const ctx = this.ctx, c = this.cache, k = (this.scale * this.dpr) / c.res;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = "#e9e5da"; ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    const dx = (c.x0 * this.scale + this.ox) * this.dpr, dy = (c.y0 * this.scale + this.oy) * this.dpr;
+    for (const name of LAYERS) ctx.drawImage(c.layers[name], dx, dy, c.w * k, c.h * k);
     this.frames++;
   }
 

@@ -464,6 +464,7 @@ class Painter {
       const hexes = new Map();
       for (const [label, ans] of Object.entries(job.result.hexes)) hexes.set(label, ans);
       this.results.viewshed = { from: h, hexes, revision, stale: false };
+      $("#analysis-show").value = "off";   // one shading at a time
       const count = (k) => [...hexes.values()].filter((a) => a.result === k).length;
       $("#viewshed-state").textContent = `Viewshed from ${g.label(...h)}: ${count("clear")} clear, ${count("hindered")} `
         + `hindered, ${count("blocked")} blocked (revision ${revision}).`;
@@ -480,7 +481,11 @@ class Painter {
     try {
       const job = await runJob(urls.job("analysis", this.mapId), {}, (j) => this.progress(j));
       this.results.analysis = { hexes: job.result.hexes, revision, stale: false };
-      $("#analysis-state").textContent = `Analysis of ${Object.keys(job.result.hexes).length} hexes (revision ${revision}).`;
+      this.results.viewshed = null;   // one shading at a time
+      $("#analysis-show").value = "sees";
+      const seen = Object.values(job.result.hexes).map((v) => v.clear + v.hindered);
+      $("#analysis-state").textContent = `Analysis of ${seen.length} hexes (revision ${revision}): each hex sees from `
+        + `${Math.min(...seen)} (dark purple) to ${Math.max(...seen)} (yellow) hexes.`;
     } catch (err) {
       $("#analysis-state").textContent = `No analysis: ${err.message}`;
     } finally { this.progress(null); this.view.request(); }
@@ -513,7 +518,7 @@ class Painter {
     const vs = this.results.viewshed, an = this.results.analysis;
     if (an && $("#analysis-show").value !== "off") {
       const key = $("#analysis-show").value, values = Object.values(an.hexes);
-      const of = (v) => (key === "sees" ? v.clear + v.hindered : v.clear + v.hindered);
+      const of = (v) => v.clear + v.hindered;   // LOS is reciprocal: what a hex sees is what sees it
       const max = Math.max(1, ...values.map(of));
       ctx.globalAlpha = an.stale ? 0.3 : 0.6;
       for (const [label, v] of Object.entries(an.hexes)) {

@@ -4,7 +4,6 @@ import uuid
 
 from django.test import Client
 
-from maps import mapfile
 from maps.models import Map
 from tests.jobs.workers import Worker
 
@@ -33,10 +32,14 @@ def only_expected(errors, *statuses):
 
 
 def blank_map(user, name="Painted", columns=12, rows=9, ruleset="ost", orientation="flat", **grid):
-    doc = mapfile.parse({"format": "hexside-map", "version": 1, "name": name, "ruleset": ruleset,
-                         "grid": {"orientation": orientation, "columns": columns, "rows": rows, "stagger": "even",
-                                  "labels": "letter-number", **grid}})
-    return Map.objects.create_from_doc(user, doc)
+    """A new map made through the API (POST /api/maps/), as its owner; the new map form is another branch's."""
+    client = Client()
+    client.force_login(user)
+    answer = client.post("/api/maps/", {"name": name, "ruleset": ruleset, "grid": {
+        "orientation": orientation, "columns": columns, "rows": rows, "stagger": "even", "labels": "letter-number",
+        **grid}}, content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    return Map.objects.get(pk=answer.json()["id"])
 
 
 def open_editor(page, live_server, map_id):

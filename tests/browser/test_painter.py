@@ -115,6 +115,24 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     assert document(map.pk)["overlays"][0]["rotation"] == 2
     page.screenshot(path=f"{ARTIFACTS}/painter-painted.png")
 
+    # Zoom with the wheel around the pointer: the hex under it stays under it; pan with the right button; fit.
+    c2 = point(page, "C2")
+    page.mouse.move(*c2)
+    assert page.locator("#status-hex").inner_text().startswith("C2 · Brush · level 0")
+    scale = page.evaluate("painter.view.scale")
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"painter.view.scale > {scale} * 1.5 && !painter.view.zooming")
+    after = point(page, "C2")
+    assert abs(after[0] - c2[0]) < 1 and abs(after[1] - c2[1]) < 1
+    page.mouse.down(button="right")
+    page.mouse.move(c2[0] + 100, c2[1] + 50, steps=4)
+    page.mouse.up(button="right")
+    moved = point(page, "C2")
+    assert abs(moved[0] - c2[0] - 100) < 1 and abs(moved[1] - c2[1] - 50) < 1
+    page.screenshot(path=f"{ARTIFACTS}/painter-zoomed.png")
+    page.keyboard.press("0")
+    page.wait_for_function(f"Math.abs(painter.view.scale - {scale}) < 1e-6")
+
     # Undo and redo, from the keyboard and the toolbar; each is a revision of its own.
     revision = Map.objects.get(pk=map.pk).revision
     page.locator("#map-canvas").focus()
@@ -157,6 +175,13 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     page.locator("#history-panel summary").click()
     assert page.locator("#history-list li").count() >= 10
     page.screenshot(path=f"{ARTIFACTS}/painter-reloaded.png")
+
+    # Restore revision 2 (the brush's woods only) from the history panel: a new revision, shown at once.
+    before = Map.objects.get(pk=map.pk).revision
+    page.locator("#history-list li", has_text="r2 ").get_by_role("button", name="Restore").click()
+    page.wait_for_function(f"painter.editor.revision === {before + 1}")
+    assert page.evaluate("[painter.model.cell(5, 2).terrain[0], painter.model.hexsides.size]") == ["open", 0]
+    assert document(map.pk)["hexsides"] == [] and cells(map.pk)["C2"]["terrain"] == ["woods"]
     assert only_expected(console, 400) == []
 
     # The help overlay on "?", closed by Escape.
@@ -318,6 +343,14 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
     assert int(page.evaluate("document.body.dataset.viewshed")) == 12 * 9
     assert "blocked" in page.locator("#viewshed-state").inner_text()
     page.screenshot(path=f"{ARTIFACTS}/painter-viewshed.png")
+
+    # The whole-map analysis: a heat map of every hex.
+    page.click("#run-analysis")
+    page.wait_for_function("painter.results.analysis !== null", timeout=60000)
+    assert len(page.evaluate("Object.keys(painter.results.analysis.hexes)")) == 12 * 9
+    assert "Analysis of 108 hexes" in page.locator("#analysis-state").inner_text()
+    page.screenshot(path=f"{ARTIFACTS}/painter-analysis.png")
+    page.select_option("#analysis-show", "off")
 
     # An edit marks the results stale (they stay on screen).
     choose_tool(page, "b")
