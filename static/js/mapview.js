@@ -316,8 +316,9 @@ export class MapView {
       ctx.strokeStyle = st.stroke || "#5a3e2b";
       ctx.lineWidth = Math.max(2 / c.res, (st.stroke_width || 0.1) * SQRT3);
       ctx.stroke();
-      if (st.pattern === "dots" || st.marker) {   // a second cue beside the colour
-        ctx.setLineDash([0.08, 0.12]); ctx.strokeStyle = "#ffffff"; ctx.lineWidth /= 3; ctx.stroke(); ctx.setLineDash([]);
+      if (st.pattern) {   // a second cue beside the colour: dashes in the pattern's colour
+        ctx.setLineDash([0.08, 0.12]); ctx.strokeStyle = st.pattern_colour || "#ffffff"; ctx.lineWidth /= 2.5; ctx.stroke();
+        ctx.setLineDash([]);
       }
     }
   }
@@ -406,6 +407,31 @@ export class MapView {
     ctx.globalAlpha = e.opacity ?? 1;
     ctx.drawImage(bg.image, 0, 0);
     ctx.restore();
+  }
+
+  // A counter-like marker (smoke, a wreck, a setup zone's flag) in a hex, in its catalogue style: a square of its
+  // fill with its marker shape, and a short name.
+  drawMarker(ctx, col, row, id, { size = 0.7, text = null } = {}) {
+    const st = this.styles.style(id), [x, y] = this.grid.centre(col, row), h = size / 2;
+    ctx.fillStyle = st.fill || "#888"; ctx.strokeStyle = st.stroke || "#333"; ctx.lineWidth = 1.5 / this.scale;
+    ctx.fillRect(x - h, y - h, size, size); ctx.strokeRect(x - h, y - h, size, size);
+    ctx.beginPath();
+    const r = h * 0.45, cy = y - h * 0.25;
+    switch (st.marker) {
+      case "circle": ctx.arc(x, cy, r, 0, 7); break;
+      case "square": ctx.rect(x - r, cy - r, 2 * r, 2 * r); break;
+      case "triangle": ctx.moveTo(x, cy - r); ctx.lineTo(x + r, cy + r); ctx.lineTo(x - r, cy + r); ctx.closePath(); break;
+      case "cross": ctx.moveTo(x - r, cy - r); ctx.lineTo(x + r, cy + r); ctx.moveTo(x + r, cy - r); ctx.lineTo(x - r, cy + r); break;
+      case "star": for (let i = 0; i < 10; i++) {
+        const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r / 2.2 : r;
+        ctx[i ? "lineTo" : "moveTo"](x + rr * Math.cos(a), cy + rr * Math.sin(a));
+      } ctx.closePath(); break;
+      default: break;
+    }
+    ctx.stroke();
+    ctx.fillStyle = "#111"; ctx.font = `${size * 0.28}px system-ui, sans-serif`; ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    ctx.fillText(text ?? this.styles.name(id).slice(0, 8), x, y + h * 0.85);
   }
 
   addLayer(layer) { this.extra.push(layer); this.request(); return layer; }

@@ -408,6 +408,7 @@ class Painter {
     if (s.toLevel !== "") params.to_level = Number(s.toLevel);
     if (s.markers.length) params.markers = s.markers;
     s.answer = null; s.pendingRevision = this.editor.revision;
+    this.highlight = null;
     $("#los-answer").textContent = "Asking the rules…";
     $("#los-reasons").replaceChildren();
     this.openPanel("los-panel");
@@ -535,13 +536,7 @@ class Painter {
       }
       ctx.beginPath(); view.hexPath(ctx, ...vs.from); ctx.lineWidth = 4 / view.scale; ctx.strokeStyle = "#000"; ctx.stroke();
     }
-    for (const m of this.sight.markers) {
-      const [x, y] = g.centre(...g.parseLabel(m.hex));
-      ctx.fillStyle = m.kind.startsWith("smoke") || m.kind === "dust" ? "rgba(120,120,120,.85)" : "rgba(40,40,40,.9)";
-      ctx.fillRect(x - 0.35, y - 0.35, 0.7, 0.7);
-      ctx.fillStyle = "#fff"; ctx.font = `${0.3}px system-ui`; ctx.textAlign = "center"; ctx.textBaseline = "middle";
-      ctx.fillText(m.kind.slice(0, 5), x, y);
-    }
+    for (const m of this.sight.markers) view.drawMarker(ctx, ...g.parseLabel(m.hex), m.kind);
     const s = this.sight;
     if (s.from) {
       if (s.to) {

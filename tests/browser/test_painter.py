@@ -184,6 +184,11 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     assert document(map.pk)["hexsides"] == [] and cells(map.pk)["C2"]["terrain"] == ["woods"]
     assert only_expected(console, 400) == []
 
+    # The findings panel: the map checks' answers, or a quiet word where this server has none yet.
+    page.locator("#findings-panel summary").click()
+    findings = page.locator("#findings-state").inner_text()
+    assert findings == "Map checks are not available on this server yet." or "finding" in findings.lower()
+
     # The help overlay on "?", closed by Escape.
     page.locator("#map-canvas").focus()
     page.keyboard.press("?")
@@ -333,6 +338,7 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
     page.keyboard.up("Shift")
     page.wait_for_function("document.querySelector('#los-answer').dataset.result === 'hindered'", timeout=60000)
     assert page.locator("#marker-list li").inner_text() == "smoke in E3"
+    page.screenshot(path=f"{ARTIFACTS}/painter-marker.png")
     assert Map.objects.get(pk=map.pk).revision == revision
 
     # Viewshed from B5: every hex shaded.
