@@ -101,8 +101,9 @@ export class MapModel {
     for (const op of ops) {
       const undo = [];
       switch (op.op) {
-        case "set_terrain": case "set_level": case "set_storeys": {
-          const field = { set_terrain: "terrain", set_level: "level", set_storeys: "storeys" }[op.op];
+        case "set_terrain": case "set_level": case "set_storeys": case "set_label_note": {
+          const field = { set_terrain: "terrain", set_level: "level", set_storeys: "storeys",
+                          set_label_note: "label_note" }[op.op];
           const value = field === "terrain" && typeof op.terrain === "string" ? [op.terrain] : op[field];
           const before = new Map();
           for (const [c, r] of this.hexesOf(op)) {
@@ -125,6 +126,7 @@ export class MapModel {
                         { op: "set_level", hexes: [label], level: cell.level });
               if (cell.storeys !== 1) undo.push({ op: "set_storeys", hexes: [label], storeys: cell.storeys });
               if (cell.art) undo.push({ op: "set_art", hex: label, art: cell.art });
+              if (cell.label_note != null) undo.push({ op: "set_label_note", hexes: [label], label_note: cell.label_note });
             }
             this.cells.delete(key);
             touched.hexes.add(key);

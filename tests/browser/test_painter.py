@@ -162,6 +162,16 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     assert page.evaluate("painter.model.cell(0, 8).level") == 0
     assert "A9" not in cells(map.pk)
 
+    # The eraser takes E8 (its art too) back to the defaults; undo brings it all back.
+    page.locator("#banner button").click()
+    choose_tool(page, "e")
+    page.mouse.click(*point(page, "E8"))
+    wait_saved(page)
+    assert "E8" not in cells(map.pk)
+    page.keyboard.press("Control+z")
+    wait_saved(page)
+    assert len(cells(map.pk)["E8"]["art"][0]) == 4
+
     # Reload: everything is still there, on the page and through the API.
     page.reload()
     page.wait_for_selector("body[data-ready='1']", state="attached")

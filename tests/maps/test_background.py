@@ -99,3 +99,17 @@ def test_others_cannot_upload_and_current_is_cheap(api_client, other_user, user,
     assert answer.status_code == 403
     assert api_client.get(f"/api/maps/{map.pk}/background/").status_code == 404
     assert api_client.get(f"/api/maps/{map.pk}/current/").json() == {"revision": 1, "content_hash": map.content_hash}
+
+
+def test_set_label_note_brings_a_note_back(map_document):
+    """What undoing an erase needs: clear_hexes drops a hex's note, set_label_note puts it back."""
+    doc = mapfile.parse(map_document)
+    erased, _ = edits.apply(doc, [{"op": "clear_hexes", "hexes": ["F2"]}])
+    assert (5, 1) not in erased.hexes
+    back, _ = edits.apply(erased, [{"op": "set_terrain", "hexes": ["F2"], "terrain": ["stream", "brush"]},
+                                   {"op": "set_level", "hexes": ["F2"], "level": -1},
+                                   {"op": "set_label_note", "hexes": ["F2"], "label_note": "ford"}])
+    assert back.hexes[(5, 1)] == doc.hexes[(5, 1)]
+    with pytest.raises(edits.EditError) as caught:
+        edits.apply(doc, [{"op": "set_label_note", "hexes": ["F2"], "label_note": 3}])
+    assert caught.value.errors[0].path == "operations[0].label_note"
