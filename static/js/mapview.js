@@ -91,7 +91,7 @@ export function patternTile(kind, colour, s) {
 const LAYERS = ["terrain", "art", "hexsides", "overlays", "grid"];
 
 export class MapView {
-  constructor(canvas, model, styles, { onHover = () => {} } = {}) {
+  constructor(canvas, model, styles) {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.model = model;
@@ -105,7 +105,6 @@ export class MapView {
     this.extra = [];          // page layers drawn on top, in order
     this.cache = null;        // {canvas per layer, window in map space, res}
     this.dirty = { all: true, hexes: new Set() };
-    this.onHover = onHover;
     this.frames = 0;
     model.onChange((what) => this.invalidate(what));
     new ResizeObserver(() => this.resize()).observe(canvas);
@@ -292,7 +291,7 @@ export class MapView {
   drawArt() {
     const ctx = this.layerCtx("art"), c = this.cache;
     ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore();
-    for (const [key, cell] of this.model.cells) {
+    for (const cell of this.model.cells.values()) {
       if (!cell.art) continue;
       const polys = Array.isArray(cell.art[0][0]) ? cell.art : [cell.art];
       const st = this.styles.style(cell.terrain[0]);
@@ -301,7 +300,6 @@ export class MapView {
         ctx.fillStyle = shade(st.fill && st.fill.startsWith("#") ? st.fill : "#a88f74", -0.3); ctx.fill();
         ctx.lineWidth = 1.5 / c.res; ctx.strokeStyle = "#2b1d12"; ctx.stroke();
       }
-      void key;
     }
   }
 
@@ -346,7 +344,7 @@ export class MapView {
       ctx.fillStyle = "rgba(40,30,20,.75)"; ctx.textAlign = "center"; ctx.textBaseline = "top";
       for (const [col, row] of hexes) {
         const [x, y] = g.centre(col, row);
-        ctx.fillText(g.label(col, row), x, y - (g.flat ? SQRT3 / 2 - 0.08 : 0.88));
+        ctx.fillText(g.label(col, row), x, y - (g.flat ? SQRT3 / 2 - 0.08 : 0.72));
       }
     }
   }

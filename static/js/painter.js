@@ -1,5 +1,5 @@
 // The map painter page: wires the view, the tools, the panels and the keyboard (templates/maps/editor.html).
-import { ApiError, get, post, request, urls } from "./api.js";
+import { ApiError, get, post, urls } from "./api.js";
 import { Editor } from "./edits.js";
 import { runJob } from "./jobs.js";
 import { MapView, Styles } from "./mapview.js";
@@ -728,4 +728,3 @@ painter.start().catch((err) => {
   b.textContent = `The painter could not start: ${err.message}`;
 });
 export default painter;
-void request;
