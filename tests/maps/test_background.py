@@ -113,3 +113,20 @@ def test_set_label_note_brings_a_note_back(map_document):
     with pytest.raises(edits.EditError) as caught:
         edits.apply(doc, [{"op": "set_label_note", "hexes": ["F2"], "label_note": 3}])
     assert caught.value.errors[0].path == "operations[0].label_note"
+
+
+def test_scans_are_copied_for_a_duplicate_and_go_with_a_deleted_map(user_client, user, map_document, settings,
+                                                                     tmp_path, django_capture_on_commit_callbacks):
+    from maps import scans
+
+    settings.MEDIA_ROOT = str(tmp_path)
+    map = Map.objects.create_from_doc(user, mapfile.parse(map_document))
+    answer = user_client.post(f"/api/maps/{map.pk}/background/", {"image": SimpleUploadedFile("b.png", png())})
+    name = answer.json()["background"]["image"]
+    copy = Map.objects.create_from_doc(user, mapfile.parse(Map.objects.get(pk=map.pk).document))
+    scans.copy(map.pk, copy.pk)
+    assert scans.path_of(copy.pk, name).read_bytes() == png()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert user_client.delete(f"/api/maps/{map.pk}/").status_code == 204
+    assert scans.path_of(map.pk, name) is None and not (tmp_path / "maps" / str(map.pk)).exists()
+    assert scans.path_of(copy.pk, name) is not None
