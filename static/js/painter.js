@@ -260,10 +260,11 @@ class Painter {
     };
     canvas.addEventListener("pointerup", end);
     canvas.addEventListener("pointercancel", end);
-    canvas.addEventListener("pointerleave", () => { $("#status-hex").textContent = "—"; });
+    canvas.addEventListener("pointerleave", () => { this.lastPointer = null; $("#status-hex").textContent = "—"; });
   }
 
   hover(e) {
+    this.lastPointer = e;
     const [col, row] = this.hexAt(e), g = this.grid;
     if (!g.contains(col, row)) { $("#status-hex").textContent = "—"; return; }
     const cell = this.model.resolvedCell(col, row), sides = [], all = this.model.resolvedHexsides();
@@ -315,7 +316,7 @@ class Painter {
   // -- saving ----------------------------------------------------------------------------------------------
   bindEditor() {
     const ed = this.editor;
-    ed.addEventListener("state", () => this.state());
+    ed.addEventListener("state", () => { this.state(); if (this.lastPointer) this.hover(this.lastPointer); });
     ed.addEventListener("saved", (e) => { this.lastSaveMs = e.detail.ms; this.refreshHistory(); });
     ed.addEventListener("remote", () => { this.refreshTemplates(); this.refreshHistory(); this.loadBackground(); this.markStale(); });
     ed.addEventListener("refused", (e) => {

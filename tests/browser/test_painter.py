@@ -419,6 +419,7 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
     page.mouse.click(*point(page, "C8"))
     wait_saved(page)
     assert cells(map.pk)["C8"]["terrain"] == ["woods"]
+    assert page.locator("#status-hex").inner_text() == "C8 · Woods · level 0"
     page.screenshot(path=f"{ARTIFACTS}/painter-scan.png")
     page.check("#scan-hide")
     assert page.evaluate("painter.view.background.visible") is False
