@@ -254,7 +254,8 @@ def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, b
 
     # The first page sees the second's edits within 5 s, without reloading.
     page.evaluate("painter.editor.poll = painter.editor.constructor.prototype.poll.bind(painter.editor)")
-    page.wait_for_function("painter.model.cell(2, 2).terrain[0] === 'marsh' && painter.model.cell(4, 4).terrain[0] === 'marsh'",
+    page.wait_for_function("painter.model.cell(2, 2).terrain[0] === 'marsh' "
+                           "&& painter.model.cell(4, 4).terrain[0] === 'marsh'",
                            timeout=5000)
     page.screenshot(path=f"{ARTIFACTS}/painter-second-page.png")
     other.context.close()
@@ -395,9 +396,11 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
 
     # A good scan: uploaded, stored beside the map, named in its background entry, drawn under the map.
     upload("board.png", png(800, 600))
-    page.wait_for_function("painter.model.background && painter.view.background && painter.view.background.image.complete")
+    page.wait_for_function("painter.model.background && painter.view.background "
+                           "&& painter.view.background.image.complete")
     entry = document(map.pk)["background"]
-    assert entry["image"].endswith(".png") and (jobs / "media" / "maps" / str(map.pk) / "scans" / entry["image"]).exists()
+    stored = jobs / "media" / "maps" / str(map.pk) / "scans" / entry["image"]
+    assert entry["image"].endswith(".png") and stored.exists()
 
     # Align it: drag A1's handle and L9's handle; the origin, size and rotation follow.
     page.fill("#align-a", "A1")
