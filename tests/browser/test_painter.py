@@ -199,6 +199,19 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     findings = page.locator("#findings-state").inner_text()
     assert findings == "Map checks are not available on this server yet." or "finding" in findings.lower()
 
+    # More than 100 steps undo: 105 strokes, then 105 Ctrl+Z, and A1..A5 are as they were.
+    before = Map.objects.get(pk=map.pk).revision
+    page.evaluate("""() => { for (let i = 0; i < 105; i++)
+        painter.commit([{op: "set_terrain", hexes: [`A${1 + i % 5}`], terrain: [i % 2 ? "woods" : "brush"]}], `step ${i}`); }""")
+    wait_saved(page, timeout=60000)
+    page.locator("#map-canvas").focus()
+    for _ in range(105):
+        page.keyboard.press("Control+z")
+    wait_saved(page, timeout=60000)
+    assert all(f"A{n}" not in cells(map.pk) for n in range(1, 6))
+    assert Map.objects.get(pk=map.pk).revision == before + 210
+    assert page.evaluate("painter.editor.redoStack.length") == 105 and page.locator("#redo").is_enabled()
+
     # The help overlay on "?", closed by Escape.
     page.locator("#map-canvas").focus()
     page.keyboard.press("?")
