@@ -184,17 +184,22 @@ export class Editor extends EventTarget {
 
   // Another tab or designer saved: load their map when nothing of ours is waiting (else the 409 path does it).
   async poll() {
-    if (this.busy || this.conflict) return false;
-    const now = await get(urls.current(this.mapId));
-    if (now.revision === this.revision || this.busy) return false;
-    const data = await this.fetchCurrent();
-    if (this.busy || data.revision === this.revision) return false;
-    this.base = new MapModel(data.document);
-    this.revision = data.revision;
-    this.rebuild();
-    this.emit("remote", { revision: data.revision });
-    this.emit("state");
-    return true;
+    if (this.busy || this.conflict || this.polling) return false;
+    this.polling = true;
+    try {
+      const now = await get(urls.current(this.mapId));
+      if (now.revision === this.revision || this.busy) return false;
+      const data = await this.fetchCurrent();
+      if (this.busy || data.revision === this.revision) return false;
+      this.base = new MapModel(data.document);
+      this.revision = data.revision;
+      this.rebuild();
+      this.emit("remote", { revision: data.revision });
+      this.emit("state");
+      return true;
+    } finally {
+      this.polling = false;
+    }
   }
 
   // Restore an earlier revision (a new revision on the server), then reload.

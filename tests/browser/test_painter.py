@@ -221,6 +221,14 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     assert not page.locator("#help").is_visible()
 
 
+def no_polling(*pages):
+    """Stop pages following the map, once any look they have started is over."""
+    for p in pages:
+        p.evaluate("painter.editor.poll = async () => false")
+    for p in pages:
+        p.wait_for_function("!painter.editor.polling")
+
+
 def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, browser, page, designer,
                                                                   django_user_model):
     console = watch_console(page)
@@ -237,8 +245,7 @@ def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, b
     # Both paint at once, each on the revision it saw: one of them gets 409, rebases and sends again.
     page.select_option("[data-option=terrain]", "woods")
     other.select_option("[data-option=terrain]", "marsh")
-    page.evaluate("painter.editor.poll = async () => false")  # no polling: the second stroke must go through 409
-    other.evaluate("painter.editor.poll = async () => false")
+    no_polling(page, other)  # the second stroke must go through 409
     page.mouse.click(*point(page, "B2"))
     other.mouse.click(*point(other, "E5"))
     wait_saved(page)
@@ -252,8 +259,7 @@ def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, b
     other.evaluate("painter.editor.poll = painter.editor.constructor.prototype.poll.bind(painter.editor)")
     page.wait_for_function("painter.editor.revision === 3")
     other.wait_for_function("painter.editor.revision === 3")
-    page.evaluate("painter.editor.poll = async () => false")
-    other.evaluate("painter.editor.poll = async () => false")
+    no_polling(page, other)
     page.mouse.click(*point(page, "C3"))
     wait_saved(page)
     other.mouse.click(*point(other, "C3"))
@@ -272,7 +278,8 @@ def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, b
                            timeout=5000)
     page.screenshot(path=f"{ARTIFACTS}/painter-second-page.png")
     other.context.close()
-    assert errors == [] and only_expected(console) == [] and only_expected(other_console, 409) == []
+    # Whichever page saved second met a 409 (the browser logs that answer; it is the protocol, not a fault).
+    assert errors == [] and only_expected(console, 409) == [] and only_expected(other_console, 409) == []
 
     # Another designer may open the published map read-only: looking tools only, nothing sent.
     map.published = True
