@@ -225,3 +225,7 @@ HEXSIDE_BATCH_PARTS = int(os.environ.get("HEXSIDE_BATCH_PARTS", 4))
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 STATIC_ROOT.mkdir(exist_ok=True)
+
+# Board scans under a map (the painter's tracing): the upload's limits, checked with Pillow.
+HEXSIDE_SCAN_MAX_BYTES = int(os.environ.get("HEXSIDE_SCAN_MAX_BYTES", 20 * 1024 * 1024))
+HEXSIDE_SCAN_MAX_PIXELS = int(os.environ.get("HEXSIDE_SCAN_MAX_PIXELS", 60_000_000))

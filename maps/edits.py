@@ -91,7 +91,8 @@ def load(document):
     defaults = document["defaults"]
     return MapDoc(name=document["name"], ruleset=document["ruleset"], grid=grid,
                   default_terrain=tuple(defaults["terrain"]), default_level=defaults["level"], hexes=hexes,
-                  hexsides=hexsides, overlays=overlays, extensions=document["extensions"])
+                  hexsides=hexsides, overlays=overlays, extensions=document["extensions"],
+                  background=document.get("background"))
 
 
 def _entry(stored, keys):
@@ -242,6 +243,11 @@ class _Editor:
         return self.paint(index, path, op, "storeys",
                           lambda c, storeys: Cell(c.terrain, c.level, storeys, c.art, c.label_note))
 
+    def set_label_note(self, index, path, op):
+        """A note printed beside the hex's label (null: none), so that undoing an erase can bring it back."""
+        return self.paint(index, path, op, "label_note",
+                          lambda c, note: Cell(c.terrain, c.level, c.storeys, c.art, note))
+
     def clear_hexes(self, index, path, op):
         hexes = self.hex_list(index, f"{path}.hexes", op["hexes"])
         if hexes is None:
@@ -339,6 +345,23 @@ class _Editor:
         del self.doc.overlays[at]
         return f"remove_overlay {op['id']}"
 
+    def set_background(self, index, path, op):
+        """Align, fade or remove the board scan (null removes the entry; the image file is kept)."""
+        entry = op["background"]
+        if entry is None:
+            self.doc.background = None
+            return "set_background none"
+        data = {"format": mapfile.FORMAT, "version": mapfile.VERSION, "name": self.doc.name or "-",
+                "ruleset": self.doc.ruleset, "grid": self.grid.as_dict(), "background": entry}
+        try:
+            checked = mapfile.parse(data, self.rulesets)
+        except MapFormatError as exc:
+            for finding in exc.errors:
+                self.problem(index, f"{path}.{finding.path}", finding.message)
+            return None
+        self.doc.background = checked.background
+        return f"set_background {checked.background['image']}"
+
     def rename(self, index, path, op):
         name = op["name"]
         if not isinstance(name, str) or not name.strip():
@@ -356,6 +379,7 @@ OPERATIONS = {
     "set_terrain": (_Editor.set_terrain, ("hexes", "terrain"), ()),
     "set_level": (_Editor.set_level, ("hexes", "level"), ()),
     "set_storeys": (_Editor.set_storeys, ("hexes", "storeys"), ()),
+    "set_label_note": (_Editor.set_label_note, ("hexes", "label_note"), ()),
     "clear_hexes": (_Editor.clear_hexes, ("hexes",), ()),
     "set_art": (_Editor.set_art, ("hex", "art"), ()),
     "clear_art": (_Editor.clear_art, ("hex",), ()),
@@ -364,6 +388,7 @@ OPERATIONS = {
     "place_overlay": (_Editor.place_overlay, ("overlay",), ()),
     "move_overlay": (_Editor.move_overlay, ("id",), ("anchor", "rotation")),
     "remove_overlay": (_Editor.remove_overlay, ("id",), ()),
+    "set_background": (_Editor.set_background, ("background",), ()),
     "rename": (_Editor.rename, ("name",), ()),
 }
 

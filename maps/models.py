@@ -26,7 +26,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils import timezone
 
-from maps import edits, mapfile, rulesets
+from maps import edits, mapfile, rulesets, scans
 from maps.hexgrid import Grid
 
 logger = logging.getLogger(__name__)
@@ -126,6 +126,13 @@ class Map(models.Model):
         if name == self.name:
             return self
         return apply_edits(self.pk, author, None, [{"op": "rename", "name": name}]).map
+
+
+@receiver(post_delete, sender=Map)
+def delete_scans(sender, instance, **kwargs):
+    """A deleted map's board scans go with it, once the deletion is committed."""
+    pk = instance.pk
+    transaction.on_commit(lambda: scans.forget(pk))
 
 
 class MapRevision(models.Model):

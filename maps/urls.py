@@ -29,6 +29,7 @@ urlpatterns = [
     path("api/validations/<int:pk>/", validations.ValidationDetailView.as_view(), name="api-validation"),
     path("api/validations/<int:pk>/files/<int:index>/open/", validations.ValidationOpenView.as_view(),
          name="api-validation-open"),
+    path("maps/<int:pk>/edit/", views.map_editor, name="map-editor"),
     path("api/token/", api.TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", api.ApiDocsView.as_view(url_name="schema"), name="api-docs"),
