@@ -387,6 +387,8 @@ def test_rulesets_are_listed_and_read(api_client):
     assert not any(r["custom"] for r in ids.values())
     ost = api_client.get("/api/rulesets/ost/")
     assert ost.status_code == 200 and ost.json()["id"] == "ost" and ost.json()["ruleset"]
+    woods = next(e for e in ost.json()["ruleset"]["terrain"] if e["id"] == "woods")
+    assert woods["style"]["pattern"] == "trees" and woods["style"]["fill"].startswith("#")
     assert api_client.get("/api/rulesets/no-such-game/").status_code == 404
 
 

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from maps import mapfile
-from maps.models import Map, check_name, sync_custom_rulesets
+from maps.models import Map, check_name
 
 SAMPLES_USER = "samples"
 
@@ -29,7 +29,6 @@ class Command(BaseCommand):
             raise CommandError(f"no samples folder at {folder}")
         files = sorted(folder.glob("*.json"))
         owner = samples_user()
-        sync_custom_rulesets()
         failed = []
         counts = {"created": 0, "updated": 0, "unchanged": 0}
         for path in files:
