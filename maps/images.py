@@ -84,10 +84,9 @@ def cached(kind, map, make):
 
 
 def _draw_thumbnail(map):
-    from maps.los.engine import compile_map
-    from maps.render import render_thumbnail
+    from maps.render import thumbnail_of
 
-    return render_thumbnail(compile_map(map.mapdoc()))
+    return thumbnail_of(map.mapdoc(), rulesets.get(map.ruleset))
 
 
 def thumbnail(map):

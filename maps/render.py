@@ -19,6 +19,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from maps.hexgrid import FIRST_CORNER_ANGLE
+from maps.mapfile import Cell, overlay_cells
 
 SQRT3 = math.sqrt(3)
 SCALE = 24  # the screen image: pixels per map unit
@@ -417,7 +418,6 @@ def _draw_overlays(draw, canvas):
     doc = getattr(cmap, "doc", None)
     if doc is None or not doc.overlays:
         return
-    from maps.mapfile import overlay_cells
     drawn = _is_drawn(canvas)
     width = max(1, round(canvas.s * 0.06))
     for overlay in doc.overlays:
@@ -733,34 +733,47 @@ def render_map(cmap, highlight=None, labels=True):
 
 
 def render_thumbnail(cmap, size=THUMB_PX):
-    """A small picture of the map, at most ``size`` pixels on its longer side, at a bounded cost.
-
-    Maps past MOSAIC_ABOVE hexes are drawn one pixel per hex from their fills and scaled, so that the cost
-    stays a few numpy operations per hex however large the map is.
-    """
+    """A small picture of a compiled map, at most ``size`` pixels on its longer side."""
     grid = cmap.grid
     min_x, min_y, max_x, max_y = grid.extent()
     scale = size / max(max_x - min_x, max_y - min_y)
-    if cmap.n <= MOSAIC_ABOVE and scale >= 2:
+    if scale >= 2:
         return draw_map(cmap, scale, margin=0, labels=False, patterns=scale >= 7)
-    return mosaic(cmap, size)
+    cells = {grid.from_index(i): Cell(terrain=cmap.terrain[i], level=int(cmap.level[i])) for i in range(cmap.n)}
+    return mosaic(grid, cmap.catalogue, cells, Cell(terrain=("-",)), size)
 
 
-def mosaic(cmap, size=THUMB_PX):
-    """The map as one pixel per hex (its fill, shaded by level), stretched to the map's proportions."""
-    grid, catalogue = cmap.grid, cmap.catalogue
-    colours = {}
-    pixels = np.zeros((grid.size, 3), dtype=np.uint8)
-    for i, terrain in enumerate(cmap.terrain):
-        key = (terrain, int(cmap.level[i]))
-        if key not in colours:
-            colours[key] = level_fill(hex_look(catalogue, terrain)[0], _steps(catalogue, key[1]))
-        pixels[i] = colours[key]
-    image = Image.fromarray(pixels.reshape(grid.columns, grid.rows, 3).transpose(1, 0, 2))
+def mosaic(grid, catalogue, cells, default, size=THUMB_PX):
+    """The map as one pixel per hex (its fill, shaded by level), stretched to the map's proportions.
+
+    ``cells`` maps (column, row) to a Cell for the hexes that differ from ``default``; the colours are worked
+    out once per (terrain, level) and laid down by numpy, so the cost is small per hex."""
+    colours, codes = {}, {}
+    index = np.zeros((grid.columns, grid.rows), dtype=np.int32)
+    for (col, row), cell in cells.items():
+        if grid.contains(col, row):
+            key = (tuple(cell.terrain), int(cell.level))
+            index[col, row] = codes.setdefault(key, len(codes) + 1)
+    palette = [level_fill(hex_look(catalogue, default.terrain)[0], _steps(catalogue, default.level))]
+    for (terrain, level), _ in sorted(codes.items(), key=lambda item: item[1]):
+        palette.append(level_fill(hex_look(catalogue, terrain)[0], _steps(catalogue, level)))
+    pixels = np.array(palette, dtype=np.uint8)[index.T]
+    image = Image.fromarray(pixels)
     min_x, min_y, max_x, max_y = grid.extent()
     aspect = (max_x - min_x) / (max_y - min_y)
     w, h = (size, max(1, round(size / aspect))) if aspect >= 1 else (max(1, round(size * aspect)), size)
-    return image.resize((w, h), Image.NEAREST)
+    return image.resize((w, h), Image.BOX if image.width > w else Image.NEAREST)
+
+
+def thumbnail_of(doc, catalogue, size=THUMB_PX):
+    """A MapDoc's thumbnail at a bounded cost: drawn hex by hex when small, a mosaic of its cells when large
+    (a large map is never compiled for its thumbnail)."""
+    if doc.grid.size <= MOSAIC_ABOVE:
+        from maps.los.engine import compile_map
+
+        return render_thumbnail(compile_map(doc, catalogue=catalogue), size)
+    cells, _ = doc.resolved()
+    return mosaic(doc.grid, catalogue, cells, doc.default_cell(), size)
 
 
 def render_viewshed(cmap, shed):
