@@ -19,17 +19,13 @@ def media(settings, tmp_path):
 
 
 @pytest.fixture
-def site(user):
-    client = Client()
-    client.force_login(user)
-    return client
+def site(user_client):
+    return user_client  # Django's test client with DRF's helpers: pages answer it as they answer a browser
 
 
 @pytest.fixture
-def rival_site(other_user):
-    client = Client()
-    client.force_login(other_user)
-    return client
+def rival_site(other_client):
+    return other_client
 
 
 @pytest.fixture
