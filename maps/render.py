@@ -341,6 +341,7 @@ def draw_map(cmap, scale, margin=MARGIN, labels=True, legend=False, scale_bar=Fa
             i = cmap.index_of(key) if isinstance(key, (str, list, tuple)) else int(key)
             if _is_drawn(canvas)[i]:
                 draw.polygon(canvas.corners(i), fill=tuple(colour))
+    _draw_markers(draw, canvas)
     if scenario is not None:
         _draw_scenario_ground(image, draw, canvas, scenario)
     if labels:
@@ -435,6 +436,22 @@ def _draw_overlays(draw, canvas):
             draw.text((cx, cy + canvas.s * 0.5), overlay.id, fill=(200, 40, 160), font=f, anchor="mm")
 
 
+def _draw_markers(draw, canvas):
+    """Markers laid on the map for an LOS check or by a scenario (smoke, wrecks...), in their catalogue style,
+    a row of symbols across the hex's middle."""
+    cmap, s = canvas.cmap, canvas.s
+    drawn = _is_drawn(canvas)
+    for i, kinds in cmap.markers.items():
+        if not drawn[i]:
+            continue
+        cx, cy = canvas.centre_px[i]
+        for k, kind in enumerate(kinds[:4]):
+            style = style_of(cmap.catalogue, kind)
+            x = cx + (k - (min(len(kinds), 4) - 1) / 2) * s * 0.42
+            _draw_marker(draw, style.get("marker") or "circle", x, cy, s * 0.18, rgb(style.get("fill"), (200, 200, 200)),
+                         rgb(style.get("stroke"), INK))
+
+
 def _draw_labels(draw, canvas):
     cmap, grid, s = canvas.cmap, canvas.grid, canvas.s
     size = s * 0.27
@@ -442,10 +459,12 @@ def _draw_labels(draw, canvas):
         return
     f, fb = font(size), font(size * 1.15, bold=True)
     low = 0.62 if grid.orientation == "flat" else 0.5
+    halo = max(1, round(size * 0.08)) if size >= 12 else 0  # readable over a pattern, as printed labels are
     for i in canvas.drawn:
         cx, cy = canvas.centre_px[i]
         top = cy - s * (SQRT3 / 2 - 0.08 if grid.orientation == "flat" else 0.74)
-        draw.text((cx, top), grid.label(*grid.from_index(i)), fill=LABEL_INK, font=f, anchor="mt")
+        draw.text((cx, top), grid.label(*grid.from_index(i)), fill=LABEL_INK, font=f, anchor="mt", stroke_width=halo,
+                  stroke_fill=(255, 255, 255))
         level = int(cmap.level[i])
         if level:
             storeys = int(cmap.storeys[i])

@@ -174,3 +174,13 @@ def test_render_map_command(tmp_path):
     doc = mapfile.parse(SAMPLES[0].read_bytes())
     assert image.size == expected_size(doc.grid, 120, 15)
     assert round(image.info["dpi"][0]) == 120
+
+
+def test_markers_for_a_check_are_drawn_in_their_style():
+    doc = mapfile.parse(copy.deepcopy(MAP_DOCUMENT))
+    plain = render.render_print(compile_map(doc), dpi=100, hex_mm=16, legend=False, scale_bar=False)
+    smoked = compile_map(doc, markers=[{"hex": "H7", "kind": "smoke"}])
+    image = render.render_print(smoked, dpi=100, hex_mm=16, legend=False, scale_bar=False)
+    x, y, _ = centre_px(smoked, "H7", 100, 16)
+    assert image.getpixel((round(x), round(y))) == render.rgb(smoked.catalogue.get("smoke")["style"]["fill"])
+    assert plain.getpixel((round(x), round(y))) != image.getpixel((round(x), round(y)))
