@@ -795,13 +795,18 @@ def thumbnail_of(doc, catalogue, size=THUMB_PX):
     return mosaic(doc.grid, catalogue, cells, doc.default_cell(), size)
 
 
-def render_viewshed(cmap, shed):
-    """A viewshed (engine.viewshed) drawn over the map, the observer's hex outlined."""
-    highlight = {}
+def viewshed_shading(cmap, shed):
+    """A viewshed (engine.viewshed) as per-hex shading for draw_map or render_print: {index: RGBA}."""
+    shading = {}
     for label, answer in shed["hexes"].items():
         key = "blind" if answer["blind"] else answer["result"]
-        highlight[cmap.index_of(label)] = RESULT_COLOURS[key]
-    image = render_map(cmap, highlight)
+        shading[cmap.index_of(label)] = RESULT_COLOURS[key]
+    return shading
+
+
+def render_viewshed(cmap, shed):
+    """A viewshed drawn over the screen image, the observer's hex outlined."""
+    image = render_map(cmap, viewshed_shading(cmap, shed))
     draw = ImageDraw.Draw(image)
     canvas = _Canvas(cmap, SCALE, MARGIN, None)
     corners = canvas.corners(cmap.index_of(shed["from"]))

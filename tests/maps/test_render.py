@@ -184,3 +184,16 @@ def test_markers_for_a_check_are_drawn_in_their_style():
     x, y, _ = centre_px(smoked, "H7", 100, 16)
     assert image.getpixel((round(x), round(y))) == render.rgb(smoked.catalogue.get("smoke")["style"]["fill"])
     assert plain.getpixel((round(x), round(y))) != image.getpixel((round(x), round(y)))
+
+
+def test_a_viewshed_prints_as_shading():
+    from maps.los.engine import viewshed
+
+    cmap = compiled(MAP_DOCUMENT)
+    shed = viewshed(cmap, "A1")
+    shading = render.viewshed_shading(cmap, shed)
+    assert len(shading) == cmap.n
+    image = render.render_print(cmap, dpi=100, hex_mm=16, legend=False, scale_bar=False, shading=shading)
+    plain = render.render_print(cmap, dpi=100, hex_mm=16, legend=False, scale_bar=False)
+    x, y, scale = centre_px(cmap, "J8", 100, 16)
+    assert dominant(image, x, y, scale * 0.3) != dominant(plain, x, y, scale * 0.3)
