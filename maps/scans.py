@@ -98,3 +98,11 @@ def copy(from_map_id, to_map_id):
 def forget(map_id):
     """Remove a deleted map's scans."""
     shutil.rmtree(folder(map_id).parent, ignore_errors=True)
+def attach(map_id, grid, data, extension, size, author, revision=None):
+    """Store a checked scan beside the map and name it in the map's background entry, fitted to the whole grid:
+    (the new MapRevision, the entry). Raises StaleRevision when ``revision`` is not the current one."""
+    from maps.models import apply_edits
+
+    name = store(map_id, data, extension)
+    entry = {"image": name, **first_alignment(grid, size)}
+    return apply_edits(map_id, author, revision, [{"op": "set_background", "background": entry}]), entry
