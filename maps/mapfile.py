@@ -102,12 +102,20 @@ class Finding:
         return f"{self.where}: {self.message}"
 
 
-class MapFormatError(ValueError):
+class FormatError(ValueError):
+    """A file refused whole; ``errors`` lists every Finding."""
+
+    what = "the file"
+
     def __init__(self, errors):
         self.errors = list(errors)
         count = len(self.errors)
-        super().__init__(f"{count} error{'s' if count != 1 else ''} in the map file: "
+        super().__init__(f"{count} error{'s' if count != 1 else ''} in {self.what}: "
                          + "; ".join(str(e) for e in self.errors))
+
+
+class MapFormatError(FormatError):
+    what = "the map file"
 
 
 def rotate_axial(dq, dr, steps):
@@ -149,32 +157,34 @@ def parse(data, rulesets=None):
 
     ``rulesets`` looks a ruleset up by id (default: maps.rulesets.get), so custom profiles can be used.
     """
+    return _Reader(decode(data, MapFormatError), rulesets).read()
+
+
+def decode(data, error=None):
+    """The decoded JSON object from text, bytes or the object itself; ``error`` (an exception class taking a
+    list of findings, MapFormatError by default) when it is not UTF-8 or not JSON."""
+    error = error or MapFormatError
     if isinstance(data, (bytes, bytearray)):
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise MapFormatError([Finding("$", f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})",
-                                          code="not-utf8")]) from None
+            raise error([Finding("$", f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})",
+                                 code="not-utf8")]) from None
     if isinstance(data, str):
         try:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
-            raise MapFormatError([Finding("$", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                                          code="bad-json")]) from None
-    return _Reader(data, rulesets).read()
+            raise error([Finding("$", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                                 code="bad-json")]) from None
+    return data
 
 
-class _Reader:
-    def __init__(self, data, rulesets):
-        self.data = data
+class Reader:
+    """Collects findings while reading a JSON document, instead of stopping at the first; shared by the map and
+    scenario formats so that both report problems the same way."""
+
+    def __init__(self):
         self.errors = []
-        if rulesets is None:
-            from maps import rulesets as registry
-
-            rulesets = registry.get
-        self.lookup = rulesets
-        self.grid = None
-        self.catalogue = None
 
     def error(self, path, message, hex=None, code="invalid"):
         self.errors.append(Finding(path, message, hex, code))
@@ -202,6 +212,19 @@ class _Reader:
             where = f"{path}[{i}]"
             if self.keys(entry, where, allowed, required) and all(k in entry for k in required):
                 yield where, entry
+
+
+class _Reader(Reader):
+    def __init__(self, data, rulesets):
+        super().__init__()
+        self.data = data
+        if rulesets is None:
+            from maps import rulesets as registry
+
+            rulesets = registry.get
+        self.lookup = rulesets
+        self.grid = None
+        self.catalogue = None
 
     def read(self):
         data = self.data
