@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("jobs.urls")),
+    path("", include("authoring.urls")),
     path("", include("maps.urls")),
 ]

@@ -18,6 +18,8 @@ KINDS = {
     "los": Kind("los", "maps.los"),
     "viewshed": Kind("viewshed", "maps.viewshed"),
     "analysis": Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part"),
+    "scenario-checks": Kind("scenario-checks", "authoring.scenario_checks"),
+    "sight-lines": Kind("sight-lines", "authoring.sight_lines"),
     # "validation" and "export" have their places in Job.Kind; they get a line here when their tasks exist.
 }
 

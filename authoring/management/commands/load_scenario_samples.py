@@ -1,0 +1,66 @@
+"""Load the sample scenarios (every *.json in authoring/samples/) as published scenarios of the user "samples".
+
+Run after load_samples (their maps are named by name). Run it as often as you like: a sample is matched to its
+scenario by title and changes, as a new revision, only when the file's content differs. A bad file is reported
+with its problems; the good ones still load.
+"""
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from authoring import scenariofile
+from authoring.models import Scenario, library_maps
+from maps.management.commands.load_samples import samples_user
+from maps.models import sync_custom_rulesets
+
+
+class Command(BaseCommand):
+    help = "Load every scenario file in SCENARIO_SAMPLES_DIR as a published scenario owned by the user 'samples'."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--dir", type=Path, default=None, help="Another folder of scenario files.")
+
+    def handle(self, *args, **options):
+        folder = Path(options["dir"] or settings.SCENARIO_SAMPLES_DIR)
+        if not folder.is_dir():
+            raise CommandError(f"no scenario samples folder at {folder}")
+        owner = samples_user()
+        sync_custom_rulesets()
+        failed, counts = [], {"created": 0, "updated": 0, "unchanged": 0}
+        files = sorted(folder.glob("*.json"))
+        for path in files:
+            try:
+                doc = scenariofile.parse(path.read_bytes(), library_maps(owner))
+            except scenariofile.ScenarioFormatError as exc:
+                failed.append(path)
+                self.stderr.write(f"{path.name}: {len(exc.errors)} problem{'s' if len(exc.errors) != 1 else ''}")
+                for finding in exc.errors:
+                    self.stderr.write(f"  {finding}")
+                continue
+            outcome, scenario = self.load(owner, doc, path)
+            counts[outcome] += 1
+            self.stdout.write(f"{outcome} {scenario.title!r} (revision {scenario.revision}) from {path.name}")
+        self.stdout.write(f"{len(files)} scenario file{'s' if len(files) != 1 else ''}: "
+                          + ", ".join(f"{n} {what}" for what, n in counts.items())
+                          + (f", {len(failed)} with errors" if failed else ""))
+        if failed:
+            raise CommandError(f"not loaded: {', '.join(p.name for p in failed)}")
+
+    @staticmethod
+    def load(owner, doc, path):
+        with transaction.atomic():
+            scenario = Scenario.objects.select_for_update().filter(owner=owner, title=doc.title).order_by("pk").first()
+            if scenario is None:
+                return "created", Scenario.objects.create_from_doc(owner, doc, published=True,
+                                                                   summary=f"loaded from {path.name}")
+            changed = scenario.content_hash != scenariofile.content_hash(doc)
+            if changed:
+                scenario.commit(doc, owner, f"updated from {path.name}")
+            if not scenario.published:
+                scenario.published = True
+                scenario.save(update_fields=["published", "updated"])
+                changed = True
+        return ("updated" if changed else "unchanged"), scenario
