@@ -138,3 +138,7 @@ SCENARIO_SAMPLES_DIR = BASE_DIR / "authoring" / "samples"
 HEXSIDE_RULESETS_DIR = Path(os.environ.get("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets"))
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+# Board scans under a map (the painter's tracing): the upload's limits, checked with Pillow.
+HEXSIDE_SCAN_MAX_BYTES = int(os.environ.get("HEXSIDE_SCAN_MAX_BYTES", 20 * 1024 * 1024))
+HEXSIDE_SCAN_MAX_PIXELS = int(os.environ.get("HEXSIDE_SCAN_MAX_PIXELS", 60_000_000))

@@ -5,7 +5,7 @@ map does not exist as far as anyone else can tell (404); another user's publishe
 changed (403). The work is done in maps.models and maps.edits; these views translate requests and answers.
 """
 
-from django.http import Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -18,7 +18,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from maps import edits, mapfile, rulesets
+from maps import edits, mapfile, rulesets, scans
 from maps.models import (
     Map,
     MapRevision,
@@ -119,7 +119,7 @@ class MapViewSet(viewsets.ModelViewSet):
 
     def get_queryset(self):
         maps = Map.objects.visible_to(self.request.user).select_related("owner")
-        if self.action in ("list", "edits", "restore", "revisions", "revision", "destroy"):
+        if self.action in ("list", "edits", "restore", "revisions", "revision", "destroy", "current"):
             maps = maps.defer("document")  # these never read it, or read it again holding the row
         return maps
 
@@ -307,6 +307,60 @@ class MapViewSet(viewsets.ModelViewSet):
         except MapRevision.DoesNotExist:
             raise Http404(f"map {map.pk} has no revision {number}") from None
         return Response(edit_result(new))
+
+    @extend_schema(summary="The map's current revision, for pages that follow a map being edited",
+                   description="Cheap enough to ask every few seconds: it reads two columns.",
+                   responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND})
+    @action(detail=True, methods=["get"])
+    def current(self, request, pk=None):
+        map = self.get_object()
+        return Response({"revision": map.revision, "content_hash": map.content_hash})
+
+    @extend_schema(
+        summary="The board scan under the map: download it (GET) or upload a new one (POST)",
+        description="POST a PNG or JPEG as multipart `image` (optional `revision`: the revision the page saw). "
+                    "It is checked with Pillow against the size and pixel limits, stored beside the map, and "
+                    "named in the map's `background` entry (a new revision), fitted to the whole grid and half "
+                    "faded; align it afterwards with the `set_background` edit operation.",
+        request={"multipart/form-data": OpenApiTypes.OBJECT},
+        responses={200: EditResultSerializer, 400: ErrorsSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
+                   409: ConflictSerializer},
+    )
+    @action(detail=True, methods=["get", "post"], parser_classes=[MultiPartParser, FormParser])
+    def background(self, request, pk=None):
+        map = self.get_object()
+        if request.method == "GET":
+            entry = map.document.get("background") or {}
+            path = scans.path_of(map.pk, entry.get("image"))
+            if path is None:
+                raise Http404(f"map {map.pk} has no board scan")
+            response = FileResponse(open(path, "rb"), content_type=scans.CONTENT_TYPES.get(path.suffix[1:]))
+            response["Cache-Control"] = "private, max-age=31536000, immutable"  # the name is the content's hash
+            return response
+        try:
+            upload = request.FILES.get("image")
+            revision = request.data.get("revision")
+        except ParseError as exc:
+            return errors_response([problem("$", str(exc.detail))])
+        if upload is None:
+            return errors_response([problem("image", "upload the scan (PNG or JPEG) in the field 'image'")])
+        if revision not in (None, ""):
+            if not str(revision).isdigit():
+                return errors_response([problem("revision", f"expected a whole number, got {revision!r}")])
+            revision = int(revision)
+        else:
+            revision = None
+        try:
+            data, extension, size = scans.check(upload)
+        except scans.ScanError as exc:
+            return errors_response([problem("image", str(exc))])
+        name = scans.store(map.pk, data, extension)
+        entry = {"image": name, **scans.first_alignment(map.hex_grid(), size)}
+        try:
+            new = apply_edits(map.pk, request.user, revision, [{"op": "set_background", "background": entry}])
+        except StaleRevision as exc:
+            return conflict_response(revision, exc.current)
+        return Response({**edit_result(new), "background": entry, "size": list(size)})
 
 
 def edit_errors_response(problems):

@@ -91,7 +91,8 @@ def load(document):
     defaults = document["defaults"]
     return MapDoc(name=document["name"], ruleset=document["ruleset"], grid=grid,
                   default_terrain=tuple(defaults["terrain"]), default_level=defaults["level"], hexes=hexes,
-                  hexsides=hexsides, overlays=overlays, extensions=document["extensions"])
+                  hexsides=hexsides, overlays=overlays, extensions=document["extensions"],
+                  background=document.get("background"))
 
 
 def _entry(stored, keys):
@@ -339,6 +340,23 @@ class _Editor:
         del self.doc.overlays[at]
         return f"remove_overlay {op['id']}"
 
+    def set_background(self, index, path, op):
+        """Align, fade or remove the board scan (null removes the entry; the image file is kept)."""
+        entry = op["background"]
+        if entry is None:
+            self.doc.background = None
+            return "set_background none"
+        data = {"format": mapfile.FORMAT, "version": mapfile.VERSION, "name": self.doc.name or "-",
+                "ruleset": self.doc.ruleset, "grid": self.grid.as_dict(), "background": entry}
+        try:
+            checked = mapfile.parse(data, self.rulesets)
+        except MapFormatError as exc:
+            for finding in exc.errors:
+                self.problem(index, f"{path}.{finding.path}", finding.message)
+            return None
+        self.doc.background = checked.background
+        return f"set_background {checked.background['image']}"
+
     def rename(self, index, path, op):
         name = op["name"]
         if not isinstance(name, str) or not name.strip():
@@ -364,6 +382,7 @@ OPERATIONS = {
     "place_overlay": (_Editor.place_overlay, ("overlay",), ()),
     "move_overlay": (_Editor.move_overlay, ("id",), ("anchor", "rotation")),
     "remove_overlay": (_Editor.remove_overlay, ("id",), ()),
+    "set_background": (_Editor.set_background, ("background",), ()),
     "rename": (_Editor.rename, ("name",), ()),
 }
 

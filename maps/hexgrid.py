@@ -297,6 +297,18 @@ class Grid:
         q, r = cube_round(q0, r0)
         return self.from_axial(q, r)
 
+    def hexside_at(self, x, y):
+        """The canonical hexside nearest a map-space point: the side of the hex under it whose middle is nearest."""
+        col, row = self.hex_at(x, y)
+        corners = self.corners(col, row)
+        best, best_d = 0, None
+        for i in range(6):
+            (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 6]
+            d = ((ax + bx) / 2 - x) ** 2 + ((ay + by) / 2 - y) ** 2
+            if best_d is None or d < best_d:
+                best, best_d = i, d
+        return self.hexside(col, row, best)
+
     def as_dict(self):
         return {"orientation": self.orientation, "columns": self.columns, "rows": self.rows,
                 "stagger": self.stagger, "labels": self.labels, "hex_metres": self.hex_metres}

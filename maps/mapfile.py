@@ -47,6 +47,7 @@ class MapDoc:
     hexsides: dict = field(default_factory=dict)  # canonical (column, row, side 0-2) -> terrain id
     overlays: list = field(default_factory=list)
     extensions: dict = field(default_factory=dict)
+    background: dict | None = None  # the board scan under the map: {"image", "origin", "hex_px", "rotation", "opacity"}
 
     def default_cell(self):
         return Cell(terrain=tuple(self.default_terrain), level=self.default_level)
@@ -69,12 +70,15 @@ class MapDoc:
 
 FORMAT = "hexside-map"
 VERSION = 1
-TOP_KEYS = ("format", "version", "name", "ruleset", "grid", "defaults", "hexes", "hexsides", "overlays", "extensions")
+TOP_KEYS = ("format", "version", "name", "ruleset", "grid", "defaults", "hexes", "hexsides", "overlays", "background",
+            "extensions")
 GRID_KEYS = ("orientation", "columns", "rows", "stagger", "labels", "hex_metres")
 HEX_KEYS = ("hex", "terrain", "level", "storeys", "art", "label_note")
 HEXSIDE_KEYS = ("hex", "side", "terrain")
 OVERLAY_KEYS = ("id", "hexes", "hexsides", "anchor", "rotation")
 OVERLAY_HEX_KEYS = ("hex", "terrain", "level", "storeys", "label_note")
+BACKGROUND_KEYS = ("image", "origin", "hex_px", "rotation", "opacity")
+BACKGROUND_IMAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 MAX_STOREYS = 10
 TERRAIN_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 ART_TOLERANCE = 1e-6
@@ -261,6 +265,8 @@ class _Reader(Reader):
         doc.hexes = self.read_hexes(data.get("hexes", []), default)
         doc.hexsides = self.read_hexsides(data.get("hexsides", []), "hexsides")
         doc.overlays = self.read_overlays(data.get("overlays", []), default)
+        if data.get("background") is not None:
+            doc.background = self.read_background(data["background"])
         extensions = data.get("extensions", {})
         if not isinstance(extensions, dict):
             self.error("extensions", f"expected an object, got {_kind(extensions)}", code="bad-type")
@@ -469,6 +475,35 @@ class _Reader(Reader):
             overlays.append(overlay)
         return overlays
 
+    def read_background(self, obj):
+        """The board scan's entry: the image's file name and where the grid lies on it, in image pixels."""
+        if not self.keys(obj, "background", BACKGROUND_KEYS, ("image", "origin", "hex_px")):
+            return None
+        before = len(self.errors)
+        image = obj.get("image")
+        if "image" in obj and (not isinstance(image, str) or not BACKGROUND_IMAGE.match(image)):
+            self.error("background.image", f"expected a file name (letters, digits, '.', '_', '-'), got {image!r}",
+                       code="bad-background")
+        origin = obj.get("origin")
+        if "origin" in obj and not _is_point(origin):
+            self.error("background.origin", f"expected the pixel [x, y] of the centre of column 0, row 0, got "
+                                            f"{origin!r}", code="bad-background")
+        hex_px = obj.get("hex_px")
+        if "hex_px" in obj and not (_is_number(hex_px) and 0 < hex_px <= 100_000):
+            self.error("background.hex_px", f"expected the hex circumradius in image pixels, a number above 0, got "
+                                            f"{hex_px!r}", code="bad-background")
+        rotation = obj.get("rotation", 0)
+        if not (_is_number(rotation) and -360 <= rotation <= 360):
+            self.error("background.rotation", f"expected degrees from -360 to 360, got {rotation!r}",
+                       code="bad-background")
+        opacity = obj.get("opacity", 1)
+        if not (_is_number(opacity) and 0 <= opacity <= 1):
+            self.error("background.opacity", f"expected a number from 0 to 1, got {opacity!r}", code="bad-background")
+        if len(self.errors) > before:
+            return None
+        return {"image": image, "origin": [float(origin[0]), float(origin[1])], "hex_px": float(hex_px),
+                "rotation": float(rotation), "opacity": float(opacity)}
+
     def read_offset(self, value, path):
         if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
             self.error(path, f"expected an axial offset [dq, dr] from the anchor, got {value!r}", code="bad-hex")
@@ -553,7 +588,7 @@ def to_dict(doc):
         overlays.append({"id": overlay.id, "anchor": grid.label(*overlay.anchor), "rotation": overlay.rotation,
                          "hexes": sorted(overlay.hexes, key=lambda e: tuple(e["hex"])),
                          "hexsides": sorted(overlay.hexsides, key=lambda e: (tuple(e["hex"]), e["side"]))})
-    return {
+    out = {
         "format": FORMAT,
         "version": VERSION,
         "name": doc.name,
@@ -563,8 +598,11 @@ def to_dict(doc):
         "hexes": hexes,
         "hexsides": hexsides,
         "overlays": overlays,
-        "extensions": json.loads(json.dumps(doc.extensions, sort_keys=True)),
     }
+    if doc.background is not None:
+        out["background"] = dict(doc.background)
+    out["extensions"] = json.loads(json.dumps(doc.extensions, sort_keys=True))
+    return out
 
 
 def dumps(doc):
@@ -614,6 +652,10 @@ def _compact(value):
 
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _is_point(value):

@@ -21,6 +21,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("maps/<int:pk>/", views.map_page, name="map-page"),
     path("maps/<int:pk>/map.png", views.map_image, name="map-image"),
+    path("maps/<int:pk>/edit/", views.map_editor, name="map-editor"),
     path("api/token/", api.TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", api.ApiDocsView.as_view(url_name="schema"), name="api-docs"),

@@ -4,6 +4,8 @@ import io
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import etag
 
 from maps.los.engine import compile_map
@@ -31,6 +33,26 @@ def map_page(request, pk):
         "is_owner": request.user.is_authenticated and map.owner_id == request.user.id,
     }
     return render(request, "maps/map_detail.html", context)
+
+
+@ensure_csrf_cookie
+def map_editor(request, pk):
+    """The map painter: the owner edits; anyone else who may read the map sees it read-only."""
+    map = get_object_or_404(Map.objects.visible_to(request.user).select_related("owner").defer("document"), pk=pk)
+    can_edit = request.user.is_authenticated and map.owner_id == request.user.id
+    config = {"map": map.pk, "ruleset": map.ruleset, "canEdit": can_edit, "name": map.name,
+              "user": request.user.get_username() if request.user.is_authenticated else None,
+              "findings": _served(f"/api/maps/{map.pk}/findings/")}
+    return render(request, "maps/editor.html", {"map": map, "config": config, "can_edit": can_edit})
+
+
+def _served(path):
+    """Does this server answer a path? (The map checks' findings arrive with another branch.)"""
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
 
 
 def _map_etag(request, pk):

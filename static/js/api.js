@@ -1,0 +1,70 @@
+// fetch for the Hexside API: same-origin cookies, Django's CSRF token, JSON in and out, and errors as
+// ApiError carrying the status and the answer's body (the API's {"errors": [...]} or {"detail": ...}).
+
+export class ApiError extends Error {
+  constructor(status, body, url) {
+    super(describe(status, body, url));
+    this.status = status;
+    this.body = body;
+    this.url = url;
+  }
+}
+
+function describe(status, body, url) {
+  if (body && Array.isArray(body.errors) && body.errors.length) {
+    return body.errors.map((e) => [e.path, e.hex].filter(Boolean).join(" ") + ": " + e.message).join("; ");
+  }
+  if (body && body.detail) return String(body.detail);
+  if (body && typeof body === "object") {
+    return Object.entries(body).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : v}`).join("; ");
+  }
+  return `${status} from ${url}`;
+}
+
+export function csrfToken() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  if (m) return decodeURIComponent(m[1]);
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+// request("POST", url, body): the decoded JSON answer; ApiError on 4xx/5xx; `raw: true` gives the Response.
+export async function request(method, url, body, { raw = false, signal, headers = {} } = {}) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers }, signal };
+  if (method !== "GET" && method !== "HEAD") init.headers["X-CSRFToken"] = csrfToken();
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    if (err.name === "AbortError") throw err;
+    throw new ApiError(0, { detail: "the server cannot be reached; check the connection" }, url);
+  }
+  if (raw) return response;
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text.slice(0, 200) }; }
+  if (!response.ok) throw new ApiError(response.status, data, url);
+  return data;
+}
+
+export const get = (url, options) => request("GET", url, undefined, options);
+export const post = (url, body, options) => request("POST", url, body, options);
+
+// The map API's addresses, in one place.
+export const urls = {
+  map: (id) => `/api/maps/${id}/`,
+  edits: (id) => `/api/maps/${id}/edits/`,
+  current: (id) => `/api/maps/${id}/current/`,
+  revisions: (id) => `/api/maps/${id}/revisions/`,
+  revision: (id, n) => `/api/maps/${id}/revisions/${n}/`,
+  restore: (id, n) => `/api/maps/${id}/revisions/${n}/restore/`,
+  background: (id) => `/api/maps/${id}/background/`,
+  findings: (id) => `/api/maps/${id}/findings/`,
+  ruleset: (id) => `/api/rulesets/${id}/`,
+  job: (kind, id) => `/api/maps/${id}/${kind}/`,
+};

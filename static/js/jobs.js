@@ -1,0 +1,19 @@
+// Background jobs (docs/jobs.md): submit one, follow its progress with long polls, get its result.
+import { get, post } from "./api.js";
+
+const FINAL = new Set(["succeeded", "failed", "cancelled"]);
+
+// runJob(url, parameters, onProgress(job)) resolves with the finished job (status succeeded), rejects with an
+// Error saying why it failed. `signal` (an AbortSignal) stops following it.
+export async function runJob(url, parameters, onProgress = () => {}, { signal, wait = 2 } = {}) {
+  let job = await post(url, parameters, { signal });
+  if (job && job.job && !job.status) job = { id: job.job, url: job.url, status: "queued", progress: 0 };
+  onProgress(job);
+  while (!FINAL.has(job.status)) {
+    if (signal && signal.aborted) throw new DOMException("stopped", "AbortError");
+    job = await get(`${job.url}?wait=${wait}`, { signal });
+    onProgress(job);
+  }
+  if (job.status !== "succeeded") throw new Error(job.error || `the job was ${job.status}`);
+  return job;
+}

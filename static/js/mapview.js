@@ -1,0 +1,381 @@
+// The map on a canvas: a viewport (zoom around the cursor, pan, fit), the map's layers drawn from the
+// catalogue's styles, each cached off-screen and redrawn only when its data changes, and extra layers a page
+// adds on top (results, highlights, zones, counters: anything with a draw(ctx, view) function).
+import { SQRT3 } from "./hexgrid.js";
+
+// -- styles -------------------------------------------------------------------------------------------------
+// Used until every catalogue entry carries its own `style`: a colour by the terrain's LOS class, a few by id.
+const FALLBACK_BY_ID = {
+  woods: { fill: "#6f9a52", pattern: "trees" }, "light-forest": { fill: "#8fb56a", pattern: "trees" },
+  "heavy-forest": { fill: "#557f3c", pattern: "trees" }, orchard: { fill: "#a5c47a", pattern: "dots" },
+  brush: { fill: "#c2cf8a", pattern: "grass" }, scrub: { fill: "#c2cf8a", pattern: "grass" },
+  marsh: { fill: "#b9d2c4", pattern: "marsh" }, swamp: { fill: "#b9d2c4", pattern: "marsh" },
+  stream: { fill: "#a9cde8", pattern: "waves" }, river: { fill: "#86b8e0", pattern: "waves" },
+  wheatfield: { fill: "#e9d98f", pattern: "hatch" }, crops: { fill: "#e9d98f", pattern: "hatch" },
+  farm: { fill: "#e4dcae" }, farmland: { fill: "#e4dcae" }, road: { fill: "#d9c7a4" },
+  rubble: { fill: "#bdb2a4", pattern: "rubble" }, debris: { fill: "#c8bfb2", pattern: "rubble" },
+  beach: { fill: "#f0e2b6", pattern: "dots" }, cemetery: { fill: "#cfd8c0", pattern: "crosshatch" },
+  graveyard: { fill: "#cfd8c0", pattern: "crosshatch" },
+};
+const FALLBACK_BY_CLASS = {
+  clear: { fill: "#efeadb" }, hindering: { fill: "#c9d39a", pattern: "dots" },
+  blocking: { fill: "#a88f74", pattern: "bricks" }, special: { fill: "#c7b9d6", pattern: "hatch" },
+};
+const HEXSIDE_FALLBACK = {
+  blocking: { stroke: "#5a3e2b", stroke_width: 0.12 }, hindering: { stroke: "#3f7a3a", stroke_width: 0.1 },
+  clear: { stroke: "#3b6fb6", stroke_width: 0.08 }, special: { stroke: "#7a4f9a", stroke_width: 0.1 },
+};
+
+export class Styles {
+  constructor(ruleset) {
+    this.byId = new Map();
+    for (const t of (ruleset && ruleset.terrain) || []) this.byId.set(t.id, t);
+    this.patterns = new Map();
+  }
+
+  entry(id) { return this.byId.get(id) || { id, name: id, los: "clear", layer: "hex" }; }
+  name(id) { return this.entry(id).name || id; }
+
+  style(id) {
+    const e = this.entry(id);
+    if (e.style && (e.style.fill || e.style.stroke)) return e.style;
+    if (e.layer === "hexside") return HEXSIDE_FALLBACK[e.los] || HEXSIDE_FALLBACK.clear;
+    return FALLBACK_BY_ID[id] || FALLBACK_BY_CLASS[e.los] || FALLBACK_BY_CLASS.clear;
+  }
+
+  // A CanvasPattern for a style's pattern (null: plain fill), cached per pattern, colours and size.
+  pattern(ctx, style, px) {
+    if (!style.pattern) return null;
+    const size = Math.max(6, Math.round(px)), colour = style.pattern_colour || shade(style.fill || "#888888", -0.35);
+    const key = `${style.pattern}|${colour}|${size}`;
+    if (!this.patterns.has(key)) this.patterns.set(key, ctx.createPattern(patternTile(style.pattern, colour, size), "repeat"));
+    return this.patterns.get(key);
+  }
+
+  legend(layer) { return [...this.byId.values()].filter((t) => (t.layer || "hex") === layer); }
+}
+
+export function shade(hex, amount) {
+  const n = parseInt(hex.slice(1), 16);
+  const f = (v) => Math.max(0, Math.min(255, Math.round(amount < 0 ? v * (1 + amount) : v + (255 - v) * amount)));
+  return `rgb(${f(n >> 16)},${f((n >> 8) & 255)},${f(n & 255)})`;
+}
+
+export function patternTile(kind, colour, s) {
+  const c = document.createElement("canvas");
+  c.width = c.height = s;
+  const g = c.getContext("2d");
+  g.strokeStyle = g.fillStyle = colour;
+  g.lineWidth = Math.max(1, s / 10);
+  const line = (x1, y1, x2, y2) => { g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke(); };
+  switch (kind) {
+    case "dots": g.beginPath(); g.arc(s / 2, s / 2, s / 8, 0, 7); g.fill(); break;
+    case "hatch": line(0, s, s, 0); line(-s / 2, s / 2, s / 2, -s / 2); line(s / 2, s * 1.5, s * 1.5, s / 2); break;
+    case "crosshatch": line(0, s, s, 0); line(0, 0, s, s); break;
+    case "trees": g.beginPath(); g.arc(s / 2, s / 2, s / 4, 0, 7); g.stroke(); break;
+    case "bricks": line(0, s / 2, s, s / 2); line(0, s - 0.5, s, s - 0.5); line(s / 4, 0, s / 4, s / 2);
+      line((3 * s) / 4, s / 2, (3 * s) / 4, s); break;
+    case "waves": g.beginPath(); g.moveTo(0, s / 2);
+      g.quadraticCurveTo(s / 4, s / 4, s / 2, s / 2); g.quadraticCurveTo((3 * s) / 4, (3 * s) / 4, s, s / 2); g.stroke(); break;
+    case "marsh": line(s / 4, s * 0.7, (3 * s) / 4, s * 0.7); line(s / 2, s * 0.7, s / 2, s * 0.35); break;
+    case "rubble": g.fillRect(s * 0.2, s * 0.2, s / 6, s / 6); g.fillRect(s * 0.6, s * 0.55, s / 5, s / 7); break;
+    case "grass": line(s * 0.3, s * 0.8, s * 0.2, s * 0.4); line(s * 0.3, s * 0.8, s * 0.4, s * 0.4); break;
+    case "stripes": line(0, s / 2, s, s / 2); break;
+    default: break;
+  }
+  return c;
+}
+
+// -- the view -----------------------------------------------------------------------------------------------
+const LAYERS = ["terrain", "art", "hexsides", "overlays", "grid"];
+
+export class MapView {
+  constructor(canvas, model, styles, { onHover = () => {} } = {}) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.model = model;
+    this.styles = styles;
+    this.scale = 30;      // screen px per map unit (a hex's circumradius)
+    this.ox = 20; this.oy = 20;   // screen position of map point (0, 0)
+    this.showLabels = true;
+    this.showGrid = true;
+    this.showLevels = true;
+    this.background = null;   // {image: HTMLImageElement, entry, visible}
+    this.extra = [];          // page layers drawn on top, in order
+    this.cache = null;        // {canvas per layer, window in map space, res}
+    this.dirty = { all: true, hexes: new Set() };
+    this.onHover = onHover;
+    this.frames = 0;
+    model.onChange((what) => this.invalidate(what));
+    new ResizeObserver(() => this.resize()).observe(canvas);
+    this.resize();
+  }
+
+  get grid() { return this.model.grid; }
+
+  // -- coordinates ---------------------------------------------------------------------------------------
+  toMap(sx, sy) { return [(sx - this.ox) / this.scale, (sy - this.oy) / this.scale]; }
+  toScreen(x, y) { return [x * this.scale + this.ox, y * this.scale + this.oy]; }
+  eventPoint(e) {
+    const r = this.canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+  hexAtEvent(e) { const [x, y] = this.toMap(...this.eventPoint(e)); return this.grid.hexAt(x, y); }
+  // The screen point of a hex's centre, for tests and tools.
+  screenOf(col, row) { return this.toScreen(...this.grid.centre(col, row)); }
+
+  resize() {
+    const dpr = window.devicePixelRatio || 1, r = this.canvas.getBoundingClientRect();
+    this.width = Math.max(1, r.width); this.height = Math.max(1, r.height);
+    this.canvas.width = Math.round(this.width * dpr); this.canvas.height = Math.round(this.height * dpr);
+    this.dpr = dpr;
+    if (!this.fitted) { this.fit(); this.fitted = true; }
+    this.cache = null;
+    this.request();
+  }
+
+  fit() {
+    const [x0, y0, x1, y1] = this.grid.extent(), pad = 16;
+    this.scale = Math.max(2, Math.min((this.width - 2 * pad) / (x1 - x0), (this.height - 2 * pad) / (y1 - y0)));
+    this.ox = pad - x0 * this.scale + ((this.width - 2 * pad) - (x1 - x0) * this.scale) / 2;
+    this.oy = pad - y0 * this.scale + ((this.height - 2 * pad) - (y1 - y0) * this.scale) / 2;
+    this.request();
+  }
+
+  zoomAt(sx, sy, factor) {
+    const [mx, my] = this.toMap(sx, sy);
+    this.scale = Math.max(2, Math.min(400, this.scale * factor));
+    this.ox = sx - mx * this.scale; this.oy = sy - my * this.scale;
+    this.request();
+    clearTimeout(this.zoomTimer);
+    this.zoomTimer = setTimeout(() => { this.cache = null; this.request(); }, 150);
+  }
+
+  panBy(dx, dy) { this.ox += dx; this.oy += dy; this.request(); }
+
+  invalidate(what = { all: true }) {
+    if (what.all || what.overlays) this.dirty.all = true;
+    if (what.hexes) for (const k of what.hexes) this.dirty.hexes.add(k);
+    if (what.hexsides) this.dirty.hexsides = true;
+    if (what.background) this.dirty.background = true;
+    this.request();
+  }
+
+  request() {
+    if (this.pending) return;
+    this.pending = requestAnimationFrame(() => { this.pending = 0; this.draw(); });
+  }
+
+  // -- the off-screen cache --------------------------------------------------------------------------------
+  // The layers are drawn for a window of map space around the viewport (the whole map when it fits in 4096 px)
+  // at the current scale; panning inside that window is a copy, not a redraw.
+  cacheValid() {
+    const c = this.cache;
+    if (!c || Math.abs(c.res - this.scale * this.dpr) > 1e-6) return false;
+    const [vx0, vy0] = this.toMap(0, 0), [vx1, vy1] = this.toMap(this.width, this.height);
+    const [mx0, my0, mx1, my1] = this.grid.extent();
+    return c.x0 <= Math.max(vx0, mx0 - 1) && c.y0 <= Math.max(vy0, my0 - 1)
+      && c.x1 >= Math.min(vx1, mx1 + 1) && c.y1 >= Math.min(vy1, my1 + 1);
+  }
+
+  buildCache() {
+    const res = this.scale * this.dpr, [mx0, my0, mx1, my1] = this.grid.extent();
+    const [vx0, vy0] = this.toMap(0, 0), [vx1, vy1] = this.toMap(this.width, this.height);
+    const vw = vx1 - vx0, vh = vy1 - vy0, limit = 4096 / res;
+    let x0 = mx0 - 1, y0 = my0 - 1, x1 = mx1 + 1, y1 = my1 + 1;
+    if (x1 - x0 > limit) { x0 = Math.max(x0, vx0 - vw); x1 = Math.min(x1, vx1 + vw); }
+    if (y1 - y0 > limit) { y0 = Math.max(y0, vy0 - vh); y1 = Math.min(y1, vy1 + vh); }
+    const w = Math.ceil((x1 - x0) * res), h = Math.ceil((y1 - y0) * res), layers = {};
+    for (const name of LAYERS) {
+      const c = this.cache && this.cache.layers[name] && this.cache.w === w && this.cache.h === h
+        ? this.cache.layers[name] : new OffscreenCanvas(w, h);
+      layers[name] = c;
+    }
+    this.cache = { layers, x0, y0, x1, y1, res, w, h };
+    this.dirty = { all: true, hexes: new Set() };
+  }
+
+  layerCtx(name) {
+    const c = this.cache, ctx = c.layers[name].getContext("2d");
+    ctx.setTransform(c.res, 0, 0, c.res, -c.x0 * c.res, -c.y0 * c.res);
+    return ctx;
+  }
+
+  visibleHexes() {
+    const c = this.cache, g = this.grid, out = [];
+    const colRange = g.flat ? [Math.floor(c.x0 / 1.5) - 1, Math.ceil(c.x1 / 1.5) + 1]
+      : [Math.floor(c.x0 / SQRT3) - 1, Math.ceil(c.x1 / SQRT3) + 1];
+    const rowRange = g.flat ? [Math.floor(c.y0 / SQRT3) - 1, Math.ceil(c.y1 / SQRT3) + 1]
+      : [Math.floor(c.y0 / 1.5) - 1, Math.ceil(c.y1 / 1.5) + 1];
+    for (let col = Math.max(0, colRange[0]); col <= Math.min(g.columns - 1, colRange[1]); col++) {
+      for (let row = Math.max(0, rowRange[0]); row <= Math.min(g.rows - 1, rowRange[1]); row++) out.push([col, row]);
+    }
+    return out;
+  }
+
+  hexPath(ctx, col, row, grow = 0) {
+    const corners = this.grid.corners(col, row), [cx, cy] = this.grid.centre(col, row);
+    ctx.moveTo(cx + (corners[0][0] - cx) * (1 + grow), cy + (corners[0][1] - cy) * (1 + grow));
+    for (let i = 1; i < 6; i++) ctx.lineTo(cx + (corners[i][0] - cx) * (1 + grow), cy + (corners[i][1] - cy) * (1 + grow));
+    ctx.closePath();
+  }
+
+  // -- drawing the layers ----------------------------------------------------------------------------------
+  drawTerrain(hexes, clear) {
+    const ctx = this.layerCtx("terrain"), c = this.cache, m = this.model, s = this.styles;
+    if (clear) { ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore(); }
+    const px = c.res, base = m.defaults.level;
+    ctx.textAlign = "center"; ctx.textBaseline = "middle";
+    for (const [col, row] of hexes) {
+      const cell = m.resolvedCell(col, row), [cx, cy] = this.grid.centre(col, row);
+      const first = s.style(cell.terrain[0]);
+      ctx.beginPath(); this.hexPath(ctx, col, row, clear ? 0 : 0.02);
+      ctx.fillStyle = first.fill || "#eeeeee"; ctx.fill();
+      // Each further terrain of the hex shows as its pattern (or a band of its colour) over the first.
+      for (let i = 0; i < cell.terrain.length; i++) {
+        const st = s.style(cell.terrain[i]), pat = s.pattern(ctx, st, Math.max(6, px / 3));
+        if (i > 0 && !pat) {
+          ctx.save(); ctx.clip(); ctx.fillStyle = st.fill || "#999";
+          ctx.fillRect(cx - 1, cy - 0.25 + (i - 1) * 0.1, 2, 0.4); ctx.restore();
+          ctx.beginPath(); this.hexPath(ctx, col, row);
+        } else if (pat) {
+          pat.setTransform(new DOMMatrix().scale(1 / px));
+          ctx.fillStyle = pat; ctx.fill();
+        }
+      }
+      if (this.showLevels && cell.level !== base) {
+        const d = cell.level - base, step = Math.max(1, Math.abs(this.model.levelStep || 1));
+        ctx.fillStyle = d > 0 ? `rgba(90,50,10,${Math.min(0.45, 0.12 * (d / step))})`
+          : `rgba(20,60,140,${Math.min(0.4, 0.12 * (-d / step))})`;
+        ctx.fill();
+      }
+      if (px >= 12 && (cell.level !== base || cell.storeys > 1)) {
+        ctx.font = `bold ${Math.max(9, px * 0.42) / px}px system-ui, sans-serif`;
+        ctx.fillStyle = "#222"; ctx.strokeStyle = "rgba(255,255,255,.85)"; ctx.lineWidth = 3 / px;
+        const text = (cell.level !== base ? String(cell.level) : "") + (cell.storeys > 1 ? ` ▮${cell.storeys}` : "");
+        ctx.strokeText(text.trim(), cx, cy + 0.05); ctx.fillText(text.trim(), cx, cy + 0.05);
+      }
+    }
+  }
+
+  drawArt() {
+    const ctx = this.layerCtx("art"), c = this.cache;
+    ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore();
+    for (const [key, cell] of this.model.cells) {
+      if (!cell.art) continue;
+      const polys = Array.isArray(cell.art[0][0]) ? cell.art : [cell.art];
+      const st = this.styles.style(cell.terrain[0]);
+      for (const poly of polys) {
+        ctx.beginPath(); poly.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y))); ctx.closePath();
+        ctx.fillStyle = shade(st.fill && st.fill.startsWith("#") ? st.fill : "#a88f74", -0.3); ctx.fill();
+        ctx.lineWidth = 1.5 / c.res; ctx.strokeStyle = "#2b1d12"; ctx.stroke();
+      }
+      void key;
+    }
+  }
+
+  drawHexsides() {
+    const ctx = this.layerCtx("hexsides"), c = this.cache, g = this.grid;
+    ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore();
+    ctx.lineCap = "round";
+    for (const [key, terrain] of this.model.resolvedHexsides()) {
+      const [col, row, side] = key.split(",").map(Number);
+      const [a, b] = g.sideEndpoints(col, row, side), st = this.styles.style(terrain);
+      ctx.beginPath(); ctx.moveTo(...a); ctx.lineTo(...b);
+      ctx.strokeStyle = st.stroke || "#5a3e2b";
+      ctx.lineWidth = Math.max(2 / c.res, (st.stroke_width || 0.1) * SQRT3);
+      ctx.stroke();
+      if (st.pattern === "dots" || st.marker) {   // a second cue beside the colour
+        ctx.setLineDash([0.08, 0.12]); ctx.strokeStyle = "#ffffff"; ctx.lineWidth /= 3; ctx.stroke(); ctx.setLineDash([]);
+      }
+    }
+  }
+
+  drawOverlays() {
+    const ctx = this.layerCtx("overlays"), c = this.cache;
+    ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore();
+    for (const o of this.model.overlays) {
+      ctx.beginPath();
+      for (const [col, row] of this.model.overlayHexes(o)) this.hexPath(ctx, col, row, -0.08);
+      ctx.setLineDash([0.25, 0.15]); ctx.lineWidth = 2.5 / c.res; ctx.strokeStyle = "#7a2e8c"; ctx.stroke();
+      ctx.setLineDash([]);
+      const [ax, ay] = this.grid.centre(...o.anchor);
+      ctx.font = `bold ${12 / c.res}px system-ui`; ctx.fillStyle = "#7a2e8c"; ctx.textAlign = "center";
+      ctx.fillText(`${o.id} ↻${o.rotation || 0}`, ax, ay - 0.55);
+    }
+  }
+
+  drawGrid() {
+    const ctx = this.layerCtx("grid"), c = this.cache, g = this.grid;
+    ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore();
+    const hexes = this.visibleHexes();
+    if (this.showGrid) {
+      ctx.beginPath();
+      for (const [col, row] of hexes) this.hexPath(ctx, col, row);
+      ctx.lineWidth = 1 / c.res; ctx.strokeStyle = "rgba(60,50,40,.45)"; ctx.stroke();
+    }
+    if (this.showLabels && c.res >= 16) {
+      ctx.font = `${Math.min(11, c.res * 0.3) / c.res}px system-ui, sans-serif`;
+      ctx.fillStyle = "rgba(40,30,20,.75)"; ctx.textAlign = "center"; ctx.textBaseline = "top";
+      for (const [col, row] of hexes) {
+        const [x, y] = g.centre(col, row);
+        ctx.fillText(g.label(col, row), x, y - (g.flat ? SQRT3 / 2 - 0.08 : 0.88));
+      }
+    }
+  }
+
+  // Redraw what changed into the cache, then copy the cache to the screen with the page's layers on top.
+  draw() {
+    const t0 = performance.now();
+    if (!this.cacheValid()) this.buildCache();
+    const d = this.dirty;
+    if (d.all) {
+      this.drawTerrain(this.visibleHexes(), true);
+      this.drawArt(); this.drawHexsides(); this.drawOverlays(); this.drawGrid();
+    } else {
+      if (d.hexes.size) {
+        const g = this.grid, hexes = [...d.hexes].map((k) => k.split(",").map(Number)).filter(([c, r]) => g.contains(c, r));
+        this.drawTerrain(hexes, false);
+        this.drawArt();
+      }
+      if (d.hexsides) this.drawHexsides();
+    }
+    this.dirty = { all: false, hexes: new Set() };
+
+    const ctx = this.ctx, c = this.cache;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = "#e9e5da"; ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    const dx = (c.x0 * this.scale + this.ox) * this.dpr, dy = (c.y0 * this.scale + this.oy) * this.dpr;
+    ctx.drawImage(c.layers.terrain, Math.round(dx), Math.round(dy));
+    this.drawBackground(ctx);
+    for (const name of ["art", "hexsides", "overlays", "grid"]) ctx.drawImage(c.layers[name], Math.round(dx), Math.round(dy));
+    ctx.setTransform(this.dpr * this.scale, 0, 0, this.dpr * this.scale, this.ox * this.dpr, this.oy * this.dpr);
+    for (const layer of this.extra) if (layer.visible !== false) { ctx.save(); layer.draw(ctx, this); ctx.restore(); }
+    this.lastDrawMs = performance.now() - t0;
+    this.frames++;
+  }
+
+  // The board scan, under the painted map's lines but over its fills (faded), placed by its alignment.
+  drawBackground(ctx) {
+    const bg = this.background;
+    if (!bg || !bg.visible || !bg.image || !bg.image.complete || !bg.entry) return;
+    const e = bg.entry, k = 1 / e.hex_px, g = this.grid, [c0x, c0y] = g.centre(0, 0);
+    ctx.save();
+    ctx.setTransform(this.dpr * this.scale, 0, 0, this.dpr * this.scale, this.ox * this.dpr, this.oy * this.dpr);
+    ctx.translate(c0x, c0y);
+    ctx.rotate((-(e.rotation || 0) * Math.PI) / 180);
+    ctx.scale(k, k);
+    ctx.translate(-e.origin[0], -e.origin[1]);
+    ctx.globalAlpha = e.opacity ?? 1;
+    ctx.drawImage(bg.image, 0, 0);
+    ctx.restore();
+  }
+
+  addLayer(layer) { this.extra.push(layer); this.request(); return layer; }
+  removeLayer(layer) { this.extra = this.extra.filter((l) => l !== layer); this.request(); }
+
+  // Shade hexes on a page layer: fill(ctx, col, row) is given the hex's path, already begun.
+  fillHexes(ctx, hexes, style) {
+    for (const [col, row] of hexes) { ctx.beginPath(); this.hexPath(ctx, col, row); style(ctx, col, row); }
+  }
+}

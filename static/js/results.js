@@ -1,0 +1,33 @@
+// How LOS results look on the map: a colour-blind-safe palette (Okabe & Ito) with a pattern for each answer,
+// so no answer is told by hue alone. Results stay on screen for the revision they answer, marked stale after.
+import { patternTile } from "./mapview.js";
+
+export const PALETTE = {
+  clear: { colour: "#0072B2", pattern: null, dash: [], label: "clear" },
+  hindered: { colour: "#E69F00", pattern: "hatch", dash: [0.3, 0.15], label: "hindered" },
+  blocked: { colour: "#D55E00", pattern: "crosshatch", dash: [0.08, 0.12], label: "blocked" },
+  blind: { colour: "#000000", pattern: "dots", dash: [0.08, 0.12], label: "blind hex" },
+};
+
+const tiles = new Map();
+export function resultFill(ctx, view, kind, alpha = 0.45) {
+  const p = PALETTE[kind];
+  ctx.globalAlpha = alpha; ctx.fillStyle = p.colour; ctx.fill();
+  if (p.pattern) {
+    const key = kind;
+    if (!tiles.has(key)) tiles.set(key, ctx.createPattern(patternTile(p.pattern, "#000000", 10), "repeat"));
+    const pat = tiles.get(key);
+    pat.setTransform(new DOMMatrix().scale(1 / (view.scale * view.dpr)));
+    ctx.globalAlpha = 0.5; ctx.fillStyle = pat; ctx.fill();
+  }
+  ctx.globalAlpha = 1;
+}
+
+// Heat colours for the analysis (viridis-like, readable by every kind of colour vision), 0..1.
+const HEAT = ["#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"];
+export function heat(t) {
+  const x = Math.max(0, Math.min(0.9999, t)) * (HEAT.length - 1), i = Math.floor(x), f = x - i;
+  const a = parseInt(HEAT[i].slice(1), 16), b = parseInt(HEAT[i + 1].slice(1), 16);
+  const mix = (s) => Math.round(((a >> s) & 255) * (1 - f) + ((b >> s) & 255) * f);
+  return `rgb(${mix(16)},${mix(8)},${mix(0)})`;
+}

@@ -1,0 +1,85 @@
+// Overlays: stamp a template (one of the map's overlays, or one made from a selection of hexes) at a hex,
+// turned in 60° steps; move an overlay by dragging it; remove one; rotate one on the map.
+import { hexRectangle } from "./rectangle.js";
+import { outlineHexes } from "./common.js";
+
+// An overlay template from the painted hexes (and hexsides) of a selection, anchored at its first hex.
+export function templateFrom(model, hexes) {
+  const g = model.grid, [anchor] = hexes, [aq, ar] = g.toAxial(...anchor), keys = new Set(hexes.map((h) => g.key(...h)));
+  const entries = hexes.map(([c, r]) => {
+    const [q, rr] = g.toAxial(c, r), cell = model.cell(c, r);
+    const e = { hex: [q - aq, rr - ar], terrain: cell.terrain, level: cell.level };
+    if (cell.storeys > 1) e.storeys = cell.storeys;
+    return e;
+  });
+  const sides = [];
+  for (const [key, terrain] of model.hexsides) {
+    const [c, r, i] = key.split(",").map(Number);
+    if (!keys.has(g.key(c, r))) continue;
+    const [q, rr] = g.toAxial(c, r);
+    sides.push({ hex: [q - aq, rr - ar], side: g.sides[i], terrain });
+  }
+  return { hexes: entries, hexsides: sides };
+}
+
+function overlayAt(model, col, row) {
+  for (let i = model.overlays.length - 1; i >= 0; i--) {
+    if (model.overlayHexes(model.overlays[i]).some(([c, r]) => c === col && r === row)) return model.overlays[i];
+  }
+  return null;
+}
+
+export function freshId(model, base) {
+  const ids = new Set(model.overlays.map((o) => o.id));
+  for (let n = 1; ; n++) if (!ids.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+export const overlay = {
+  id: "overlay", name: "Overlay", key: "o",
+  title: "Overlays (O): stamp the chosen template, make one from a selection, move, rotate (Q) or remove",
+  down(p, e) {
+    const h = p.hexAt(e), o = p.options, m = p.model;
+    if (o.overlayMode === "select") { this.select = { from: h, to: h }; return; }
+    const hit = overlayAt(m, ...h);
+    if (o.overlayMode === "remove") { if (hit) p.commit([{ op: "remove_overlay", id: hit.id }], `remove ${hit.id}`); return; }
+    if (o.overlayMode === "rotate") {
+      if (hit) p.commit([{ op: "move_overlay", id: hit.id, rotation: ((hit.rotation || 0) + 1) % 6 }], `rotate ${hit.id}`);
+      return;
+    }
+    if (o.overlayMode === "move") { if (hit) this.moving = { overlay: hit, from: h, to: h }; return; }
+    const t = p.template();
+    if (!t || !p.grid.contains(...h)) { p.say("choose an overlay template first (make one from a selection)"); return; }
+    const id = freshId(m, t.base);
+    p.commit([{ op: "place_overlay", overlay: { id, anchor: p.grid.label(...h), rotation: o.rotation, hexes: t.hexes,
+                                                hexsides: t.hexsides } }], `stamp ${id}`);
+  },
+  move(p, e) {
+    this.cursor = p.hexAt(e);
+    if (this.select) this.select.to = this.cursor;
+    if (this.moving) this.moving.to = this.cursor;
+    p.view.request();
+  },
+  up(p) {
+    if (this.select) {
+      const hexes = hexRectangle(p.grid, this.select.from, this.select.to);
+      this.select = null;
+      p.addTemplate(templateFrom(p.model, hexes));
+      return;
+    }
+    if (this.moving) {
+      const { overlay: o, from, to } = this.moving; this.moving = null;
+      if (from[0] === to[0] && from[1] === to[1]) return;
+      const g = p.grid, [fq, fr] = g.toAxial(...from), [tq, tr] = g.toAxial(...to), [aq, ar] = g.toAxial(...o.anchor);
+      const anchor = g.fromAxial(aq + tq - fq, ar + tr - fr);
+      p.commit([{ op: "move_overlay", id: o.id, anchor: g.label(...anchor) }], `move ${o.id}`);
+    }
+  },
+  preview(ctx, view, p) {
+    if (this.select) outlineHexes(ctx, view, hexRectangle(view.grid, this.select.from, this.select.to), "#7a2e8c", "rgba(122,46,140,.15)");
+    const t = p && p.template();
+    if (p && p.options.overlayMode === "stamp" && t && this.cursor) {
+      const ghost = { anchor: this.cursor, rotation: p.options.rotation, hexes: t.hexes };
+      outlineHexes(ctx, view, p.model.overlayHexes(ghost), "#7a2e8c", "rgba(122,46,140,.2)");
+    }
+  },
+};

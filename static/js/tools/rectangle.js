@@ -1,0 +1,24 @@
+// Rectangle: drag from one hex to another; every hex whose column and row lie between gets the terrain.
+import { terrainOps } from "./brush.js";
+import { outlineHexes } from "./common.js";
+
+export function hexRectangle(grid, a, b) {
+  const out = [];
+  for (let c = Math.max(0, Math.min(a[0], b[0])); c <= Math.min(grid.columns - 1, Math.max(a[0], b[0])); c++) {
+    for (let r = Math.max(0, Math.min(a[1], b[1])); r <= Math.min(grid.rows - 1, Math.max(a[1], b[1])); r++) out.push([c, r]);
+  }
+  return out;
+}
+
+export const rectangle = {
+  id: "rectangle", name: "Rectangle", key: "r", title: "Drag a rectangle of terrain (R)",
+  down(p, e) { this.from = p.hexAt(e); this.to = this.from; },
+  move(p, e) { if (this.from) { this.to = p.hexAt(e); p.view.request(); } },
+  up(p) {
+    if (!this.from) return;
+    const hexes = hexRectangle(p.grid, this.from, this.to);
+    this.from = null;
+    p.commit(terrainOps(p, hexes, p.options.terrain, p.options.mode), `rectangle ${p.options.terrain}`);
+  },
+  preview(ctx, view) { if (this.from) outlineHexes(ctx, view, hexRectangle(view.grid, this.from, this.to)); },
+};

@@ -1,0 +1,8 @@
+// Viewshed: click a hex; every hex of the map is shaded by what the observer there sees of it.
+export const viewshed = {
+  id: "viewshed", name: "Viewshed", key: "w", title: "Viewshed (W): click the observer's hex; every hex is shaded",
+  down(p, e) {
+    const h = p.hexAt(e);
+    if (p.grid.contains(...h)) p.runViewshed(h);
+  },
+};

@@ -1,0 +1,70 @@
+"""What the painter's browser tests and benchmark share: a signed-in page, a map, and pointing at hexes."""
+
+import uuid
+
+from django.test import Client
+
+from maps import mapfile
+from maps.models import Map
+from tests.jobs.workers import Worker
+
+ARTIFACTS = "tests/browser/artifacts"
+
+
+def sign_in(page, live_server, user):
+    """Sign a page in as a user by giving it a session cookie (the sign-in pages are another branch's)."""
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                               "url": live_server.url}])
+
+
+def blank_map(user, name="Painted", columns=12, rows=9, ruleset="ost", orientation="flat", **grid):
+    doc = mapfile.parse({"format": "hexside-map", "version": 1, "name": name, "ruleset": ruleset,
+                         "grid": {"orientation": orientation, "columns": columns, "rows": rows, "stagger": "even",
+                                  "labels": "letter-number", **grid}})
+    return Map.objects.create_from_doc(user, doc)
+
+
+def open_editor(page, live_server, map_id):
+    page.goto(f"{live_server.url}/maps/{map_id}/edit/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+
+
+def point(page, label, dx=0.0, dy=0.0):
+    """The page coordinates of a hex's centre (plus an offset in hex radii, in map space)."""
+    x, y = page.evaluate("""([label, dx, dy]) => {
+        const p = window.painter, [c, r] = p.grid.parseLabel(label), [cx, cy] = p.grid.centre(c, r);
+        const [sx, sy] = p.view.toScreen(cx + dx, cy + dy), box = p.view.canvas.getBoundingClientRect();
+        return [box.left + sx, box.top + sy];
+    }""", [label, dx, dy])
+    return x, y
+
+
+def drag(page, points, steps=6):
+    page.mouse.move(*points[0])
+    page.mouse.down()
+    for p in points[1:]:
+        page.mouse.move(*p, steps=steps)
+    page.mouse.up()
+
+
+def wait_saved(page, timeout=10000):
+    page.wait_for_function("() => window.painter && !window.painter.editor.busy", timeout=timeout)
+
+
+def document(map_id):
+    return Map.objects.get(pk=map_id).document
+
+
+def cells(map_id):
+    return {e["hex"]: e for e in document(map_id)["hexes"]}
+
+
+def start_worker(folder, queue, broker_url):
+    """A real Celery worker on a queue of its own, seeing the test database."""
+    from tests.jobs.conftest import worker_env
+
+    worker = Worker(f"painter-{uuid.uuid4().hex[:6]}", worker_env(folder, queue, broker_url), folder, queue=queue,
+                    include=())
+    return worker.start()

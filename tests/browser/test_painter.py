@@ -1,0 +1,342 @@
+"""The map painter in real Chromium, driven as a designer drives it: paint, level, hexsides, art, overlays, undo,
+two pages at once, LOS and viewshed answered by a real Celery worker, and tracing a board scan."""
+
+import io
+import uuid
+
+import pytest
+from django.test import override_settings
+from PIL import Image
+
+from hexside.celery import app
+from maps.models import Map
+from tests.browser.painting import (
+    ARTIFACTS,
+    blank_map,
+    cells,
+    document,
+    drag,
+    open_editor,
+    point,
+    sign_in,
+    start_worker,
+    wait_saved,
+)
+from tests.jobs.conftest import use_broker
+from tests.jobs.workers import forget_redis_queue
+from tests.services import REDIS_URL, need_redis
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def designer(django_user_model):
+    return django_user_model.objects.create_user("designer", password="designer-password")
+
+
+def choose_tool(page, key):
+    page.locator("#map-canvas").focus()
+    page.keyboard.press(key)
+
+
+def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server, page, designer):
+    sign_in(page, live_server, designer)
+    map = blank_map(designer)
+    open_editor(page, live_server, map.pk)
+    assert page.locator("#tools .tool[data-tool=brush]").get_attribute("aria-pressed") == "true"
+
+    # Woods with the brush: a drag from B2 to D2 (radius 0).
+    page.select_option("[data-option=terrain]", "woods")
+    drag(page, [point(page, "B2"), point(page, "C2"), point(page, "D2")])
+    wait_saved(page)
+    assert {h for h, e in cells(map.pk).items() if e["terrain"] == ["woods"]} == {"B2", "C2", "D2"}
+
+    # A rectangle of woods, F3 to G5.
+    choose_tool(page, "r")
+    assert page.locator("#tools .tool[data-tool=rectangle]").get_attribute("aria-pressed") == "true"
+    drag(page, [point(page, "F3"), point(page, "G5")])
+    wait_saved(page)
+    woods = {h for h, e in cells(map.pk).items() if e["terrain"] == ["woods"]}
+    assert {"F3", "F4", "F5", "G3", "G4", "G5"} <= woods
+
+    # Flood fill turns the joined woods of B2..D2 into brush; the rectangle's woods stay.
+    choose_tool(page, "f")
+    page.select_option("[data-option=terrain]", "brush")
+    page.mouse.click(*point(page, "C2"))
+    wait_saved(page)
+    now = cells(map.pk)
+    assert {h: now[h]["terrain"] for h in ("B2", "C2", "D2", "F3")} == {
+        "B2": ["brush"], "C2": ["brush"], "D2": ["brush"], "F3": ["woods"]}
+
+    # A level: 2 on H7 and its neighbours (radius 1).
+    choose_tool(page, "l")
+    page.fill("#opt-level", "2")
+    page.locator("#opt-level").dispatch_event("change")
+    page.select_option("[data-option=radius]", "1")
+    page.mouse.click(*point(page, "H7"))
+    wait_saved(page)
+    raised = {h for h, e in cells(map.pk).items() if e["level"] == 2}
+    assert "H7" in raised and len(raised) == 7
+
+    # A hedge along three edges of C6: N, NE and SE, in one drag.
+    choose_tool(page, "h")
+    page.select_option("#opt-hexside", "hedge")
+    drag(page, [point(page, "C6", 0, -0.8), point(page, "C6", 0.65, -0.4), point(page, "C6", 0.65, 0.4)], steps=8)
+    wait_saved(page)
+    hedges = {(e["hex"], e["side"]) for e in document(map.pk)["hexsides"] if e["terrain"] == "hedge"}
+    assert hedges == {("C6", "N"), ("C6", "NE"), ("C6", "SE")}, hedges
+
+    # A building footprint in E8: four vertices, closed by clicking the first.
+    choose_tool(page, "a")
+    corners = [(-0.4, -0.4), (0.4, -0.4), (0.4, 0.4), (-0.4, 0.4), (-0.4, -0.4)]
+    for dx, dy in corners:
+        page.mouse.click(*point(page, "E8", dx, dy))
+    wait_saved(page)
+    art = cells(map.pk)["E8"]["art"]
+    assert len(art) == 1 and len(art[0]) == 4
+
+    # An overlay: made from the rectangle's woods (F3..G4), stamped at J3 turned once, then turned again on the map.
+    choose_tool(page, "o")
+    page.select_option("[data-option=overlayMode]", "select")
+    drag(page, [point(page, "F3"), point(page, "G4")])
+    assert page.locator("[data-option=overlayMode]").input_value() == "stamp"
+    page.locator("#map-canvas").focus()
+    page.keyboard.press("q")
+    page.mouse.click(*point(page, "J3"))
+    wait_saved(page)
+    [overlay] = document(map.pk)["overlays"]
+    assert overlay["anchor"] == "J3" and overlay["rotation"] == 1 and len(overlay["hexes"]) == 4
+    page.select_option("[data-option=overlayMode]", "rotate")
+    page.mouse.click(*point(page, "J3"))
+    wait_saved(page)
+    assert document(map.pk)["overlays"][0]["rotation"] == 2
+    page.screenshot(path=f"{ARTIFACTS}/painter-painted.png")
+
+    # Undo and redo, from the keyboard and the toolbar; each is a revision of its own.
+    revision = Map.objects.get(pk=map.pk).revision
+    page.locator("#map-canvas").focus()
+    page.keyboard.press("Control+z")
+    wait_saved(page)
+    assert document(map.pk)["overlays"][0]["rotation"] == 1
+    page.keyboard.press("Control+z")
+    wait_saved(page)
+    assert document(map.pk)["overlays"] == []
+    page.click("#redo")
+    wait_saved(page)
+    page.keyboard.press("Control+Shift+z")
+    wait_saved(page)
+    assert document(map.pk)["overlays"][0]["rotation"] == 2
+    assert Map.objects.get(pk=map.pk).revision == revision + 4
+
+    # A refused edit: a level out of the ruleset's range shows the server's errors and leaves the screen as it was.
+    choose_tool(page, "l")
+    page.select_option("[data-option=radius]", "0")
+    page.fill("#opt-level", "9")
+    page.locator("#opt-level").dispatch_event("change")
+    page.mouse.click(*point(page, "A9"))
+    wait_saved(page)
+    banner = page.locator("#banner")
+    banner.wait_for()
+    assert "level 9 is outside" in banner.inner_text()
+    assert page.evaluate("painter.model.cell(0, 8).level") == 0
+    assert "A9" not in cells(map.pk)
+
+    # Reload: everything is still there, on the page and through the API.
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    shown = page.evaluate("""() => { const m = painter.model;
+        return {c2: m.cell(2, 1).terrain, f3: m.cell(5, 2).terrain, h7: m.cell(7, 6).level,
+                hexsides: m.hexsides.size, art: !!m.cell(4, 7).art, overlays: m.overlays.map(o => o.rotation)}; }""")
+    assert shown == {"c2": ["brush"], "f3": ["woods"], "h7": 2, "hexsides": 3, "art": True, "overlays": [2]}
+    api = page.request.get(f"{live_server.url}/api/maps/{map.pk}/").json()
+    assert api["revision"] == Map.objects.get(pk=map.pk).revision
+    assert len(api["document"]["hexsides"]) == 3 and api["document"]["overlays"][0]["rotation"] == 2
+    page.locator("#history-panel summary").click()
+    assert page.locator("#history-list li").count() >= 10
+    page.screenshot(path=f"{ARTIFACTS}/painter-reloaded.png")
+
+
+def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, browser, page, designer):
+    sign_in(page, live_server, designer)
+    map = blank_map(designer, name="Shared")
+    open_editor(page, live_server, map.pk)
+    other = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors = []
+    other.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_in(other, live_server, designer)
+    open_editor(other, live_server, map.pk)
+
+    # Both paint at once, each on the revision it saw: one of them gets 409, rebases and sends again.
+    page.select_option("[data-option=terrain]", "woods")
+    other.select_option("[data-option=terrain]", "marsh")
+    page.evaluate("painter.editor.poll = async () => false")  # no polling: the second stroke must go through 409
+    other.evaluate("painter.editor.poll = async () => false")
+    page.mouse.click(*point(page, "B2"))
+    other.mouse.click(*point(other, "E5"))
+    wait_saved(page)
+    wait_saved(other)
+    now = cells(map.pk)
+    assert now["B2"]["terrain"] == ["woods"] and now["E5"]["terrain"] == ["marsh"]
+    assert Map.objects.get(pk=map.pk).revision == 3
+
+    # A real conflict: both change C3 on the same revision. The second page asks which version to keep.
+    page.evaluate("painter.editor.poll = painter.editor.constructor.prototype.poll.bind(painter.editor)")
+    other.evaluate("painter.editor.poll = painter.editor.constructor.prototype.poll.bind(painter.editor)")
+    page.wait_for_function("painter.editor.revision === 3")
+    other.wait_for_function("painter.editor.revision === 3")
+    page.evaluate("painter.editor.poll = async () => false")
+    other.evaluate("painter.editor.poll = async () => false")
+    page.mouse.click(*point(page, "C3"))
+    wait_saved(page)
+    other.mouse.click(*point(other, "C3"))
+    other.locator("#banner").wait_for()
+    text = other.locator("#banner").inner_text()
+    assert "C3" in text and "woods" in text and "marsh" in text
+    other.screenshot(path=f"{ARTIFACTS}/painter-conflict.png")
+    other.get_by_role("button", name="Keep mine").click()
+    wait_saved(other)
+    assert cells(map.pk)["C3"]["terrain"] == ["marsh"]
+
+    # The first page sees the second's edits within 5 s, without reloading.
+    page.evaluate("painter.editor.poll = painter.editor.constructor.prototype.poll.bind(painter.editor)")
+    page.wait_for_function("painter.model.cell(2, 2).terrain[0] === 'marsh' && painter.model.cell(4, 4).terrain[0] === 'marsh'",
+                           timeout=5000)
+    page.screenshot(path=f"{ARTIFACTS}/painter-second-page.png")
+    other.context.close()
+    assert errors == []
+
+
+@pytest.fixture(scope="module")
+def worker_folder(django_db_setup, tmp_path_factory):
+    """A real Celery worker for the LOS and viewshed jobs, on a Redis queue of this module's own.
+
+    Redis rather than the filesystem broker: kombu's filesystem transport can read a message file before its
+    writer has filled it (JSONDecodeError in the worker), and that job then stays queued for ever."""
+    need_redis()
+    folder = tmp_path_factory.mktemp("painter-jobs")
+    queue = f"hexside-painter-{uuid.uuid4().hex[:8]}"
+    worker = start_worker(folder, queue, REDIS_URL)
+    yield folder, queue
+    worker.stop()
+    forget_redis_queue(REDIS_URL, queue)
+
+
+@pytest.fixture
+def jobs(worker_folder):
+    folder, queue = worker_folder
+    saved = (app.conf.broker_url, app.conf.broker_transport_options)
+    use_broker(REDIS_URL)
+    with override_settings(MEDIA_ROOT=str(folder / "media"), JOBS_QUEUE=queue):
+        yield folder
+    app.conf.broker_url, app.conf.broker_transport_options = saved
+    app._after_fork()
+
+
+def png(width, height, colour=(200, 180, 120)):
+    out = io.BytesIO()
+    image = Image.new("RGB", (width, height), colour)
+    for x in range(0, width, 40):
+        for y in range(height):
+            image.putpixel((x, y), (60, 60, 60))
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_path, settings):
+    sign_in(page, live_server, designer)
+    map = blank_map(designer, name="Sight")
+    open_editor(page, live_server, map.pk)
+    page.select_option("[data-option=terrain]", "woods")
+    page.mouse.click(*point(page, "E5"))
+    wait_saved(page)
+
+    # LOS from B5 to H5 runs through the woods in E5: blocked, with E5 as the reason.
+    choose_tool(page, "s")
+    page.mouse.click(*point(page, "B5"))
+    page.mouse.click(*point(page, "H5"))
+    page.wait_for_function("document.querySelector('#los-answer').dataset.result", timeout=60000)
+    answer = page.locator("#los-answer")
+    assert answer.get_attribute("data-result") == "blocked"
+    reasons = page.locator("#los-reasons .reason")
+    assert reasons.count() >= 1
+    e5 = page.locator("#los-reasons .reason[data-hex=E5]")
+    assert "OST" in e5.inner_text()
+    e5.click()
+    assert page.evaluate("painter.highlight.hexes") == [[4, 4]]
+    page.screenshot(path=f"{ARTIFACTS}/painter-los.png")
+
+    # A smoke marker for the check only: the line B3-H3 becomes hindered, the map does not change.
+    revision = Map.objects.get(pk=map.pk).revision
+    page.mouse.click(*point(page, "B3"))
+    page.mouse.click(*point(page, "H3"))
+    page.wait_for_function("document.querySelector('#los-answer').dataset.result === 'clear'", timeout=60000)
+    page.keyboard.down("Shift")
+    page.mouse.click(*point(page, "E3"))
+    page.keyboard.up("Shift")
+    page.wait_for_function("document.querySelector('#los-answer').dataset.result === 'hindered'", timeout=60000)
+    assert page.locator("#marker-list li").inner_text() == "smoke in E3"
+    assert Map.objects.get(pk=map.pk).revision == revision
+
+    # Viewshed from B5: every hex shaded.
+    page.click("#clear-markers")
+    choose_tool(page, "w")
+    page.mouse.click(*point(page, "B5"))
+    page.wait_for_function("document.body.dataset.viewshed", timeout=60000)
+    assert int(page.evaluate("document.body.dataset.viewshed")) == 12 * 9
+    assert "blocked" in page.locator("#viewshed-state").inner_text()
+    page.screenshot(path=f"{ARTIFACTS}/painter-viewshed.png")
+
+    # An edit marks the results stale (they stay on screen).
+    choose_tool(page, "b")
+    page.mouse.click(*point(page, "K8"))
+    wait_saved(page)
+    assert page.locator("#results-stale").is_visible()
+
+    # A board scan: not an image, then too large, are refused with a message and change nothing.
+    page.locator("#scan-panel summary").click()
+    revision = Map.objects.get(pk=map.pk).revision
+
+    def upload(name, content):
+        path = tmp_path / name
+        path.write_bytes(content)
+        page.set_input_files("#scan-file", str(path))
+        page.click("#scan-form button[type=submit]")
+        page.wait_for_function("!document.querySelector('#scan-message').textContent.startsWith('Uploading')")
+        return page.locator("#scan-message").inner_text()
+
+    assert "not a PNG or JPEG" in upload("notes.png", b"not an image at all")
+    settings.HEXSIDE_SCAN_MAX_PIXELS = 1000
+    assert "at most 1,000 pixels" in upload("big.png", png(100, 100))
+    assert page.locator("#scan-message").get_attribute("data-error") == "1"
+    assert Map.objects.get(pk=map.pk).revision == revision and "background" not in document(map.pk)
+    settings.HEXSIDE_SCAN_MAX_PIXELS = 10_000_000
+
+    # A good scan: uploaded, stored beside the map, named in its background entry, drawn under the map.
+    upload("board.png", png(800, 600))
+    page.wait_for_function("painter.model.background && painter.view.background && painter.view.background.image.complete")
+    entry = document(map.pk)["background"]
+    assert entry["image"].endswith(".png") and (jobs / "media" / "maps" / str(map.pk) / "scans" / entry["image"]).exists()
+
+    # Align it: drag A1's handle and L9's handle; the origin, size and rotation follow.
+    page.fill("#align-a", "A1")
+    page.fill("#align-b", "L9")
+    page.click("#scan-align")
+    a, b = point(page, "A1"), point(page, "L9")
+    drag(page, [a, (a[0] + 30, a[1] + 20)])
+    drag(page, [b, (b[0] + 10, b[1] - 25)])
+    page.click("#scan-align-done")
+    wait_saved(page)
+    aligned = document(map.pk)["background"]
+    assert aligned["image"] == entry["image"]
+    assert aligned["origin"] != entry["origin"] and aligned["hex_px"] != entry["hex_px"] and aligned["rotation"] != 0
+    page.fill("#scan-rotation", "0")
+    page.click("#scan-apply")
+    wait_saved(page)
+    assert document(map.pk)["background"]["rotation"] == 0
+    # Paint over the scan, then fade and hide it.
+    page.mouse.click(*point(page, "C8"))
+    wait_saved(page)
+    assert cells(map.pk)["C8"]["terrain"] == ["woods"]
+    page.screenshot(path=f"{ARTIFACTS}/painter-scan.png")
+    page.check("#scan-hide")
+    assert page.evaluate("painter.view.background.visible") is False
