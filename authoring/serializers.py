@@ -5,7 +5,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from authoring import edits
+from authoring import edits, victory
 from authoring.models import TITLE_LENGTH, Scenario, ScenarioRevision
 
 
@@ -35,10 +35,15 @@ class ScenarioSerializer(serializers.ModelSerializer):
 
 class ScenarioDetailSerializer(ScenarioSerializer):
     document = serializers.JSONField(read_only=True, help_text="The scenario file (docs/scenario-format.md).")
+    victory = serializers.SerializerMethodField(help_text="Per side id: the victory condition's sentence, and the "
+                                                          "sentence of each condition it combines.")
 
     class Meta(ScenarioSerializer.Meta):
-        fields = ScenarioSerializer.Meta.fields + ["document"]
+        fields = ScenarioSerializer.Meta.fields + ["document", "victory"]
         read_only_fields = fields
+
+    def get_victory(self, scenario) -> dict:
+        return victory.sentences_by_side(scenario.document)
 
 
 class ScenarioUpdateSerializer(serializers.ModelSerializer):

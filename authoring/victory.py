@@ -210,14 +210,24 @@ def _join(items, word):
     return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
+def sentences_by_side(data):
+    """{side id: {"sentence", "parts"}} from a canonical document: the whole condition and, for and/or, each
+    condition it combines (the editor lists them one by one)."""
+    names = {o["id"]: (f"{o['name']} ({o['hex']})" if o.get("name") else o["hex"]) for o in data.get("objectives", [])}
+    out = {}
+    for side in data.get("sides", []):
+        condition = side.get("victory")
+        if not condition:
+            continue
+        enemies = [s["name"] for s in data["sides"] if s["id"] != side["id"]]
+        enemy = "the " + " and the ".join(enemies) if enemies else "the enemy"
+        parts = condition.get("conditions") if condition["kind"] in ("and", "or") else [condition]
+        out[side["id"]] = {"sentence": sentence(condition, names, enemy),
+                           "parts": [sentence(c, names, enemy) for c in parts]}
+    return out
+
+
 def sentences_for(doc):
     """{side id: sentence} for every side of a parsed scenario with a victory condition."""
     data = doc.data if hasattr(doc, "data") else doc
-    names = {o["id"]: (f"{o['name']} ({o['hex']})" if o.get("name") else o["hex"]) for o in data["objectives"]}
-    out = {}
-    for side in data["sides"]:
-        if side.get("victory"):
-            enemies = [s["name"] for s in data["sides"] if s["id"] != side["id"]]
-            enemy = "the " + " and the ".join(enemies) if enemies else "the enemy"
-            out[side["id"]] = sentence(side["victory"], names, enemy)
-    return out
+    return {sid: entry["sentence"] for sid, entry in sentences_by_side(data).items()}

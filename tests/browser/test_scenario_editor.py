@@ -1,0 +1,163 @@
+"""The scenario editor in real Chromium, used as a designer uses it: create a scenario on a sample map, build a
+side's OOB, paint its setup zone, place units (click and drag), mark an objective, add a victory condition and
+read its sentence, run the checks (a real Celery worker) and see the unit outside its zone highlighted, and run
+the sight lines."""
+
+import io
+import shutil
+
+import pytest
+from django.core.management import call_command
+
+from authoring.models import Scenario
+from tests.browser.painting import ARTIFACTS, drag, sign_in
+from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def designer(django_user_model):
+    return django_user_model.objects.create_user("designer", password="designer-password")
+
+
+def point(page, label):
+    x, y = page.evaluate("""(label) => {
+        const e = window.scenarioEditor, [c, r] = e.grid.parseLabel(label), [cx, cy] = e.grid.centre(c, r);
+        const [sx, sy] = e.view.toScreen(cx, cy), box = e.view.canvas.getBoundingClientRect();
+        return [box.left + sx, box.top + sy];
+    }""", label)
+    return x, y
+
+
+def revision(page):
+    return int(page.evaluate("() => window.scenarioEditor.scenario.revision"))
+
+
+def saved_after(page, before, timeout=10000):
+    page.wait_for_function(f"() => window.scenarioEditor.scenario.revision > {before}", timeout=timeout)
+    return revision(page)
+
+
+def sentences(page):
+    return [t.replace("✕", "").strip() for t in page.locator("#victory .sentence").all_inner_texts()]
+
+
+def document(pk):
+    return Scenario.objects.get(pk=pk).document
+
+
+def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designer, jobs):  # noqa: F811
+    call_command("load_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    page.set_viewport_size({"width": 1500, "height": 950})
+    page.goto(f"{live_server.url}/scenarios/")
+    page.fill("#new-scenario [name=title]", "Dawn at Hill 112")
+    page.select_option("#new-scenario [name=map]", label="Hill 112 (Old School Tactical) (ost)")
+    page.click("#new-scenario button[type=submit]")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    scenario = Scenario.objects.get(title="Dawn at Hill 112")
+    assert scenario.ruleset == "ost" and scenario.owner == designer
+
+    # Two sides; the first gets an OOB of rifle squads and a leader.
+    r = revision(page)
+    page.click("#add-side")
+    r = saved_after(page, r)
+    page.click("#add-side")
+    r = saved_after(page, r)
+    page.click("#tabs [role=tab]:text('Side 1')")
+    page.fill("#oob tr[data-unit='unit-1'] input[aria-label=unit]", "Rifle Squad")
+    page.locator("#oob tr[data-unit='unit-1'] input[aria-label=unit]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.fill("#oob tr[data-unit='unit-1'] input[aria-label=count]", "3")
+    page.locator("#oob tr[data-unit='unit-1'] input[aria-label=count]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.click("#add-unit")
+    r = saved_after(page, r)
+    page.fill("#oob tr[data-unit='unit-2'] input[aria-label=unit]", "Leader")
+    page.locator("#oob tr[data-unit='unit-2'] input[aria-label=unit]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.check("#oob tr[data-unit='unit-2'] input[aria-label=leader]")
+    r = saved_after(page, r)
+    assert "4 units" in page.inner_text("#oob-counts")
+    side = document(scenario.pk)["sides"][0]
+    assert [(u["unit"], u["count"], u["leader"]) for u in side["oob"]] == [("Rifle Squad", 3, False),
+                                                                           ("Leader", 1, True)]
+
+    # Paint a setup zone by dragging down column B.
+    page.click("#tools [data-tool=zone]")
+    drag(page, [point(page, "B2"), point(page, "B3"), point(page, "B4"), point(page, "B5")])
+    r = saved_after(page, r)
+    assert document(scenario.pk)["sides"][0]["setup_zone"] == ["B2", "B3", "B4", "B5"]
+
+    # Place: pick the squads' row and click B3 twice (a stack), drag the leader's row onto B3, and one squad
+    # outside the zone, in E5.
+    page.click("#oob tr[data-unit='unit-1'] td.counts")
+    page.mouse.click(*point(page, "B3"))
+    r = saved_after(page, r)
+    page.mouse.click(*point(page, "B3"))
+    r = saved_after(page, r)
+    x, y = point(page, "B3")
+    box = page.locator("#map-canvas").bounding_box()
+    page.locator("#oob tr[data-unit='unit-2'] td.counts").drag_to(page.locator("#map-canvas"),
+                                                          target_position={"x": x - box["x"], "y": y - box["y"]})
+    r = saved_after(page, r)
+    page.click("#oob tr[data-unit='unit-1'] td.counts")
+    page.mouse.click(*point(page, "E5"))
+    r = saved_after(page, r)
+    placements = document(scenario.pk)["sides"][0]["placements"]
+    assert [(p["unit"], p["hex"]) for p in placements] == [("unit-1", "B3"), ("unit-1", "B3"), ("unit-2", "B3"),
+                                                           ("unit-1", "E5")]
+    assert "3+0/3" in page.inner_text("#oob tr[data-unit='unit-1']")
+
+    # An objective on the crest, and a victory condition naming it: its sentence appears.
+    page.click("#tools [data-tool=objective]")
+    page.mouse.click(*point(page, "P10"))
+    r = saved_after(page, r)
+    page.select_option("#victory-kind", "control")
+    page.select_option("#victory-inputs select[data-key=objectives]", ["obj-1"])
+    page.click("#add-victory")
+    r = saved_after(page, r)
+    assert sentences(page) == ["Control Objective 1 (P10) at the end of the game."]
+    page.select_option("#victory-kind", "casualties")
+    page.fill("#victory-inputs input[data-key=points]", "12")
+    page.click("#add-victory")
+    r = saved_after(page, r)
+    assert sentences(page) == ["Control Objective 1 (P10) at the end of the game.",
+                               "Inflict at least 12 casualty points on the Side 2."]
+    assert document(scenario.pk)["sides"][0]["victory"]["kind"] == "and"
+
+    # The second side: a unit and a zone on the far side of the hill.
+    page.click("#tabs [role=tab]:text('Side 2')")
+    page.fill("#oob tr[data-unit='unit-1'] input[aria-label=unit]", "Panzergrenadiers")
+    page.locator("#oob tr[data-unit='unit-1'] input[aria-label=unit]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.click("#tools [data-tool=zone]")
+    drag(page, [point(page, "R8"), point(page, "R9"), point(page, "S9"), point(page, "S10")])
+    r = saved_after(page, r)
+
+    # The checks run on a worker; the squad in E5 is outside its zone, listed and highlighted.
+    page.click("#run-checks")
+    page.wait_for_function("() => document.body.dataset.checks !== undefined", timeout=60000)
+    finding = page.locator("#findings li[data-hex='E5']")
+    assert "outside Side 1's setup zone" in finding.inner_text()
+    finding.click()
+    assert page.evaluate("() => window.scenarioEditor.activeFinding.code") == "setup-outside-zone"
+    finding.scroll_into_view_if_needed()
+    page.screenshot(path=f"{ARTIFACTS}/scenario-editor-checks.png")
+
+    # Sight lines: one sentence per side, and the dead ground drawn.
+    page.click("#run-sight")
+    page.wait_for_function("() => document.body.dataset.sight === '1'", timeout=60000)
+    lines = page.locator("#sight .sentence").all_inner_texts()
+    assert len(lines) == 2
+    assert lines[0].strip().startswith("Side 1 sees ")
+    assert "objective" in lines[0]
+    page.locator("#sight").scroll_into_view_if_needed()
+    page.screenshot(path=f"{ARTIFACTS}/scenario-editor-sight.png")
+
+    # The whole scenario is still one that reads, and its history has every step.
+    assert Scenario.objects.get(pk=scenario.pk).revision == r
+    assert Scenario.objects.get(pk=scenario.pk).revisions.count() == r
+    for name in ("scenario-editor-checks", "scenario-editor-sight"):
+        shutil.copy(f"{ARTIFACTS}/{name}.png", f"docs/img/{name}.png")
