@@ -534,8 +534,9 @@ class ScenarioEditor {
     else {
       if (["and", "or"].includes(v.kind)) box.append(el("p", {}, v.kind === "and" ? "All of these:" : "Any one of these:"));
       (sentences ? sentences.parts : []).forEach((text, k) => box.append(el("div", { class: "sentence row" }, el("span", {}, text),
-        el("button", { type: "button", class: "small", title: "Remove", onclick: () => this.set(path, withoutPart(v, k), "remove a victory condition") }, "✕"))));
+        this.canEdit ? el("button", { type: "button", class: "small", title: "Remove", onclick: () => this.set(path, withoutPart(v, k), "remove a victory condition") }, "✕") : null)));
     }
+    if (!this.canEdit) return box;
     const form = el("div", { class: "fields", id: "victory-form" });
     const kind = el("select", { id: "victory-kind", onchange: () => fill() }, ...KINDS.map((k) => el("option", { value: k }, k)));
     const combine = el("select", { id: "victory-combine" }, el("option", { value: "and" }, "and"), el("option", { value: "or" }, "or"));

@@ -161,3 +161,27 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
     assert Scenario.objects.get(pk=scenario.pk).revisions.count() == r
     for name in ("scenario-editor-checks", "scenario-editor-sight"):
         shutil.copy(f"{ARTIFACTS}/{name}.png", f"docs/img/{name}.png")
+
+
+def test_a_published_sample_reads_without_signing_in(live_server, page):
+    """Anyone may read a published scenario: its counters, zones and objectives drawn, nothing editable."""
+    call_command("load_samples", stdout=io.StringIO())
+    call_command("load_scenario_samples", stdout=io.StringIO())
+    scenario = Scenario.objects.get(title="Hill 112: the Orne heights")
+    page.set_viewport_size({"width": 1500, "height": 950})
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    assert page.locator("#tools .tool").all_inner_texts() == ["Pan"]
+    assert page.locator("#panel input:not([disabled])").count() == 0
+    page.click("#tabs [role=tab]:text('German')")
+    assert page.locator("#oob tr[data-unit]").count() == 6
+    assert page.locator("#victory .sentence").all_inner_texts()[0].startswith("Score 3 VP for Hill 112 crest (P10)")
+    # Zoom on the crest, where the German stack and the objective are.
+    page.evaluate("""() => { const e = window.scenarioEditor, [c, r] = e.grid.parseLabel('P9'),
+        [x, y] = e.grid.centre(c, r); e.view.scale = 48; e.view.ox = e.view.width / 2 - x * 48;
+        e.view.oy = e.view.height / 2 - y * 48; e.view.cache = null; e.view.request(); }""")
+    page.wait_for_timeout(300)
+    page.screenshot(path=f"{ARTIFACTS}/scenario-sample-hill-112.png")
+    shutil.copy(f"{ARTIFACTS}/scenario-sample-hill-112.png", "docs/img/scenario-sample-hill-112.png")
+    page.goto(f"{live_server.url}/scenarios/")
+    assert page.locator("table a:text('Hill 112: the Orne heights')").count() == 1
