@@ -31,6 +31,7 @@ const TOOLS = [
   { id: "objective", name: "Objective", edit: true, note: "Click a hex to add an objective there, or remove the one there." },
   { id: "marker", name: "Marker", edit: true, note: "Click a hex to place the marker chosen below; click a marker to remove it." },
   { id: "entry", name: "Entry hexes", edit: true, note: "Click hexes to add or remove entry hexes of the selected reinforcement." },
+  { id: "perimeter", name: "Perimeter", edit: true, game: "tocs", note: "TOCS: click or drag to give hexes to the side; start on one of its hexes to make them no man's land." },
 ];
 
 class ScenarioEditor {
@@ -62,6 +63,9 @@ class ScenarioEditor {
     this.styles = new Styles(ruleset);
     this.model = new MapModel(mapDocument);
     this.grid = this.model.grid;
+    if (this.config.game === "miniatures") {
+      this.inchesPerHex = this.doc.rules.inches_per_hex || Math.round((mapDocument.grid.hex_metres / 22.86) * 1000) / 1000;
+    }
     this.view = new MapView($("#map-canvas"), this.model, this.styles);
     this.view.addLayer({ draw: (ctx) => this.drawScenario(ctx) });
     this.buildTools();
@@ -136,6 +140,14 @@ class ScenarioEditor {
       ctx.setLineDash(dash || []); ctx.lineWidth = width / res; ctx.strokeStyle = colour; ctx.stroke(); ctx.setLineDash([]);
     };
     const hexes = (refs) => refs.map((r) => this.hexOf(r)).filter(Boolean);
+    // TOCS perimeter: each side's hexes hatched lightly in its colour.
+    if (this.doc.perimeter) {
+      for (const side of this.doc.sides) {
+        ctx.globalAlpha = 0.1;
+        view.fillHexes(ctx, hexes(this.doc.perimeter[side.id] || []), (c) => { c.fillStyle = side.colour; c.fill(); });
+        ctx.globalAlpha = 1;
+      }
+    }
     // Setup zones, in each side's colour.
     this.doc.sides.forEach((side, i) => {
       ctx.globalAlpha = i === this.sideIndex ? 0.33 : 0.18;
@@ -231,7 +243,7 @@ class ScenarioEditor {
     const nav = $("#tools");
     nav.replaceChildren();
     for (const tool of TOOLS) {
-      if (tool.edit && !this.canEdit) continue;
+      if ((tool.edit && !this.canEdit) || (tool.game && tool.game !== this.config.game)) continue;
       nav.append(el("button", { type: "button", class: "tool", "data-tool": tool.id, "aria-pressed": String(this.tool === tool.id),
                                 title: tool.note || tool.name, onclick: () => this.useTool(tool.id) }, tool.name));
     }
@@ -269,11 +281,12 @@ class ScenarioEditor {
     canvas.addEventListener("pointerdown", (e) => {
       canvas.setPointerCapture(e.pointerId);
       const hex = this.view.hexAtEvent(e);
-      if (this.tool === "pan" || e.button === 1) { drag = { pan: true, x: e.clientX, y: e.clientY }; return; }
+      if (this.tool === "pan" || e.button === 1) { drag = { pan: true, x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY }; return; }
       if (!hex || !this.grid.contains(...hex) || !this.doc.sides.length && this.tool !== "objective" && this.tool !== "marker") return;
-      if (this.tool === "zone") {
-        const erase = this.side.setup_zone.includes(this.label(...hex));
-        this.pendingZone = { erase, hexes: new Set([hex.join(",")]) };
+      if (this.tool === "zone" || this.tool === "perimeter") {
+        const own = this.tool === "zone" ? this.side.setup_zone : ((this.doc.perimeter || {})[this.side.id] || []);
+        const erase = own.includes(this.label(...hex));
+        this.pendingZone = { erase, perimeter: this.tool === "perimeter", hexes: new Set([hex.join(",")]) };
         drag = { zone: true };
         this.view.request();
       }
@@ -281,7 +294,11 @@ class ScenarioEditor {
     canvas.addEventListener("pointerup", (e) => {
       const hex = this.view.hexAtEvent(e), was = drag;
       drag = null;
-      if (was && was.pan) return;
+      if (was && was.pan) {
+        // A click without a drag marks the hex distances are measured from.
+        if (Math.hypot(e.clientX - was.x0, e.clientY - was.y0) < 4 && hex && this.grid.contains(...hex)) this.lastHex = hex;
+        return;
+      }
       if (was && was.zone) { this.commitZone(); return; }
       if (hex && this.grid.contains(...hex)) this.click(hex);
     });
@@ -295,6 +312,10 @@ class ScenarioEditor {
 
   describe(col, row) {
     const label = this.label(col, row), parts = [label];
+    if (this.lastHex && this.inchesPerHex) {
+      const d = this.grid.distance(this.lastHex, [col, row]);
+      parts.push(`${d} hex${d === 1 ? "" : "es"} = ${+(d * this.inchesPerHex).toFixed(2)}" from ${this.label(...this.lastHex)}`);
+    }
     const cell = this.model.resolvedCell(col, row);
     parts.push(cell.terrain.map((t) => this.styles.name(t)).join(" + "));
     for (const side of this.doc.sides) {
@@ -312,6 +333,13 @@ class ScenarioEditor {
     this.pendingZone = null;
     if (!pending) return;
     const labels = [...pending.hexes].map((k) => this.label(...k.split(",").map(Number)));
+    if (pending.perimeter) {
+      const perimeter = {};
+      for (const side of this.doc.sides) perimeter[side.id] = ((this.doc.perimeter || {})[side.id] || []).filter((h) => !labels.includes(h));
+      if (!pending.erase) perimeter[this.side.id].push(...labels);
+      this.set("perimeter", perimeter, `perimeter: ${labels.length} hex${labels.length > 1 ? "es" : ""} ${pending.erase ? "to no man's land" : "to " + this.side.name}`);
+      return;
+    }
     const zone = new Set(this.side.setup_zone);
     for (const l of labels) { if (pending.erase) zone.delete(l); else zone.add(l); }
     this.set(`sides[${this.sideIndex}].setup_zone`, [...zone],
@@ -320,6 +348,7 @@ class ScenarioEditor {
 
   click(hex) {
     const label = this.label(...hex), s = this.sideIndex;
+    this.lastHex = hex;
     if (!this.side && ["place", "remove", "entry", "zone"].includes(this.tool)) { this.banner("Add a side first (+ Side)."); return; }
     if (this.tool === "place") {
       if (!this.selectedUnit) { this.banner("Pick a unit in the side's OOB first (click its row)."); return; }
@@ -409,6 +438,10 @@ class ScenarioEditor {
          this.field("Night", d.environment.night, (v) => this.set("environment", { ...d.environment, night: v }), { type: "checkbox" }),
          this.field("Visibility (hexes)", d.environment.visibility, (v) => this.set("environment", { ...d.environment, visibility: v }), { type: "number", min: 1 })),
       this.field("Historical introduction", d.introduction, (v) => this.set("introduction", v), { type: "textarea", rows: 4 }));
+    if (this.inchesPerHex) {
+      box.append(el("p", { class: "muted", id: "inches" }, `1 hex = ${this.inchesPerHex}" on the table (1" = 25 yards); `
+        + "the status line gives the distance in inches from the last hex clicked."));
+    }
     if ((this.config.rulesFields || []).length) {
       box.append(el("h3", {}, `${this.config.game} rules`),
                  el("div", { class: "fields" }, ...this.config.rulesFields.map((k) => this.freeField(k, d.rules[k], (v) => {
@@ -641,6 +674,7 @@ class ScenarioEditor {
       $("#checks-summary").textContent = this.findings.length
         ? `${errors} error${errors === 1 ? "" : "s"}, ${this.findings.length - errors} warning${this.findings.length - errors === 1 ? "" : "s"}`
         : "No problems found.";
+      $("#checks-summary").append(el("div", { class: "muted", id: "checks-figures" }, ...summaryLines(job.result.summary, this.doc)));
       const list = $("#findings");
       list.replaceChildren(...this.findings.map((f) => el("li", { class: f.severity, "data-hex": f.hex || "", onclick: (e) => {
         this.activeFinding = f;
@@ -673,6 +707,22 @@ class ScenarioEditor {
     }
     this.view.request();
   }
+}
+
+// The derived figures the checks give: units per side, OST casualty points, Assault points, the miniatures deck.
+function summaryLines(summary, doc) {
+  const lines = [];
+  for (const side of doc.sides) {
+    const s = summary.sides[side.id];
+    if (!s) continue;
+    let text = `${side.name}: ${s.units} units (${s.placed} placed, ${s.arriving} arriving)`;
+    if (s.casualty_points !== undefined) text += `, ${s.casualty_points} casualty points`;
+    if (s.points !== undefined) text += `, ${s.points} points`;
+    if (s.deck) text += `, ${s.deck.total} cards = ${s.deck.platoons} platoons + ${s.deck.foos} FOO + ${s.deck.elite_commanders} elite PC + ${s.deck.company_commanders} CC`;
+    lines.push(el("div", {}, text));
+  }
+  if (summary.deck_size !== undefined) lines.push(el("div", {}, `Activation deck: ${summary.deck_size} cards; 1 hex = ${summary.inches_per_hex}"`));
+  return lines;
 }
 
 function valueAt(data, path) {

@@ -185,3 +185,40 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
     shutil.copy(f"{ARTIFACTS}/scenario-sample-hill-112.png", "docs/img/scenario-sample-hill-112.png")
     page.goto(f"{live_server.url}/scenarios/")
     assert page.locator("table a:text('Hill 112: the Orne heights')").count() == 1
+
+
+def test_tocs_perimeter_and_miniatures_inches(live_server, page, designer):
+    """The games' own tools: TOCS's shared perimeter painted side by side; miniatures distances in inches."""
+    call_command("load_samples", stdout=io.StringIO())
+    call_command("load_scenario_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    page.set_viewport_size({"width": 1500, "height": 950})
+    page.goto(f"{live_server.url}/scenarios/")
+    page.fill("#new-scenario [name=title]", "Meeting at Mook")
+    page.select_option("#new-scenario [name=map]", label="Nijmegen approaches (TOCS) (tocs)")
+    page.click("#new-scenario button[type=submit]")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    scenario = Scenario.objects.get(title="Meeting at Mook")
+    r = revision(page)
+    page.click("#add-side")
+    r = saved_after(page, r)
+    page.click("#add-side")
+    r = saved_after(page, r)
+    page.click("#tabs [role=tab]:text('Side 1')")
+    page.click("#tools [data-tool=perimeter]")
+    drag(page, [point(page, "02.02"), point(page, "02.03"), point(page, "02.04")])
+    r = saved_after(page, r)
+    page.click("#tabs [role=tab]:text('Side 2')")
+    page.click("#tools [data-tool=perimeter]")
+    drag(page, [point(page, "02.04"), point(page, "03.04")])  # 02.04 changes hands
+    r = saved_after(page, r)
+    assert document(scenario.pk)["perimeter"] == {"side-1": ["02.02", "02.03"], "side-2": ["02.04", "03.04"]}
+
+    minis = Scenario.objects.get(title="Village on the Dnieper")
+    page.goto(f"{live_server.url}/scenarios/{minis.pk}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    assert '1 hex = 2"' in page.inner_text("#inches")
+    page.click("#tools [data-tool=pan]")
+    page.mouse.click(*point(page, "C3"))
+    page.mouse.move(*point(page, "F3"))
+    assert '3 hexes = 6" from C3' in page.inner_text("#status-hex")
