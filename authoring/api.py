@@ -41,13 +41,16 @@ from jobs import dispatch
 from jobs.api import UNAVAILABLE, job_payload
 from jobs.models import Job
 from jobs.serializers import JobAcceptedSerializer, JobSerializer
+from maps import mapfile
 from maps.api import (
     IsOwnerOrReadOnly,
     conflict_response,
     edit_errors_response,
+    edit_request_problems,
     errors_response,
     problem,
-    published_flag,
+    revisions_response,
+    uploaded,
 )
 from maps.models import sync_custom_rulesets
 from maps.serializers import (
@@ -93,7 +96,7 @@ def doc_from_request(data, user):
     try:
         doc = scenariofile.parse(source, library_maps(user))
     except scenariofile.ScenarioFormatError as exc:
-        found.extend(scenariofile.Finding(prefix + f.path if f.path != "$" else (prefix[:-1] or "$"), f.message,
+        found.extend(mapfile.Finding(prefix + f.path if f.path != "$" else (prefix[:-1] or "$"), f.message,
                                           f.hex) for f in exc.errors)
         doc = None
     if found:
@@ -181,22 +184,10 @@ class ScenarioViewSet(viewsets.ModelViewSet):
             parser_classes=[MultiPartParser, FormParser, JSONParser])
     def import_file(self, request):
         try:
-            data = request.data
-        except ParseError as exc:
-            return errors_response([problem("$", str(exc.detail))])
-        try:
-            if request.content_type.startswith("application/json"):
-                content, flag = data, request.query_params.get("published")
-            else:
-                upload = request.FILES.get("file")
-                if upload is None:
-                    return errors_response([problem("file", "upload the scenario file in the field 'file'")])
-                content = upload.read()
-                flag = data.get("published", request.query_params.get("published"))
-            published = published_flag(flag)
+            content, published = uploaded(request, "scenario")
             sync_custom_rulesets()
             doc = scenariofile.parse(content, library_maps(request.user))
-        except scenariofile.mapfile.FormatError as exc:
+        except mapfile.FormatError as exc:
             return errors_response(exc.errors)
         scenario = Scenario.objects.create_from_doc(request.user, doc, published=published,
                                                     summary="imported from a scenario file")
@@ -236,16 +227,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
     def edits(self, request, pk=None):
         scenario = self.get_object()
         data = request.data
-        found = []
-        if not isinstance(data, dict):
-            found.append(edits.Problem(None, "$", "expected {\"revision\": N, \"operations\": [...]}"))
-        else:
-            revision = data.get("revision")
-            if not isinstance(revision, int) or isinstance(revision, bool) or revision < 1:
-                found.append(edits.Problem(None, "revision", "expected the revision the edits were made on, a "
-                                                             f"whole number from 1; got {revision!r}"))
-            found.extend(edits.Problem(None, key, f"unknown key {key!r}; expected revision and operations")
-                         for key in data if key not in ("revision", "operations"))
+        found = edit_request_problems(data)
         if found:
             return edit_errors_response(found)
         try:
@@ -260,12 +242,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
                    responses={200: ScenarioRevisionSerializer(many=True), 404: NOT_FOUND})
     @action(detail=True, methods=["get"])
     def revisions(self, request, pk=None):
-        scenario = self.get_object()
-        revisions = scenario.revisions.select_related("author").defer("document")
-        page = self.paginate_queryset(revisions)
-        if page is not None:
-            return self.get_paginated_response(ScenarioRevisionSerializer(page, many=True).data)
-        return Response(ScenarioRevisionSerializer(revisions, many=True).data)
+        return revisions_response(self, self.get_object(), ScenarioRevisionSerializer)
 
     @extend_schema(summary="One revision, with its document",
                    responses={200: ScenarioRevisionDetailSerializer, 404: NOT_FOUND})

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from authoring import victory
 from maps import mapfile
-from maps.mapfile import Finding, _is_int, _kind
+from maps.mapfile import _is_int, _kind
 
 FORMAT = "hexside-scenario"
 VERSION = 1

@@ -1,10 +1,7 @@
-import json
-import sys
-
 from django.conf import settings
 
 from authoring import scenariofile, validation
-from maps.cli import MapCommand
+from maps.cli import MapCommand, report_findings
 from maps.mapfile import Finding
 
 
@@ -35,21 +32,4 @@ class Command(MapCommand):
 
     def handle(self, *args, **options):
         maps = scenariofile.folder_maps(options["maps"] or settings.SAMPLES_DIR)
-        report = []
-        for path in options["files"]:
-            _doc, findings = validate_file(path, maps)
-            report.append({"file": path, "ok": not any(f.severity == "error" for f in findings),
-                           "findings": [{"severity": f.severity, "code": f.code, "where": f.where,
-                                         "message": f.message} for f in findings]})
-        if options["json"]:
-            self.stdout.write(json.dumps({"files": report}, ensure_ascii=False))
-        else:
-            for entry in report:
-                errors = sum(f["severity"] == "error" for f in entry["findings"])
-                warnings = len(entry["findings"]) - errors
-                self.stdout.write(f"{entry['file']}: {'ok' if entry['ok'] else 'INVALID'} "
-                                  f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})")
-                for f in entry["findings"]:
-                    self.stdout.write(f"  {f['severity']}: {f['where']}: {f['message']} [{f['code']}]")
-        if not all(entry["ok"] for entry in report):
-            sys.exit(1)
+        report_findings(self, options["files"], lambda path: validate_file(path, maps)[1], options["json"])

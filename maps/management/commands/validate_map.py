@@ -1,7 +1,4 @@
-import json
-import sys
-
-from maps.cli import MapCommand
+from maps.cli import MapCommand, report_findings
 from maps.validation import validate_file
 
 
@@ -13,21 +10,4 @@ class Command(MapCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, **options):
-        report = []
-        for path in options["files"]:
-            _doc, findings = validate_file(path)
-            report.append({"file": path, "ok": not any(f.severity == "error" for f in findings),
-                           "findings": [{"severity": f.severity, "code": f.code, "where": f.where,
-                                         "message": f.message} for f in findings]})
-        if options["json"]:
-            self.stdout.write(json.dumps({"files": report}, ensure_ascii=False))
-        else:
-            for entry in report:
-                errors = sum(f["severity"] == "error" for f in entry["findings"])
-                warnings = len(entry["findings"]) - errors
-                self.stdout.write(f"{entry['file']}: {'ok' if entry['ok'] else 'INVALID'} "
-                                  f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})")
-                for f in entry["findings"]:
-                    self.stdout.write(f"  {f['severity']}: {f['where']}: {f['message']} [{f['code']}]")
-        if not all(entry["ok"] for entry in report):
-            sys.exit(1)
+        report_findings(self, options["files"], lambda path: validate_file(path)[1], options["json"])
