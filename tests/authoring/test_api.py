@@ -166,3 +166,20 @@ def test_schema_lists_the_scenario_routes(api_client):
                   "/api/scenarios/{id}/revisions/{number}/restore/", "/api/scenarios/{id}/checks/",
                   "/api/scenarios/{id}/sight-lines/"):
         assert route in schema["paths"], route
+
+
+def test_a_bad_sample_file_is_reported_and_the_others_still_load(db, tmp_path):
+    from django.core.management.base import CommandError
+
+    call_command("load_samples", stdout=io.StringIO())
+    good = next(p for p in SAMPLES if p.stem == "hill-112")
+    (tmp_path / good.name).write_text(good.read_text(encoding="utf-8"), encoding="utf-8")
+    bad = json.loads(good.read_text(encoding="utf-8"))
+    bad["title"] = "Broken"
+    bad["sides"][0]["placements"][0]["hex"] = "Z40"
+    (tmp_path / "broken.json").write_text(json.dumps(bad))
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="not loaded: broken.json"):
+        call_command("load_scenario_samples", dir=tmp_path, stdout=io.StringIO(), stderr=err)
+    assert "sides[0].placements[0].hex (Z40)" in err.getvalue()
+    assert list(Scenario.objects.values_list("title", flat=True)) == ["Hill 112: the Orne heights"]

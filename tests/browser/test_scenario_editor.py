@@ -39,6 +39,20 @@ def saved_after(page, before, timeout=10000):
     return revision(page)
 
 
+def new_scenario(page, live_server, title, map_label):
+    """Create a scenario from the scenarios page and wait for its editor; give it two sides."""
+    page.goto(f"{live_server.url}/scenarios/")
+    page.fill("#new-scenario [name=title]", title)
+    page.select_option("#new-scenario [name=map]", label=map_label)
+    page.click("#new-scenario button[type=submit]")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    r = revision(page)
+    for _ in range(2):
+        page.click("#add-side")
+        r = saved_after(page, r)
+    return Scenario.objects.get(title=title), r
+
+
 def sentences(page):
     return [t.replace("✕", "").strip() for t in page.locator("#victory .sentence").all_inner_texts()]
 
@@ -51,20 +65,9 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
     call_command("load_samples", stdout=io.StringIO())
     sign_in(page, live_server, designer)
     page.set_viewport_size({"width": 1500, "height": 950})
-    page.goto(f"{live_server.url}/scenarios/")
-    page.fill("#new-scenario [name=title]", "Dawn at Hill 112")
-    page.select_option("#new-scenario [name=map]", label="Hill 112 (Old School Tactical) (ost)")
-    page.click("#new-scenario button[type=submit]")
-    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
-    scenario = Scenario.objects.get(title="Dawn at Hill 112")
+    # A scenario with two sides; the first gets an OOB of rifle squads and a leader.
+    scenario, r = new_scenario(page, live_server, "Dawn at Hill 112", "Hill 112 (Old School Tactical) (ost)")
     assert scenario.ruleset == "ost" and scenario.owner == designer
-
-    # Two sides; the first gets an OOB of rifle squads and a leader.
-    r = revision(page)
-    page.click("#add-side")
-    r = saved_after(page, r)
-    page.click("#add-side")
-    r = saved_after(page, r)
     page.click("#tabs [role=tab]:text('Side 1')")
     page.fill("#oob tr[data-unit='unit-1'] input[aria-label=unit]", "Rifle Squad")
     page.locator("#oob tr[data-unit='unit-1'] input[aria-label=unit]").dispatch_event("change")
@@ -193,17 +196,7 @@ def test_tocs_perimeter_and_miniatures_inches(live_server, page, designer):
     call_command("load_scenario_samples", stdout=io.StringIO())
     sign_in(page, live_server, designer)
     page.set_viewport_size({"width": 1500, "height": 950})
-    page.goto(f"{live_server.url}/scenarios/")
-    page.fill("#new-scenario [name=title]", "Meeting at Mook")
-    page.select_option("#new-scenario [name=map]", label="Nijmegen approaches (TOCS) (tocs)")
-    page.click("#new-scenario button[type=submit]")
-    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
-    scenario = Scenario.objects.get(title="Meeting at Mook")
-    r = revision(page)
-    page.click("#add-side")
-    r = saved_after(page, r)
-    page.click("#add-side")
-    r = saved_after(page, r)
+    scenario, r = new_scenario(page, live_server, "Meeting at Mook", "Nijmegen approaches (TOCS) (tocs)")
     page.click("#tabs [role=tab]:text('Side 1')")
     page.click("#tools [data-tool=perimeter]")
     drag(page, [point(page, "02.02"), point(page, "02.03"), point(page, "02.04")])

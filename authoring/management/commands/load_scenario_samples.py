@@ -13,7 +13,7 @@ from django.db import transaction
 
 from authoring import scenariofile
 from authoring.models import Scenario, library_maps
-from maps.management.commands.load_samples import samples_user
+from maps.management.commands.load_samples import load_files, samples_user
 from maps.models import sync_custom_rulesets
 
 
@@ -29,25 +29,9 @@ class Command(BaseCommand):
             raise CommandError(f"no scenario samples folder at {folder}")
         owner = samples_user()
         sync_custom_rulesets()
-        failed, counts = [], {"created": 0, "updated": 0, "unchanged": 0}
-        files = sorted(folder.glob("*.json"))
-        for path in files:
-            try:
-                doc = scenariofile.parse(path.read_bytes(), library_maps(owner))
-            except scenariofile.ScenarioFormatError as exc:
-                failed.append(path)
-                self.stderr.write(f"{path.name}: {len(exc.errors)} problem{'s' if len(exc.errors) != 1 else ''}")
-                for finding in exc.errors:
-                    self.stderr.write(f"  {finding}")
-                continue
-            outcome, scenario = self.load(owner, doc, path)
-            counts[outcome] += 1
-            self.stdout.write(f"{outcome} {scenario.title!r} (revision {scenario.revision}) from {path.name}")
-        self.stdout.write(f"{len(files)} scenario file{'s' if len(files) != 1 else ''}: "
-                          + ", ".join(f"{n} {what}" for what, n in counts.items())
-                          + (f", {len(failed)} with errors" if failed else ""))
-        if failed:
-            raise CommandError(f"not loaded: {', '.join(p.name for p in failed)}")
+        maps = library_maps(owner)
+        load_files(self, sorted(folder.glob("*.json")), lambda path: scenariofile.parse(path.read_bytes(), maps),
+                   lambda doc, path: self.load(owner, doc, path), "scenario file")
 
     @staticmethod
     def load(owner, doc, path):
