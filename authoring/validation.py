@@ -84,15 +84,19 @@ class Board:
         return {doc.ref(key, c, r) for c, r in spots if pick(c, r)}
 
     def forbidden(self, ref, unit_class, markers=()):
-        """The terrain (or marker) id in a hex that a unit of this class may not enter, or None."""
+        """The terrain (or marker) id in a hex that a unit of this class may not enter, or None.
+
+        A unit set up in a hex stands at ground level and may have come along the hex's road or railroad: those
+        are the conditions that hold for the catalogue's movement cases (docs/rulesets/catalogues.md)."""
         ids = list(self.terrain(ref)) + list(markers)
         has_road = any(any(w in t for w in ROAD_WORDS) for t in ids)
         has_rail = any("railroad" in t for t in ids)
+        conditions = tuple(c for c, holds in (("along-road", has_road), ("along-railroad", has_rail)) if holds)
         for tid in ids:
             entry = self.catalogue.terrain.get(tid)
             if entry is None:
                 continue
-            cost = (entry.get("movement") or {}).get(unit_class)
+            cost = movement_cost((entry.get("movement") or {}).get(unit_class), conditions)
             if not isinstance(cost, str):
                 continue
             text = cost.strip().lower()
@@ -102,6 +106,17 @@ class Board:
                 if not (has_road or ("railroad" in text and has_rail)):
                     return tid
         return None
+
+
+def movement_cost(cost, conditions):
+    """A movement cost as the catalogue gives it: a value, or a list of cases {"when": condition, "cost"} read
+    in order, the first whose condition holds (or that has none) giving the cost; None when none applies."""
+    if not isinstance(cost, list):
+        return cost
+    for case in cost:
+        if isinstance(case, dict) and ("when" not in case or case["when"] in conditions):
+            return case.get("cost")
+    return None
 
 
 def _map_of(doc, ref):

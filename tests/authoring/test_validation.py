@@ -371,3 +371,12 @@ def test_validate_scenario_command(tmp_path, capsys):
         call_command("validate_scenario", str(malformed))
     assert "not valid JSON" in capsys.readouterr().out
 
+
+
+def test_movement_cases_as_the_catalogue_gives_them():
+    """A cost may be a list of cases: the first whose condition holds, else the one without a condition."""
+    cases = [{"when": "along-road", "cost": "road rate"}, {"cost": "X"}]
+    assert validation.movement_cost(cases, ("along-road",)) == "road rate"
+    assert validation.movement_cost(cases, ()) == "X"
+    assert validation.movement_cost([{"when": "upper-location", "cost": "X"}], ()) is None
+    assert validation.movement_cost(2, ()) == 2
