@@ -20,22 +20,28 @@ __all__ = ["Scenario", "ScenarioRevision", "StaleRevision", "apply_edits", "rest
 TITLE_LENGTH = 200
 
 
-def library_maps(user):
-    """A map lookup for scenariofile.parse: maps the user may read, by id or by name (their own first, then
-    published ones, the oldest first so that a name keeps meaning the same map)."""
+def find_map(user, entry):
+    """The Map a scenario's map entry names by id or name, among the maps the user may read (their own first,
+    then published ones, the oldest first so that a name keeps meaning the same map); None if there is none."""
     visible = Map.objects.visible_to(user)
+    if "id" in entry:
+        return visible.filter(pk=entry["id"]).first()
+    if "name" not in entry:
+        return None
+    mine = Q(owner=user) if user is not None and user.is_authenticated else Q(pk__in=[])
+    named = visible.filter(name=entry["name"]).order_by("pk")
+    return named.filter(mine).first() or named.first()
+
+
+def library_maps(user):
+    """A map lookup for scenariofile.parse: maps the user may read, by id or by name."""
 
     def lookup(entry):
-        if "id" in entry:
-            map = visible.filter(pk=entry["id"]).first()
-            if map is None:
-                raise scenariofile.MapLookupError(f"no map {entry['id']} (or a private map of another user)")
-        else:
-            mine = Q(owner=user) if user is not None and user.is_authenticated else Q(pk__in=[])
-            map = (visible.filter(name=entry["name"]).filter(mine).order_by("pk").first()
-                   or visible.filter(name=entry["name"]).order_by("pk").first())
-            if map is None:
-                raise scenariofile.MapLookupError(f"no map named {entry['name']!r} that you may read")
+        map = find_map(user, entry)
+        if map is None:
+            raise scenariofile.MapLookupError(
+                f"no map {entry['id']} (or a private map of another user)" if "id" in entry
+                else f"no map named {entry['name']!r} that you may read")
         return map.mapdoc()
 
     return lookup
@@ -109,14 +115,8 @@ class Scenario(models.Model):
 
     def main_map(self):
         """The main map when it is in the library (by id or name), else None (embedded)."""
-        entry = self.document["maps"][0] if self.document.get("maps") else {}
-        visible = Map.objects.visible_to(self.owner)
-        if "id" in entry:
-            return visible.filter(pk=entry["id"]).first()
-        if "name" in entry:
-            return (visible.filter(name=entry["name"], owner=self.owner).order_by("pk").first()
-                    or visible.filter(name=entry["name"]).order_by("pk").first())
-        return None
+        entries = self.document.get("maps") or [{}]
+        return find_map(self.owner, entries[0])
 
 
 class ScenarioRevision(models.Model):

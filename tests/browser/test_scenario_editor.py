@@ -53,6 +53,16 @@ def new_scenario(page, live_server, title, map_label):
     return Scenario.objects.get(title=title), r
 
 
+def outline_colour(page, label):
+    """The canvas pixel on a hex's outline (where findings are drawn), half-way along its first side."""
+    return page.evaluate("""(label) => {
+        const e = window.scenarioEditor, [c, r] = e.grid.parseLabel(label), [cx, cy] = e.grid.centre(c, r);
+        const k = e.grid.corners(c, r), mx = (k[0][0] + k[1][0]) / 2, my = (k[0][1] + k[1][1]) / 2;
+        const [sx, sy] = e.view.toScreen(cx + (mx - cx) * 0.94, cy + (my - cy) * 0.94), d = e.view.dpr;
+        return [...e.view.ctx.getImageData(Math.round(sx * d), Math.round(sy * d), 1, 1).data];
+    }""", label)
+
+
 def sentences(page):
     return [t.replace("✕", "").strip() for t in page.locator("#victory .sentence").all_inner_texts()]
 
@@ -146,6 +156,9 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
     assert "outside Side 1's setup zone" in finding.inner_text()
     finding.click()
     assert page.evaluate("() => window.scenarioEditor.activeFinding.code") == "setup-outside-zone"
+    page.wait_for_timeout(200)
+    assert outline_colour(page, "E5")[:3] == [208, 0, 0]  # the finding's hex, outlined in red on the canvas
+    assert outline_colour(page, "E7")[:3] != [208, 0, 0]
     finding.scroll_into_view_if_needed()
     page.screenshot(path=f"{ARTIFACTS}/scenario-editor-checks.png")
 
