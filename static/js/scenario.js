@@ -28,6 +28,7 @@ const TOOLS = [
   { id: "zone", name: "Setup zone", edit: true, note: "Click or drag to paint the side's setup zone; start on a zone hex to erase." },
   { id: "place", name: "Place unit", edit: true, note: "Pick a unit in the OOB (or drag its row onto the map), then click a hex." },
   { id: "remove", name: "Remove unit", edit: true, note: "Click a hex to take the side's last counter off it." },
+  { id: "turn", name: "Turn unit", edit: true, note: "Click a hex to turn the side's top counter there to the next facing." },
   { id: "objective", name: "Objective", edit: true, note: "Click a hex to add an objective there, or remove the one there." },
   { id: "marker", name: "Marker", edit: true, note: "Click a hex to place the marker chosen below; click a marker to remove it." },
   { id: "entry", name: "Entry hexes", edit: true, note: "Click hexes to add or remove entry hexes of the selected reinforcement." },
@@ -228,6 +229,13 @@ class ScenarioEditor {
         ctx.fillStyle = "#fff"; ctx.font = `bold ${Math.max(7, 0.2 * res) / res}px system-ui`;
         ctx.fillText(abbreviation(item.unit), cx + size / 2, cy + size / 2);
         if (item.unit.leader) { ctx.fillText("★", cx + size / 2, cy + 0.12); }
+        if (item.facing != null) {
+          const angle = this.facingAngle(item.facing), mx = cx + size / 2, my = cy + size / 2;
+          const tip = [mx + Math.cos(angle) * size * 0.62, my + Math.sin(angle) * size * 0.62];
+          const side = (a) => [mx + Math.cos(a) * size * 0.36, my + Math.sin(a) * size * 0.36];
+          ctx.beginPath(); ctx.moveTo(...tip); ctx.lineTo(...side(angle + 0.5)); ctx.lineTo(...side(angle - 0.5)); ctx.closePath();
+          ctx.fillStyle = "#ffd84d"; ctx.fill(); ctx.lineWidth = 1 / res; ctx.strokeStyle = "#111"; ctx.stroke();
+        }
       });
     }
     // Findings: every hex named by a finding outlined in red; the chosen one thicker.
@@ -237,6 +245,14 @@ class ScenarioEditor {
       const h = this.hexOf(this.activeFinding.hex);
       if (h) outline([h], "#d00000", 7);
     }
+  }
+
+  // The direction (radians, y downward) of a facing: a hexside's middle, or an Assault vertex (a corner).
+  facingAngle(facing) {
+    const flat = this.grid.flat;
+    if (typeof facing === "number") return ((flat ? 240 : 270) + 60 * facing) * Math.PI / 180;   // corner i
+    const i = this.grid.sides.indexOf(facing);
+    return ((flat ? 270 : 300) + 60 * i) * Math.PI / 180;   // between corners i and i + 1
   }
 
   buildTools() {
@@ -251,7 +267,10 @@ class ScenarioEditor {
       const kinds = el("select", { id: "marker-kind", onchange: (e) => { this.markerKind = e.target.value; } },
                        ...(this.config.markerKinds || []).map((k) => el("option", { value: k }, k)));
       kinds.value = this.markerKind;
-      nav.append(el("label", {}, "Marker", kinds));
+      const facing = el("select", { id: "facing", onchange: (e) => { this.facing = e.target.value === "" ? null : parseFacing(e.target.value); } },
+                        ...[["", "none"], ...this.facings().map((f) => [String(f), String(f)])].map(([v, t]) => el("option", { value: v }, t)));
+      facing.value = this.facing == null ? "" : String(this.facing);
+      nav.append(el("label", {}, "Marker", kinds), el("label", { title: "The facing new counters and markers get" }, "Facing", facing));
     }
   }
 
@@ -356,6 +375,11 @@ class ScenarioEditor {
     } else if (this.tool === "remove") {
       const at = this.side.placements.map((p, i) => [p, i]).filter(([p]) => p.hex === label);
       if (at.length) this.send([{ op: "remove", path: `sides[${s}].placements[${at[at.length - 1][1]}]` }], `remove a counter from ${label}`);
+    } else if (this.tool === "turn") {
+      const at = this.side.placements.map((p, i) => [p, i]).filter(([p]) => p.hex === label);
+      if (!at.length) return;
+      const [p, i] = at[at.length - 1], all = this.facings(), k = all.indexOf(p.facing);
+      this.set(`sides[${s}].placements[${i}].facing`, all[(k + 1) % all.length], `turn ${p.unit} in ${label}`);
     } else if (this.tool === "objective") {
       const i = this.doc.objectives.findIndex((o) => o.hex === label);
       if (i >= 0) { this.removeObjective(i); return; }
@@ -366,8 +390,8 @@ class ScenarioEditor {
     } else if (this.tool === "marker") {
       const i = this.doc.markers.findIndex((m) => m.hex === label && m.kind === this.markerKind);
       if (i >= 0) this.send([{ op: "remove", path: `markers[${i}]` }], `remove ${this.markerKind} from ${label}`);
-      else this.send([{ op: "insert", path: "markers", value: { kind: this.markerKind, hex: label, side: this.side ? this.side.id : null } }],
-                     `${this.markerKind} in ${label}`);
+      else this.send([{ op: "insert", path: "markers", value: { kind: this.markerKind, hex: label, side: this.side ? this.side.id : null,
+                                                                 facing: this.facing ?? null } }], `${this.markerKind} in ${label}`);
     } else if (this.tool === "entry") {
       const r = this.side.reinforcements[this.selectedReinforcement];
       if (!r) { this.banner("Add a reinforcement to this side first, then pick it in the schedule."); return; }
@@ -377,9 +401,14 @@ class ScenarioEditor {
   }
 
   placeUnit(unitId, hex) {
-    const label = this.label(...hex);
-    this.send([{ op: "insert", path: `sides[${this.sideIndex}].placements`, value: { unit: unitId, hex: label } }],
-              `place ${unitId} in ${label}`);
+    const label = this.label(...hex), value = { unit: unitId, hex: label };
+    if (this.facing != null) value.facing = this.facing;
+    this.send([{ op: "insert", path: `sides[${this.sideIndex}].placements`, value }], `place ${unitId} in ${label}`);
+  }
+
+  // Facings a counter may have: Assault's vertices 0-5, else the grid's hexsides.
+  facings() {
+    return this.config.game === "assault" ? [0, 1, 2, 3, 4, 5] : [...this.grid.sides];
   }
 
   removeObjective(i) {
@@ -738,6 +767,10 @@ function selectBare(value, options, onchange) {
   const s = el("select", { onchange: (e) => onchange(e.target.value) }, ...options.map(([v, t]) => el("option", { value: v ?? "" }, t)));
   s.value = value ?? "";
   return s;
+}
+
+function parseFacing(text) {
+  return /^\d$/.test(text) ? Number(text) : text;
 }
 
 function numberOrNull(text) {

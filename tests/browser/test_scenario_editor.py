@@ -122,6 +122,13 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
     assert [(p["unit"], p["hex"]) for p in placements] == [("unit-1", "B3"), ("unit-1", "B3"), ("unit-2", "B3"),
                                                            ("unit-1", "E5")]
     assert "3+0/3" in page.inner_text("#oob tr[data-unit='unit-1']")
+    # Turn the squad in E5 twice: no facing, then N, then NE.
+    page.click("#tools [data-tool=turn]")
+    page.mouse.click(*point(page, "E5"))
+    r = saved_after(page, r)
+    page.mouse.click(*point(page, "E5"))
+    r = saved_after(page, r)
+    assert document(scenario.pk)["sides"][0]["placements"][3]["facing"] == "NE"
 
     # An objective on the crest, and a victory condition naming it: its sentence appears.
     page.click("#tools [data-tool=objective]")
