@@ -261,10 +261,11 @@ class _Reader(mapfile.Reader):
         return None
 
     def fields(self, obj, path, allowed):
-        """Free per-game fields: only the names the game knows, each a JSON value."""
+        """Free per-game fields: only the names the game knows, each a JSON value. Objects inside are written
+        with their keys sorted, so that a store that reorders keys (PostgreSQL's jsonb) changes nothing."""
         if not self.keys(obj, path, allowed):
             return {}
-        return {key: obj[key] for key in allowed if key in obj}
+        return {key: json.loads(json.dumps(obj[key], sort_keys=True)) for key in allowed if key in obj}
 
     # -- the document --------------------------------------------------------------------------------
     def read(self):

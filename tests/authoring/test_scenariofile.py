@@ -13,9 +13,17 @@ def test_every_sample_round_trips_byte_for_byte(path, sample_maps):
     text = path.read_text(encoding="utf-8")
     doc = scenariofile.parse(text, sample_maps)
     assert scenariofile.dumps(doc) == text
-    # And once more from the decoded object, keys shuffled: the writer, not the input, decides the order.
-    shuffled = dict(reversed(list(json.loads(text).items())))
-    assert scenariofile.dumps(scenariofile.parse(shuffled, sample_maps)) == text
+    # And once more from the decoded object with every object's keys reversed, as a store may reorder them
+    # (PostgreSQL's jsonb does): the writer, not the input, decides the order.
+    assert scenariofile.dumps(scenariofile.parse(reversed_keys(json.loads(text)), sample_maps)) == text
+
+
+def reversed_keys(value):
+    if isinstance(value, dict):
+        return {k: reversed_keys(v) for k, v in reversed(list(value.items()))}
+    if isinstance(value, list):
+        return [reversed_keys(v) for v in value]
+    return value
 
 
 def test_there_is_a_sample_for_every_ruleset(sample_maps):
