@@ -141,6 +141,19 @@ class ScenarioEditor {
       ctx.setLineDash(dash || []); ctx.lineWidth = width / res; ctx.strokeStyle = colour; ctx.stroke(); ctx.setLineDash([]);
     };
     const hexes = (refs) => refs.map((r) => this.hexOf(r)).filter(Boolean);
+    // The play area: everything outside it greyed.
+    if (this.doc.play_area) {
+      const [a, b] = this.doc.play_area.corners.map((r) => this.hexOf(r));
+      if (a && b) {
+        const outside = [];
+        for (let c = 0; c < g.columns; c++) for (let r = 0; r < g.rows; r++) {
+          if (c < Math.min(a[0], b[0]) || c > Math.max(a[0], b[0]) || r < Math.min(a[1], b[1]) || r > Math.max(a[1], b[1])) outside.push([c, r]);
+        }
+        ctx.globalAlpha = 0.45;
+        view.fillHexes(ctx, outside, (c) => { c.fillStyle = "#f4f1ea"; c.fill(); });
+        ctx.globalAlpha = 1;
+      }
+    }
     // TOCS perimeter: each side's hexes hatched lightly in its colour.
     if (this.doc.perimeter) {
       for (const side of this.doc.sides) {
@@ -459,6 +472,8 @@ class ScenarioEditor {
       el("div", { class: "fields" }, this.field("Date", d.date, (v) => this.set("date", v)),
          this.field("Place", d.place, (v) => this.set("place", v)),
          this.field("Designer", d.designer, (v) => this.set("designer", v)),
+         this.field("Play area from", d.play_area ? d.play_area.corners[0] : "", (v) => this.setPlayArea(0, v), { name: "area-from", placeholder: "whole map" }),
+         this.field("to", d.play_area ? d.play_area.corners[1] : "", (v) => this.setPlayArea(1, v), { name: "area-to", placeholder: "whole map" }),
          this.field("Turns", d.turns.count, (v) => this.set("turns", { ...d.turns, count: v }), { type: "number", min: 1, name: "turns" }),
          this.select("Track counts", d.turns.counts, [["up", "up"], ["down", "down (OST)"]], (v) => this.set("turns", { ...d.turns, counts: v })),
          this.select("Sets up first", d.sets_up_first, sides, (v) => this.set("sets_up_first", v)),
@@ -497,6 +512,15 @@ class ScenarioEditor {
       el("button", { type: "button", class: "small", onclick: () => this.send([{ op: "remove", path: `special_rules[${i}]` }], `remove special rule ${i + 1}`) }, "✕"))));
     box.append(rules, el("button", { type: "button", id: "add-rule", onclick: () => this.send([{ op: "insert", path: "special_rules", value: "New special rule." }], "add a special rule") }, "+ Special rule"));
     return box;
+  }
+
+  // The play area is the rectangle between two corner hexes; both empty is the whole map.
+  setPlayArea(which, label) {
+    const g = this.grid, corners = this.doc.play_area ? [...this.doc.play_area.corners]
+      : [g.label(0, 0), g.label(g.columns - 1, g.rows - 1)];
+    corners[which] = label.trim().toUpperCase();
+    const whole = corners.every((c) => !c);
+    return this.set("play_area", whole ? null : { corners }, "play area");
   }
 
   freeField(key, value, onchange) {

@@ -226,6 +226,14 @@ def test_tocs_perimeter_and_miniatures_inches(live_server, page, designer):
     drag(page, [point(page, "02.04"), point(page, "03.04")])  # 02.04 changes hands
     r = saved_after(page, r)
     assert document(scenario.pk)["perimeter"] == {"side-1": ["02.02", "02.03"], "side-2": ["02.04", "03.04"]}
+    page.click("#tabs [role=tab]:text('Scenario')")
+    page.fill("#scenario-panel [name=area-from]", "02.02")
+    page.locator("#scenario-panel [name=area-from]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.fill("#scenario-panel [name=area-to]", "12.10")
+    page.locator("#scenario-panel [name=area-to]").dispatch_event("change")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["play_area"] == {"corners": ["02.02", "12.10"]}
 
     minis = Scenario.objects.get(title="Village on the Dnieper")
     page.goto(f"{live_server.url}/scenarios/{minis.pk}/")
