@@ -119,6 +119,7 @@ def sight_lines_of(doc, progress=None):
         return seen.reshape(len(obs), len(tgt))
 
     out = {"map": key, "sides": {}}
+    unseen = np.ones(len(play), dtype=bool)  # hexes of the play area no side's setup zone sees
     for n, side in enumerate(sides):
         if progress:
             progress(100 * n // max(1, len(sides)), f"sight lines of {side['name']}")
@@ -135,6 +136,8 @@ def sight_lines_of(doc, progress=None):
         seen_by_any = in_seen.any(axis=0) if len(zone) else np.zeros(len(targets), bool)
         over_play = sees(zone, play)
         dead = play[~over_play.any(axis=0)] if len(zone) else play
+        if len(zone):
+            unseen &= ~over_play.any(axis=0)
 
         def report(idx):
             seen = [cmap.label(i) for i in idx if seen_any[col[i]]]
@@ -154,6 +157,8 @@ def sight_lines_of(doc, progress=None):
                  "dead_ground_in_enemy_zone": [cmap.label(i) for i in enemy_zone if i in set(dead.tolist())]}
         entry["sentence"] = sight_sentence(side["name"], entry, len(play))
         out["sides"][side["id"]] = entry
+    # The dead ground between the sides: what no side sees from where it sets up.
+    out["dead_ground_to_all"] = [cmap.label(int(i)) for i in play[unseen]]
     out["seconds"] = round(time.perf_counter() - started, 3)
     return out
 

@@ -752,6 +752,7 @@ class ScenarioEditor {
       box.replaceChildren(...Object.entries(this.sight.sides).map(([id, s]) => el("div", { class: "sentence" },
         el("label", {}, el("input", { type: "radio", name: "sight-side", value: id, checked: id === this.sightSide,
                                       onchange: () => { this.sightSide = id; this.view.request(); } }), ` ${s.sentence}`))),
+        el("p", {}, `${this.sight.dead_ground_to_all.length} hexes of the play area are seen from no side's setup zone.`),
         el("p", { class: "muted" }, "Dark: dead ground to the chosen side's setup zone. Rings: objectives seen (green) or not (red); dashed orange: enemy setup hexes it sees."),
         el("button", { type: "button", onclick: () => { this.sight = null; box.replaceChildren(); this.view.request(); } }, "Hide"));
       document.body.dataset.sight = "1";

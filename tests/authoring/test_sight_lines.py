@@ -34,6 +34,8 @@ def test_hill_112_sight_lines_match_the_engine(sample_maps):
     for hex in german["dead_ground"][:8]:
         assert not any(seen(cmap, z, hex) for z in zone)
     assert german["sentence"].startswith("German sees 3 of 3 objectives from setup;")
+    both = set(result["dead_ground_to_all"])
+    assert both == set(german["dead_ground"]) & set(result["sides"]["british"]["dead_ground"])
     assert "are in dead ground from every British setup hex" not in result["sides"]["british"]["sentence"]
     assert "1 is in dead ground from every British setup hex" in result["sides"]["british"]["sentence"]
 
