@@ -151,17 +151,21 @@ class ScenarioViewSet(viewsets.ModelViewSet):
     def retrieve(self, request, *args, **kwargs):
         return super().retrieve(request, *args, **kwargs)
 
-    @extend_schema(summary="(Un)publish a scenario",
+    @extend_schema(summary="Retitle or (un)publish a scenario",
                    responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
     def update(self, request, *args, **kwargs):
         partial = kwargs.pop("partial", False)
         scenario = self.get_object()
-        serializer = ScenarioUpdateSerializer(scenario, data=request.data, partial=partial)
+        serializer = ScenarioUpdateSerializer(scenario, data=request.data, partial=partial,
+                                              context={"request": request})
         serializer.is_valid(raise_exception=True)
-        scenario = serializer.save()
+        try:
+            scenario = serializer.save()
+        except edits.EditError as exc:
+            return Response({"title": [p.message for p in exc.errors]}, status=status.HTTP_400_BAD_REQUEST)
         return Response(ScenarioDetailSerializer(scenario).data)
 
-    @extend_schema(summary="(Un)publish a scenario",
+    @extend_schema(summary="Retitle or (un)publish a scenario",
                    responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)

@@ -508,6 +508,9 @@ class _Reader(mapfile.Reader):
             side["colour"] = colour.lower()
             side["fields"] = self.read_side_fields(entry.get("fields", {}), f"{path}.fields")
             side["oob"] = self.read_oob(entry.get("oob", []), f"{path}.oob")
+            if isinstance(entry.get("oob"), list) and not entry["oob"] or "oob" not in entry:
+                self.error(f"{path}.oob", f"{side['name'] or 'this side'} has no units: a side needs at least one "
+                                          "unit in its OOB", code="side-without-units")
             units = {u["id"]: u for u in side["oob"]}
             side["setup_zone"] = self.hexes(entry.get("setup_zone", []), f"{path}.setup_zone")
             side["placements"] = self.read_placements(entry.get("placements", []), f"{path}.placements", units)

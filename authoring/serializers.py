@@ -47,11 +47,28 @@ class ScenarioDetailSerializer(ScenarioSerializer):
 
 
 class ScenarioUpdateSerializer(serializers.ModelSerializer):
-    """Publishing is not a change of the scenario file; the title is changed with an edit ("set" at "title")."""
+    """A new title is a change of the scenario file (a new revision); publishing is not."""
 
     class Meta:
         model = Scenario
-        fields = ["published"]
+        fields = ["title", "published"]
+
+    def validate_title(self, value):
+        if not value.strip():
+            raise serializers.ValidationError("a scenario needs a title")
+        return value
+
+    def update(self, scenario, validated_data):
+        from authoring.models import apply_edits
+
+        if "title" in validated_data and validated_data["title"] != scenario.title:
+            apply_edits(scenario.pk, self.context["request"].user, None,
+                        [{"op": "set", "path": "title", "value": validated_data["title"]}])
+            scenario.refresh_from_db()
+        if "published" in validated_data and validated_data["published"] != scenario.published:
+            scenario.published = validated_data["published"]
+            scenario.save(update_fields=["published", "updated"])
+        return scenario
 
 
 class ScenarioCreateSerializer(serializers.Serializer):

@@ -160,9 +160,6 @@ def common(doc, board):
     for s, side in enumerate(sides):
         where = f"sides[{s}]"
         units = doc.units(side)
-        if not side["oob"]:
-            found.append(error(f"{where}.oob", f"{side['name']} has no units: add at least one to its OOB",
-                               code="side-without-units"))
         zone = set(side["setup_zone"])
         for z in side["setup_zone"]:
             if z not in board.play:

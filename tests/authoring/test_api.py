@@ -63,6 +63,10 @@ def test_permissions_as_for_maps(scenario, user_client, other_client, api_client
     listing = other_client.get("/api/scenarios/").json()
     assert (listing["results"] if isinstance(listing, dict) else listing) == []
     assert user_client.patch(url, {"published": True}, format="json").status_code == 200
+    retitled = user_client.patch(url, {"title": "Renamed"}, format="json")
+    assert retitled.status_code == 200 and retitled.json()["title"] == "Renamed"
+    assert retitled.json()["revision"] == 2 and retitled.json()["published"] is True
+    assert user_client.patch(url, {"title": " "}, format="json").status_code == 400
     assert api_client.get(url).status_code == 200
     assert other_client.get(url).status_code == 200
     edit = {"revision": 1, "operations": [{"op": "set", "path": "title", "value": "Mine now"}]}
@@ -117,11 +121,12 @@ def test_import_reports_every_problem_and_saves_nothing(user_client, small):
     small["sides"][0]["oob"][0]["strength"] = 4
     small["sides"][0]["placements"][0]["hex"] = "Z99"
     small["sides"][1]["victory"] = {"kind": "hold", "objective": "gone", "turns": 1}
+    small["sides"].append({"id": "green", "name": "Green"})
     response = user_client.post("/api/scenarios/import/", small, format="json")
     assert response.status_code == 400
     paths = {(e["path"], e["hex"]) for e in response.json()["errors"]}
     assert paths == {("sides[0].oob[0].strength", None), ("sides[0].placements[0].hex", "Z99"),
-                     ("sides[1].victory.objective", None)}
+                     ("sides[1].victory.objective", None), ("sides[2].oob", None)}
     upload = io.BytesIO(b"{not json")
     upload.name = "broken.json"
     response = user_client.post("/api/scenarios/import/", {"file": upload}, format="multipart")

@@ -61,8 +61,9 @@ def test_bad_input_gets_every_problem_with_its_path(small):
     blue["placements"][1]["hex"] = "Z99"  # off the map
     blue["placements"].append({"unit": "ghost", "hex": "A3"})
     small["sides"][1]["victory"] = {"kind": "hold", "objective": "nowhere", "turns": 2}
-    small["objectives"][0]["owner"] = "green"
+    small["objectives"][0]["owner"] = "purple"
     small["sides"][1]["fields"]["impulse"] = "2d8"
+    small["sides"].append({"id": "green", "name": "Green", "oob": []})  # a side with no units
     found = errors_of(small)
     assert ("sides[0].oob[0].strength", None) in found
     assert "unknown key 'strength'" in found[("sides[0].oob[0].strength", None)].message
@@ -72,8 +73,9 @@ def test_bad_input_gets_every_problem_with_its_path(small):
     assert ("sides[0].placements[3].unit", "A3") in found
     assert ("sides[1].victory.objective", None) in found
     assert ("objectives[0].owner", "D5") in found
+    assert "needs at least one unit" in found[("sides[2].oob", None)].message
     assert ("sides[1].fields.impulse", None) in found
-    assert len(found) == 7
+    assert len(found) == 8
 
 
 def test_malformed_files_are_refused_with_a_reason():
