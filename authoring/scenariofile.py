@@ -675,7 +675,18 @@ class _Reader(mapfile.Reader):
             return None
         found = victory.check(value, path, self.objective_ids, self.all_side_ids)
         self.errors.extend(found)
-        return victory.normalise(value) if not found else None
+        if found:
+            return None
+        condition = victory.normalise(value)
+        self.read_exit_hexes(condition, value, path)
+        return condition
+
+    def read_exit_hexes(self, condition, given, path):
+        """Exit hexes named by a condition (or the conditions it combines) are hexes of the maps."""
+        if condition["kind"] == "exit":
+            condition["hexes"] = self.hexes(given.get("hexes") or [], f"{path}.hexes")
+        for i, (inner, raw) in enumerate(zip(condition.get("conditions") or [], given.get("conditions") or [])):
+            self.read_exit_hexes(inner, raw, f"{path}.conditions[{i}]")
 
     def read_markers(self, items, side_ids):
         out = []

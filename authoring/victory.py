@@ -97,8 +97,8 @@ def check(value, path, objective_ids, side_ids=(), depth=0):
         if value.get("edge") is not None and value["edge"] not in EDGE_NAMES:
             error(f"{path}.edge", f"expected N, E, S or W, got {value['edge']!r}")
         hexes = value.get("hexes")
-        if hexes is not None and (not isinstance(hexes, list) or not all(isinstance(h, str) for h in hexes)):
-            error(f"{path}.hexes", "expected a list of hex labels")
+        if hexes is not None and not isinstance(hexes, list):
+            error(f"{path}.hexes", "expected a list of hexes")  # each is read as a hex of the map by the format
         count("units")
         count("vp")
         count("by_turn")

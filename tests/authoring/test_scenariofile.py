@@ -114,3 +114,12 @@ def test_too_many_counters_placed(small):
     small["sides"][0]["oob"][1]["count"] = 1
     small["sides"][0]["placements"].append({"unit": "tank", "hex": "B3"})
     assert "more counters of 'tank'" in errors_of(small)[("sides[0].placements[3].unit", "B3")].message
+
+
+def test_exit_hexes_of_a_victory_condition_are_on_the_map(small):
+    small["sides"][0]["victory"] = {"kind": "or", "conditions": [
+        {"kind": "control", "objectives": ["hill"]}, {"kind": "exit", "units": 2, "hexes": ["j8", [9, 6], "K9"]}]}
+    found = errors_of(small)
+    assert list(found) == [("sides[0].victory.conditions[1].hexes[2]", "K9")]
+    small["sides"][0]["victory"]["conditions"][1]["hexes"] = ["j8", [9, 6]]
+    assert parse(small).data["sides"][0]["victory"]["conditions"][1]["hexes"] == ["J7", "J8"]
