@@ -26,6 +26,7 @@ setup: venv var/secret_key
 
 run: setup
 	$(PY) manage.py load_samples
+	$(PY) manage.py load_scenario_samples
 	$(PY) manage.py demo_user
 	@echo ""
 	@echo "  Hexside is running at http://$(HOST):$(PORT)/"

@@ -5,5 +5,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("hexside.accounts")),
     path("", include("jobs.urls")),
+    path("", include("authoring.urls")),
     path("", include("maps.urls")),
 ]

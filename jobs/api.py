@@ -51,10 +51,13 @@ MAX_ID = 2**63 - 1  # the largest id a database column holds
 
 
 def visible_jobs(user):
-    """The jobs a user may see: those on maps they may read, and their own jobs on no map."""
+    """The jobs a user may see: those on maps and scenarios they may read, and their own jobs on no map."""
+    from authoring.models import Scenario
+
     maps = Map.objects.visible_to(user).values("pk")
     mine = Q(map__isnull=True, requested_by=user) if user.is_authenticated else Q(pk__in=[])
-    return Job.objects.filter(Q(map__in=maps) | mine).select_related("map", "requested_by").defer(
+    scenarios = Q(map__isnull=True, scenario_id__in=Scenario.objects.visible_to(user).values("pk"))
+    return Job.objects.filter(Q(map__in=maps) | mine | scenarios).select_related("map", "requested_by").defer(
         "map__document", "map__grid")
 
 

@@ -20,6 +20,8 @@ KINDS = {
     "analysis": Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part"),
     "batch-validation": Kind("batch-validation", "maps.batch_validation_assemble",
                              part_task="maps.batch_validation_part"),
+    "scenario-checks": Kind("scenario-checks", "authoring.scenario_checks"),
+    "sight-lines": Kind("sight-lines", "authoring.sight_lines"),
     # "validation" and "export" have their places in Job.Kind; they get a line here when their tasks exist.
 }
 

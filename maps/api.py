@@ -101,6 +101,45 @@ def doc_from_request(data):
     return doc
 
 
+def uploaded(request, what):
+    """(content, published) of an import request: the file as multipart ``file`` or the JSON body itself;
+    FormatError (one finding) when there is nothing to read."""
+    try:
+        data = request.data
+    except ParseError as exc:
+        raise mapfile.FormatError([problem("$", str(exc.detail))]) from None
+    if request.content_type.startswith("application/json"):
+        return data, published_flag(request.query_params.get("published"))
+    upload = request.FILES.get("file")
+    if upload is None:
+        raise mapfile.FormatError([problem("file", f"upload the {what} file in the field 'file'")])
+    return upload.read(), published_flag(data.get("published", request.query_params.get("published")))
+
+
+def edit_request_problems(data):
+    """What is wrong with the frame of an edits request ({"revision": N, "operations": [...]}), as Problems."""
+    if not isinstance(data, dict):
+        return [edits.Problem(None, "$", "expected {\"revision\": N, \"operations\": [...]}")]
+    found = []
+    revision = data.get("revision")
+    if not isinstance(revision, int) or isinstance(revision, bool) or revision < 1:
+        found.append(edits.Problem(None, "revision", "expected the revision the edits were made on, a whole number "
+                                                     f"from 1; got {revision!r}"))
+    found.extend(edits.Problem(None, key, f"unknown key {key!r}; expected revision and operations")
+                 for key in data if key not in ("revision", "operations"))
+    return found
+
+
+def revisions_response(viewset, document, serializer, heavy="document"):
+    """A document's revisions, newest first, paginated as the viewset's lists are; ``heavy`` is the field holding
+    each revision's document, left unread."""
+    revisions = document.revisions.select_related("author").defer(heavy)
+    page = viewset.paginate_queryset(revisions)
+    if page is not None:
+        return viewset.get_paginated_response(serializer(page, many=True).data)
+    return Response(serializer(revisions, many=True).data)
+
+
 def published_flag(value):
     """A published flag from a form field or a query parameter."""
     if value is None or isinstance(value, bool):
@@ -202,24 +241,12 @@ class MapViewSet(viewsets.ModelViewSet):
             parser_classes=[MultiPartParser, FormParser, StrictJSONParser])
     def import_file(self, request):
         try:
-            data = request.data
-        except ParseError as exc:
-            return errors_response([problem("$", str(exc.detail))])
-        try:
-            if request.content_type.startswith("application/json"):
-                content, flag = data, request.query_params.get("published")
-            else:
-                upload = request.FILES.get("file")
-                if upload is None:
-                    return errors_response([problem("file", "upload the map file in the field 'file'")])
-                content = upload.read()
-                flag = data.get("published", request.query_params.get("published"))
-            published = published_flag(flag)
+            content, published = uploaded(request, "map")
             doc = mapfile.parse(content)
             check_name(doc.name)
             map = Map.objects.create_from_doc(request.user, doc, published=published,
                                               summary="imported from a map file")
-        except mapfile.MapFormatError as exc:
+        except mapfile.FormatError as exc:
             return errors_response(exc.errors)
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
@@ -253,17 +280,7 @@ class MapViewSet(viewsets.ModelViewSet):
     def edits(self, request, pk=None):
         map = self.get_object()
         data = request.data
-        found = []
-        if not isinstance(data, dict):
-            found.append(edits.Problem(None, "$", "expected {\"revision\": N, \"operations\": [...]}"))
-        else:
-            revision = data.get("revision")
-            if not isinstance(revision, int) or isinstance(revision, bool) or revision < 1:
-                found.append(edits.Problem(None, "revision", "expected the revision the edits were made on, a "
-                                                             f"whole number from 1; got {revision!r}"))
-            for key in data:
-                if key not in ("revision", "operations"):
-                    found.append(edits.Problem(None, key, f"unknown key {key!r}; expected revision and operations"))
+        found = edit_request_problems(data)
         if found:
             return edit_errors_response(found)
         try:
@@ -291,12 +308,7 @@ class MapViewSet(viewsets.ModelViewSet):
                                                                            404: NOT_FOUND})
     @action(detail=True, methods=["get"])
     def revisions(self, request, pk=None):
-        map = self.get_object()
-        revisions = map.revisions.select_related("author").defer("packed")
-        page = self.paginate_queryset(revisions)
-        if page is not None:
-            return self.get_paginated_response(MapRevisionSerializer(page, many=True).data)
-        return Response(MapRevisionSerializer(revisions, many=True).data)
+        return revisions_response(self, self.get_object(), MapRevisionSerializer, heavy="packed")
 
     @extend_schema(summary="One revision, with its document",
                    responses={200: MapRevisionDetailSerializer, 404: NOT_FOUND})

@@ -77,3 +77,25 @@ class MapCommand(BaseCommand):
             message = exc.args[0] if exc.args else exc.__class__.__name__
             self.stderr.write(f"error: {message}")
             sys.exit(2)
+
+
+def report_findings(command, results, as_json):
+    """What validate_map and validate_scenario print: ``results`` gives (file name, findings) pairs, shown as
+    lines or JSON; exits 1 when any file has an error."""
+    report = []
+    for path, findings in results:
+        report.append({"file": path, "ok": not any(f.severity == "error" for f in findings),
+                       "findings": [{"severity": f.severity, "code": f.code, "where": f.where,
+                                     "message": f.message} for f in findings]})
+    if as_json:
+        command.stdout.write(json.dumps({"files": report}, ensure_ascii=False))
+    else:
+        for entry in report:
+            errors = sum(f["severity"] == "error" for f in entry["findings"])
+            warnings = len(entry["findings"]) - errors
+            command.stdout.write(f"{entry['file']}: {'ok' if entry['ok'] else 'INVALID'} "
+                                 f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})")
+            for f in entry["findings"]:
+                command.stdout.write(f"  {f['severity']}: {f['where']}: {f['message']} [{f['code']}]")
+    if not all(entry["ok"] for entry in report):
+        sys.exit(1)

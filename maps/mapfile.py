@@ -108,12 +108,20 @@ class Finding:
         return f"{self.where}: {self.message}"
 
 
-class MapFormatError(ValueError):
+class FormatError(ValueError):
+    """A file refused whole; ``errors`` lists every Finding."""
+
+    what = "the file"
+
     def __init__(self, errors):
         self.errors = list(errors)
         count = len(self.errors)
-        super().__init__(f"{count} error{'s' if count != 1 else ''} in the map file: "
+        super().__init__(f"{count} error{'s' if count != 1 else ''} in {self.what}: "
                          + "; ".join(str(e) for e in self.errors))
+
+
+class MapFormatError(FormatError):
+    what = "the map file"
 
 
 def rotate_axial(dq, dr, steps):
@@ -155,25 +163,28 @@ def parse(data, rulesets=None):
 
     ``rulesets`` looks a ruleset up by id (default: maps.rulesets.get), so custom profiles can be used.
     """
+    return _Reader(decode(data, MapFormatError), rulesets).read()
+
+
+def decode(data, error=None):
+    """The decoded JSON object from text, bytes or the object itself; ``error`` (an exception class taking a
+    list of findings, MapFormatError by default) when it is not UTF-8, not JSON, or unsafe JSON (NaN, lone
+    surrogates, NUL, huge numbers, deep nesting: maps.jsonsafe)."""
+    error = error or MapFormatError
     if isinstance(data, (str, bytes, bytearray)):
         try:
-            data = jsonsafe.loads(data)  # refuses NaN, lone surrogates, NUL, huge numbers, deep nesting
+            data = jsonsafe.loads(data)
         except jsonsafe.UnsafeJSON as exc:
-            raise MapFormatError([Finding(exc.path, exc.message, code=exc.code)]) from None
-    return _Reader(data, rulesets).read()
+            raise error([Finding(exc.path, exc.message, code=exc.code)]) from None
+    return data
 
 
-class _Reader:
-    def __init__(self, data, rulesets):
-        self.data = data
+class Reader:
+    """Collects findings while reading a JSON document, instead of stopping at the first; shared by the map and
+    scenario formats so that both report problems the same way."""
+
+    def __init__(self):
         self.errors = []
-        if rulesets is None:
-            from maps import rulesets as registry
-
-            rulesets = registry.get
-        self.lookup = rulesets
-        self.grid = None
-        self.catalogue = None
 
     def error(self, path, message, hex=None, code="invalid"):
         self.errors.append(Finding(path, message, hex, code))
@@ -201,6 +212,19 @@ class _Reader:
             where = f"{path}[{i}]"
             if self.keys(entry, where, allowed, required) and all(k in entry for k in required):
                 yield where, entry
+
+
+class _Reader(Reader):
+    def __init__(self, data, rulesets):
+        super().__init__()
+        self.data = data
+        if rulesets is None:
+            from maps import rulesets as registry
+
+            rulesets = registry.get
+        self.lookup = rulesets
+        self.grid = None
+        self.catalogue = None
 
     def read(self):
         data = self.data

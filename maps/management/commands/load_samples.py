@@ -27,32 +27,14 @@ class Command(BaseCommand):
         folder = Path(options["dir"] or settings.SAMPLES_DIR)
         if not folder.is_dir():
             raise CommandError(f"no samples folder at {folder}")
-        files = sorted(folder.glob("*.json"))
         owner = samples_user()
-        failed = []
-        counts = {"created": 0, "updated": 0, "unchanged": 0}
-        for path in files:
-            try:
-                doc = mapfile.parse(path.read_bytes())
-                check_name(doc.name)
-            except mapfile.MapFormatError as exc:
-                failed.append(path)
-                self.stderr.write(f"{path.name}: {len(exc.errors)} problem{'s' if len(exc.errors) != 1 else ''}")
-                for finding in exc.errors:
-                    self.stderr.write(f"  {finding}")
-                continue
-            except OSError as exc:
-                failed.append(path)
-                self.stderr.write(f"{path.name}: cannot be read: {exc.strerror}")
-                continue
-            outcome, map = self.load(owner, doc, path)
-            counts[outcome] += 1
-            self.stdout.write(f"{outcome} {map.name!r} (revision {map.revision}) from {path.name}")
-        self.stdout.write(f"{len(files)} sample file{'s' if len(files) != 1 else ''}: "
-                          + ", ".join(f"{n} {what}" for what, n in counts.items())
-                          + (f", {len(failed)} with errors" if failed else ""))
-        if failed:
-            raise CommandError(f"not loaded: {', '.join(p.name for p in failed)}")
+        def read(path):
+            doc = mapfile.parse(path.read_bytes())
+            check_name(doc.name)
+            return doc
+
+        load_files(self, sorted(folder.glob("*.json")), read, lambda doc, path: self.load(owner, doc, path),
+                   "sample file")
 
     @staticmethod
     def load(owner, doc, path):
@@ -75,3 +57,31 @@ def samples_user():
     """The owner of the samples: created on first use, with no password (nobody signs in as it)."""
     users = get_user_model().objects
     return users.filter(username=SAMPLES_USER).first() or users.create_user(SAMPLES_USER)
+
+
+def load_files(command, files, read, load, noun):
+    """Read and load each file, reporting each outcome; a bad file is reported with its findings and the others
+    still load. ``read(path)`` gives a document or raises FormatError; ``load(doc, path)`` gives (outcome, row)
+    with outcome created, updated or unchanged. CommandError at the end names the files not loaded."""
+    failed, counts = [], {"created": 0, "updated": 0, "unchanged": 0}
+    for path in files:
+        try:
+            doc = read(path)
+        except mapfile.FormatError as exc:
+            failed.append(path)
+            command.stderr.write(f"{path.name}: {len(exc.errors)} problem{'s' if len(exc.errors) != 1 else ''}")
+            for finding in exc.errors:
+                command.stderr.write(f"  {finding}")
+            continue
+        except OSError as exc:
+            failed.append(path)
+            command.stderr.write(f"{path.name}: cannot be read: {exc.strerror}")
+            continue
+        outcome, row = load(doc, path)
+        counts[outcome] += 1
+        command.stdout.write(f"{outcome} {str(row)!r} (revision {row.revision}) from {path.name}")
+    command.stdout.write(f"{len(files)} {noun}{'s' if len(files) != 1 else ''}: "
+                         + ", ".join(f"{n} {what}" for what, n in counts.items())
+                         + (f", {len(failed)} with errors" if failed else ""))
+    if failed:
+        raise CommandError(f"not loaded: {', '.join(p.name for p in failed)}")

@@ -1,8 +1,6 @@
-import json
-import sys
 from pathlib import Path
 
-from maps.cli import MapCommand, read_mapping_file
+from maps.cli import MapCommand, read_mapping_file, report_findings
 from maps.importers import DiskFiles
 from maps.importing import limits
 from maps.mapfile import Finding
@@ -20,26 +18,14 @@ class Command(MapCommand):
         parser.add_argument("--mapping", metavar="MAPPING.json", help="a terrain mapping laid over the default one")
 
     def handle(self, *args, **options):
-        report = []
         bounds = limits()
         mapping = read_mapping_file(options["mapping"]) if options.get("mapping") else None
-        for path in options["files"]:
-            for name, _doc, findings in self.check(path, bounds, options.get("ruleset"), mapping):
-                report.append({"file": name, "ok": not any(f.severity == "error" for f in findings),
-                               "findings": [{"severity": f.severity, "code": f.code, "where": f.where,
-                                             "message": f.message} for f in findings]})
-        if options["json"]:
-            self.stdout.write(json.dumps({"files": report}, ensure_ascii=False))
-        else:
-            for entry in report:
-                errors = sum(f["severity"] == "error" for f in entry["findings"])
-                warnings = len(entry["findings"]) - errors
-                self.stdout.write(f"{entry['file']}: {'ok' if entry['ok'] else 'INVALID'} "
-                                  f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})")
-                for f in entry["findings"]:
-                    self.stdout.write(f"  {f['severity']}: {f['where']}: {f['message']} [{f['code']}]")
-        if not all(entry["ok"] for entry in report):
-            sys.exit(1)
+        results = (
+            (name, findings)
+            for path in options["files"]
+            for name, _doc, findings in self.check(path, bounds, options.get("ruleset"), mapping)
+        )
+        report_findings(self, results, options["json"])
 
     def check(self, path, bounds, ruleset, mapping):
         file = Path(path)

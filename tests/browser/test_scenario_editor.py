@@ -1,0 +1,245 @@
+"""The scenario editor in real Chromium, used as a designer uses it: create a scenario on a sample map, build a
+side's OOB, paint its setup zone, place units (click and drag), mark an objective, add a victory condition and
+read its sentence, run the checks (a real Celery worker) and see the unit outside its zone highlighted, and run
+the sight lines."""
+
+import io
+import shutil
+
+import pytest
+from django.core.management import call_command
+
+from authoring.models import Scenario
+from tests.browser.painting import ARTIFACTS, drag, sign_in
+from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def designer(django_user_model):
+    return django_user_model.objects.create_user("designer", password="designer-password")
+
+
+def point(page, label):
+    x, y = page.evaluate("""(label) => {
+        const e = window.scenarioEditor, [c, r] = e.grid.parseLabel(label), [cx, cy] = e.grid.centre(c, r);
+        const [sx, sy] = e.view.toScreen(cx, cy), box = e.view.canvas.getBoundingClientRect();
+        return [box.left + sx, box.top + sy];
+    }""", label)
+    return x, y
+
+
+def revision(page):
+    return int(page.evaluate("() => window.scenarioEditor.scenario.revision"))
+
+
+def saved_after(page, before, timeout=10000):
+    page.wait_for_function(f"() => window.scenarioEditor.scenario.revision > {before}", timeout=timeout)
+    return revision(page)
+
+
+def new_scenario(page, live_server, title, map_label):
+    """Create a scenario from the scenarios page and wait for its editor; give it two sides."""
+    page.goto(f"{live_server.url}/scenarios/")
+    page.fill("#new-scenario [name=title]", title)
+    page.select_option("#new-scenario [name=map]", label=map_label)
+    page.click("#new-scenario button[type=submit]")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    r = revision(page)
+    for _ in range(2):
+        page.click("#add-side")
+        r = saved_after(page, r)
+    return Scenario.objects.get(title=title), r
+
+
+def outline_colour(page, label):
+    """The canvas pixel on a hex's outline (where findings are drawn), half-way along its first side."""
+    return page.evaluate("""(label) => {
+        const e = window.scenarioEditor, [c, r] = e.grid.parseLabel(label), [cx, cy] = e.grid.centre(c, r);
+        const k = e.grid.corners(c, r), mx = (k[0][0] + k[1][0]) / 2, my = (k[0][1] + k[1][1]) / 2;
+        const [sx, sy] = e.view.toScreen(cx + (mx - cx) * 0.94, cy + (my - cy) * 0.94), d = e.view.dpr;
+        return [...e.view.ctx.getImageData(Math.round(sx * d), Math.round(sy * d), 1, 1).data];
+    }""", label)
+
+
+def sentences(page):
+    return [t.replace("✕", "").strip() for t in page.locator("#victory .sentence").all_inner_texts()]
+
+
+def document(pk):
+    return Scenario.objects.get(pk=pk).document
+
+
+def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designer, jobs):  # noqa: F811
+    call_command("load_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    page.set_viewport_size({"width": 1500, "height": 950})
+    # A scenario with two sides; the first gets an OOB of rifle squads and a leader.
+    scenario, r = new_scenario(page, live_server, "Dawn at Hill 112", "Hill 112 (Old School Tactical) (ost)")
+    assert scenario.ruleset == "ost" and scenario.owner == designer
+    page.click("#tabs [role=tab]:text('Side 1')")
+    page.fill("#oob tr[data-unit='unit-1'] input[aria-label=unit]", "Rifle Squad")
+    page.locator("#oob tr[data-unit='unit-1'] input[aria-label=unit]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.fill("#oob tr[data-unit='unit-1'] input[aria-label=count]", "3")
+    page.locator("#oob tr[data-unit='unit-1'] input[aria-label=count]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.click("#add-unit")
+    r = saved_after(page, r)
+    page.fill("#oob tr[data-unit='unit-2'] input[aria-label=unit]", "Leader")
+    page.locator("#oob tr[data-unit='unit-2'] input[aria-label=unit]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.check("#oob tr[data-unit='unit-2'] input[aria-label=leader]")
+    r = saved_after(page, r)
+    assert "4 units" in page.inner_text("#oob-counts")
+    side = document(scenario.pk)["sides"][0]
+    assert [(u["unit"], u["count"], u["leader"]) for u in side["oob"]] == [("Rifle Squad", 3, False),
+                                                                           ("Leader", 1, True)]
+
+    # Paint a setup zone by dragging down column B.
+    page.click("#tools [data-tool=zone]")
+    drag(page, [point(page, "B2"), point(page, "B3"), point(page, "B4"), point(page, "B5")])
+    r = saved_after(page, r)
+    assert document(scenario.pk)["sides"][0]["setup_zone"] == ["B2", "B3", "B4", "B5"]
+
+    # Place: pick the squads' row and click B3 twice (a stack), drag the leader's row onto B3, and one squad
+    # outside the zone, in E5.
+    page.click("#oob tr[data-unit='unit-1'] td.counts")
+    page.mouse.click(*point(page, "B3"))
+    r = saved_after(page, r)
+    page.mouse.click(*point(page, "B3"))
+    r = saved_after(page, r)
+    x, y = point(page, "B3")
+    box = page.locator("#map-canvas").bounding_box()
+    page.locator("#oob tr[data-unit='unit-2'] td.counts").drag_to(page.locator("#map-canvas"),
+                                                          target_position={"x": x - box["x"], "y": y - box["y"]})
+    r = saved_after(page, r)
+    page.click("#oob tr[data-unit='unit-1'] td.counts")
+    page.mouse.click(*point(page, "E5"))
+    r = saved_after(page, r)
+    placements = document(scenario.pk)["sides"][0]["placements"]
+    assert [(p["unit"], p["hex"]) for p in placements] == [("unit-1", "B3"), ("unit-1", "B3"), ("unit-2", "B3"),
+                                                           ("unit-1", "E5")]
+    assert "3+0/3" in page.inner_text("#oob tr[data-unit='unit-1']")
+    # Turn the squad in E5 twice: no facing, then N, then NE.
+    page.click("#tools [data-tool=turn]")
+    page.mouse.click(*point(page, "E5"))
+    r = saved_after(page, r)
+    page.mouse.click(*point(page, "E5"))
+    r = saved_after(page, r)
+    assert document(scenario.pk)["sides"][0]["placements"][3]["facing"] == "NE"
+
+    # An objective on the crest, and a victory condition naming it: its sentence appears.
+    page.click("#tools [data-tool=objective]")
+    page.mouse.click(*point(page, "P10"))
+    r = saved_after(page, r)
+    page.select_option("#victory-kind", "control")
+    page.select_option("#victory-inputs select[data-key=objectives]", ["obj-1"])
+    page.click("#add-victory")
+    r = saved_after(page, r)
+    assert sentences(page) == ["Control Objective 1 (P10) at the end of the game."]
+    page.select_option("#victory-kind", "casualties")
+    page.fill("#victory-inputs input[data-key=points]", "12")
+    page.click("#add-victory")
+    r = saved_after(page, r)
+    assert sentences(page) == ["Control Objective 1 (P10) at the end of the game.",
+                               "Inflict at least 12 casualty points on the Side 2."]
+    assert document(scenario.pk)["sides"][0]["victory"]["kind"] == "and"
+
+    # The second side: a unit and a zone on the far side of the hill.
+    page.click("#tabs [role=tab]:text('Side 2')")
+    page.fill("#oob tr[data-unit='unit-1'] input[aria-label=unit]", "Panzergrenadiers")
+    page.locator("#oob tr[data-unit='unit-1'] input[aria-label=unit]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.click("#tools [data-tool=zone]")
+    drag(page, [point(page, "R8"), point(page, "R9"), point(page, "S9"), point(page, "S10")])
+    r = saved_after(page, r)
+
+    # The checks run on a worker; the squad in E5 is outside its zone, listed and highlighted.
+    page.click("#run-checks")
+    page.wait_for_function("() => document.body.dataset.checks !== undefined", timeout=60000)
+    finding = page.locator("#findings li[data-hex='E5']")
+    assert "outside Side 1's setup zone" in finding.inner_text()
+    finding.click()
+    assert page.evaluate("() => window.scenarioEditor.activeFinding.code") == "setup-outside-zone"
+    page.wait_for_timeout(200)
+    assert outline_colour(page, "E5")[:3] == [208, 0, 0]  # the finding's hex, outlined in red on the canvas
+    assert outline_colour(page, "E7")[:3] != [208, 0, 0]
+    finding.scroll_into_view_if_needed()
+    page.screenshot(path=f"{ARTIFACTS}/scenario-editor-checks.png")
+
+    # Sight lines: one sentence per side, and the dead ground drawn.
+    page.click("#run-sight")
+    page.wait_for_function("() => document.body.dataset.sight === '1'", timeout=60000)
+    lines = page.locator("#sight .sentence").all_inner_texts()
+    assert len(lines) == 2
+    assert lines[0].strip().startswith("Side 1 sees ")
+    assert "objective" in lines[0]
+    page.locator("#sight").scroll_into_view_if_needed()
+    page.screenshot(path=f"{ARTIFACTS}/scenario-editor-sight.png")
+
+    # The whole scenario is still one that reads, and its history has every step.
+    assert Scenario.objects.get(pk=scenario.pk).revision == r
+    assert Scenario.objects.get(pk=scenario.pk).revisions.count() == r
+    for name in ("scenario-editor-checks", "scenario-editor-sight"):
+        shutil.copy(f"{ARTIFACTS}/{name}.png", f"docs/img/{name}.png")
+
+
+def test_a_published_sample_reads_without_signing_in(live_server, page):
+    """Anyone may read a published scenario: its counters, zones and objectives drawn, nothing editable."""
+    call_command("load_samples", stdout=io.StringIO())
+    call_command("load_scenario_samples", stdout=io.StringIO())
+    scenario = Scenario.objects.get(title="Hill 112: the Orne heights")
+    page.set_viewport_size({"width": 1500, "height": 950})
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    assert page.locator("#tools .tool").all_inner_texts() == ["Pan"]
+    assert page.locator("#panel input:not([disabled])").count() == 0
+    page.click("#tabs [role=tab]:text('German')")
+    assert page.locator("#oob tr[data-unit]").count() == 6
+    assert page.locator("#victory .sentence").all_inner_texts()[0].startswith("Score 3 VP for Hill 112 crest (P10)")
+    # Zoom on the crest, where the German stack and the objective are.
+    page.evaluate("""() => { const e = window.scenarioEditor, [c, r] = e.grid.parseLabel('P9'),
+        [x, y] = e.grid.centre(c, r); e.view.scale = 48; e.view.ox = e.view.width / 2 - x * 48;
+        e.view.oy = e.view.height / 2 - y * 48; e.view.cache = null; e.view.request(); }""")
+    page.wait_for_timeout(300)
+    page.screenshot(path=f"{ARTIFACTS}/scenario-sample-hill-112.png")
+    shutil.copy(f"{ARTIFACTS}/scenario-sample-hill-112.png", "docs/img/scenario-sample-hill-112.png")
+    page.goto(f"{live_server.url}/scenarios/")
+    assert page.locator("table a:text('Hill 112: the Orne heights')").count() == 1
+
+
+def test_tocs_perimeter_and_miniatures_inches(live_server, page, designer):
+    """The games' own tools: TOCS's shared perimeter painted side by side; miniatures distances in inches."""
+    call_command("load_samples", stdout=io.StringIO())
+    call_command("load_scenario_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    page.set_viewport_size({"width": 1500, "height": 950})
+    scenario, r = new_scenario(page, live_server, "Meeting at Mook", "Nijmegen approaches (TOCS) (tocs)")
+    page.click("#tabs [role=tab]:text('Side 1')")
+    page.click("#tools [data-tool=perimeter]")
+    drag(page, [point(page, "02.02"), point(page, "02.03"), point(page, "02.04")])
+    r = saved_after(page, r)
+    page.click("#tabs [role=tab]:text('Side 2')")
+    page.click("#tools [data-tool=perimeter]")
+    drag(page, [point(page, "02.04"), point(page, "03.04")])  # 02.04 changes hands
+    r = saved_after(page, r)
+    assert document(scenario.pk)["perimeter"] == {"side-1": ["02.02", "02.03"], "side-2": ["02.04", "03.04"]}
+    page.click("#tabs [role=tab]:text('Scenario')")
+    page.fill("#scenario-panel [name=area-from]", "02.02")
+    page.locator("#scenario-panel [name=area-from]").dispatch_event("change")
+    r = saved_after(page, r)
+    page.fill("#scenario-panel [name=area-to]", "12.10")
+    page.locator("#scenario-panel [name=area-to]").dispatch_event("change")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["play_area"] == {"corners": ["02.02", "12.10"]}
+
+    minis = Scenario.objects.get(title="Village on the Dnieper")
+    page.goto(f"{live_server.url}/scenarios/{minis.pk}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    assert '1 hex = 2"' in page.inner_text("#inches")
+    page.click("#tools [data-tool=pan]")
+    page.mouse.click(*point(page, "C3"))
+    page.mouse.move(*point(page, "F3"))
+    assert '3 hexes = 6" from C3' in page.inner_text("#status-hex")

@@ -1,0 +1,50 @@
+"""Scenario jobs (checks, sight lines) run by a real worker process, followed through the API."""
+
+import copy
+
+import pytest
+from rest_framework.test import APIClient
+
+from authoring import validation
+from authoring.models import Scenario
+from tests.authoring.conftest import SMALL
+from tests.jobs.test_workers import follow
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+def test_checks_and_sight_lines_through_a_worker(worker, django_user_model, map_document):
+    owner = django_user_model.objects.create_user("planner", password="x")
+    client = APIClient()
+    client.force_login(owner)
+    data = copy.deepcopy(SMALL)
+    data["maps"][0]["document"] = map_document
+    data["sides"][0]["placements"].append({"unit": "ldr", "hex": "E5"})  # outside Blue's zone
+    created = client.post("/api/scenarios/", {"document": data}, format="json")
+    assert created.status_code == 201, created.json()
+    scenario = Scenario.objects.get(pk=created.json()["id"])
+
+    asked = client.post(f"/api/scenarios/{scenario.pk}/checks/", format="json")
+    assert asked.status_code == 202, asked.json()
+    job = follow(client, asked.json()["url"])
+    assert job["status"] == "succeeded", job
+    assert job["kind"] == "scenario-checks" and job["scenario"] == scenario.pk
+    expected = [f.as_dict() for f in validation.check(scenario.scenariodoc())]
+    assert job["result"]["findings"] == expected
+    outside = [f for f in expected if f["code"] == "setup-outside-zone"]
+    assert outside and outside[0]["hex"] == "E5"
+    assert job["result"]["victory"]["red"] == "Eliminate every unit of the Blue."
+
+    again = client.post(f"/api/scenarios/{scenario.pk}/checks/", format="json")
+    assert again.status_code == 200 and again.json()["id"] == job["id"]
+
+    asked = client.post(f"/api/scenarios/{scenario.pk}/sight-lines/", format="json")
+    assert asked.status_code == 202
+    job = follow(client, asked.json()["url"])
+    assert job["status"] == "succeeded", job
+    assert set(job["result"]["sides"]) == {"blue", "red"}
+    assert job["result"]["sides"]["blue"]["sentence"].startswith("Blue sees ")
+
+    stranger = APIClient()
+    assert stranger.get(asked.json()["url"]).status_code == 404  # a private scenario's job
+    assert stranger.post(f"/api/scenarios/{scenario.pk}/checks/", format="json").status_code == 404
