@@ -137,3 +137,16 @@ SAMPLES_DIR = BASE_DIR / "maps" / "samples"
 HEXSIDE_RULESETS_DIR = Path(os.environ.get("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets"))
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+# -- The cost of a job, bounded before it is queued (issue 7). Refused with a 400 naming the setting. --
+# A whole-map analysis answers n (n - 1) / 2 pairs of hexes: more than this is refused.
+HEXSIDE_MAX_ANALYSIS_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_ANALYSIS_PAIRS", 2e8)))
+# Up to this many pairs an analysis also stores the full matrix (.npz, 4 bytes a pair); past it, only the
+# per-hex counts, each part answering its pairs a bounded number at a time (the job's result says its mode).
+HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(float(os.environ.get("HEXSIDE_ANALYSIS_MATRIX_PAIRS", 12.5e6)))
+# A viewshed answers every hex of its map: maps with more hexes are refused.
+HEXSIDE_MAX_VIEWSHED_HEXES = int(os.environ.get("HEXSIDE_MAX_VIEWSHED_HEXES", 500 * 500))
+# numba's compiled kernels are cached here (`manage.py warm_kernels` fills it; read-only deployments point it at
+# a folder filled at build time). Read by maps/los through NUMBA_CACHE_DIR, which it sets before numba loads.
+HEXSIDE_NUMBA_CACHE_DIR = os.environ.get("HEXSIDE_NUMBA_CACHE_DIR", str(VAR_DIR / "numba-cache"))
+os.environ.setdefault("NUMBA_CACHE_DIR", HEXSIDE_NUMBA_CACHE_DIR)

@@ -1,0 +1,32 @@
+"""Large maps are answered slice by slice, each slice traced for its own line shapes (issue 7, point 1): the
+answers are those of the whole grid's tables, for every ruleset, and the tables never hold every shape."""
+
+import numpy as np
+import pytest
+
+from maps.generate import random_map
+from maps.los import engine, tables
+from tests.los.helpers import all_pairs
+
+RULESETS = ["ost", "ats", "assault", "miniatures", "tocs"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("orientation,stagger", [("flat", "even"), ("pointy", "odd")])
+def test_slices_answer_as_the_whole_grid(ruleset, orientation, stagger, monkeypatch):
+    cmap = engine.compile_map(random_map(ruleset, 13, 11, seed=5, orientation=orientation, stagger=stagger,
+                                         hexsides=40))
+    rules = engine.rules_for(cmap)
+    a, b = all_pairs(cmap.n)
+    levels = rules.unit_levels()
+    whole = rules.batch(a, b, levels[a], levels[b])
+    monkeypatch.setenv("HEXSIDE_LOS_TABLE_MB", "0.02")  # about 600 steps: a few lines a slice
+    grid = cmap.grid
+    assert not tables.full_tables_fit(grid.orientation, grid.columns, grid.rows, grid.stagger)
+    pieces = list(tables.slices(grid, a[:4000], b[:4000]))
+    assert len(pieces) > 20
+    assert max(t.n_steps for _, t in pieces) < tables.trace_tables(grid.orientation, grid.columns, grid.rows,
+                                                                   grid.stagger).n_steps // 20
+    sliced = rules.answer_pairs(a, b, levels[a], levels[b])
+    for got, expected in zip(sliced, whole):
+        assert np.array_equal(got, expected)
