@@ -150,3 +150,7 @@ HEXSIDE_MAX_VIEWSHED_HEXES = int(os.environ.get("HEXSIDE_MAX_VIEWSHED_HEXES", 50
 # a folder filled at build time). Read by maps/los through NUMBA_CACHE_DIR, which it sets before numba loads.
 HEXSIDE_NUMBA_CACHE_DIR = os.environ.get("HEXSIDE_NUMBA_CACHE_DIR", str(VAR_DIR / "numba-cache"))
 os.environ.setdefault("NUMBA_CACHE_DIR", HEXSIDE_NUMBA_CACHE_DIR)
+# /maps/<id>/map.png is drawn by a map-image job, never by the web process. For maps up to this many hexes the
+# request waits for the job (at most this many seconds); larger maps get a placeholder (202, Retry-After) at once.
+HEXSIDE_MAP_IMAGE_WAIT_HEXES = int(os.environ.get("HEXSIDE_MAP_IMAGE_WAIT_HEXES", 10_000))
+HEXSIDE_MAP_IMAGE_WAIT_SECONDS = float(os.environ.get("HEXSIDE_MAP_IMAGE_WAIT_SECONDS", 10))

@@ -18,6 +18,7 @@ KINDS = {
     "los": Kind("los", "maps.los"),
     "viewshed": Kind("viewshed", "maps.viewshed"),
     "analysis": Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part"),
+    "map-image": Kind("map-image", "maps.map_image"),
     # "validation" and "export" have their places in Job.Kind; they get a line here when their tasks exist.
 }
 

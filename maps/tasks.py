@@ -11,6 +11,7 @@ import json
 import time
 import zipfile
 from collections import OrderedDict
+from types import SimpleNamespace
 
 import numpy as np
 from celery import shared_task
@@ -26,6 +27,8 @@ from maps.models import Map, sync_custom_rulesets
 # A worker process keeps a few compiled maps, and never more than this many hexes of them in all: a large map
 # (250,000 hexes take a few hundred MB compiled) is kept alone, so memory stays bounded by the largest map.
 COMPILED_CACHE_SIZE = 8
+# The maps.images kind of the map page's picture (/maps/<id>/map.png).
+MAP_IMAGE = "map"
 COMPILED_CACHE_HEXES = 300_000
 _compiled = OrderedDict()
 
@@ -48,6 +51,11 @@ def analysis_part(self, job_id, index):
 @shared_task(base=JobTask, bind=True, name="maps.analysis_assemble")
 def analysis_assemble(self, job_id):
     runner.run(self, job_id, assemble_analysis)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.map_image")
+def map_image(self, job_id):
+    runner.run(self, job_id, draw_map_image)
 
 
 # -- the work --------------------------------------------------------------------------------------------
@@ -156,6 +164,21 @@ def assemble_analysis(job):
         return result
     content = npz_bytes(labels=np.array(labels), **matrix)
     return Outcome(result, file=(f"analysis-{job.pk}.npz", content))
+
+
+def draw_map_image(job):
+    """The map page's PNG for the job's content, drawn here (never in a web process) and kept by content hash
+    (maps.images); a picture already kept is not drawn again."""
+    from maps import images, render
+
+    if job.map_id is None:
+        raise JobError("this job is not about a map")
+    ruleset = Map.objects.filter(pk=job.map_id).values_list("ruleset", flat=True).first()
+    content = SimpleNamespace(content_hash=job.map_hash, ruleset=ruleset)
+    path = images.path_of(MAP_IMAGE, content)
+    if not path.exists():
+        images.store(MAP_IMAGE, content, render.render_map(compiled_for(job)))
+    return {"image": str(path.relative_to(images.folder()))}
 
 
 def npz_bytes(**arrays):
