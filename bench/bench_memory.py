@@ -56,9 +56,11 @@ def child(what, columns, rows):
     started = time.perf_counter()
     if what == "viewshed":
         answer = engine.viewshed(cmap, cmap.label(cmap.n // 2 + rows // 2))
-    else:
-        answer = engine.analyze_counts(cmap) if hasattr(engine, "analyze_counts") else engine.analyze(cmap).as_dict()
-        answer = answer if isinstance(answer, dict) else answer.as_dict()
+    elif what == "analysis-matrix":  # what an analysis job's parts and assembly hold in matrix mode, in one process
+        answer = engine.analyze(cmap, full=True).as_dict()
+    else:  # counts mode: one part's work is this, for its slice of observers
+        counts, pairs = engine.count_pairs(cmap, 0, cmap.n)
+        answer = {"pairs": pairs, "clear": counts[0].tolist()}
     text = json.dumps(answer)
     seconds = time.perf_counter() - started
     print(json.dumps({"seconds": seconds, "bytes": len(text)}))
@@ -81,7 +83,8 @@ def measure(what, columns, rows):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="100,200,500")
-    parser.add_argument("--analysis", default="60x40")
+    parser.add_argument("--analysis", default="60x40,100x80", help="maps analysed whole, in counts mode (what a "
+                        "part keeps past the matrix budget) and in matrix mode")
     parser.add_argument("--child", nargs=3)
     parser.add_argument("--make", nargs=2)
     args = parser.parse_args()
@@ -98,8 +101,9 @@ def main():
         print(rows[-1], flush=True)
     for spec in [s for s in args.analysis.split(",") if s]:
         columns, height = (int(v) for v in spec.split("x"))
-        rows.append(measure("analysis", columns, height))
-        print(rows[-1], flush=True)
+        for what in ("analysis-counts", "analysis-matrix"):
+            rows.append(measure(what, columns, height))
+            print(rows[-1], flush=True)
     for row in rows:
         if row["what"] == "viewshed" and row["size"] == "500x500" and "peak_mb" in row:
             print(f"500x500 viewshed: {row['peak_mb']} MB, {row['peak_mb'] / AIM_MB:.2f} of the {AIM_MB} MB aim")

@@ -13,5 +13,7 @@ class Command(BaseCommand):
         total = 0.0
         for ruleset, seconds in warm():
             total += seconds
-            self.stdout.write(f"{ruleset}: {seconds:.1f} s")
-        self.stdout.write(f"kernels ready in {settings.HEXSIDE_NUMBA_CACHE_DIR} ({total:.1f} s)")
+            if options["verbosity"] > 1:
+                self.stdout.write(f"{ruleset}: {seconds:.1f} s")
+        if options["verbosity"] > 0:
+            self.stdout.write(f"kernels ready in {settings.HEXSIDE_NUMBA_CACHE_DIR} ({total:.1f} s)")
