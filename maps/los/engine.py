@@ -68,7 +68,8 @@ def viewshed(cmap, from_hex, level=None, target_height=0):
     from_label = cmap.label(a)
     for i in range(cmap.n):
         res = RESULTS[result[i]]
-        hexes[cmap.label(i)] = {"from": from_label, "to": cmap.label(i), "from_level": la, "to_level": int(lb[i]),
+        label = cmap.label(i)  # one string for the key and "to": a 500 x 500 map's answer is 250,000 entries
+        hexes[label] = {"from": from_label, "to": label, "from_level": la, "to_level": int(lb[i]),
                                 "result": res, "hindrances": int(hindrances[i]), "blind": bool(blind[i]),
                                 "term": rules.describe(res, int(hindrances[i]), bool(blind[i]))}
     return {"from": from_label, "level": la, "hexes": hexes}
@@ -132,7 +133,7 @@ def analyze_pairs(cmap, start, stop, height=0):
     return a, b, result, hindrances, blind
 
 
-def count_pairs(cmap, start, stop, height=0, max_pairs=1 << 20):
+def count_pairs(cmap, start, stop, height=0, max_pairs=1 << 18):
     """Per-hex counts (clear, hindered, blocked, blind: int64[4, n]) and the number of pairs, for observers
     start..stop-1 against every later hex, answered ``max_pairs`` or so at a time: memory bounded whatever the
     map's size, and no pair kept (a whole-map analysis past the matrix budget)."""

@@ -30,3 +30,13 @@ def test_slices_answer_as_the_whole_grid(ruleset, orientation, stagger, monkeypa
     sliced = rules.answer_pairs(a, b, levels[a], levels[b])
     for got, expected in zip(sliced, whole):
         assert np.array_equal(got, expected)
+
+
+def test_counts_answered_a_few_pairs_at_a_time_are_the_whole_analysis_counts():
+    cmap = engine.compile_map(random_map("ost", 12, 9, seed=8, hexsides=30))
+    whole = engine.analyze(cmap, height=1)
+    counts, pairs = engine.count_pairs(cmap, 0, cmap.n, height=1, max_pairs=50)
+    assert pairs == whole.pairs == cmap.n * (cmap.n - 1) // 2
+    for row, name in enumerate(("clear", "hindered", "blocked", "blind")):
+        assert counts[row].tolist() == getattr(whole, name).tolist()
+    assert counts[2].sum() > 0 and counts[0].sum() > 0  # not a trivial map
