@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
-INTERACTIVE_WORKERS ?= 1
+INTERACTIVE_WORKERS ?= 2
 # The queues of docs/scale.md: heavy jobs (analyses, images, exports, ..) and interactive ones (LOS, viewsheds).
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}

@@ -82,7 +82,7 @@ print(json.dumps(out))
 
 
 def start(env, folder):
-    """gunicorn as `make run` starts it, and a worker for each queue."""
+    """gunicorn as `make run` starts it, and a worker for each queue (heavy: 1 process, interactive: 2)."""
     full = {**os.environ, **env}
     logs = folder / "logs"
     logs.mkdir(exist_ok=True)
@@ -94,7 +94,7 @@ def start(env, folder):
         "heavy": [PY, "-m", "celery", "-A", "hexside", "worker", "-n", f"heavy-{PORT}@%h",
                   f"--queues={env['HEXSIDE_JOBS_QUEUE']}", "--concurrency=1", "--loglevel=warning"],
         "interactive": [PY, "-m", "celery", "-A", "hexside", "worker", "-n", f"interactive-{PORT}@%h",
-                        f"--queues={env['HEXSIDE_JOBS_INTERACTIVE_QUEUE']}", "--concurrency=1",
+                        f"--queues={env['HEXSIDE_JOBS_INTERACTIVE_QUEUE']}", "--concurrency=2",
                         "--loglevel=warning"],
     }
     processes = {name: subprocess.Popen(command, cwd=ROOT, env=full, start_new_session=True,
@@ -168,7 +168,7 @@ def main():
     try:
         print(f"{users} users for {args.seconds} s on {args.db} "
               f"({'Redis' if args.db == 'postgres' else 'the filesystem broker'}), gunicorn with 2 processes, "
-              "8 threads each, a heavy and an interactive worker", flush=True)
+              "8 threads each, a heavy worker (1 process) and an interactive one (2)", flush=True)
         subprocess.run([PY, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
                         "-u", str(users), "-r", str(users), "-t", f"{args.seconds}s", "--host",
                         f"http://127.0.0.1:{PORT}", "--csv", prefix, "--only-summary", "--stop-timeout", "30",
