@@ -1,8 +1,8 @@
 """Load benchmark of issue 7's acceptance: the app served as `make run` serves it (gunicorn, a heavy and an
 interactive worker), users mixing edits, LOS, viewsheds and one analysis each (bench/locustfile.py), headless.
 
-    .venv/bin/python bench/bench_load.py --db postgres     # 20 users, 60 s, PostgreSQL hexside_h3 and Redis db 3
-    .venv/bin/python bench/bench_load.py --db sqlite       #  5 users, 60 s, SQLite and the filesystem broker
+    .venv/bin/python bench/bench_load.py --db postgres     # 20 users, 60 s, PostgreSQL (BENCH_POSTGRES_URL) and Redis
+    .venv/bin/python bench/bench_load.py                   #  5 users, 60 s, SQLite and the filesystem broker
 
 Prints requests per second, p50/p95 per endpoint, the error count, and the LOS job p95 (create to succeeded) with
 its ratio to the 300 ms aim. Throttle rates are set high so that the server, not the throttles, is measured.
@@ -153,7 +153,7 @@ def report(prefix, seconds):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
+    parser.add_argument("--db", choices=("postgres", "sqlite"), default="sqlite")
     parser.add_argument("--users", type=int, default=None, help="default: 20 on PostgreSQL, 5 on SQLite")
     parser.add_argument("--seconds", type=int, default=60)
     args = parser.parse_args()

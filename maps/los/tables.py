@@ -8,6 +8,10 @@ The step arrays hold what :func:`maps.los.trace.trace` gives, hexes as axial off
 float64. A 60 x 40 map has some 17,000 shapes; walking them in Python takes too long, so this module walks
 them again, compiled, with the same integer geometry, and a test keeps the two walks equal step for step.
 
+Every shape of a grid grows as the square of the map (a 500 x 500 map's would take tens of GB), so a grid's whole
+tables are built only when they fit HEXSIDE_LOS_TABLE_MB; the pairs of a larger map are answered in slices, each
+with tables holding only the shapes of its own pairs (:func:`slices`, used by RulesBase.answer_pairs).
+
 The numba helpers at the end are for every ruleset's kernel: a hex's axial coordinates and index, a pair's
 shape, and whether a segment touches a hex's art (as shapely's ``intersects`` would say).
 """
@@ -24,7 +28,8 @@ from maps.los.trace import ALONG, CORNER, HEX, SIDE
 
 __all__ = [
     "HEX_CODE", "SIDE_CODE", "ALONG_CODE", "CORNER_CODE", "KIND_CODES", "ORIENTATION_CODES", "STAGGER_CODES",
-    "TraceTables", "trace_tables", "tables_for_shapes", "full_tables_fit", "slices", "axial_of", "index_of_axial", "shape_id", "segment_hits_art",
+    "TraceTables", "trace_tables", "tables_for_shapes", "full_tables_fit", "slices", "axial_of", "index_of_axial",
+    "shape_id", "segment_hits_art",
 ]
 
 HEX_CODE, SIDE_CODE, ALONG_CODE, CORNER_CODE = 0, 1, 2, 3
