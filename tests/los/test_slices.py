@@ -40,3 +40,18 @@ def test_counts_answered_a_few_pairs_at_a_time_are_the_whole_analysis_counts():
     for row, name in enumerate(("clear", "hindered", "blocked", "blind")):
         assert counts[row].tolist() == getattr(whole, name).tolist()
     assert counts[2].sum() > 0 and counts[0].sum() > 0  # not a trivial map
+
+
+def test_a_viewshed_of_a_map_past_the_budget_never_traces_the_whole_grid(monkeypatch):
+    """The root of the 23 GB viewshed: every line shape of the grid traced for one observer's n lines."""
+    cmap = engine.compile_map(random_map("ats", 17, 13, seed=4, hexsides=30))
+    monkeypatch.setenv("HEXSIDE_LOS_TABLE_MB", "0.05")
+    tables.trace_tables.cache_clear()
+    built = []
+    monkeypatch.setattr(tables, "_build", lambda *args, real=tables._build: built.append(real(*args)) or built[-1])
+    shed = engine.viewshed(cmap, "I7")
+    assert tables.trace_tables.cache_info().misses == 0  # the whole grid's tables were never asked for
+    whole = tables.trace_tables(cmap.grid.orientation, cmap.grid.columns, cmap.grid.rows, cmap.grid.stagger)
+    assert len(built) > 1 and max(t.n_steps for t in built[:-1]) < whole.n_steps // 4
+    monkeypatch.delenv("HEXSIDE_LOS_TABLE_MB")
+    assert engine.viewshed(cmap, "I7") == shed  # the same answer from the whole grid's tables
