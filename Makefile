@@ -5,6 +5,10 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
+INTERACTIVE_WORKERS ?= 2
+# The queues of docs/scale.md: heavy jobs (analyses, images, exports, ..) and interactive ones (LOS, viewsheds).
+HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
+INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
 .PHONY: run test setup venv bench worker clean
 
@@ -23,6 +27,7 @@ var/secret_key:
 setup: venv var/secret_key
 	$(PY) manage.py migrate --noinput -v 0
 	$(PY) manage.py collectstatic --noinput -v 0
+	$(PY) manage.py warm_kernels -v 0
 
 run: setup
 	$(PY) manage.py load_samples
@@ -34,13 +39,17 @@ run: setup
 	@echo "  Sign in as demo / demo. Ctrl-C stops the server and the worker."
 	@echo ""
 	@trap 'kill 0' INT TERM; \
-	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --loglevel=warning --concurrency=$(WORKERS) & \
-	$(PY) -m gunicorn hexside.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 120 --log-level warning; \
+	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker -n heavy@%h --queues=$(HEAVY_QUEUE) \
+		--loglevel=warning --concurrency=$(WORKERS) & \
+	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker -n interactive@%h --queues=$(INTERACTIVE_QUEUE) \
+		--loglevel=warning --concurrency=$(INTERACTIVE_WORKERS) & \
+	$(PY) -m gunicorn hexside.wsgi --bind $(HOST):$(PORT) --workers 2 --threads 8 --timeout 120 --log-level warning; \
 	kill 0
 
-# One numba thread per pool process: the processes already use the cores.
+# One numba thread per pool process: the processes already use the cores. This worker takes both queues.
 worker: setup
-	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --loglevel=info --concurrency=$(WORKERS)
+	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --queues=$(HEAVY_QUEUE),$(INTERACTIVE_QUEUE) \
+		--loglevel=info --concurrency=$(WORKERS)
 
 test: setup
 	$(PY) -m pytest

@@ -102,6 +102,7 @@ def run_part(args):
         "CELERY_BROKER_URL": broker_url,
         "CELERY_BROKER_DIR": str(folder / "broker"),
         "HEXSIDE_JOBS_QUEUE": queue,
+        "HEXSIDE_JOBS_INTERACTIVE_QUEUE": "",  # one queue: this bench measures the job layer, not the routing
         "NUMBA_NUM_THREADS": "1",
         "DEBUG": "0",
         "SECRET_KEY": os.environ.get("SECRET_KEY") or f"bench-only-{uuid.uuid4().hex}{uuid.uuid4().hex}",

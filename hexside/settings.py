@@ -232,3 +232,20 @@ STATIC_ROOT.mkdir(exist_ok=True)
 # Board scans under a map (the painter's tracing): the upload's limits, checked with Pillow.
 HEXSIDE_SCAN_MAX_BYTES = int(os.environ.get("HEXSIDE_SCAN_MAX_BYTES", 20 * 1024 * 1024))
 HEXSIDE_SCAN_MAX_PIXELS = int(os.environ.get("HEXSIDE_SCAN_MAX_PIXELS", 60_000_000))
+
+# -- The cost of a job, bounded before it is queued (issue 7). Refused with a 400 naming the setting. --
+# A whole-map analysis answers n (n - 1) / 2 pairs of hexes: more than this is refused.
+HEXSIDE_MAX_ANALYSIS_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_ANALYSIS_PAIRS", 2e8)))
+# Up to this many pairs an analysis also stores the full matrix (.npz, 4 bytes a pair); past it, only the
+# per-hex counts, each part answering its pairs a bounded number at a time (the job's result says its mode).
+HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(float(os.environ.get("HEXSIDE_ANALYSIS_MATRIX_PAIRS", 12.5e6)))
+# A viewshed answers every hex of its map: maps with more hexes are refused.
+HEXSIDE_MAX_VIEWSHED_HEXES = int(os.environ.get("HEXSIDE_MAX_VIEWSHED_HEXES", 500 * 500))
+# numba's compiled kernels are cached here (`manage.py warm_kernels` fills it; read-only deployments point it at
+# a folder filled at build time). Read by maps/los through NUMBA_CACHE_DIR, which it sets before numba loads.
+HEXSIDE_NUMBA_CACHE_DIR = os.environ.get("HEXSIDE_NUMBA_CACHE_DIR", str(VAR_DIR / "numba-cache"))
+os.environ.setdefault("NUMBA_CACHE_DIR", HEXSIDE_NUMBA_CACHE_DIR)
+# /maps/<id>/map.png is drawn by a map-image job, never by the web process. For maps up to this many hexes the
+# request waits for the job (at most this many seconds); larger maps get a placeholder (202, Retry-After) at once.
+HEXSIDE_MAP_IMAGE_WAIT_HEXES = int(os.environ.get("HEXSIDE_MAP_IMAGE_WAIT_HEXES", 10_000))
+HEXSIDE_MAP_IMAGE_WAIT_SECONDS = float(os.environ.get("HEXSIDE_MAP_IMAGE_WAIT_SECONDS", 10))

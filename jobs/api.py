@@ -5,6 +5,7 @@ user's private map does not exist for them (404), and neither do its jobs. The w
 tasks; these views translate requests and answers.
 """
 
+from django.conf import settings
 from django.db.models import Q
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
@@ -85,6 +86,9 @@ class MapJobView(APIView):
         map = get_object_or_404(Map.objects.visible_to(request.user).defer("document"), pk=pk)
         serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid()})
         serializer.is_valid(raise_exception=True)
+        refused = self.over_limit(map)
+        if refused:
+            return Response(refused, status=status.HTTP_400_BAD_REQUEST)
         if not request.user.is_authenticated:
             stored = dispatch.find_same(self.kind, dict(serializer.validated_data), map, map.content_hash)
             if stored is None or stored.status != Job.Status.SUCCEEDED:
@@ -104,6 +108,10 @@ class MapJobView(APIView):
 
     def parts(self, map, parameters):
         return ()
+
+    def over_limit(self, map):
+        """{"detail", "limit"} when the job would cost more than this server allows (checked before queueing)."""
+        return None
 
 
 def map_job_schema(summary, description, request, example):
@@ -143,6 +151,14 @@ class ViewshedJobView(MapJobView):
     def post(self, request, pk):
         return super().post(request, pk)
 
+    def over_limit(self, map):
+        hexes, limit = map.hex_grid().size, settings.HEXSIDE_MAX_VIEWSHED_HEXES
+        if hexes > limit:
+            return {"detail": f"a viewshed answers every hex of the map: this map has {hexes:,} hexes, more than "
+                              f"this server's limit of {limit:,} (HEXSIDE_MAX_VIEWSHED_HEXES)",
+                    "limit": "HEXSIDE_MAX_VIEWSHED_HEXES"}
+        return None
+
 
 class AnalysisJobView(MapJobView):
     kind = Job.Kind.ANALYSIS
@@ -150,14 +166,26 @@ class AnalysisJobView(MapJobView):
 
     @map_job_schema("Whole-map visibility, as a job run in parallel parts",
                     "Every hex against every hex. The result holds per-hex counts of clear, hindered, blocked and "
-                    "blind targets (as `manage.py analyze_map --json` prints them); the full matrix is a .npz "
-                    "file at `result_file`. Progress rises as parts finish. " + SAME_REQUEST,
+                    "blind targets (as `manage.py analyze_map --json` prints them) and `mode`: \"matrix\" when the "
+                    "full matrix is also a .npz file at `result_file`, \"counts\" for a map past "
+                    "HEXSIDE_ANALYSIS_MATRIX_PAIRS (per-hex counts only). A map past HEXSIDE_MAX_ANALYSIS_PAIRS is "
+                    "refused (400, naming the limit). Progress rises as parts finish. " + SAME_REQUEST,
                     AnalysisRequestSerializer, {"height": 0})
     def post(self, request, pk):
         return super().post(request, pk)
 
     def parts(self, map, parameters):
         return observer_chunks(map.hex_grid().size, conf.get("ANALYSIS_PARTS"))
+
+    def over_limit(self, map):
+        hexes = map.hex_grid().size
+        pairs, limit = hexes * (hexes - 1) // 2, settings.HEXSIDE_MAX_ANALYSIS_PAIRS
+        if pairs > limit:
+            return {"detail": f"a whole-map analysis answers every pair of hexes: this map's {hexes:,} hexes make "
+                              f"{pairs:,} pairs, more than this server's limit of {limit:,} "
+                              "(HEXSIDE_MAX_ANALYSIS_PAIRS); ask for viewsheds of the hexes you need instead",
+                    "limit": "HEXSIDE_MAX_ANALYSIS_PAIRS"}
+        return None
 
 
 @extend_schema(tags=["jobs"])

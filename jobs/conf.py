@@ -16,8 +16,13 @@ DEFAULTS = {
     "SWEEP_SECONDS": 15.0,
     # How many times a job (or one part of it) is started before it is failed.
     "MAX_ATTEMPTS": 3,
-    # The Celery queue the jobs go to; empty: Celery's default queue.
+    # The Celery queue the jobs go to; empty: Celery's default queue ("celery").
     "QUEUE": "",
+    # Interactive jobs (a person waits for the answer) go to a queue of their own, with workers of their own, so
+    # they never wait behind heavy ones (analyses, images, exports); empty: the same queue as the others.
+    "INTERACTIVE_QUEUE": "interactive",
+    # The kinds that are interactive, comma-separated.
+    "INTERACTIVE_KINDS": "los,viewshed",
     # A whole-map analysis is split into this many parts of about equal work.
     "ANALYSIS_PARTS": 16,
     # Publishing to the broker: how many retries before the API answers 503.
@@ -31,6 +36,20 @@ def get(name):
     value = getattr(settings, f"JOBS_{name}", None)
     if value is None:
         value = os.environ.get(f"HEXSIDE_JOBS_{name}")
-    if value is None or value == "" and name != "QUEUE":
+    if value is None or value == "" and name not in ("QUEUE", "INTERACTIVE_QUEUE"):
         return DEFAULTS[name]
     return type(DEFAULTS[name])(value)
+
+
+def queue_for(kind):
+    """The Celery queue a kind of job goes to: the interactive queue for interactive kinds, else QUEUE."""
+    interactive = {k.strip() for k in get("INTERACTIVE_KINDS").split(",")}
+    if kind in interactive and get("INTERACTIVE_QUEUE"):
+        return get("INTERACTIVE_QUEUE")
+    return get("QUEUE")
+
+
+def queues():
+    """Every queue jobs go to, for a worker that takes them all: "celery,interactive" by default."""
+    names = [get("QUEUE") or "celery", get("INTERACTIVE_QUEUE")]
+    return ",".join(dict.fromkeys(n for n in names if n))

@@ -59,7 +59,7 @@ def submit(kind, parameters, map=None, user=None, parts=(), scenario_id=None):
         with transaction.atomic():
             job = Job.objects.create(
                 kind=kind, parameters=parameters, request_key=request_key(kind, parameters), map=map,
-                map_hash=map_hash, scenario_id=scenario_id, requested_by=user, queue=conf.get("QUEUE"),
+                map_hash=map_hash, scenario_id=scenario_id, requested_by=user, queue=conf.queue_for(kind),
                 step=Job.Step.PARTS if spec.split else Job.Step.ONE, parts_total=len(parts),
                 message=f"waiting for a worker ({len(parts)} parts)" if spec.split else "waiting for a worker")
             if spec.split:

@@ -18,6 +18,7 @@ KINDS = {
     "los": Kind("los", "maps.los"),
     "viewshed": Kind("viewshed", "maps.viewshed"),
     "analysis": Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part"),
+    "map-image": Kind("map-image", "maps.map_image"),
     "batch-validation": Kind("batch-validation", "maps.batch_validation_assemble",
                              part_task="maps.batch_validation_part"),
     "scenario-checks": Kind("scenario-checks", "authoring.scenario_checks"),

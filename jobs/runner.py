@@ -7,6 +7,7 @@ attempt stores a result, and a superseded attempt changes nothing.
 
 import logging
 import os
+import random
 import threading
 import time
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.db.models import F
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -71,29 +72,65 @@ def wait_for(queryset, seconds=ROW_WAIT_SECONDS):
         time.sleep(0.05)
 
 
+# -- locks: tried again, never a job's failure ------------------------------------------------------------
+
+# PostgreSQL's serialization failure, deadlock and lock-not-available.
+LOCK_SQLSTATES = {"40001", "40P01", "55P03"}
+LOCK_RETRY_MAX_SECONDS = 2.0
+
+
+def is_lock_error(exc):
+    """A database lock or serialization conflict: says nothing about the job, so it is tried again."""
+    if not isinstance(exc, DatabaseError):
+        return False
+    text = str(exc).lower()
+    if "database is locked" in text or "database table is locked" in text:
+        return True
+    cause = exc.__cause__
+    return getattr(cause, "sqlstate", None) in LOCK_SQLSTATES or getattr(cause, "pgcode", None) in LOCK_SQLSTATES
+
+
+def retrying(fn, *args, **kwargs):
+    """fn(*args), tried again for as long as it fails on a lock (backing off, with jitter, up to 2 s a wait).
+
+    No count: a lock is always released in the end, and the task's time limit still bounds the whole.
+    """
+    delay = 0.02
+    while True:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            if not is_lock_error(exc):
+                raise
+            logger.warning("%s: %s; trying again", getattr(fn, "__name__", fn), exc)
+            connections.close_all()  # a fresh connection: no half-open transaction carried over
+            time.sleep(delay * (1 + random.random()))
+            delay = min(delay * 2, LOCK_RETRY_MAX_SECONDS)
+
+
 # -- one-step jobs (and the assembling step of jobs in parts) --------------------------------------------
 
 def run(task, job_id, work):
     """Take the job, run ``work(job) -> Outcome or JSON result`` under a heartbeat, store what came of it."""
-    job = take(job_id, worker_name(task))
+    job = retrying(take, job_id, worker_name(task))
     if job is None:
         return
     beat = Heartbeat(Job.objects.filter(pk=job.pk, attempts=job.attempts, status=Job.Status.RUNNING),
                      enabled=not (task and task.request.is_eager))
     with beat:
         try:
-            outcome = work(job)
+            outcome = retrying(work, job)
         except Exception as exc:  # any error of the work is the job's error, not the worker's
             logger.exception("job %s (%s) failed", job.pk, job.kind)
-            fail(job.pk, describe(exc), attempt=job.attempts)
+            retrying(fail, job.pk, describe(exc), attempt=job.attempts)
             return
     if not isinstance(outcome, Outcome):
         outcome = Outcome(outcome)
     try:
-        stored = finish(job, outcome)
+        stored = retrying(finish, job, outcome)
     except Exception as exc:  # e.g. a result the database refuses: say so rather than look like a lost worker
         logger.exception("job %s: could not store its result", job.pk)
-        fail(job.pk, f"the result could not be stored: {describe(exc)}", attempt=job.attempts)
+        retrying(fail, job.pk, f"the result could not be stored: {describe(exc)}", attempt=job.attempts)
         return
     if not stored:
         logger.info("job %s: result dropped (cancelled, or taken over by another attempt)", job.pk)
@@ -126,9 +163,16 @@ def gave_up(attempts, what):
 
 
 def report(job, progress, message=""):
-    """Progress of a running job, 0-100 (never going back)."""
-    Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts, progress__lte=progress).update(
-        progress=max(0, min(100, int(progress))), message=message[:200])
+    """Progress of a running job, 0-100 (never going back). A progress note lost to a lock is skipped: the next
+    one, or the result, says more."""
+    try:
+        Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts,
+                           progress__lte=progress).update(progress=max(0, min(100, int(progress))),
+                                                          message=message[:200])
+    except DatabaseError as exc:
+        if not is_lock_error(exc):
+            raise
+        logger.info("job %s: progress %s not written (%s)", job.pk, progress, exc)
 
 
 def finish(job, outcome):
@@ -138,9 +182,14 @@ def finish(job, outcome):
         name, content = outcome.file
         field = Job._meta.get_field("result_file")
         stored = field.storage.save(field.generate_filename(job, name), ContentFile(content))
-    done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts).update(
-        status=Job.Status.SUCCEEDED, result=outcome.result, result_file=stored, progress=100, message="done",
-        error="", finished=timezone.now(), heartbeat=None)
+    try:
+        done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts).update(
+            status=Job.Status.SUCCEEDED, result=outcome.result, result_file=stored, progress=100, message="done",
+            error="", finished=timezone.now(), heartbeat=None)
+    except Exception:
+        if stored:  # tried again (a lock) or failed: either way this file is nobody's
+            Job._meta.get_field("result_file").storage.delete(stored)
+        raise
     if not done and stored:
         Job._meta.get_field("result_file").storage.delete(stored)
     if done:
@@ -165,7 +214,7 @@ def fail(job_id, error, attempt=None):
 def run_part(task, job_id, index, work):
     """Run one part: ``work(job, part) -> (bytes, seconds)``; the last part to finish queues the assembly."""
     worker = worker_name(task)
-    part = take_part(job_id, index, worker)
+    part = retrying(take_part, job_id, index, worker)
     if part is None:
         return
     job = part.job
@@ -173,20 +222,22 @@ def run_part(task, job_id, index, work):
                      enabled=not (task and task.request.is_eager))
     with beat:
         try:
-            data, seconds = work(job, part)
+            data, seconds = retrying(work, job, part)
         except Exception as exc:
             logger.exception("job %s part %s failed", job_id, index)
-            fail(job_id, f"part {index + 1} of {job.parts_total}: {describe(exc)}")
+            retrying(fail, job_id, f"part {index + 1} of {job.parts_total}: {describe(exc)}")
             return
     try:
-        stored = JobPart.objects.filter(pk=part.pk, status=JobPart.Status.RUNNING, attempts=part.attempts).update(
-            status=JobPart.Status.DONE, data=data, seconds=seconds, heartbeat=None)
+        stored = retrying(JobPart.objects.filter(pk=part.pk, status=JobPart.Status.RUNNING,
+                                                 attempts=part.attempts).update,
+                          status=JobPart.Status.DONE, data=data, seconds=seconds, heartbeat=None)
     except Exception as exc:
         logger.exception("job %s part %s: could not store its answers", job_id, index)
-        fail(job_id, f"part {index + 1} of {job.parts_total}: its answers could not be stored: {describe(exc)}")
+        retrying(fail, job_id,
+                 f"part {index + 1} of {job.parts_total}: its answers could not be stored: {describe(exc)}")
         return
     if stored:
-        join(job)
+        retrying(join, job)
 
 
 def take_part(job_id, index, worker):

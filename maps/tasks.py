@@ -11,19 +11,26 @@ import json
 import time
 import zipfile
 from collections import OrderedDict
+from types import SimpleNamespace
 
 import numpy as np
 from celery import shared_task
 from django.conf import settings
 
 from jobs import runner
+from jobs.models import JobPart
 from jobs.runner import JobError, JobTask, Outcome
 from maps import importers, importing, mapfile, rulesets
 from maps.batchcheck import check_upload
 from maps.los import engine
 from maps.models import BatchFile, BatchValidation, Map
 
+# A worker process keeps a few compiled maps, and never more than this many hexes of them in all: a large map
+# (250,000 hexes take a few hundred MB compiled) is kept alone, so memory stays bounded by the largest map.
 COMPILED_CACHE_SIZE = 8
+# The maps.images kind of the map page's picture (/maps/<id>/map.png).
+MAP_IMAGE = "map"
+COMPILED_CACHE_HEXES = 300_000
 _compiled = OrderedDict()
 
 
@@ -55,6 +62,9 @@ def batch_validation_part(self, job_id, index):
 @shared_task(base=JobTask, bind=True, name="maps.batch_validation_assemble")
 def batch_validation_assemble(self, job_id):
     runner.run(self, job_id, summarise_batch)
+@shared_task(base=JobTask, bind=True, name="maps.map_image")
+def map_image(self, job_id):
+    runner.run(self, job_id, draw_map_image)
 
 
 # -- the work --------------------------------------------------------------------------------------------
@@ -72,21 +82,35 @@ def answer_viewshed(job):
     return engine.viewshed(compiled_for(job), p["from"], p.get("level"))
 
 
+def matrix_mode(n):
+    """Does an analysis of n hexes keep every pair (the .npz matrix) or only the per-hex counts?
+
+    Past HEXSIDE_ANALYSIS_MATRIX_PAIRS the matrix would not fit a worker's memory: each part then keeps only its
+    counts, answering its pairs a bounded number at a time, and the assembly adds them up.
+    """
+    return n * (n - 1) // 2 <= settings.HEXSIDE_ANALYSIS_MATRIX_PAIRS
+
+
 def analyse_part(job, part):
-    """The answers of observers part.start..part.stop-1 against every later hex, as .npz bytes.
+    """The answers of observers part.start..part.stop-1 against every later hex, as .npz bytes: every pair's
+    answer (matrix mode) or only the per-hex counts (counts mode, memory bounded whatever the map's size).
 
     Stored uncompressed: compressing costs more time than the database spends on the bytes, and they live only
     until the job is assembled. The pairs themselves are not stored; pairs_of() gives them again.
     """
     cmap = compiled_for(job)
+    height = job.parameters.get("height", 0)
     started = time.perf_counter()
-    a, b, result, hindrances, blind = engine.analyze_pairs(cmap, part.start, part.stop,
-                                                           job.parameters.get("height", 0))
+    out = io.BytesIO()
+    if not matrix_mode(cmap.n):
+        counts, pairs = engine.count_pairs(cmap, part.start, part.stop, height)
+        np.savez(out, counts=counts, pairs=np.int64(pairs))
+        return out.getvalue(), time.perf_counter() - started
+    a, b, result, hindrances, blind = engine.analyze_pairs(cmap, part.start, part.stop, height)
     seconds = time.perf_counter() - started
     expected_a, expected_b = pairs_of(cmap.n, part.start, part.stop)
     if not (np.array_equal(a, expected_a) and np.array_equal(b, expected_b)):
         raise JobError("the engine answered other pairs, or in another order, than the assembly expects")
-    out = io.BytesIO()
     np.savez(out, result=result, hindrances=hindrances, blind=blind)
     return out.getvalue(), seconds
 
@@ -99,38 +123,71 @@ def pairs_of(n, start, stop):
 
 
 def assemble_analysis(job):
-    """Per-hex counts as `analyze_map --json` prints them, and the full matrix as `analyze_map --out` writes it.
+    """Per-hex counts as `analyze_map --json` prints them, with ``mode``: "matrix" when the full matrix is also
+    stored (as `analyze_map --out` writes it), "counts" for a map past the matrix budget.
 
-    ``seconds`` is the engine time summed over the parts (the work done, wherever it was done).
+    ``seconds`` is the engine time summed over the parts (the work done, wherever it was done). Each part is read
+    by its own query, and progress written between them: no write while a read is open (on SQLite that write
+    would fail with "database is locked" whenever another process wrote in between).
     """
     cmap = compiled_for(job)
     n = cmap.n
+    matrix_kept = matrix_mode(n)
     counts = np.zeros((4, n), dtype=np.int64)
-    matrix = {"result": np.zeros((n, n), np.int8), "hindrances": np.zeros((n, n), np.int16),
-              "blind": np.zeros((n, n), bool)}
-    pairs, seconds, found = 0, 0.0, 0
-    for part in job.parts.filter(status="done").order_by("index").iterator(chunk_size=1):
-        a, b = pairs_of(n, part.start, part.stop)
-        with np.load(io.BytesIO(bytes(part.data))) as data:
-            result, hindrances, blind = data["result"], data["hindrances"], data["blind"]
-        if len(result) != len(a):
-            raise JobError(f"part {part.index + 1} holds {len(result)} answers for {len(a)} pairs")
-        counts += engine.tally(n, a, b, result, blind)
-        for name, values in (("result", result), ("hindrances", hindrances), ("blind", blind)):
-            matrix[name][a, b] = values
-            matrix[name][b, a] = values
-        pairs += len(a)
-        seconds += part.seconds
-        found += 1
+    matrix = None
+    if matrix_kept:
+        matrix = {"result": np.zeros((n, n), np.int8), "hindrances": np.zeros((n, n), np.int16),
+                  "blind": np.zeros((n, n), bool)}
+    parts = list(job.parts.filter(status="done").order_by("index").values_list("pk", "index", "start", "stop",
+                                                                               "seconds"))
+    if len(parts) != job.parts_total:
+        raise JobError(f"only {len(parts)} of the {job.parts_total} parts were found; the job cannot be assembled")
+    pairs, seconds = 0, 0.0
+    for found, (pk, index, start, stop, part_seconds) in enumerate(parts, 1):
+        data = JobPart.objects.filter(pk=pk).values_list("data", flat=True).first()
+        if data is None:
+            raise JobError(f"part {index + 1} holds no answers; the job cannot be assembled")
+        with np.load(io.BytesIO(bytes(data))) as arrays:
+            if matrix_kept:
+                a, b = pairs_of(n, start, stop)
+                result, hindrances, blind = arrays["result"], arrays["hindrances"], arrays["blind"]
+                if len(result) != len(a):
+                    raise JobError(f"part {index + 1} holds {len(result)} answers for {len(a)} pairs")
+                counts += engine.tally(n, a, b, result, blind)
+                for name, values in (("result", result), ("hindrances", hindrances), ("blind", blind)):
+                    matrix[name][a, b] = values
+                    matrix[name][b, a] = values
+                pairs += len(a)
+            else:
+                counts += arrays["counts"]
+                pairs += int(arrays["pairs"])
+        del data
+        seconds += part_seconds
         runner.report(job, 95 + 4 * found // max(1, job.parts_total), f"assembling part {found}")
-    if found != job.parts_total:
-        raise JobError(f"only {found} of the {job.parts_total} parts were found; the job cannot be assembled")
     labels = [cmap.label(i) for i in range(n)]
     analysis = engine.Analysis(labels=labels, clear=counts[0], hindered=counts[1], blocked=counts[2],
                                blind=counts[3], pairs=pairs, seconds=seconds, height=job.parameters.get("height", 0),
                                matrix=matrix)
+    result = {**analysis.as_dict(), "mode": "matrix" if matrix_kept else "counts"}
+    if not matrix_kept:
+        return result
     content = npz_bytes(labels=np.array(labels), **matrix)
-    return Outcome(analysis.as_dict(), file=(f"analysis-{job.pk}.npz", content))
+    return Outcome(result, file=(f"analysis-{job.pk}.npz", content))
+
+
+def draw_map_image(job):
+    """The map page's PNG for the job's content, drawn here (never in a web process) and kept by content hash
+    (maps.images); a picture already kept is not drawn again."""
+    from maps import images, render
+
+    if job.map_id is None:
+        raise JobError("this job is not about a map")
+    ruleset = Map.objects.filter(pk=job.map_id).values_list("ruleset", flat=True).first()
+    content = SimpleNamespace(content_hash=job.map_hash, ruleset=ruleset)
+    path = images.path_of(MAP_IMAGE, content)
+    if not path.exists():
+        images.store(MAP_IMAGE, content, render.render_map(compiled_for(job)))
+    return {"image": str(path.relative_to(images.folder()))}
 
 
 def batch_uploads(batch):
@@ -194,7 +251,8 @@ def compiled_for(job):
         return cmap
     cmap = engine.compile_map(mapfile.parse(document_for(job)), markers)
     _compiled[key] = cmap
-    while len(_compiled) > COMPILED_CACHE_SIZE:
+    while len(_compiled) > 1 and (len(_compiled) > COMPILED_CACHE_SIZE
+                                  or sum(c.n for c in _compiled.values()) > COMPILED_CACHE_HEXES):
         _compiled.popitem(last=False)
     return cmap
 

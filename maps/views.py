@@ -2,22 +2,26 @@
 import, duplicate, delete). The work is done where the API does it (maps.models, maps.scans); these views show
 forms and answers."""
 
+import functools
 import io
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
+from django.http import FileResponse, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import etag, require_POST
+from PIL import Image, ImageDraw
 
+from jobs import dispatch
+from jobs.models import Job
 from maps import edits, images, scans
 from maps.forms import ImportForm, NewMapForm
-from maps.los.engine import compile_map
 from maps.models import Map
-from maps.render import render_map
+from maps.tasks import MAP_IMAGE
 from maps.validations import map_page_context
 
 HOME_LIMIT = 200
@@ -136,13 +140,56 @@ def _map_etag(request, pk):
     return map.content_hash if map else None
 
 
-@etag(_map_etag)
 def map_image(request, pk):
-    """The map drawn as a PNG: terrain by what it does to LOS, levels darker, hexside features, art."""
-    map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
+    """The map drawn as a PNG, never drawn here: a map-image job draws it once per content (maps.images) and it
+    is served from there.
+
+    Until it is drawn: for a map of up to HEXSIDE_MAP_IMAGE_WAIT_HEXES hexes this request waits for the job (up to
+    HEXSIDE_MAP_IMAGE_WAIT_SECONDS); otherwise, or past the wait, the answer is 202 with a small placeholder
+    picture and Retry-After. A stored picture has an ETag (content hash and styles), so a browser asks again
+    cheaply; a placeholder is never cached.
+    """
+    map = get_object_or_404(Map.objects.visible_to(request.user).defer("document"), pk=pk)
+    path = images.path_of(MAP_IMAGE, map)
+    if not path.exists():
+        try:
+            job, _ = dispatch.submit(Job.Kind.MAP_IMAGE, {}, map=map, user=request.user)
+        except dispatch.BrokerUnavailable:
+            return _placeholder(status=503)
+        if job.status == Job.Status.SUCCEEDED and not path.exists():
+            job.delete()  # its picture was removed from storage: draw it again
+            job, _ = dispatch.submit(Job.Kind.MAP_IMAGE, {}, map=map, user=request.user)
+        if map.hex_grid().size <= settings.HEXSIDE_MAP_IMAGE_WAIT_HEXES:
+            dispatch.wait(job, settings.HEXSIDE_MAP_IMAGE_WAIT_SECONDS)
+        if not path.exists():
+            return _placeholder(status=202)
+    tag = f'"{path.stem}"'
+    if tag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
+        response = FileResponse(path.open("rb"), content_type="image/png")
+    response["ETag"] = tag
+    response["Cache-Control"] = "private, max-age=0, must-revalidate"
+    return response
+
+
+RETRY_AFTER_SECONDS = 5
+
+
+@functools.cache
+def _placeholder_png():
+    image = Image.new("RGB", (360, 60), "#eeeeee")
+    ImageDraw.Draw(image).text((12, 22), "Drawing the map... it shows here in a few seconds.", fill="#333333")
     out = io.BytesIO()
-    render_map(compile_map(map.mapdoc())).save(out, format="PNG", optimize=False)
-    return HttpResponse(out.getvalue(), content_type="image/png")
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _placeholder(status):
+    response = HttpResponse(_placeholder_png(), content_type="image/png", status=status)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @etag(_map_etag)

@@ -12,7 +12,7 @@ Two ways to answer the same question, which a differential test keeps equal:
 import numpy as np
 
 from maps import rulesets
-from maps.los.tables import trace_tables
+from maps.los import tables as line_tables
 
 
 def hex_label(grid, h):
@@ -65,11 +65,38 @@ class RulesBase:
             self._unit_levels = levels
         return self._unit_levels
 
+    _slice_tables = None  # while answer_pairs runs a slice: the tables holding that slice's shapes
+
     @property
     def tables(self):
-        """The flattened trace shapes of this map's grid, for the fast path (cached per grid shape)."""
+        """The flattened trace shapes batch() reads: every shape of the grid (cached per grid shape), or, while
+        answer_pairs runs one slice of a large map, that slice's shapes only."""
+        if self._slice_tables is not None:
+            return self._slice_tables
         grid = self.cmap.grid
-        return trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
+        return line_tables.trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
+
+    def answer_pairs(self, a, b, level_a, level_b):
+        """batch() for any number of pairs on any map, its memory bounded (HEXSIDE_LOS_TABLE_MB).
+
+        A grid whose every line shape fits the budget is answered in one batch over its cached tables; a larger
+        one slice by slice, each slice traced for its own shapes only. The answers are the same either way.
+        """
+        grid = self.cmap.grid
+        a, b = np.asarray(a, np.int32), np.asarray(b, np.int32)
+        level_a, level_b = np.asarray(level_a, np.int32), np.asarray(level_b, np.int32)
+        if line_tables.full_tables_fit(grid.orientation, grid.columns, grid.rows, grid.stagger):
+            return self.batch(a, b, level_a, level_b)
+        result, hindrances, blind = np.zeros(len(a), np.int8), np.zeros(len(a), np.int16), np.zeros(len(a), bool)
+        for part, tables in line_tables.slices(grid, a, b):
+            self._slice_tables = tables
+            try:
+                result[part], hindrances[part], blind[part] = self.batch(a[part], b[part], level_a[part],
+                                                                         level_b[part])
+            finally:
+                self._slice_tables = None
+            del tables  # before the next slice's are built
+        return result, hindrances, blind
 
     def evaluate(self, trace, from_level, to_level):
         raise NotImplementedError

@@ -62,13 +62,14 @@ def viewshed(cmap, from_hex, level=None, target_height=0):
     la = _levels(rules, a, level)
     targets = np.arange(cmap.n, dtype=np.int32)
     lb = rules.unit_levels() + np.int32(target_height)
-    result, hindrances, blind = rules.batch(np.full(cmap.n, a, dtype=np.int32), targets,
-                                            np.full(cmap.n, la, dtype=np.int32), lb.astype(np.int32))
+    result, hindrances, blind = rules.answer_pairs(np.full(cmap.n, a, dtype=np.int32), targets,
+                                                   np.full(cmap.n, la, dtype=np.int32), lb.astype(np.int32))
     hexes = {}
     from_label = cmap.label(a)
     for i in range(cmap.n):
         res = RESULTS[result[i]]
-        hexes[cmap.label(i)] = {"from": from_label, "to": cmap.label(i), "from_level": la, "to_level": int(lb[i]),
+        label = cmap.label(i)  # one string for the key and "to": a 500 x 500 map's answer is 250,000 entries
+        hexes[label] = {"from": from_label, "to": label, "from_level": la, "to_level": int(lb[i]),
                                 "result": res, "hindrances": int(hindrances[i]), "blind": bool(blind[i]),
                                 "term": rules.describe(res, int(hindrances[i]), bool(blind[i]))}
     return {"from": from_label, "level": la, "hexes": hexes}
@@ -128,8 +129,28 @@ def analyze_pairs(cmap, start, stop, height=0):
         empty = np.zeros(0, dtype=np.int32)
         return empty, empty, np.zeros(0, np.int8), np.zeros(0, np.int16), np.zeros(0, bool)
     a, b = np.concatenate(rows), np.concatenate(cols)
-    result, hindrances, blind = rules.batch(a, b, levels[a], levels[b])
+    result, hindrances, blind = rules.answer_pairs(a, b, levels[a], levels[b])
     return a, b, result, hindrances, blind
+
+
+def count_pairs(cmap, start, stop, height=0, max_pairs=1 << 18):
+    """Per-hex counts (clear, hindered, blocked, blind: int64[4, n]) and the number of pairs, for observers
+    start..stop-1 against every later hex, answered ``max_pairs`` or so at a time: memory bounded whatever the
+    map's size, and no pair kept (a whole-map analysis past the matrix budget)."""
+    n = cmap.n
+    counts = np.zeros((4, n), dtype=np.int64)
+    pairs = 0
+    first = start
+    while first < stop:
+        last, size = first, 0
+        while last < stop and (last == first or size + (n - 1 - last) <= max_pairs):
+            size += n - 1 - last
+            last += 1
+        a, b, result, hindrances, blind = analyze_pairs(cmap, first, last, height)
+        counts += tally(n, a, b, result, blind)
+        pairs += len(a)
+        first = last
+    return counts, pairs
 
 
 def tally(n, a, b, result, blind):

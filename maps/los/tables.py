@@ -8,11 +8,16 @@ The step arrays hold what :func:`maps.los.trace.trace` gives, hexes as axial off
 float64. A 60 x 40 map has some 17,000 shapes; walking them in Python takes too long, so this module walks
 them again, compiled, with the same integer geometry, and a test keeps the two walks equal step for step.
 
+Every shape of a grid grows as the square of the map (a 500 x 500 map's would take tens of GB), so a grid's whole
+tables are built only when they fit HEXSIDE_LOS_TABLE_MB; the pairs of a larger map are answered in slices, each
+with tables holding only the shapes of its own pairs (:func:`slices`, used by RulesBase.answer_pairs).
+
 The numba helpers at the end are for every ruleset's kernel: a hex's axial coordinates and index, a pair's
 shape, and whether a segment touches a hex's art (as shapely's ``intersects`` would say).
 """
 
 import functools
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +28,8 @@ from maps.los.trace import ALONG, CORNER, HEX, SIDE
 
 __all__ = [
     "HEX_CODE", "SIDE_CODE", "ALONG_CODE", "CORNER_CODE", "KIND_CODES", "ORIENTATION_CODES", "STAGGER_CODES",
-    "TraceTables", "trace_tables", "axial_of", "index_of_axial", "shape_id", "segment_hits_art",
+    "TraceTables", "trace_tables", "tables_for_shapes", "full_tables_fit", "slices", "axial_of", "index_of_axial",
+    "shape_id", "segment_hits_art",
 ]
 
 HEX_CODE, SIDE_CODE, ALONG_CODE, CORNER_CODE = 0, 1, 2, 3
@@ -87,30 +93,118 @@ class TraceTables:
                 self.step_kind, self.step_q1, self.step_r1, self.step_q2, self.step_r2)
 
 
-@functools.lru_cache(maxsize=8)
+# The most memory (MB) one process's line tables may take. A grid whose tables fit is traced once and cached
+# (the fast path of an analysis, where every shape serves many pairs); a larger grid's pairs are answered in
+# slices, each with tables holding only its own shapes, so a viewshed of a 500 x 500 map needs tens of MB of
+# tables, not the tens of GB every shape of that grid would take.
+TABLE_MB_DEFAULT = 32
+BYTES_PER_STEP = 35  # kind, side, vertex (1 byte each), four int32 hexes, two float64 t
+STEPS_PER_DISTANCE = 2.5  # a line crosses about 2.3 steps per hex of distance; the estimate leans high
+
+
+def table_budget_steps():
+    """Steps the tables of one slice (or a grid's cached tables) may hold: HEXSIDE_LOS_TABLE_MB (default 32)."""
+    megabytes = float(os.environ.get("HEXSIDE_LOS_TABLE_MB") or TABLE_MB_DEFAULT)
+    return max(1, int(megabytes * 2**20 / BYTES_PER_STEP))
+
+
+def estimated_steps(dq, dr):
+    """About how many steps the lines of these axial differences hold (arrays or numbers)."""
+    distance = (np.abs(dq) + np.abs(dr) + np.abs(np.asarray(dq) + np.asarray(dr))) // 2
+    return np.sum(STEPS_PER_DISTANCE * distance + 2)
+
+
+@functools.lru_cache(maxsize=4)
 def trace_tables(orientation, columns, rows, stagger):
-    """The :class:`TraceTables` of a grid shape, built once per shape and process."""
-    grid = Grid(orientation=orientation, columns=columns, rows=rows, stagger=stagger)
-    possible, dq_min, dr_min = _possible_differences(grid)
-    dq_span, dr_span = possible.shape
+    """The :class:`TraceTables` of every shape of a grid, built once per grid shape and process."""
+    possible, dq_min, dr_min = possible_differences(orientation, columns, rows, stagger)
+    return _build(orientation, columns, rows, stagger, possible, dq_min, dr_min)
+
+
+def tables_for_shapes(orientation, columns, rows, stagger, shape_ids):
+    """:class:`TraceTables` holding only the given shapes (ids as TraceTables.shape_id); the others are empty."""
+    possible, dq_min, dr_min = possible_differences(orientation, columns, rows, stagger)
+    wanted = np.zeros(possible.shape, dtype=bool)
+    wanted.flat[np.asarray(shape_ids, dtype=np.int64)] = True
+    return _build(orientation, columns, rows, stagger, wanted & possible, dq_min, dr_min)
+
+
+def full_tables_fit(orientation, columns, rows, stagger):
+    """Do every shape's tables of this grid fit the budget (so they are built once and cached)?"""
+    possible, dq_min, dr_min = possible_differences(orientation, columns, rows, stagger)
+    i, j = np.nonzero(possible)
+    return estimated_steps(i + dq_min, j + dr_min) <= table_budget_steps()
+
+
+def slices(grid, a, b):
+    """The pairs a[k] -> b[k] cut into slices whose shapes' tables fit the budget: yields (slice, TraceTables),
+    one slice's tables at a time.
+
+    Consecutive pairs (a viewshed's targets, an analysis's observers in a column) share many shapes, so a slice
+    is as long as its distinct shapes allow, halved until they fit.
+    """
+    key = (grid.orientation, grid.columns, grid.rows, grid.stagger)
+    possible, dq_min, dr_min = possible_differences(*key)
+    dr_span = possible.shape[1]
+    orient, stagger = ORIENTATION_CODES[grid.orientation], STAGGER_CODES[grid.stagger]
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    qa, ra = _axial_array(a, grid.rows, orient, stagger)
+    qb, rb = _axial_array(b, grid.rows, orient, stagger)
+    dq, dr = qb - qa, rb - ra
+    ids = (dq - dq_min) * dr_span + (dr - dr_min)
+    budget = table_budget_steps()
+    todo = [(0, len(a))]
+    while todo:
+        start, stop = todo.pop()
+        shapes, first = np.unique(ids[start:stop], return_index=True)
+        picked = first + start
+        if stop - start > 1 and estimated_steps(dq[picked], dr[picked]) > budget:
+            middle = (start + stop) // 2
+            todo += [(middle, stop), (start, middle)]
+            continue
+        yield slice(start, stop), tables_for_shapes(*key, shapes)
+
+
+def _axial_array(index, rows, orient, stagger):
+    """Axial (q, r) of hex indices, as axial_of, over arrays."""
+    col, row = index // rows, index % rows
+    if orient == 0:
+        shift = (col - (col & 1)) // 2 if stagger == 0 else (col + (col & 1)) // 2
+        return col, row - shift
+    shift = (row - (row & 1)) // 2 if stagger == 0 else (row + (row & 1)) // 2
+    return col - shift, row
+
+
+def _build(orientation, columns, rows, stagger, wanted, dq_min, dr_min):
+    """Walk the wanted shapes (bool[dq_span, dr_span]) into flat step arrays."""
+    dq_span, dr_span = wanted.shape
     axial_steps = np.array(AXIAL_STEPS[orientation], dtype=np.int64)
-    counts = _count_steps(axial_steps, dq_min, dr_min, possible)
+    counts = _count_steps(axial_steps, dq_min, dr_min, wanted)
     if counts[0] < 0:  # pragma: no cover - the walk always reaches the other end
         raise RuntimeError(f"a line on a {orientation} grid lost its way")
     shape_start = np.zeros(dq_span * dr_span + 1, dtype=np.int64)
     np.cumsum(counts[1:], out=shape_start[1:])
+    del counts
     total = int(shape_start[-1])
     kind = np.empty(total, np.int8)
     q1, r1, q2, r2 = (np.empty(total, np.int32) for _ in range(4))
     side = np.empty(total, np.int8)
     vertex = np.empty(total, np.bool_)
     t0, t1 = np.empty(total, np.float64), np.empty(total, np.float64)
-    _fill_steps(axial_steps, dq_min, dr_min, possible, shape_start, kind, q1, r1, q2, r2, side, vertex, t0, t1)
+    _fill_steps(axial_steps, dq_min, dr_min, wanted, shape_start, kind, q1, r1, q2, r2, side, vertex, t0, t1)
     arrays = [shape_start.astype(np.int32), kind, q1, r1, q2, r2, side, vertex, t0, t1]
     for array in arrays:
         array.flags.writeable = False
     return TraceTables(orientation, columns, rows, stagger, ORIENTATION_CODES[orientation],
                        STAGGER_CODES[stagger], dq_min, dr_min, dq_span, dr_span, *arrays)
+
+
+@functools.lru_cache(maxsize=4)
+def possible_differences(orientation, columns, rows, stagger):
+    """_possible_differences of a grid shape, kept (a few MB for the largest maps)."""
+    possible, dq_min, dr_min = _possible_differences(Grid(orientation=orientation, columns=columns, rows=rows,
+                                                          stagger=stagger))
+    return possible, dq_min, dr_min
 
 
 def _possible_differences(grid):
@@ -256,14 +350,19 @@ def _count_steps(axial_steps, dq_min, dr_min, possible):
     for i in range(dq_span):
         for j in range(dr_span):
             dq, dr = i + dq_min, j + dr_min
-            # A shape and its reverse have the same steps: walk the canonical one only.
-            if possible[i, j] and (dq > 0 or (dq == 0 and dr > 0)):
+            if not (dq > 0 or (dq == 0 and dr > 0)):
+                continue
+            # A shape and its reverse have the same steps: walk the canonical one only, for either or both.
+            ri, rj = -dq - dq_min, -dr - dr_min
+            if possible[i, j] or possible[ri, rj]:
                 n = _walk(axial_steps, dq, dr, kind, q1, r1, q2, r2, side, vertex, t0n, t0d, t1n, t1d)
                 if n < 0:
                     counts[0] = -1
                     return counts
-                counts[1 + i * dr_span + j] = n
-                counts[1 + (-dq - dq_min) * dr_span + (-dr - dr_min)] = n
+                if possible[i, j]:
+                    counts[1 + i * dr_span + j] = n
+                if possible[ri, rj]:
+                    counts[1 + ri * dr_span + rj] = n
     return counts
 
 
@@ -275,12 +374,15 @@ def _fill_steps(axial_steps, dq_min, dr_min, possible, start, kind, q1, r1, q2, 
     for i in range(dq_span):
         for j in range(dr_span):
             dq, dr = i + dq_min, j + dr_min
-            if not possible[i, j] or (dq == 0 and dr == 0) or not (dq > 0 or (dq == 0 and dr > 0)):
+            if (dq == 0 and dr == 0) or not (dq > 0 or (dq == 0 and dr > 0)):
+                continue
+            ri, rj = -dq - dq_min, -dr - dr_min
+            if not (possible[i, j] or possible[ri, rj]):
                 continue
             n = _walk(axial_steps, dq, dr, w_kind, w_q1, w_r1, w_q2, w_r2, w_side, w_vertex, t0n, t0d, t1n, t1d)
             # This direction as walked.
             p = start[i * dr_span + j]
-            for k in range(n):
+            for k in range(n if possible[i, j] else 0):
                 kind[p + k] = w_kind[k]
                 q1[p + k], r1[p + k], q2[p + k], r2[p + k] = w_q1[k], w_r1[k], w_q2[k], w_r2[k]
                 side[p + k] = w_side[k]
@@ -289,8 +391,8 @@ def _fill_steps(axial_steps, dq_min, dr_min, possible, start, kind, q1, r1, q2, 
                 t1[p + k] = t1n[k] / t1d[k]
             # The opposite direction: reversed, moved to start at the other end, hexes of SIDE and ALONG
             # swapped, t -> 1 - t (as maps.los.trace.reverse_shape).
-            p = start[(-dq - dq_min) * dr_span + (-dr - dr_min)]
-            for k in range(n):
+            p = start[ri * dr_span + rj]
+            for k in range(n if possible[ri, rj] else 0):
                 m = n - 1 - k
                 kind[p + k] = w_kind[m]
                 if w_kind[m] == SIDE_CODE or w_kind[m] == ALONG_CODE:

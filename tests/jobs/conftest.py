@@ -58,7 +58,8 @@ def jobs_isolated(jobs_dir, queue_name):
     saved = (app.conf.broker_url, app.conf.broker_transport_options)
     use_broker("filesystem://", broker)
     names = {f"JOBS_{k}": v for k, v in JOBS_SETTINGS.items()}
-    with override_settings(MEDIA_ROOT=str(jobs_dir / "media"), JOBS_QUEUE=queue_name, **names):
+    with override_settings(MEDIA_ROOT=str(jobs_dir / "media"), JOBS_QUEUE=queue_name,
+                           JOBS_INTERACTIVE_QUEUE=interactive(queue_name), **names):
         yield broker
     app.conf.broker_url, app.conf.broker_transport_options = saved
     app._after_fork()
@@ -69,8 +70,14 @@ def broker_messages(folder):
     return sorted((Path(folder) / "in").glob("*.msg"))
 
 
+def interactive(queue_name):
+    """The interactive queue (LOS, viewsheds) beside a run's queue."""
+    return f"{queue_name}-interactive"
+
+
 def worker_env(jobs_dir, queue_name, broker_url="filesystem://", **extra):
     env = {
+        "HEXSIDE_JOBS_INTERACTIVE_QUEUE": interactive(queue_name),
         "DATABASE_URL": database_url(connection.settings_dict),
         "CELERY_BROKER_URL": broker_url,
         "CELERY_BROKER_DIR": str(jobs_dir / "broker"),
@@ -89,8 +96,10 @@ def start_worker(django_db_setup, jobs_dir, queue_name):
     started = []
 
     def start(name, broker_url="filesystem://", concurrency=1, env=None, queue=None):
-        queue = queue or queue_name
-        worker = Worker(f"{name}-{uuid.uuid4().hex[:6]}", worker_env(jobs_dir, queue, broker_url, **(env or {})),
+        """``queue``: the queues the worker takes (comma-separated); default both of this run's."""
+        queue = queue or f"{queue_name},{interactive(queue_name)}"
+        worker = Worker(f"{name}-{uuid.uuid4().hex[:6]}",
+                        worker_env(jobs_dir, queue_name, broker_url, **(env or {})),
                         jobs_dir, concurrency=concurrency, queue=queue)
         started.append(worker)
         return worker.start()

@@ -17,7 +17,7 @@ from jobs.models import Job
 from maps import mapfile
 from maps.los import engine
 from maps.models import Map, apply_edits
-from tests.jobs.conftest import JOBS_SETTINGS, use_broker
+from tests.jobs.conftest import JOBS_SETTINGS, interactive, use_broker
 from tests.jobs.workers import PYTHON, ROOT, Worker, forget_redis_queue
 from tests.services import REDIS_URL, need_redis
 
@@ -249,6 +249,7 @@ def test_a_los_job_through_redis(start_worker, user_client, user_map, queue_name
         assert body["worker"].startswith("r-")
     finally:
         forget_redis_queue(REDIS_URL, queue_name)
+        forget_redis_queue(REDIS_URL, interactive(queue_name))
         app._after_fork()
 
 
