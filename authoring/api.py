@@ -52,7 +52,6 @@ from maps.api import (
     revisions_response,
     uploaded,
 )
-from maps.models import sync_custom_rulesets
 from maps.serializers import (
     ConflictSerializer,
     EditErrorsSerializer,
@@ -92,7 +91,6 @@ def doc_from_request(data, user):
                     source["ruleset"] = library_maps(user)({"id": data["map"]}).ruleset
                 except (scenariofile.MapLookupError, TypeError, ValueError):
                     pass  # the map entry's own reading says what is wrong
-    sync_custom_rulesets()
     try:
         doc = scenariofile.parse(source, library_maps(user))
     except scenariofile.ScenarioFormatError as exc:
@@ -189,7 +187,6 @@ class ScenarioViewSet(viewsets.ModelViewSet):
     def import_file(self, request):
         try:
             content, published = uploaded(request, "scenario")
-            sync_custom_rulesets()
             doc = scenariofile.parse(content, library_maps(request.user))
         except mapfile.FormatError as exc:
             return errors_response(exc.errors)

@@ -13,7 +13,7 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from authoring import edits, scenariofile
-from maps.models import Map, StaleRevision, sync_custom_rulesets
+from maps.models import Map, StaleRevision
 
 __all__ = ["Scenario", "ScenarioRevision", "StaleRevision", "apply_edits", "restore_revision", "library_maps"]
 
@@ -89,7 +89,6 @@ class Scenario(models.Model):
 
     def scenariodoc(self, document=None):
         """The stored document read back, its maps looked up as the owner sees them."""
-        sync_custom_rulesets()
         return scenariofile.parse(document or self.document, library_maps(self.owner))
 
     def export(self):
@@ -142,7 +141,6 @@ def apply_edits(scenario_id, author, revision, operations):
 
     Raises StaleRevision, or edits.EditError listing every problem; in both cases nothing is written.
     """
-    sync_custom_rulesets()
     with transaction.atomic():
         scenario = Scenario.objects.select_for_update().get(pk=scenario_id)
         if revision is not None and revision != scenario.revision:

@@ -6,7 +6,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from authoring import scenariofile
 from authoring.models import Scenario
 from maps import rulesets
-from maps.models import Map, sync_custom_rulesets
+from maps.models import Map
 
 LIST_LIMIT = 200
 
@@ -24,7 +24,6 @@ def scenario_page(request, pk):
     scenario = get_object_or_404(Scenario.objects.visible_to(request.user).select_related("owner"), pk=pk)
     main = scenario.main_map()
     can_edit = request.user.is_authenticated and scenario.owner_id == request.user.id
-    sync_custom_rulesets()
     try:
         catalogue = rulesets.get(scenario.ruleset)
         game = scenario.ruleset if scenario.ruleset in scenariofile.RULESETS else catalogue.base

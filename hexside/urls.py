@@ -3,6 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/", include("hexside.accounts")),
     path("", include("jobs.urls")),
     path("", include("authoring.urls")),
     path("", include("maps.urls")),

@@ -26,7 +26,6 @@ from maps.models import (
     apply_edits,
     check_name,
     restore_revision,
-    sync_custom_rulesets,
 )
 from maps.serializers import (
     ConflictSerializer,
@@ -83,7 +82,6 @@ def doc_from_request(data):
         source = {"format": mapfile.FORMAT, "version": mapfile.VERSION}
         source.update((key, data[key]) for key in ("name", "ruleset", "grid", "defaults") if key in data)
         prefix = ""
-    sync_custom_rulesets()
     try:
         doc = mapfile.parse(source)
     except mapfile.MapFormatError as exc:
@@ -234,7 +232,6 @@ class MapViewSet(viewsets.ModelViewSet):
     def import_file(self, request):
         try:
             content, published = uploaded(request, "map")
-            sync_custom_rulesets()
             doc = mapfile.parse(content)
             check_name(doc.name)
         except mapfile.FormatError as exc:
@@ -401,13 +398,11 @@ class RulesetViewSet(viewsets.ViewSet):
 
     @extend_schema(summary="Every ruleset", responses={200: RulesetSerializer(many=True)})
     def list(self, request):
-        sync_custom_rulesets()
         return Response([ruleset_payload(r) for r in sorted(rulesets.all_rulesets(), key=lambda r: r.id)])
 
     @extend_schema(summary="One ruleset", responses={200: RulesetSerializer, 404: OpenApiResponse(
         description="No such ruleset.")})
     def retrieve(self, request, pk=None):
-        sync_custom_rulesets()
         try:
             ruleset = rulesets.get(pk)
         except KeyError:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import DatabaseError, models, transaction
 from django.db.models import Q
 
 from maps import edits, mapfile, rulesets
@@ -150,7 +150,6 @@ def apply_edits(map_id, author, revision, operations):
     ``revision`` is the revision the client saw (None: whatever is current). Raises StaleRevision, or
     edits.EditError listing every bad operation; in both cases nothing is written.
     """
-    sync_custom_rulesets()
     with transaction.atomic():
         map = Map.objects.select_for_update().get(pk=map_id)
         if revision is not None and revision != map.revision:
@@ -198,14 +197,6 @@ class CustomRuleset(models.Model):
         if self.slug in rulesets.builtin_ids():
             raise ValidationError({"slug": f"{self.slug!r} is a built-in ruleset; choose another id"})
 
-    def save(self, *args, **kwargs):
-        super().save(*args, **kwargs)
-        sync_custom_rulesets()
-
-    def delete(self, *args, **kwargs):
-        result = super().delete(*args, **kwargs)
-        sync_custom_rulesets()
-        return result
 
     def maps_using(self):
         return Map.objects.filter(ruleset=self.slug)
@@ -220,30 +211,36 @@ def check_ruleset_data(data):
 
 
 _lock = threading.Lock()
-_registered = {}  # ruleset id -> (kind, where, stamp) of the custom ones registered here
-_unusable = {}  # the same for the ones that could not be read, so that they are not read again until changed
+_loaded = {}  # ruleset id -> (source, Ruleset) of the custom ones read in this process
+_unusable = {}  # id -> source of the ones that could not be read, so that they are not read again until changed
 
 
-def sync_custom_rulesets():
-    """Register in this process the rulesets designers added, as rows or as files; forget removed ones.
+def custom_rulesets():
+    """The rulesets designers added, as rows or as files: {id: Ruleset}. The catalogue's loader.
 
-    Cheap when nothing changed (one small query and a directory listing), so every request that looks a
-    ruleset up calls it: a ruleset saved through another process is known here at its next request.
-    A row wins over a file of the same id; files are named after their ruleset's id.
+    maps.rulesets.get() calls it whenever a custom id is looked up (MapsConfig.ready registers it), so the API,
+    the pages, the workers and the management commands all see the same custom rulesets with nothing to
+    remember. Cheap when nothing changed (one small query and a directory listing; a row or file is read again
+    only when it changes), and a ruleset saved through another process is seen at its next lookup. A row wins
+    over a file of the same id; files are named after their ruleset's id.
     """
     wanted = {}
     for path in _ruleset_files():
         stat = path.stat()
         wanted[path.stem] = ("file", path, (stat.st_mtime_ns, stat.st_size))
-    for slug, updated in CustomRuleset.objects.values_list("slug", "updated"):
+    try:
+        rows = list(CustomRuleset.objects.values_list("slug", "updated"))
+    except DatabaseError as exc:  # e.g. before the first migrate: the files still count
+        logger.warning("custom rulesets in the database cannot be read: %s", exc)
+        rows = []
+    for slug, updated in rows:
         wanted[slug] = ("row", slug, updated)
     builtin = rulesets.builtin_ids()
     with _lock:
-        for rid in [rid for rid in _registered if _registered[rid] != wanted.get(rid)]:
-            rulesets.unregister(rid)
-            del _registered[rid]
+        for rid in [rid for rid in _loaded if _loaded[rid][0] != wanted.get(rid)]:
+            del _loaded[rid]
         for rid, source in wanted.items():
-            if rid in _registered or _unusable.get(rid) == source:
+            if rid in _loaded or _unusable.get(rid) == source:
                 continue
             ruleset = _load(*source)
             if ruleset is not None and rid in builtin:
@@ -251,19 +248,17 @@ def sync_custom_rulesets():
             elif ruleset is not None and ruleset.id != rid:
                 logger.warning("ruleset %s says its id is %r, not %r: not used", source[1], ruleset.id, rid)
             elif ruleset is not None:
-                rulesets.register(ruleset)
-                _registered[rid] = source
+                _loaded[rid] = (source, ruleset)
                 _unusable.pop(rid, None)
                 continue
             _unusable[rid] = source
+        return {rid: ruleset for rid, (_, ruleset) in _loaded.items()}
 
 
 def forget_custom_rulesets():
-    """Unregister every custom ruleset this process registered; the next sync registers them again."""
+    """Drop what this process read; the next lookup reads the rows and files again."""
     with _lock:
-        for rid in list(_registered):
-            rulesets.unregister(rid)
-        _registered.clear()
+        _loaded.clear()
         _unusable.clear()
 
 

@@ -85,3 +85,13 @@ def first_alignment(grid, size):
     cx, cy = grid.centre(0, 0)
     return {"origin": [round((cx - min_x) * hex_px, 2), round((cy - min_y) * hex_px, 2)], "hex_px": round(hex_px, 3),
             "rotation": 0.0, "opacity": 0.5}
+
+
+def attach(map_id, grid, data, extension, size, author, revision=None):
+    """Store a checked scan beside the map and name it in the map's background entry, fitted to the whole grid:
+    (the new MapRevision, the entry). Raises StaleRevision when ``revision`` is not the current one."""
+    from maps.models import apply_edits
+
+    name = store(map_id, data, extension)
+    entry = {"image": name, **first_alignment(grid, size)}
+    return apply_edits(map_id, author, revision, [{"op": "set_background", "background": entry}]), entry

@@ -198,7 +198,8 @@ class MapRevisionDetailSerializer(MapRevisionSerializer):
 class RulesetSerializer(serializers.Serializer):
     id = serializers.CharField()
     custom = serializers.BooleanField(help_text="Added as data by a designer, not built in.")
-    ruleset = serializers.JSONField(help_text="The ruleset as data: levels, terms, terrain catalogue "
+    ruleset = serializers.JSONField(help_text="The ruleset as data: levels, terms, terrain catalogue with each "
+                                              "entry's drawing style "
                                               "(docs/rulesets/catalogues.md).")
 
 

@@ -19,7 +19,7 @@ from jobs import runner
 from jobs.runner import JobError, JobTask, Outcome
 from maps import mapfile
 from maps.los import engine
-from maps.models import Map, sync_custom_rulesets
+from maps.models import Map
 
 COMPILED_CACHE_SIZE = 8
 _compiled = OrderedDict()
@@ -142,7 +142,6 @@ def compiled_for(job):
     if cmap is not None:
         _compiled.move_to_end(key)
         return cmap
-    sync_custom_rulesets()
     cmap = engine.compile_map(mapfile.parse(document_for(job)), markers)
     _compiled[key] = cmap
     while len(_compiled) > COMPILED_CACHE_SIZE:

@@ -19,7 +19,13 @@ router.register("rulesets", api.RulesetViewSet, basename="ruleset")
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("maps/mine/", views.my_maps, name="my-maps"),
+    path("maps/new/", views.map_new, name="map-new"),
+    path("maps/import/", views.map_import, name="map-import-page"),
     path("maps/<int:pk>/", views.map_page, name="map-page"),
+    path("maps/<int:pk>/thumbnail.png", views.map_thumbnail, name="map-thumbnail"),
+    path("maps/<int:pk>/duplicate/", views.map_duplicate, name="map-duplicate"),
+    path("maps/<int:pk>/delete/", views.map_delete, name="map-delete"),
     path("maps/<int:pk>/map.png", views.map_image, name="map-image"),
     path("maps/<int:pk>/edit/", views.map_editor, name="map-editor"),
     path("api/token/", api.TokenView.as_view(), name="api-token"),

@@ -1,13 +1,20 @@
-"""The pages: the maps one may see, and one map."""
+"""The pages: published maps and one's own, one map, and what a designer does to a map from the site (new,
+import, duplicate, delete). The work is done where the API does it (maps.models, maps.scans); these views show
+forms and answers."""
 
 import io
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import etag
+from django.views.decorators.http import etag, require_POST
 
+from maps import edits, images, scans
+from maps.forms import ImportForm, NewMapForm
 from maps.los.engine import compile_map
 from maps.models import Map
 from maps.render import render_map
@@ -16,9 +23,76 @@ HOME_LIMIT = 200
 RECENT_REVISIONS = 10
 
 
+def _listing(maps):
+    return maps.select_related("owner").defer("document")[:HOME_LIMIT]
+
+
 def home(request):
-    maps = Map.objects.visible_to(request.user).select_related("owner").defer("document")
-    return render(request, "maps/home.html", {"maps": maps[:HOME_LIMIT], "limit": HOME_LIMIT})
+    """Published maps, everyone's."""
+    maps = _listing(Map.objects.filter(published=True))
+    return render(request, "maps/home.html", {"maps": maps, "limit": HOME_LIMIT, "title": "Published maps",
+                                              "mine": False})
+
+
+@login_required
+def my_maps(request):
+    maps = _listing(Map.objects.filter(owner=request.user))
+    return render(request, "maps/home.html", {"maps": maps, "limit": HOME_LIMIT, "title": "My maps", "mine": True})
+
+
+@login_required
+def map_new(request):
+    form = NewMapForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        map = Map.objects.create_from_doc(request.user, data["doc"], published=data["published"])
+        if data.get("scan_data"):
+            scans.attach(map.pk, map.hex_grid(), *data["scan_data"], request.user)
+        messages.success(request, f"Created {map.name}.")
+        return redirect("map-page", map.pk)
+    return render(request, "maps/map_new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+def map_import(request):
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        map = Map.objects.create_from_doc(request.user, form.cleaned_data["doc"],
+                                          published=form.cleaned_data["published"],
+                                          summary="imported from a map file")
+        messages.success(request, f"Imported {map.name}.")
+        return redirect("map-page", map.pk)
+    return render(request, "maps/map_import.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def map_duplicate(request, pk):
+    """A copy of a map one may see, owned by whoever asked, private, with its board scan."""
+    original = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
+    doc = original.mapdoc()
+    doc.name = f"{original.name} (copy)"[:edits.NAME_LENGTH]
+    copy = Map.objects.create_from_doc(request.user, doc, summary=f"duplicated from map {original.pk} revision "
+                                                                  f"{original.revision}")
+    scan = scans.path_of(original.pk, (doc.background or {}).get("image"))
+    if scan is not None:
+        scans.store(copy.pk, scan.read_bytes(), scan.suffix[1:])
+    messages.success(request, f"Duplicated {original.name} as {copy.name}.")
+    return redirect("map-page", copy.pk)
+
+
+@login_required
+def map_delete(request, pk):
+    """Delete one's own map and its history, after a confirmation page."""
+    map = get_object_or_404(Map.objects.visible_to(request.user).defer("document"), pk=pk)
+    if map.owner_id != request.user.id:
+        raise PermissionDenied("only the owner may delete a map")
+    if request.method == "POST":
+        name = map.name
+        map.delete()
+        messages.success(request, f"Deleted {name}.")
+        return redirect("my-maps")
+    return render(request, "maps/map_delete.html", {"map": map, "revisions": map.revisions.count()})
 
 
 def map_page(request, pk):
@@ -67,3 +141,12 @@ def map_image(request, pk):
     out = io.BytesIO()
     render_map(compile_map(map.mapdoc())).save(out, format="PNG", optimize=False)
     return HttpResponse(out.getvalue(), content_type="image/png")
+
+
+@etag(_map_etag)
+def map_thumbnail(request, pk):
+    """The list pages' picture of a map, drawn once per content (maps.images)."""
+    map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
+    response = HttpResponse(images.thumbnail(map), content_type="image/png")
+    response["Cache-Control"] = "private, max-age=0, must-revalidate"
+    return response

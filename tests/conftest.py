@@ -5,7 +5,8 @@ import copy
 import pytest
 from rest_framework.test import APIClient
 
-from maps import mapfile
+from maps import mapfile, rulesets
+from maps.models import custom_rulesets
 
 MAP_DOCUMENT = {
     "format": "hexside-map",
@@ -28,6 +29,18 @@ MAP_DOCUMENT = {
                   "hexsides": [{"hex": [0, 0], "side": "S", "terrain": "hedge"}]}],
     "extensions": {"studio": {"notes": "free data", "layer": 2}, "author": "designer"},
 }
+
+
+@pytest.fixture(autouse=True)
+def custom_rulesets_need_a_database(request):
+    """maps.rulesets.get() reads custom rulesets from the database on lookup (maps.models.custom_rulesets); a
+    test without database access sees the built-ins and what it registers by hand."""
+    if request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames):
+        yield
+        return
+    rulesets.set_loader(None)
+    yield
+    rulesets.set_loader(custom_rulesets)
 
 
 @pytest.fixture

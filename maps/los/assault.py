@@ -30,35 +30,9 @@ SMOKE_TO_BLOCK = 3  # 7.2
 SMOKE_HEIGHT = 2  # 7.2: smoke "impacts the LOS up to two elevation levels" above its hex
 SMOKE_KINDS = ("smoke", "smoke2")
 
-# The LOS of each terrain id when the map's catalogue does not rate it (no catalogue, or "special"):
-# (class, height above the hex's ground, rule, provisional). The terrain chart is on the player aid, which we do
-# not have; these are the values the rulebook's text and examples give, and the same as maps/rulesets/data/
-# assault.json. "Provisional" marks an id the text never rates (player aid).
-TERRAIN = {
-    "clear": (CLEAR, 0, "Assault 10.3", False),
-    "open": (CLEAR, 0, "Assault 10.3", False),
-    "road": (CLEAR, 0, "Assault 9.5.3", False),
-    "main-road": (CLEAR, 0, "Assault 9.5.3", False),
-    "narrow-road": (CLEAR, 0, "Assault 9.5.3", False),
-    "covered-trail": (CLEAR, 0, "Assault 9.5.6", True),
-    "beach": (CLEAR, 0, "Assault 10.5", True),
-    "shallow-water": (CLEAR, 0, "Assault 10.5", True),
-    "rocky": (CLEAR, 0, "Assault 9.5.7", True),
-    "bridge": (CLEAR, 0, "Assault 12.5", True),
-    "brush": (HINDERING, 0, "Assault 10.3", False),
-    "light-forest": (HINDERING, 0, "Assault 10.10.2", False),
-    "trees": (HINDERING, 0, "Assault 10.4 ex. 3", False),
-    "single-storey-building": (HINDERING, 0, "Assault 10.4 ex. 2, 4", False),
-    "olive-grove": (HINDERING, 0, "Assault 9.4.4", True),
-    "vine-grove": (HINDERING, 0, "Assault 9.4.4", True),
-    # Alleys: clear along the road, the underlying terrain across it (9.5.4, 9.5.5); see ALLEYS.
-    "tree-alley": (HINDERING, 0, "Assault 9.5.4", False),
-    "urban-alley": (HINDERING, 0, "Assault 9.5.5", False),
-    "heavy-forest": (BLOCKING, 1, "Assault 10.3, 9.4.4", False),
-    "dense-forest": (BLOCKING, 1, "Assault 10.4 ex. 6", False),
-    "large-single-storey-building": (BLOCKING, 1, "Assault 10.4 ex. 1", False),
-    "large-multi-storey-building": (BLOCKING, 1, "Assault 10.4 ex. 5", False),
-}
+# What each terrain does comes from the map's catalogue (maps/rulesets/data/assault.json or a custom profile):
+# `los` and `height`. The game code only knows what data cannot say: alleys are clear along their road and their
+# underlying terrain across it (9.5.4, 9.5.5), rated hindering here; see ALLEYS.
 CLASSES = {"clear": CLEAR, "hindering": HINDERING, "blocking": BLOCKING}
 ROADS = ("road", "main-road", "narrow-road")
 ALLEYS = ("tree-alley", "urban-alley")
@@ -103,25 +77,24 @@ class Rules(RulesBase):
             self.notes.append(notes)
 
     def _terrain(self, tid):
-        """(class, height, rule, note or None) of one terrain id: the catalogue's rating, else TERRAIN's."""
-        catalogue = self.cmap.catalogue
-        if catalogue is not None and tid in catalogue and catalogue.get(tid)["los"] in CLASSES:
-            entry = catalogue.get(tid)
-            decided = [key for key in ("los", "height") if key in (entry.get("decided") or ())]
-            note = None
-            if decided:
-                note = (f"{tid}: the rulebook does not give its {' or '.join(decided)}; the {catalogue.id} "
-                        f"catalogue's decision is {entry['los']}")
-            return CLASSES[entry["los"]], entry.get("height") or 0, entry.get("rule") or "Assault 9.4.4", note
-        if tid in TERRAIN:
-            cls, height, rule, provisional = TERRAIN[tid]
-            note = None
-            if provisional:
-                note = (f"{tid}: the rulebook does not rate its LOS (player aid); taken as "
-                        f"{EFFECTS[cls] if cls else 'clear'}")
-            return cls, height, rule, note
-        return HINDERING, 0, "Assault 9.4.4", (f"{tid}: not in the Assault LOS table; taken as hindering "
-                                               f"(Assault 9.4.4: neither clear nor blocking)")
+        """(class, height, rule, note or None) of one terrain id, as the catalogue rates it."""
+        catalogue = self.catalogue
+        if tid not in catalogue:
+            return HINDERING, 0, "Assault 9.4.4", (f"{tid}: not in the {catalogue.id} catalogue; taken as "
+                                                   f"hindering (Assault 9.4.4: neither clear nor blocking)")
+        entry = catalogue.get(tid)
+        rule = catalogue.los_rule(tid) or "Assault 9.4.4"
+        if tid in ALLEYS and entry["los"] == "special":
+            return HINDERING, 0, rule, None  # across the alley: its trees or buildings (9.5.4, 9.5.5)
+        if entry["los"] not in CLASSES:
+            return HINDERING, 0, rule, (f"{tid}: the {catalogue.id} catalogue rates its LOS {entry['los']}; "
+                                        f"taken as hindering (Assault 9.4.4)")
+        decided = [key for key in ("los", "height") if key in (entry.get("decided") or ())]
+        note = None
+        if decided:
+            note = (f"{tid}: the rulebook does not give its {' or '.join(decided)}; the {catalogue.id} "
+                    f"catalogue's decision is {entry['los']}")
+        return CLASSES[entry["los"]], entry.get("height") or 0, rule, note
 
     def _classify_terrain(self, ids, label):
         """The terrain that defines a hex's LOS (10.3: one per hex, the heaviest), its class and height."""

@@ -36,45 +36,12 @@ from maps.los.trace import ALONG, CORNER, HEX, SIDE
 # -- the terrain, as the rulebook rates it -----------------------------------------------------------------
 CLEAR, OBSCURING, BLOCKING = 0, 1, 2
 
-# In-hex terrain: (LOS class, height above the hex's ground in levels, rule). Heights are added to the ground
-# (6.2.4). Obscuring terrain of +10 (orchard, palm grove) also casts blind hexes (8.16.2, 8.17.2).
-HEX_TERRAIN = {
-    "open-ground": (CLEAR, 0, "ATS 8.15"),
-    "scrub": (CLEAR, 0, "ATS 8.24"),
-    "road": (CLEAR, 0, "ATS 8.20.2"),
-    "track": (CLEAR, 0, "ATS 8.20.2"),
-    "path": (CLEAR, 0, "ATS 8.20.2"),
-    "railroad": (CLEAR, 0, "ATS 8.20.2"),
-    "shellholes": (CLEAR, 0, "ATS 8.25"),
-    "soft-sand": (CLEAR, 0, "ATS 8.26"),
-    "harvested-crops": (CLEAR, 0, "ATS 8.4.2"),
-    "pond": (CLEAR, 0, "ATS 8.31.2"),
-    "river": (CLEAR, 0, "ATS 8.31.2"),
-    "bridge": (CLEAR, 0, "ATS 8.31.5"),
-    "brush": (OBSCURING, 5, "ATS 8.2.2"),
-    "crops": (OBSCURING, 5, "ATS 8.4.2"),
-    "debris": (OBSCURING, 5, "ATS 8.5.2"),
-    "graveyard": (OBSCURING, 5, "ATS 8.9.2"),
-    "junkyard": (OBSCURING, 5, "ATS 8.14.2"),
-    "rock-strewn": (OBSCURING, 5, "ATS 8.21.2"),
-    "swamp": (OBSCURING, 5, "ATS 8.28.2"),
-    "roofless": (OBSCURING, 5, "ATS 8.3.144"),
-    "orchard": (OBSCURING, 10, "ATS 8.16.2"),
-    "palm-grove": (OBSCURING, 10, "ATS 8.17.2"),
-    "rubble": (BLOCKING, 5, "ATS 8.22.2"),
-    "woods": (BLOCKING, 10, "ATS 8.32.2"),
-    "forest": (BLOCKING, 20, "ATS 8.32.21"),
-    "railcars": (BLOCKING, 10, "ATS 8.18.2"),
-    "embankment": (BLOCKING, 10, "ATS 8.7.2"),
-    "building": (BLOCKING, 10, "ATS 8.3.2"),  # 10 per storey: house +10, tower and large +20, stairwell +30
-    "house": (BLOCKING, 10, "ATS 8.3.121"),
-    "tower": (BLOCKING, 20, "ATS 8.3.122"),
-    "large-building": (BLOCKING, 20, "ATS 8.3.123"),
-    "stairwell-building": (BLOCKING, 30, "ATS 8.3.124"),
-    "factory": (BLOCKING, 10, "ATS 8.3.142"),
-    "fort": (BLOCKING, 10, "ATS 8.3.15"),
-    "steeple": (BLOCKING, 10, "ATS 8.3.13"),  # adds +10 to the building in its hex
-}
+# What each terrain does comes from the map's catalogue (maps/rulesets/data/ats.json or a custom profile): `los`
+# blocking or hindering (Obscuring) with its `height` above the hex's ground (6.2.4), `los_rule` the paragraph
+# an answer cites. Obscuring terrain of +10 (orchard, palm grove) also casts blind hexes (8.16.2, 8.17.2). The
+# game code below only knows what data cannot say: storeys, the steeple, roofless hexes, landforms, SSR options.
+CLASSES = {"blocking": BLOCKING, "hindering": OBSCURING}
+ROOFLESS_AS = "debris"  # 8.3.144: "treat these hexes according to the other terrain in the hex, usually Debris"
 
 # Landforms: a deir hex's level is its floor (-5 below the desert around it, 8.6.2); a linear depression's
 # level is its UP location, its DOWN location 10 lower (7.3). A hillock is a hex 5 above a neighbour it meets
@@ -85,18 +52,9 @@ HILLOCK = "hillock"
 DEPRESSION_DEPTH = 10
 LANDFORMS = (DEIR, HILLOCK) + DEPRESSIONS
 
-# Hexside terrain: height above the higher of its two hexes (7.2). Kinds with their own rules below.
+# Hexside terrain: the catalogue's blocking hexsides, their height above the higher of their two hexes (7.2).
+# Kinds with rules of their own, whatever the catalogue's rating:
 SIDE_PLAIN, SIDE_INTERIOR, SIDE_CLIFF, SIDE_CONTOUR = 0, 1, 2, 3
-HEXSIDE_TERRAIN = {
-    "hedge": (5, "ATS 8.10.2"),
-    "hedge-gate": (5, "ATS 8.10.4"),
-    "wall": (5, "ATS 8.30.2"),
-    "wall-gate": (5, "ATS 8.30.41"),
-    "roadblock": (5, "ATS 9.8"),
-    "sand-dune": (5, "ATS 8.23.2"),
-    "high-wall": (10, "ATS 8.11.2"),
-    "bocage": (10, "ATS 8.1.2"),
-}
 HEXSIDE_KINDS = {"interior-wall": SIDE_INTERIOR, "cliff": SIDE_CLIFF, "hillock-contour": SIDE_CONTOUR}
 
 SMOKE_KINDS = ("smoke", "smoke2", "dust", "flame")  # each counter +4 (6.4.5, 6.5.25, 8.8.2)
@@ -283,7 +241,7 @@ class Rules(RulesBase):
         self.any_vehicle = bool((data[:, C_VEHICLE] | data[:, C_WRECK]).any())
 
         max_range = grid.columns + grid.rows + 2
-        self.table, self.table_provisional = blind_hex_table(cmap.catalogue, max_range)
+        self.table, self.table_provisional = blind_hex_table(self.catalogue, max_range)
 
     def _classify(self, i, ids, data):
         """Fill the terrain columns of hex i from its terrain ids."""
@@ -300,7 +258,7 @@ class Rules(RulesBase):
                 continue
             cls, height, rule = self._terrain_class(tid, i)
             if tid == "building":
-                height = 10 * max(storeys, 1)
+                height *= max(storeys, 1)  # the catalogue's height is one storey's (8.3.12)
             if cls == BLOCKING and height > block:
                 block = height
                 names["block"] = (tid, rule)
@@ -308,48 +266,51 @@ class Rules(RulesBase):
                 obscure = height
                 names["obscure"] = (tid, rule)
         if steeple:
-            block = max(block, 10) + 10
-            names["block"] = ("steeple", "ATS 8.3.13")
+            # 8.3.13: a steeple adds its height to the building in its hex (a house, +10, when there is none)
+            cls, height, rule = self._terrain_class("steeple", i)
+            if cls == BLOCKING:
+                block = max(block, height) + height
+                names["block"] = ("steeple", rule)
         data[i, C_BLOCK] = block
         data[i, C_OBSCURE] = obscure
 
     def _terrain_class(self, tid, i):
-        if tid == "woods" and self.forest:
-            return BLOCKING, 20, "ATS 8.32.21"
-        if tid == "crops" and self.harvested:
-            return CLEAR, 0, "ATS 8.4.2"
-        if tid in HEX_TERRAIN:
-            return HEX_TERRAIN[tid]
+        """(class, height, rule) of a hex terrain id, as the catalogue rates it (SSR options swap the entry)."""
+        cited = tid
+        if tid == "woods" and self.forest and "forest" in self.catalogue:
+            tid = cited = "forest"  # 8.32.21: an SSR makes woods forest
+        elif tid == "crops" and self.harvested and "harvested-crops" in self.catalogue:
+            tid = cited = "harvested-crops"  # 8.4.2
+        elif tid == "roofless" and ROOFLESS_AS in self.catalogue:
+            tid = ROOFLESS_AS  # rated as debris, citing the roofless rule
         entry = self._catalogue_entry(tid)
-        height = int(entry.get("height") or 0) if entry else 0
-        los = entry.get("los") if entry else None
-        if los == "blocking" and height > 0:
-            return BLOCKING, height, entry.get("rule", "ATS 7.1")
-        if los == "hindering" and height > 0:
-            return OBSCURING, height, entry.get("rule", "ATS 7.1")
-        if los != "clear":
-            self.notes[i].append(f"{tid}: not rated by the ATS evaluator; taken as clear")
-        return CLEAR, 0, "ATS 7.1"
+        if entry is None:
+            self.notes[i].append(f"{tid}: not in the {self.catalogue.id} catalogue; taken as clear")
+            return CLEAR, 0, "ATS 7.1"
+        height = int(entry.get("height") or 0)
+        cls = CLASSES.get(entry["los"])
+        rule = (self.catalogue.los_rule(cited) if cited in self.catalogue else "") or "ATS 7.1"
+        if cls is not None and height > 0:
+            return cls, height, rule
+        if entry["los"] != "clear":
+            self.notes[i].append(f"{tid}: the {self.catalogue.id} catalogue rates it {entry['los']} with no "
+                                 f"height above its ground; taken as clear")
+        return CLEAR, 0, rule
 
     def _hexside_class(self, tid):
+        """(height, kind, rule) of a hexside terrain id, as the catalogue rates it."""
+        rule = (self.catalogue.los_rule(tid) if tid in self.catalogue else "") or "ATS 7.2"
         if tid in HEXSIDE_KINDS:
-            return 0, HEXSIDE_KINDS[tid], "ATS 8.3.11" if tid == "interior-wall" else "ATS 8.13"
-        if tid == "sand-dune":
-            return self.dune_height, SIDE_PLAIN, "ATS 8.23.2"
-        if tid in HEXSIDE_TERRAIN:
-            height, rule = HEXSIDE_TERRAIN[tid]
-            return height, SIDE_PLAIN, rule
+            return 0, HEXSIDE_KINDS[tid], rule
         entry = self._catalogue_entry(tid)
-        if entry and entry.get("los") == "blocking" and (entry.get("height") or 0) > 0:
-            return int(entry["height"]), SIDE_PLAIN, entry.get("rule", "ATS 7.2")
-        return 0, SIDE_PLAIN, "ATS 7.2"
+        if entry is None or entry["los"] != "blocking" or not (entry.get("height") or 0) > 0:
+            return 0, SIDE_PLAIN, rule
+        if tid == "sand-dune":
+            return self.dune_height, SIDE_PLAIN, rule  # 8.23.2: +5 unless an SSR says +10
+        return int(entry["height"]), SIDE_PLAIN, rule
 
     def _catalogue_entry(self, tid):
-        catalogue = self.cmap.catalogue
-        try:
-            return catalogue.get(tid) if catalogue is not None else None
-        except (KeyError, AttributeError, TypeError):
-            return None
+        return self.catalogue.get(tid) if tid in self.catalogue else None
 
     def describe(self, result, hindrances, blind=False):
         """Clear, Obscured (+n) with the obscuring tally (7.4), or Blind."""

@@ -11,6 +11,7 @@ Two ways to answer the same question, which a differential test keeps equal:
 
 import numpy as np
 
+from maps import rulesets
 from maps.los.tables import trace_tables
 
 
@@ -43,8 +44,10 @@ class RulesBase:
 
     def __init__(self, cmap):
         self.cmap = cmap
+        # The catalogue is the one source of what a terrain does; a map compiled without one reads the built-in.
+        self.catalogue = cmap.catalogue if cmap.catalogue is not None else rulesets.get(self.id)
         # The catalogue's words win, so a designer's custom profile can speak its own game's language.
-        self.terms = {**self.terms, **(getattr(cmap.catalogue, "terms", None) or {})}
+        self.terms = {**self.terms, **(getattr(self.catalogue, "terms", None) or {})}
 
     def describe(self, result, hindrances, blind):
         """The ruleset's own wording for an answer (the Answer's ``term``); the batch path has only these three."""

@@ -27,20 +27,10 @@ from maps.los.trace import ALONG, HEX
 INCHES_PER_YARD_SCALE = 22.86  # 1" = 25 yards = 22.86 m (L390)
 SMOKE_KINDS = ("smoke", "smoke2")
 
-# What a terrain id does to a line passing through it when the map's catalogue does not rate it: (blocks LOS
-# through it, height above its ground, rule, note). The terrain chart's "blocks LOS" column; obstacles stand
-# one level above their ground (docs/los.md). The same values as maps/rulesets/data/miniatures.json.
-TERRAIN = {
-    "open": (False, 0, "QRS terrain chart", None),
-    "road": (False, 0, "QRS terrain chart", None),
-    "river": (False, 0, "QRS terrain chart", None),
-    "woods": (True, 1, "QRS terrain chart, L461", None),
-    "building": (True, 1, "QRS terrain chart, L461", None),
-    "rough-scrub": (True, 1, "QRS terrain chart, L461", None),
-    "jungle": (True, 1, "QRS L412", "jungle is not on the QRS terrain chart; taken to block LOS like woods"),
-    "built-up-area": (False, 0, "QRS L416", "built-up-area: its 5\" spotting limit is not applied; taken as "
-                                            "not blocking LOS"),
-}
+# What a terrain id does to a line passing through it comes from the map's catalogue (maps/rulesets/data/
+# miniatures.json or a custom profile): `los` blocking blocks, `height` how far it stands above its ground
+# (docs/los.md). The one special entry, the built-up area, does not block (its 5" spotting limit is not applied).
+BUILT_UP_NOTE = "built-up-area: its 5\" spotting limit is not applied; taken as not blocking LOS"
 
 NONE, DEAD, BLOCKED = 0, 1, 2
 
@@ -96,9 +86,13 @@ class Rules(RulesBase):
         self.inches_per_hex, self.scale_source = inches_per_hex(cmap)
 
     def _terrain(self, tid):
-        """(blocks LOS through it, height, rule, note or None): the catalogue's rating, else TERRAIN's."""
-        catalogue = self.cmap.catalogue
-        if catalogue is not None and tid in catalogue and catalogue.get(tid)["los"] != "special":
+        """(blocks LOS through it, height, rule, note or None), as the catalogue rates it."""
+        catalogue = self.catalogue
+        if tid in catalogue and catalogue.get(tid)["los"] == "special":
+            note = BUILT_UP_NOTE if tid == "built-up-area" else (
+                f"{tid}: the {catalogue.id} catalogue rates its LOS special; taken as not blocking LOS")
+            return False, 0, catalogue.los_rule(tid), note
+        if tid in catalogue:
             entry = catalogue.get(tid)
             blocks = entry["los"] == "blocking"
             height = entry.get("height")
@@ -109,10 +103,8 @@ class Rules(RulesBase):
                         f"decision is {entry['los']}" + (f", {height} level high" if blocks else ""))
             if entry["los"] == "hindering":
                 note = f"{tid}: the QRS has no hindered LOS; taken as not blocking"
-            return blocks, (1 if height is None else height) if blocks else 0, entry.get("rule") or "", note
-        if tid in TERRAIN:
-            return TERRAIN[tid]
-        return False, 0, "", f"{tid}: not in the miniatures LOS table; taken as not blocking LOS"
+            return blocks, (1 if height is None else height) if blocks else 0, catalogue.los_rule(tid), note
+        return False, 0, "", f"{tid}: not in the {catalogue.id} catalogue; taken as not blocking LOS"
 
     def describe(self, result, hindrances, blind):
         """The answer's wording; dead ground says so ("Blocked (dead zone)")."""

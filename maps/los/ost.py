@@ -42,58 +42,21 @@ THIRD_DEGRADING_BLOCKS = 3  # 12.3.2, 14.0.6
 # obstacle a higher unit sees over (but for the blind hex), "all" stands at every level (smoke).
 NONE, LOW, ALL = "none", "low", "all"
 
-# The LOS of each hex terrain id of the rulebook: (class, height, rule). The Terrain Effects Chart is on the
-# player aid, not in the rulebook; these are the values its text gives. Ids outside this table (a custom
-# profile's theatre terrain, or the olive grove of the diagrams) take their class from the catalogue.
-TERRAIN = {
-    "open": (CLEAR, NONE, "OST 14.1.3"),
-    "farm": (CLEAR, NONE, "OST 14.3.3"),
-    "wheatfield": (CLEAR, NONE, "OST 14.4.3"),
-    "stream": (CLEAR, NONE, "OST 14.8.4"),
-    "marsh": (CLEAR, NONE, "OST 14.9.5"),
-    "shell-holes": (CLEAR, NONE, "OST 14.10.2"),
-    "road": (CLEAR, NONE, "OST 14.13.3"),
-    "bunker": (CLEAR, NONE, "OST 12.4.8"),
-    "wire": (CLEAR, NONE, "OST 13.6.9"),
-    "foxholes": (CLEAR, NONE, "OST 13.2"),
-    "trench": (CLEAR, NONE, "OST 13.2"),
-    "cover": (CLEAR, NONE, "OST 13.1"),
-    "mines": (CLEAR, NONE, "OST 13.3"),
-    "pillbox": (CLEAR, NONE, "OST 13.5.9"),
-    "brush": (DEGRADE, LOW, "OST 14.2.4"),
-    "orchard": (DEGRADE, LOW, "OST 14.6.5"),
-    "cemetery": (DEGRADE, LOW, "OST 14.7.4"),
-    "debris": (DEGRADE, LOW, "OST 14.11.2"),
-    "rubble": (DEGRADE, LOW, "OST 14.12.2"),
-    "roadblock": (DEGRADE, LOW, "OST 13.7.7"),
-    "woods": (BLOCK, LOW, "OST 14.5.6"),
-}
-# Structures: only the building art blocks, the rest of the hex degrades (12.2.3); ruins as structures.
-STRUCTURES = {
-    "light-structure": "OST 16.1.5",
-    "heavy-structure": "OST 16.2.5",
-    "ruins": "OST 16.5",
-}
-# Markers (CompiledMap.markers): smoke at every level, wrecks and fresh rubble as low degrading terrain;
-# vehicles and other unit counters do not affect LOS (12.1.6).
-MARKERS = {
-    "smoke": (DEGRADE, ALL, "OST 13.9.7"),
-    "smoke2": (DEGRADE, ALL, "OST 13.9.7"),
-    "wreck": (DEGRADE, LOW, "OST 13.10.1"),
-    "rubble": (DEGRADE, LOW, "OST 13.8.4"),
-}
+# What each terrain does comes from the map's catalogue (maps/rulesets/data/ost.json or a custom profile):
+# `los` gives the class (hindering degrades, blocking blocks), `obstacle` where it stands ("none", "low",
+# "storeys" for a structure, "all" for smoke), `los_rule` the paragraph an answer cites. The game code below
+# only knows what data cannot say: how structures, bocage and row-house walls behave.
+CLASSES = {"hindering": DEGRADE, "blocking": BLOCK}
+# Marker kinds (CompiledMap.markers) the catalogue rates; vehicles and other unit counters do not affect LOS
+# (12.1.6).
+MARKER_KINDS = ("smoke", "smoke2", "wreck", "rubble")
 
-# Hexside features. WALL: degrades, ignored between different levels (hedge, stone wall; 12.4.9). BOCAGE:
-# blocks, with the foot-unit and structure rules at the ends (15.3.4-15.3.7). ROW_HOUSE: no LOS through it,
-# at the ends too (16.4.3). BARRIER: another blocking hexside (a custom profile's), no exception at the ends.
+# Hexside features, by the catalogue's class. WALL (hindering): degrades, ignored between different levels
+# (hedge, stone wall; 12.4.9). BARRIER (blocking): blocks, no exception at the ends. Two blocking hexsides have
+# rules of their own: BOCAGE, with the foot-unit and structure rules at the ends (15.3.4-15.3.7), and ROW_HOUSE,
+# no LOS through it, at the ends too (16.4.3).
 NO_FEATURE, WALL, BOCAGE, ROW_HOUSE, BARRIER = range(5)
-HEXSIDES = {
-    "hedge": (WALL, "OST 15.1.3"),
-    "stone-wall": (WALL, "OST 15.2.3"),
-    "bocage": (BOCAGE, "OST 15.3.4"),
-    "row-house-wall": (ROW_HOUSE, "OST 16.4.3"),
-    "steep-slope": (NO_FEATURE, "OST 14.14.4"),
-}
+SPECIAL_HEXSIDES = {"bocage": BOCAGE, "row-house-wall": ROW_HOUSE}
 
 # What a hex's art draws: the building if the hex holds one, else the hill if it is one, else its terrain.
 ART_NONE, ART_STRUCTURE, ART_HILL, ART_TERRAIN = range(4)
@@ -207,37 +170,28 @@ class Rules(RulesBase):
         self._compile()
 
     # -- what each hex holds -------------------------------------------------------------------------
-    def _catalogue_entry(self, tid):
-        """The catalogue's entry for a terrain id the rulebook's tables do not hold (a custom profile's)."""
-        catalogue = self.cmap.catalogue
-        if catalogue is not None and tid in catalogue:
-            return catalogue.get(tid)
-        return None
-
     def _classify(self, tid):
-        """(class, height, rule, note) of a hex terrain id: the rulebook's table, else the catalogue's entry."""
-        if tid in TERRAIN:
-            return (*TERRAIN[tid], None)
-        entry = self._catalogue_entry(tid)
-        if entry is None:
-            return CLEAR, NONE, "OST 14.0", f"{tid}: unknown to the OST rules and the catalogue; taken as clear."
-        cls = {"hindering": DEGRADE, "blocking": BLOCK}.get(entry.get("los"), CLEAR)
-        height = ALL if entry.get("obstacle") == ALL else LOW
+        """(class, height, rule, note) of a terrain id, as the catalogue rates it."""
+        catalogue = self.catalogue
+        if tid not in catalogue:
+            return CLEAR, NONE, "OST 14.0", f"{tid}: not in the {catalogue.id} catalogue; taken as clear."
+        entry = catalogue.get(tid)
+        rule = catalogue.los_rule(tid) or "OST 14.0"
         if entry.get("obstacle") == "storeys":
-            return cls, "storeys", entry.get("rule") or "OST 16.0", None
-        rule = entry.get("rule") or "OST 14.0"
+            return BLOCK, "storeys", rule, None  # a structure: its art blocks, the rest degrades (12.2.3)
+        cls = CLASSES.get(entry["los"], CLEAR)
+        height = ALL if entry.get("obstacle") == ALL else LOW
         note = None
-        if entry.get("decided"):
-            note = f"{tid}: the rulebook does not rate it; the catalogue's {entry.get('los')} is used ({rule})."
+        decided = [key for key in ("los", "obstacle") if key in (entry.get("decided") or ())]
+        if decided and cls:
+            note = (f"{tid}: the rulebook does not give its {' or '.join(decided)}; the catalogue's "
+                    f"{entry['los']} ({entry.get('obstacle', 'low')}) is used ({rule}).")
         return cls, height if cls else NONE, rule, note
 
     def _hex_facts(self, i):
         cmap = self.cmap
         structure, everywhere, low, notes = None, [], [], []
         for tid in cmap.terrain[i]:
-            if tid in STRUCTURES:
-                structure = structure or tid
-                continue
             cls, height, rule, note = self._classify(tid)
             if note:
                 notes.append(note)
@@ -263,8 +217,10 @@ class Rules(RulesBase):
         if owner == ART_TERRAIN:
             low_on_art, low = tuple(low), []
         for kind in cmap.markers.get(i, ()):
-            if kind in MARKERS:
-                cls, height, rule = MARKERS[kind]
+            if kind in MARKER_KINDS:
+                cls, height, rule, _ = self._classify(kind)
+                if not cls or height not in (LOW, ALL):
+                    continue
                 entry = (kind, cls, rule)
                 target = everywhere if height == ALL else low
                 if entry not in target:
@@ -302,13 +258,19 @@ class Rules(RulesBase):
                     parent[find(i)] = find(j)
         return [find(i) if facts[i].structure else -1 for i in range(self.cmap.n)]
 
+    def _rule_of(self, tid):
+        return (self.catalogue.los_rule(tid) if tid in self.catalogue else "") or "OST 16.0"
+
     def _hexside_kind(self, tid):
-        """(feature kind, rule) of a hexside terrain id."""
-        if tid in HEXSIDES:
-            return HEXSIDES[tid]
-        entry = self._catalogue_entry(tid) or {}
-        feature = {"hindering": WALL, "blocking": BARRIER}.get(entry.get("los"), NO_FEATURE)
-        return feature, entry.get("rule") or "OST 15.0"
+        """(feature kind, rule) of a hexside terrain id, as the catalogue rates it."""
+        catalogue = self.catalogue
+        if tid not in catalogue:
+            return NO_FEATURE, "OST 15.0"
+        los = catalogue.get(tid)["los"]
+        feature = {"hindering": WALL, "blocking": BARRIER}.get(los, NO_FEATURE)
+        if feature == BARRIER:
+            feature = SPECIAL_HEXSIDES.get(tid, BARRIER)
+        return feature, catalogue.los_rule(tid) or "OST 15.0"
 
     def unit_level(self, index):
         """The hill level, raised to the top storey in a multi-storey structure (12.6.1, 16.3.4, Q6)."""
@@ -361,8 +323,8 @@ class Rules(RulesBase):
             if facts.multi and on:
                 effects.append(Effect(BLOCK, False, facts.structure, "OST 12.6.2"))
             elif on:
-                effects.append(self._low(facts.level, BLOCK, facts.structure, STRUCTURES.get(facts.structure,
-                                         "OST 16.0"), sight, behind))
+                effects.append(self._low(facts.level, BLOCK, facts.structure, self._rule_of(facts.structure),
+                                         sight, behind))
             else:
                 effects.append(self._low(facts.level, DEGRADE, facts.structure, "OST 12.2.3", sight, behind))
         obstacles = list(facts.low)

@@ -3,8 +3,9 @@
 TOCS hexes are 1,200 m across and units never fire across hexsides, so the question a map answers is whether
 a unit on a hill can observe a hex: a Forward Observer directing artillery (L719) or a unit's free
 observation check (L721), out to the day visibility range of 4 hexes. The observer must stand at least one
-level above an intervening obstruction to see over it; otherwise a level-2 obstruction (city, suburb, forest,
-jungle) stops observation and a level-1 obstruction (town, village, woods, bocage, orchard) hinders it.
+level above an intervening obstruction to see over it (L719, L721); otherwise the obstruction, level 1 (town,
+village, woods, bocage, orchard) or level 2 (city, suburb, forest, jungle), stops observation. There is no
+hindered result: a hex is observed or not.
 
 Beware the acronym: in TOCS, LOS means Line Of Supply. Nothing here is about supply, and nothing here is
 named after "line of sight": it is all observation. Decisions: docs/rulesets/tocs.md.
@@ -29,26 +30,10 @@ VISIBILITY_HEXES = 4  # "The standard visibility range is 4 hexes during day" (L
 FLAT_OBSERVATION_HEXES = 1  # off a hill: reconnaissance and probes reach adjacent hexes (L417, L435)
 BLOCK = 1000
 
-# What each terrain id does to observation when the map's catalogue does not rate it: (effect, height, rule),
-# effect 0 none, 1 hinders (a level-1 obstruction), 2 blocks (level 2); an obstruction stands its level above
-# its hex's contour level. The same values as maps/rulesets/data/tocs.json.
-NONE, HINDERS, BLOCKS = 0, 1, 2
-TERRAIN = {
-    "open": (NONE, 0, "TOCS L728"),
-    "farmland": (NONE, 0, "TOCS L733"),
-    "desert": (NONE, 0, "TOCS L747"),
-    "town": (HINDERS, 1, "TOCS L700"),
-    "village": (HINDERS, 1, "TOCS L704"),
-    "woods": (HINDERS, 1, "TOCS L757"),
-    "bocage": (HINDERS, 1, "TOCS L738"),
-    "orchard": (HINDERS, 1, "TOCS L752"),
-    "grove": (HINDERS, 1, "TOCS L752"),
-    "city": (BLOCKS, 2, "TOCS L693"),
-    "suburb": (BLOCKS, 2, "TOCS L695"),
-    "forest": (BLOCKS, 2, "TOCS L762"),
-    "jungle": (BLOCKS, 2, "TOCS L768"),
-}
-CLASSES = {"clear": NONE, "hindering": HINDERS, "blocking": BLOCKS}
+# Whether a hex holds an obstruction. The catalogue says which terrain is one (`los` blocking, or hindering in
+# a custom profile, since TOCS has no hindered state) and its level (`height`); the obstruction stands that many
+# levels above its hex's contour level.
+NONE, OBSTRUCTS = 0, 1
 FOREST_WOODS = ("woods", "forest")  # a woods hex surrounded by these on all six sides is forest (L762)
 
 
@@ -63,7 +48,7 @@ def _option(options, name, default):
 
 class Rules(RulesBase):
     id = "tocs"
-    terms = {"clear": "Observed", "hindered": "Observed (hindered)", "blocked": "Not observed"}
+    terms = {"clear": "Observed", "hindered": "Observed", "blocked": "Not observed"}  # never hindered
 
     def __init__(self, cmap):
         super().__init__(cmap)
@@ -72,6 +57,7 @@ class Rules(RulesBase):
         self.ground = np.asarray(cmap.level, dtype=np.int32)
         self.effect = np.zeros(n, dtype=np.int8)
         self.top = self.ground.copy()  # an obstruction's top: contour level plus obstruction level (Q6)
+        self.level = np.zeros(n, dtype=np.int32)  # the obstruction level, 0 where there is none
         self.defining = []
         self.rules = []
         self.notes = []
@@ -89,6 +75,7 @@ class Rules(RulesBase):
                 if (effect, height) > key:
                     best, key, rule = tid, (effect, height), trule
             self.effect[i] = key[0]
+            self.level[i] = key[1]
             self.top[i] += key[1]
             self.defining.append(best)
             self.rules.append(rule)
@@ -99,21 +86,24 @@ class Rules(RulesBase):
     # Units stand on their hex's contour level; the +1 for a city or suburb is for radio only (L306).
 
     def _terrain(self, tid):
-        """(effect, height, rule, note or None) of one terrain id: the catalogue's rating, else TERRAIN's."""
-        catalogue = self.cmap.catalogue
-        if catalogue is not None and tid in catalogue and catalogue.get(tid)["los"] in CLASSES:
-            entry = catalogue.get(tid)
-            effect = CLASSES[entry["los"]]
-            height = entry.get("height")
-            note = None
-            decided = [key for key in ("los", "height") if key in (entry.get("decided") or ())]
-            if decided and effect != NONE:
-                note = (f"{tid}: the rulebook does not give its {' or '.join(decided)}; the {catalogue.id} "
-                        f"catalogue's decision is {entry['los']}")
-            return effect, effect if height is None else height, entry.get("rule") or "", note
-        if tid in TERRAIN:
-            return (*TERRAIN[tid], None)
-        return NONE, 0, "", f"{tid}: not in the TOCS observation table; taken as no obstruction"
+        """(effect, obstruction level, rule, note or None) of one terrain id, as the catalogue rates it."""
+        catalogue = self.catalogue
+        if tid not in catalogue:
+            return NONE, 0, "", f"{tid}: not in the {catalogue.id} catalogue; taken as no obstruction"
+        entry = catalogue.get(tid)
+        if entry["los"] not in ("hindering", "blocking"):
+            return NONE, 0, catalogue.los_rule(tid), None
+        height = entry.get("height")
+        level = max(1, int(height)) if height is not None else 1
+        notes = []
+        if entry["los"] == "hindering":
+            notes.append(f"{tid}: rated hindering by the {catalogue.id} catalogue; TOCS has no hindered "
+                         f"observation, so it is a level-{level} obstruction")
+        decided = [key for key in ("los", "height") if key in (entry.get("decided") or ())]
+        if decided:
+            notes.append(f"{tid}: the rulebook does not give its {' or '.join(decided)}; the {catalogue.id} "
+                         f"catalogue's decision is {entry['los']}, level {level}")
+        return OBSTRUCTS, level, catalogue.los_rule(tid), "; ".join(notes) or None
 
     def _is_forest(self, index, edge=False):
         """Is this woods hex surrounded by woods: on all six sides (L762), or, with ``edge``, on the map only?"""
@@ -127,25 +117,23 @@ class Rules(RulesBase):
 
     # -- the reference ---------------------------------------------------------------------------------
     def _weight(self, h, hi, lo):
-        """What hex h does to observation: (weight 0 / 1 hindrance / BLOCK, [(terrain, effect, rule)], notes)."""
+        """What hex h does to observation: (weight 0 or BLOCK, [(terrain, effect, rule)], notes)."""
         grid = self.cmap.grid
         if grid.contains(*h):
             i = grid.index(*h)
-            ground, effect, top = int(self.ground[i]), int(self.effect[i]), int(self.top[i])
+            ground, effect, top, level = (int(self.ground[i]), int(self.effect[i]), int(self.top[i]),
+                                          int(self.level[i]))
             tid, rule, notes = self.defining[i], self.rules[i], list(self.notes[i])
         else:
-            ground, effect, top, tid, rule, notes = 0, NONE, 0, None, "", []
+            ground, effect, top, level, tid, rule, notes = 0, NONE, 0, 0, None, "", []
         if ground >= hi and ground > lo:
             return BLOCK, [(f"hill (level {ground})", "blocking", "TOCS L306, L719 (a hill in between)")], notes
         if effect == NONE:
             return 0, [], notes
         notes.append("an obstruction reaches its hex's contour level plus its obstruction level")
         if hi >= top + 1:
-            return 0, [(tid, "ignored", "TOCS L719 (seen over from 1 level higher)")], notes
-        if effect == BLOCKS:
-            return BLOCK, [(tid, "blocking", f"{rule}: level-2 obstruction")], notes
-        notes.append("each level-1 obstruction in the way hinders observation; they never add up to a block")
-        return 1, [(tid, "hindering", f"{rule}: level-1 obstruction")], notes
+            return 0, [(tid, "ignored", "TOCS L719, L721 (seen over from 1 level higher)")], notes
+        return BLOCK, [(tid, "blocking", f"{rule}: level-{level} obstruction, not seen over (L719, L721)")], notes
 
     def evaluate(self, trace, from_level, to_level):
         grid = self.cmap.grid
@@ -165,7 +153,7 @@ class Rules(RulesBase):
             answer.assumptions.append(f"off a hill a unit observes only what reconnaissance and probes reach: "
                                       f"{self.flat_range} hex (L417, L435)")
             return answer
-        blocked, hindrances, assumptions = False, 0, []
+        blocked, assumptions = False, []
         for step in trace.steps:
             if step.kind in (HEX, CORNER):
                 # A hex the line touches at a corner stands in the way like one it crosses.
@@ -182,7 +170,7 @@ class Rules(RulesBase):
                     names = " | ".join(
                         f"{hex_label(grid, h)} " + (", ".join(f"{t} ({e})" for t, e, _ in s[1]) or "open")
                         for h, s in by_owner(step, sides))
-                    effect = "blocking" if weight >= BLOCK else ("hindering" if weight else "ignored")
+                    effect = "blocking" if weight >= BLOCK else "ignored"
                     answer.reasons.append(Reason(None, hexside_label(self.cmap, step.hexside), names, effect,
                                                  "along a hexside: the heavier side counts once"))
             else:
@@ -192,10 +180,8 @@ class Rules(RulesBase):
                     assumptions.append(note)
             if weight >= BLOCK:
                 blocked = True
-            else:
-                hindrances += weight
-        answer.result = "blocked" if blocked else ("hindered" if hindrances else "clear")
-        answer.hindrances = hindrances
+        answer.result = "blocked" if blocked else "clear"  # TOCS has no hindered observation
+        answer.hindrances = 0
         answer.term = self.describe(answer.result, answer.hindrances, answer.blind)
         answer.assumptions = assumptions
         return answer
@@ -217,9 +203,7 @@ def _weight(i, hi, lo, ground, effect, top):
         return BLOCK
     if effect[i] == NONE or hi >= top[i] + 1:
         return 0
-    if effect[i] == BLOCKS:
-        return BLOCK
-    return 1
+    return BLOCK
 
 
 @njit(cache=True, parallel=True)
@@ -242,8 +226,6 @@ def _batch(a, b, level_a, level_b, rows, orient, stagger, dq_min, dr_min, dr_spa
             continue
         oq, orr = qa - q0, ra - r0  # the start hex in the lookup table
         s = shape_id(dq, dr, dq_min, dr_min, dr_span)
-        blocked = False
-        total = 0
         for k in range(shape_start[s], shape_start[s + 1]):
             kind = step_kind[k]
             if kind == HEX_CODE or kind == CORNER_CODE:
@@ -254,12 +236,6 @@ def _batch(a, b, level_a, level_b, rows, orient, stagger, dq_min, dr_min, dr_spa
             else:
                 continue
             if w >= BLOCK:
-                blocked = True
-            else:
-                total += w
-        hindrances[p] = total
-        if blocked:
-            result[p] = 2
-        elif total > 0:
-            result[p] = 1
+                result[p] = 2  # observed or not: there is no hindered result
+                break
     return result, hindrances, blind

@@ -10,6 +10,7 @@ See catalogue.py and docs/rulesets/catalogues.md.
 
 from maps.rulesets.catalogue import (
     BUILTIN_IDS,
+    CONDITIONS,
     LAYERS,
     LOS_CLASSES,
     OBSTACLES,
@@ -24,11 +25,12 @@ from maps.rulesets.catalogue import (
     load_file,
     provisional_blind_hexes,
     register,
+    set_loader,
     unregister,
 )
 
 __all__ = [
-    "BUILTIN_IDS", "LAYERS", "LOS_CLASSES", "OBSTACLES", "Ruleset", "RulesetError", "UnknownRuleset",
+    "BUILTIN_IDS", "CONDITIONS", "LAYERS", "LOS_CLASSES", "OBSTACLES", "Ruleset", "RulesetError", "UnknownRuleset",
     "UnknownTerrain", "all_rulesets", "builtin_ids", "from_dict", "get", "load_file", "provisional_blind_hexes",
-    "register", "unregister",
+    "register", "set_loader", "unregister",
 ]

@@ -2,8 +2,10 @@
 
 A custom profile is a JSON file of the same shape that names a built-in ``base`` whose LOS rules it reuses.
 Every file is checked before use, and every problem is reported at once with its JSON path
-(docs/rulesets/catalogues.md). No Django here: the web side registers the profiles it finds in its
-database or folder with :func:`register`.
+(docs/rulesets/catalogues.md). No Django here: the web side tells :func:`set_loader` where its profiles come
+from (the database and HEXSIDE_RULESETS_DIR), and :func:`get` asks it whenever a custom id is looked up, so
+every entry point (API, pages, workers, commands) resolves custom rulesets the same way without remembering to
+load them first. :func:`register` adds a profile by hand (tests, scripts); it wins over the loader's.
 """
 
 import copy
@@ -27,11 +29,30 @@ TOP_REQUIRED = ("id", "name", "base", "terrain")
 TOP_INHERITED = ("source", "level_units", "level_min", "level_max", "level_step", "hex_metres", "terms",
                  "unit_classes")
 TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes", "blind_hex_table", "terrain")
-TOP_KEYS = set(TOP_ORDER) | {"extends_base"}
+TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("los_term", "obstacle", "notes", "decided")
+ENTRY_OPTIONAL = ("los_term", "los_rule", "obstacle", "notes", "decided", "style")
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
+
+# How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
+# entry always carries all six keys, null where unused; stroke_width is a fraction of the hex's flat-to-flat width.
+STYLE_KEYS = ("fill", "pattern", "pattern_colour", "stroke", "stroke_width", "marker")
+PATTERNS = ("dots", "hatch", "crosshatch", "trees", "bricks", "waves", "marsh", "rubble", "grass")
+MARKERS = ("circle", "square", "triangle", "cross", "star")
+STYLE_REQUIRED = {"hex": ("fill",), "hexside": ("stroke", "stroke_width"), "marker": ("marker",)}
+# Movement that depends on how a unit enters: a cost may be a list of cases, the first whose condition holds
+# giving the cost, a last case without "when" giving it otherwise (docs/rulesets/catalogues.md, "Conditions").
+CONDITIONS = {
+    "along-road": "the unit moves along a road that runs into the hex (or across the hexside)",
+    "along-railroad": "the unit moves along a railroad that runs into the hex (or across the hexside)",
+    "across-front-face": "the unit crosses the hexside the fortification's front face lies on, either way",
+    "upper-location": "the unit enters a location above the hex's ground level (a storey, a steeple)",
+}
+CASE_KEYS = ("when", "cost")
+HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# What a custom entry with a new id and no style of its own is drawn with, by layer and LOS class.
+DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a", "special": "#d8c8a8"}
 
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")
 BAND_WIDTH = 6  # ranges 1-6, 7-12, 13-18 ... (ATS 6.2.63; only the 13-18 label is printed in the rulebook)
@@ -96,11 +117,33 @@ class Ruleset:
             raise ValueError(f"layer {layer!r} is not one of {', '.join(LAYERS)}")
         return [tid for tid, entry in self.terrain.items() if layer is None or entry["layer"] == layer]
 
+    def los_rule(self, terrain_id):
+        """The rule an LOS answer cites for this terrain: the paragraph on its LOS, else the entry's rule."""
+        entry = self.get(terrain_id)
+        return entry.get("los_rule") or entry.get("rule") or ""
+
     def get(self, terrain_id):
         try:
             return self.terrain[terrain_id]
         except KeyError:
             raise UnknownTerrain(f"ruleset {self.id!r} has no terrain {terrain_id!r}") from None
+
+    def movement_cost(self, terrain_id, unit_class, conditions=()):
+        """The cost for a unit class to enter (or cross) a terrain, given the conditions that hold (CONDITIONS).
+
+        A plain value is returned as it is; for a list of cases, the first whose condition holds, else the
+        case without one, else None (the rulebook gives no cost). None also when the class is not listed.
+        """
+        cost = self.get(terrain_id)["movement"].get(unit_class)
+        if not isinstance(cost, list):
+            return cost
+        unknown = set(conditions) - set(CONDITIONS)
+        if unknown:
+            raise ValueError(f"unknown conditions {', '.join(sorted(unknown))}; known: {', '.join(CONDITIONS)}")
+        for case in cost:
+            if "when" not in case or case["when"] in conditions:
+                return case["cost"]
+        return None
 
     def as_dict(self):
         """The whole profile as JSON data, inherited values filled in; from_dict() reads it back unchanged."""
@@ -131,11 +174,27 @@ def provisional_blind_hexes(diff, range_hexes):
 
 # -- the registry -------------------------------------------------------------------------------------
 
-_custom = {}
+_custom = {}  # registered by hand
+_loader = None  # where else custom profiles come from: a callable returning {id: Ruleset}
 
 
 def builtin_ids():
     return BUILTIN_IDS
+
+
+def set_loader(loader):
+    """Set the one source of custom profiles beyond register(): ``loader()`` returns {id: Ruleset}, the current
+    set, and is called on every lookup of a custom id and every listing, so it must be cheap when nothing has
+    changed (cache what it read). None removes it."""
+    global _loader
+    _loader = loader
+
+
+def _custom_rulesets():
+    """Every custom profile known now: the loader's, then the ones registered by hand on top."""
+    loaded = dict(_loader()) if _loader is not None else {}
+    loaded.update(_custom)
+    return loaded
 
 
 @cache
@@ -146,23 +205,27 @@ def _builtin(ruleset_id):
 
 
 def get(ruleset_id):
-    """The built-in or registered custom ruleset with this id."""
+    """The built-in or custom ruleset with this id (a custom one as the loader or register() gives it now)."""
     if ruleset_id in BUILTIN_IDS:
         return _builtin(ruleset_id)
-    try:
+    if isinstance(ruleset_id, str) and ruleset_id in _custom:
         return _custom[ruleset_id]
+    custom = _custom_rulesets()
+    try:
+        return custom[ruleset_id]
     except (KeyError, TypeError):
-        known = ", ".join(list(BUILTIN_IDS) + sorted(_custom))
+        known = ", ".join(list(BUILTIN_IDS) + sorted(custom))
         raise UnknownRuleset(f"unknown ruleset {ruleset_id!r}; known: {known}") from None
 
 
 def all_rulesets():
-    """The five built-ins in their usual order, then the registered custom profiles by id."""
-    return [_builtin(rid) for rid in BUILTIN_IDS] + [_custom[rid] for rid in sorted(_custom)]
+    """The five built-ins in their usual order, then the custom profiles by id."""
+    custom = _custom_rulesets()
+    return [_builtin(rid) for rid in BUILTIN_IDS] + [custom[rid] for rid in sorted(custom)]
 
 
 def register(ruleset):
-    """Make a custom profile available to get(); registering the same id again replaces it."""
+    """Make a custom profile available to get() by hand; registering the same id again replaces it."""
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"register() takes a Ruleset, not {type(ruleset).__name__}")
     if ruleset.id in BUILTIN_IDS:
@@ -220,7 +283,11 @@ def _build(data, where, builtin_id):
     base = _check_top(data, problems, builtin_id)
     if problems:
         raise RulesetError(problems.render(where))
-    return Ruleset(_resolve(data, base))
+    merged = _resolve(data, base)
+    _check_resolved_styles(data, merged, problems)
+    if problems:
+        raise RulesetError(problems.render(where))
+    return Ruleset(merged)
 
 
 class _Problems(list):
@@ -323,7 +390,15 @@ def _check_top(data, problems, builtin_id):
     classes = set(classes) if isinstance(classes, list) and all(isinstance(c, str) for c in classes) else None
     extends = data.get("extends_base") is True
     if "terrain" in data:
-        _check_terrain(data["terrain"], problems, classes, extends=extends)
+        _check_terrain(data["terrain"], problems, classes, extends=extends, builtin=bool(builtin_id))
+    if "styles" in data:
+        if builtin_id:
+            problems.add("styles", "a built-in ruleset gives each style in its entry")
+        elif not isinstance(data["styles"], dict):
+            problems.add("styles", "must be an object of style per terrain id")
+        else:
+            for tid, style in data["styles"].items():
+                _check_style(style, f"styles.{tid}", problems)
     if extends and base is not None and classes is not None and "unit_classes" in data:
         # the base's own entries must still fit the profile's unit classes
         own = {e.get("id") for e in data.get("terrain") or () if isinstance(e, dict)}
@@ -380,12 +455,7 @@ def _check_blind_table(table, problems):
         if not isinstance(cell, dict):
             problems.add(where, "must be an object")
             continue
-        for key in cell:
-            if key not in CELL_KEYS:
-                problems.add(f"{where}.{key}", f"unknown key; expected {', '.join(CELL_KEYS)}")
-        for key in CELL_KEYS:
-            if key not in cell:
-                problems.add(f"{where}.{key}", "is required")
+        _check_keys(cell, CELL_KEYS, CELL_KEYS, where, problems)
         for key in ("diff", "range_min", "range_max"):
             if key in cell and (not _is_int(cell[key]) or cell[key] < 1):
                 problems.add(f"{where}.{key}", f"must be a positive integer, not {cell[key]!r}")
@@ -404,7 +474,7 @@ def _check_blind_table(table, problems):
                 seen[key] = where
 
 
-def _check_terrain(terrain, problems, classes, extends):
+def _check_terrain(terrain, problems, classes, extends, builtin=False):
     if not isinstance(terrain, list):
         problems.add("terrain", "must be a list of terrain entries")
         return
@@ -435,7 +505,7 @@ def _check_terrain(terrain, problems, classes, extends):
         for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
             if key in entry and entry[key] not in allowed:
                 problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
-        for key in ("los_term", "notes"):
+        for key in ("los_term", "los_rule", "notes"):
             if key in entry and not _is_text(entry[key]):
                 problems.add(f"{path}.{key}", "must be a non-empty string")
         if "rule" in entry and entry["rule"] is not None and not _is_text(entry["rule"]):
@@ -446,10 +516,75 @@ def _check_terrain(terrain, problems, classes, extends):
             _check_movement(entry["movement"], f"{path}.movement", problems, classes)
         if "cover" in entry:
             _check_cover(entry["cover"], f"{path}.cover", problems)
+        if "style" in entry:
+            _check_style(entry["style"], f"{path}.style", problems)
+        elif builtin:
+            problems.add(f"{path}.style", "is required in a built-in catalogue")
         if "decided" in entry:
             decided = entry["decided"]
             if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
                 problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
+
+
+def _check_style(style, path, problems):
+    """The shape of a style as given; what each layer needs is checked once inherited values are in."""
+    if not isinstance(style, dict):
+        problems.add(path, f"must be an object with some of the keys {', '.join(STYLE_KEYS)}")
+        return
+    for key, value in style.items():
+        where = f"{path}.{key}"
+        if key not in STYLE_KEYS:
+            problems.add(where, f"unknown key; expected one of {', '.join(STYLE_KEYS)}")
+        elif value is None:
+            continue
+        elif key in ("fill", "pattern_colour", "stroke"):
+            if not isinstance(value, str) or not HEX_COLOUR.match(value):
+                problems.add(where, f"{value!r} is not a colour written #rrggbb")
+        elif key == "pattern" and value not in PATTERNS:
+            problems.add(where, f"{value!r} is not null or one of {', '.join(PATTERNS)}")
+        elif key == "marker" and value not in MARKERS:
+            problems.add(where, f"{value!r} is not null or one of {', '.join(MARKERS)}")
+        elif key == "stroke_width" and (not _is_number(value) or not 0 < value <= 0.5):
+            problems.add(where, f"must be a fraction of the hex's width above 0 and at most 0.5, not {value!r}")
+
+
+def _default_style(entry):
+    """What a custom entry with a new id is drawn with until it gives a style of its own."""
+    style = dict.fromkeys(STYLE_KEYS)
+    layer = entry.get("layer")
+    if layer == "hexside":
+        style.update(stroke="#555555", stroke_width=0.06)
+    elif layer == "marker":
+        style.update(fill="#777777", stroke="#333333", stroke_width=0.02, marker="circle")
+    else:
+        style["fill"] = DEFAULT_FILL.get(entry.get("los"), DEFAULT_FILL["clear"])
+    return style
+
+
+def _check_resolved_styles(data, merged, problems):
+    """Each resolved entry has what its layer needs: fill on a hex, stroke and width on a hexside, a marker."""
+    ids = {entry["id"] for entry in merged["terrain"]}
+    for tid in (data.get("styles") or {}):
+        if tid not in ids:
+            problems.add(f"styles.{tid}", f"no terrain {tid!r} in this ruleset")
+    for entry in merged["terrain"]:
+        style, layer = entry["style"], entry["layer"]
+        where = f"terrain {entry['id']!r}.style"
+        for key in STYLE_REQUIRED[layer]:
+            if style.get(key) is None:
+                problems.add(f"{where}.{key}", f"is required on a {layer}-layer entry")
+        if style.get("pattern") is not None and style.get("pattern_colour") is None:
+            problems.add(f"{where}.pattern_colour", "is required when a pattern is given")
+
+
+def _check_keys(obj, allowed, required, where, problems):
+    """Unknown keys and missing required keys of one JSON object, each named with its path."""
+    for key in obj:
+        if key not in allowed:
+            problems.add(f"{where}.{key}", f"unknown key; expected {', '.join(allowed)}")
+    for key in required:
+        if key not in obj:
+            problems.add(f"{where}.{key}", "is required")
 
 
 def _is_scalar(value):
@@ -463,8 +598,35 @@ def _check_movement(movement, path, problems, classes):
     for cls, cost in movement.items():
         if classes is not None and cls not in classes:
             problems.add(f"{path}.{cls}", f"unit class {cls!r} is not in unit_classes ({', '.join(sorted(classes))})")
-        if not _is_scalar(cost):
-            problems.add(f"{path}.{cls}", f"must be a number, a string such as 'X' or '3B', or null, not {cost!r}")
+        if isinstance(cost, list):
+            _check_cases(cost, f"{path}.{cls}", problems)
+        elif not _is_scalar(cost):
+            problems.add(f"{path}.{cls}", f"must be a number, a string such as 'X' or '3B', null, or a list of "
+                                          f"cases, not {cost!r}")
+
+
+def _check_cases(cases, path, problems):
+    """[{"when": condition, "cost": ..}, .., {"cost": ..}]: the first case whose condition holds applies."""
+    if not cases:
+        problems.add(path, "a list of cases must not be empty")
+    seen = set()
+    for n, case in enumerate(cases):
+        where = f"{path}[{n}]"
+        if not isinstance(case, dict):
+            problems.add(where, "must be an object {\"when\": condition, \"cost\": ..}")
+            continue
+        _check_keys(case, CASE_KEYS, ("cost",), where, problems)
+        if "cost" in case and not _is_scalar(case["cost"]):
+            problems.add(f"{where}.cost", f"must be a number, a string or null, not {case['cost']!r}")
+        if "when" not in case:
+            if n != len(cases) - 1:
+                problems.add(where, "only the last case may leave out 'when' (it applies otherwise)")
+        elif case["when"] not in CONDITIONS:
+            problems.add(f"{where}.when", f"{case['when']!r} is not one of {', '.join(CONDITIONS)}")
+        elif case["when"] in seen:
+            problems.add(f"{where}.when", f"{case['when']!r} is already given by an earlier case")
+        else:
+            seen.add(case["when"])
 
 
 def _check_cover(cover, path, problems):
@@ -489,5 +651,20 @@ def _resolve(data, base):
         combined = {entry["id"]: entry for entry in copy.deepcopy(base["terrain"])}
         combined.update((entry["id"], entry) for entry in terrain)
         terrain = list(combined.values())
+    _resolve_styles(terrain, base, data.get("styles"))
     merged["terrain"] = terrain
     return merged
+
+
+def _resolve_styles(terrain, base, overrides):
+    """Fill in each entry's style: the layer default, then the base entry of the same id, then the entry's own
+    style, then the profile's ``styles`` for that id; each layer replaces only the keys it gives."""
+    base_styles = {e["id"]: e.get("style") or {} for e in base["terrain"]} if base is not None else {}
+    overrides = overrides if isinstance(overrides, dict) else {}
+    for entry in terrain:
+        # a built-in (no base) states every style in full: no default hides a missing colour
+        style = _default_style(entry) if base is not None else dict.fromkeys(STYLE_KEYS)
+        style.update(base_styles.get(entry["id"], {}))
+        style.update(entry.get("style") or {})
+        style.update(overrides.get(entry["id"]) or {})
+        entry["style"] = {key: style[key] for key in STYLE_KEYS}

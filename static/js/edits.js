@@ -19,6 +19,7 @@ export class MapModel {
     this.grid = new Grid(document.grid);
     const g = this.grid;
     this.defaults = { terrain: [...document.defaults.terrain], level: document.defaults.level };
+    this.plain = null;
     this.cells = new Map();
     for (const e of document.hexes) {
       const [c, r] = g.parseHex(e.hex);
@@ -42,7 +43,8 @@ export class MapModel {
 
   defaultCell() { return { terrain: [...this.defaults.terrain], level: this.defaults.level, storeys: 1, art: null,
                            label_note: null }; }
-  cell(col, row) { return this.cells.get(this.grid.key(col, row)) || this.defaultCell(); }
+  // The shared default is never changed in place: apply() copies a cell before changing it.
+  cell(col, row) { return this.cells.get(col + "," + row) || this.plain || (this.plain = this.defaultCell()); }
   isDefault(cell) {
     return same(cell.terrain, this.defaults.terrain) && cell.level === this.defaults.level && cell.storeys === 1
       && !cell.art && cell.label_note == null;
@@ -63,6 +65,7 @@ export class MapModel {
 
   // What a hex shows: the overlays laid over the painted map, later ones winning (MapDoc.resolved).
   resolvedCell(col, row) {
+    if (!this.overlays.length) return this.cell(col, row);
     for (let i = this.overlays.length - 1; i >= 0; i--) {
       const o = this.overlays[i];
       for (const e of o.hexes) {
@@ -292,7 +295,7 @@ export class Editor extends EventTarget {
           this.base.apply(stroke.ops);
           this.revision = answer.revision;
           this.pending.shift();
-          this.emit("saved", { stroke, answer, ms: performance.now() - t0 });
+          this.emit("saved", { stroke, answer, ms: performance.now() - t0, at: performance.now() });
         } catch (err) {
           if (err instanceof ApiError && err.status === 409) {
             await this.rebase(stroke);

@@ -2,6 +2,7 @@
 // catalogue's styles, each cached off-screen and redrawn only when its data changes, and extra layers a page
 // adds on top (results, highlights, zones, counters: anything with a draw(ctx, view) function).
 import { SQRT3 } from "./hexgrid.js";
+import { HexPaint, rasterise } from "./raster.js";
 
 // -- styles -------------------------------------------------------------------------------------------------
 // Used until every catalogue entry carries its own `style`: a colour by the terrain's LOS class, a few by id.
@@ -214,48 +215,76 @@ export class MapView {
   }
 
   hexPath(ctx, col, row, grow = 0) {
-    const corners = this.grid.corners(col, row), [cx, cy] = this.grid.centre(col, row);
-    ctx.moveTo(cx + (corners[0][0] - cx) * (1 + grow), cy + (corners[0][1] - cy) * (1 + grow));
-    for (let i = 1; i < 6; i++) ctx.lineTo(cx + (corners[i][0] - cx) * (1 + grow), cy + (corners[i][1] - cy) * (1 + grow));
+    const unit = this.unitCorners(), [cx, cy] = this.grid.centre(col, row), k = 1 + grow;
+    ctx.moveTo(cx + unit[0][0] * k, cy + unit[0][1] * k);
+    for (let i = 1; i < 6; i++) ctx.lineTo(cx + unit[i][0] * k, cy + unit[i][1] * k);
     ctx.closePath();
   }
 
   // -- drawing the layers ----------------------------------------------------------------------------------
-  drawTerrain(hexes, clear) {
-    const ctx = this.layerCtx("terrain"), c = this.cache, m = this.model, s = this.styles;
-    if (clear) { ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore(); }
-    const px = c.res, base = m.defaults.level;
-    ctx.textAlign = "center"; ctx.textBaseline = "middle";
+  // The terrain layer: fills, patterns, level shading and grid lines pixel by pixel (raster.js), then the level
+  // numbers and storeys as text. `hexes` null: the whole window; else only the pixels around those hexes.
+  drawTerrain(hexes) {
+    const c = this.cache, m = this.model, g = this.grid, ctx = c.layers.terrain.getContext("2d");
+    const paint = this.paint && this.paint.grid === g ? this.paint : (this.paint = new HexPaint(g));
+    const tileSize = Math.max(6, Math.round(Math.min(24, c.res / 3)));
+    if (paint.tileSize !== tileSize) { paint.tileSize = tileSize; paint.tiles.length = 0; paint.tileIndex.clear(); hexes = null; }
+    const list = hexes || this.visibleHexes(), base = m.defaults.level;
+    for (const [col, row] of list) {
+      paint.set(col, row, m.resolvedCell(col, row), this.styles, base, m.levelStep, tileSize, patternTile);
+    }
+    let rect = [0, 0, c.w, c.h];
+    if (hexes) {
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (const [col, row] of hexes) {
+        const [cx, cy] = g.centre(col, row);
+        x0 = Math.min(x0, cx - 1); y0 = Math.min(y0, cy - 1); x1 = Math.max(x1, cx + 1); y1 = Math.max(y1, cy + 1);
+      }
+      rect = [Math.max(0, Math.floor((x0 - c.x0) * c.res) - 1), Math.max(0, Math.floor((y0 - c.y0) * c.res) - 1),
+              Math.min(c.w, Math.ceil((x1 - c.x0) * c.res) + 1), Math.min(c.h, Math.ceil((y1 - c.y0) * c.res) + 1)];
+    }
+    rasterise(ctx, paint, g, c, rect, { showGrid: this.showGrid });
+    if (c.res < 12 || !this.showLevels) return;
+    // Level numbers and storeys of every hex whose text may reach into the repainted pixels.
+    const tctx = this.layerCtx("terrain"), px = c.res;
+    tctx.save();
+    tctx.beginPath();
+    tctx.rect(c.x0 + rect[0] / px, c.y0 + rect[1] / px, (rect[2] - rect[0]) / px, (rect[3] - rect[1]) / px);
+    tctx.clip();
+    tctx.textAlign = "center"; tctx.textBaseline = "middle";
+    tctx.font = `bold ${Math.max(9, px * 0.42) / px}px system-ui, sans-serif`;
+    tctx.fillStyle = "#222"; tctx.strokeStyle = "rgba(255,255,255,.85)"; tctx.lineWidth = 3 / px;
+    const near = hexes ? this.hexesAround(hexes) : list;
+    for (const [col, row] of near) {
+      const cell = m.resolvedCell(col, row);
+      if (cell.level === base && cell.storeys <= 1) continue;
+      const [cx, cy] = g.centre(col, row);
+      const text = ((cell.level !== base ? String(cell.level) : "") + (cell.storeys > 1 ? ` ▮${cell.storeys}` : "")).trim();
+      tctx.strokeText(text, cx, cy + 0.05); tctx.fillText(text, cx, cy + 0.05);
+    }
+    tctx.restore();
+  }
+
+  // Hexes and their neighbours, on the map, once each.
+  hexesAround(hexes) {
+    const g = this.grid, seen = new Set(), out = [];
     for (const [col, row] of hexes) {
-      const cell = m.resolvedCell(col, row), [cx, cy] = this.grid.centre(col, row);
-      const first = s.style(cell.terrain[0]);
-      ctx.beginPath(); this.hexPath(ctx, col, row, clear ? 0 : 0.02);
-      ctx.fillStyle = first.fill || "#eeeeee"; ctx.fill();
-      // Each further terrain of the hex shows as its pattern (or a band of its colour) over the first.
-      for (let i = 0; i < cell.terrain.length; i++) {
-        const st = s.style(cell.terrain[i]), pat = s.pattern(ctx, st, Math.max(6, px / 3));
-        if (i > 0 && !pat) {
-          ctx.save(); ctx.clip(); ctx.fillStyle = st.fill || "#999";
-          ctx.fillRect(cx - 1, cy - 0.25 + (i - 1) * 0.1, 2, 0.4); ctx.restore();
-          ctx.beginPath(); this.hexPath(ctx, col, row);
-        } else if (pat) {
-          pat.setTransform(new DOMMatrix().scale(1 / px));
-          ctx.fillStyle = pat; ctx.fill();
-        }
-      }
-      if (this.showLevels && cell.level !== base) {
-        const d = cell.level - base, step = Math.max(1, Math.abs(this.model.levelStep || 1));
-        ctx.fillStyle = d > 0 ? `rgba(90,50,10,${Math.min(0.45, 0.12 * (d / step))})`
-          : `rgba(20,60,140,${Math.min(0.4, 0.12 * (-d / step))})`;
-        ctx.fill();
-      }
-      if (px >= 12 && (cell.level !== base || cell.storeys > 1)) {
-        ctx.font = `bold ${Math.max(9, px * 0.42) / px}px system-ui, sans-serif`;
-        ctx.fillStyle = "#222"; ctx.strokeStyle = "rgba(255,255,255,.85)"; ctx.lineWidth = 3 / px;
-        const text = (cell.level !== base ? String(cell.level) : "") + (cell.storeys > 1 ? ` ▮${cell.storeys}` : "");
-        ctx.strokeText(text.trim(), cx, cy + 0.05); ctx.fillText(text.trim(), cx, cy + 0.05);
+      for (const h of [[col, row], ...g.neighbours(col, row)]) {
+        const k = g.key(...h);
+        if (!seen.has(k) && g.contains(...h)) { seen.add(k); out.push(h); }
       }
     }
+    return out;
+  }
+
+  // The corners of a hex centred on (0, 0), once per grid.
+  unitCorners() {
+    if (!this._unit || this._unitGrid !== this.grid) {
+      const [cx, cy] = this.grid.centre(0, 0);
+      this._unit = this.grid.corners(0, 0).map(([x, y]) => [x - cx, y - cy]);
+      this._unitGrid = this.grid;
+    }
+    return this._unit;
   }
 
   drawArt() {
@@ -309,11 +338,6 @@ export class MapView {
     const ctx = this.layerCtx("grid"), c = this.cache, g = this.grid;
     ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore();
     const hexes = this.visibleHexes();
-    if (this.showGrid) {
-      ctx.beginPath();
-      for (const [col, row] of hexes) this.hexPath(ctx, col, row);
-      ctx.lineWidth = 1 / c.res; ctx.strokeStyle = "rgba(60,50,40,.45)"; ctx.stroke();
-    }
     if (this.showLabels && c.res >= 16) {
       ctx.font = `${Math.min(11, c.res * 0.3) / c.res}px system-ui, sans-serif`;
       ctx.fillStyle = "rgba(40,30,20,.75)"; ctx.textAlign = "center"; ctx.textBaseline = "top";
@@ -330,12 +354,12 @@ export class MapView {
     if (!this.cacheValid()) this.buildCache();
     const d = this.dirty;
     if (d.all) {
-      this.drawTerrain(this.visibleHexes(), true);
+      this.drawTerrain(null);
       this.drawArt(); this.drawHexsides(); this.drawOverlays(); this.drawGrid();
     } else {
       if (d.hexes.size) {
         const g = this.grid, hexes = [...d.hexes].map((k) => k.split(",").map(Number)).filter(([c, r]) => g.contains(c, r));
-        this.drawTerrain(hexes, false);
+        this.drawTerrain(hexes);
         this.drawArt();
       }
       if (d.hexsides) this.drawHexsides();

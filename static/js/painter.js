@@ -266,9 +266,9 @@ class Painter {
   hover(e) {
     const [col, row] = this.hexAt(e), g = this.grid;
     if (!g.contains(col, row)) { $("#status-hex").textContent = "—"; return; }
-    const cell = this.model.resolvedCell(col, row), sides = [];
+    const cell = this.model.resolvedCell(col, row), sides = [], all = this.model.resolvedHexsides();
     for (let i = 0; i < 6; i++) {
-      const t = this.model.resolvedHexsides().get(g.hexside(col, row, i).join(","));
+      const t = all.get(g.hexside(col, row, i).join(","));
       if (t) sides.push(`${g.sides[i]} ${this.styles.name(t)}`);
     }
     $("#status-hex").textContent = `${g.label(col, row)} · ${cell.terrain.map((t) => this.styles.name(t)).join(" + ")}`

@@ -20,7 +20,7 @@ def test_home_lists_the_samples_and_opens_a_map_with_its_image(live_server, page
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(250, 248, 242)"
     rows = page.locator("tbody tr")
     assert rows.count() == samples.count() >= 5
-    names = page.locator("tbody tr td:first-child a").all_inner_texts()
+    names = page.locator("tbody tr a.map-name").all_inner_texts()
     assert set(names) == {m.name for m in samples}
 
     hill = samples.get(ruleset="ost")

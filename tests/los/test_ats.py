@@ -85,14 +85,14 @@ def test_table_without_a_catalogue_reads_the_built_in_one():
     assert rules.table[30, 40] == ats.provisional_blind_hexes(30, 40) == 2
 
 
-class Profile:
-    """A catalogue whose designer entered the play aid: every cell 2, all proven (and no terrain of its own)."""
+class Profile(rulesets.Ruleset):
+    """An ATS profile whose designer entered the play aid: every cell 2, all proven (the built-in terrain)."""
+
+    def __init__(self):
+        super().__init__({**CATALOGUE.as_dict(), "id": "ats-play-aid"})
 
     def blind_hexes(self, diff, range_hexes):
         return (2, True) if diff >= 10 else None
-
-    def get(self, tid):
-        raise KeyError(tid)
 
 
 def test_table_cells_come_from_the_catalogue_and_the_proven_cell_stays():
@@ -563,14 +563,14 @@ def test_unhandled_specials_are_named_in_the_assumptions():
 
 
 def test_terrain_the_evaluator_does_not_rate_is_clear_and_says_so():
-    class Catalogue(Profile):
-        def get(self, tid):
-            return {"id": tid, "los": "special", "height": None}
-
-    rules = make({"C5": ("mystery", 0)}, catalogue=Catalogue())
-    answer = check(rules, "C3", "C8")
-    assert answer.result == "clear"
-    assert any("mystery" in note for note in answer.assumptions)
+    profile = rulesets.from_dict({"id": "ats-mystery", "name": "M", "base": "ats", "extends_base": True, "terrain": [
+        {"id": "mystery", "name": "Mystery", "layer": "hex", "los": "special", "height": None, "movement": {},
+         "cover": None, "rule": None}]}, where="m.json")
+    for tid in ("mystery", "unknown-thing"):
+        rules = make({"C5": (tid, 0)}, catalogue=profile)
+        answer = check(rules, "C3", "C8")
+        assert answer.result == "clear"
+        assert any(tid in note for note in answer.assumptions)
 
 
 # -- the fast path against the reference, and reciprocity, on random maps ------------------------------------

@@ -148,3 +148,42 @@ def test_markers_enter_the_engine():
     after = line_of_sight(smoky, list(a), list(b))
     assert after.result != "clear"
     assert any(r.hex == grid.label(*mid) for r in after.reasons)
+
+
+# -- the catalogue is the one source of terrain ratings, under every base ruleset ---------------------------
+
+# Per base ruleset: its open ground, its woods (or the nearest thing), the observer's level (TOCS observes only
+# from a hill), and what the woods does to a line through it under the built-in catalogue.
+WOODS = {
+    "ost": ("open", "woods", 0),
+    "ats": ("open-ground", "woods", 0),
+    "assault": ("clear", "heavy-forest", 0),
+    "miniatures": ("open", "woods", 0),
+    "tocs": ("open", "woods", 1),
+}
+
+
+@pytest.mark.parametrize("base", sorted(WOODS))
+def test_a_custom_profile_re_rating_woods_changes_the_answer(base):
+    from maps import rulesets
+    from maps.hexgrid import Grid
+    from maps.mapfile import Cell, MapDoc
+    from tests.los.helpers import check
+
+    open_id, woods, level = WOODS[base]
+    entry = dict(rulesets.get(base).get(woods), los="clear", height=0)
+    entry.pop("obstacle", None)
+    profile = rulesets.register(rulesets.from_dict(
+        {"id": f"{base}-clear-woods", "name": "Woods you can see through", "base": base, "extends_base": True,
+         "terrain": [entry]}, where="test"))
+    try:
+        grid = Grid("flat", 1, 5, "even")
+        hexes = {(0, 0): Cell(terrain=(open_id,), level=level), (0, 2): Cell(terrain=(woods,), level=0)}
+        answers = {}
+        for ruleset in (base, profile.id):
+            doc = MapDoc(name="w", ruleset=ruleset, grid=grid, default_terrain=(open_id,), hexes=hexes)
+            answers[ruleset] = check(rules_for(compile_map(doc)), "A1", "A4")  # reference = reverse = fast path
+        assert answers[base].result == "blocked", answers[base].as_dict()
+        assert answers[profile.id].result == "clear", answers[profile.id].as_dict()
+    finally:
+        rulesets.unregister(profile.id)

@@ -1,5 +1,6 @@
-"""TOCS observation: Hill 340 (digest T5), the 4-hex visibility range, flat ground, obstruction levels and
-derived forest, the reference against the fast path on random maps, and reciprocity."""
+"""TOCS observation: Hill 340 (rulebook L724), the 4-hex visibility range, flat ground, obstruction levels and
+derived forest, no hindered state (L719, L721), the reference against the fast path on random maps, and
+reciprocity."""
 
 import random
 
@@ -40,21 +41,27 @@ def test_T1_grid_matches_the_rulebook_neighbours():
         ["11.04", "12.04", "12.05", "11.06", "10.05", "10.04"])
 
 
-def test_T5_fo_on_hill_340_observes_35_12():
+def test_hill_340_fo_on_top_observes_35_12():
+    # L724: "Hex 35.11, known as Hill 340, consists of the village of Belleau at the bottom and two contour lines
+    # to the top. A FO at the top would have a 1 level height advantage over the village of Belleau and would
+    # allow hex 35.12 to be observed for artillery fire."
     rules = make({"35.11": (["village"], 2), "35.12": (["open"], 0)})
     answer = check(rules, "35.11", "35.12")
     assert (answer.result, answer.term) == ("clear", "Observed")
 
 
-def test_T5_fo_sees_over_belleau_one_level_below():
-    # Belleau in the hex below the FO (contour 0, a level-1 obstruction): the FO at level 2 sees over it.
-    rules = make({"35.11": (["open"], 2), "35.12": (["village"], 0)})
-    answer = check(rules, "35.11", "35.13")
-    assert (answer.result, answer.term) == ("clear", "Observed")
-    assert [(r.hex, r.terrain, r.effect) for r in answer.reasons] == [("35.12", "village", "ignored")]
-    # Only one level up (level 1 = the village's top) it does not.
-    lower = check(rules, "35.11", "35.13", from_level=1)
-    assert (lower.result, lower.hindrances, lower.term) == ("hindered", 1, "Observed (hindered)")
+def test_hill_340_sees_over_a_village_one_level_below_and_not_level_with_it():
+    # L724 goes on: units in the hex may observe hexes within 4 "if they had a height advantage over any terrain
+    # in between". A village at contour 0 between them tops out at level 1: seen over from level 2 (L719 "1 level
+    # (or more) higher than the intervening terrain obstacle"), not from level 1, and never "hindered".
+    rules = make({"35.11": (["village"], 2), "35.12": (["village"], 0), "35.14": (["open"], 0)})
+    answer = check(rules, "35.11", "35.14")
+    assert (answer.result, answer.hindrances, answer.term) == ("clear", 0, "Observed")
+    assert ("35.12", "village", "ignored") in [(r.hex, r.terrain, r.effect) for r in answer.reasons]
+    level_with_it = check(rules, "35.11", "35.14", from_level=1)
+    assert (level_with_it.result, level_with_it.hindrances, level_with_it.term) == ("blocked", 0, "Not observed")
+    assert ("35.12", "village", "blocking") in [(r.hex, r.terrain, r.effect) for r in level_with_it.reasons]
+    assert "level-1 obstruction" in next(r.rule for r in level_with_it.reasons if r.hex == "35.12")
 
 
 def test_visibility_range_is_4_hexes():
@@ -77,14 +84,26 @@ def test_off_a_hill_only_adjacent_hexes_are_observed():
 
 @pytest.mark.parametrize("terrain, result", [
     ("city", "blocked"), ("suburb", "blocked"), ("jungle", "blocked"), ("forest", "blocked"),
-    ("town", "hindered"), ("village", "hindered"), ("woods", "hindered"), ("bocage", "hindered"),
-    ("orchard", "hindered"), ("farmland", "clear"), ("swamp", "clear"),
+    ("town", "blocked"), ("village", "blocked"), ("woods", "blocked"), ("bocage", "blocked"),
+    ("orchard", "blocked"), ("farmland", "clear"), ("swamp", "clear"),
 ])
 def test_obstruction_levels(terrain, result):
+    # L719, L721: no hindered state; an obstruction the observer is not a level above stops observation.
     rules = make({"10.05": (["open"], 1), "10.07": ([terrain], 0)})
     assert check(rules, "10.05", "10.09").result == result
-    # One level above the obstruction's top, the observer sees over it.
-    assert check(rules, "10.05", "10.09", from_level=3).result == "clear"
+    level = rulesets.get("tocs").get(terrain)["height"] if result == "blocked" else 0
+    # One level above the obstruction's top (contour 0 + its level), the observer sees over it; level with it, not.
+    assert check(rules, "10.05", "10.09", from_level=level + 1).result == "clear"
+    if level:
+        assert check(rules, "10.05", "10.09", from_level=level).result == "blocked"
+
+
+@pytest.mark.parametrize("terrain", ["woods", "village", "town", "bocage", "orchard"])
+def test_level_1_obstructions_are_not_hindering_in_the_catalogue(terrain):
+    # Issue 12: the catalogue said "hindering" (answered "Observed (hindered)"); L719, L721 give no such state.
+    entry = rulesets.get("tocs").get(terrain)
+    assert (entry["los"], entry["height"]) == ("blocking", 1)
+    assert "hindered" not in rulesets.get("tocs").terms["hindered"].lower()
 
 
 def test_woods_surrounded_by_woods_is_forest():
@@ -102,19 +121,20 @@ def test_woods_at_the_map_edge_stays_woods():
     around = [grid.label(*h) for h in grid.neighbours(*edge)]
     assert len(around) < 6
     rules = make({"01.04": (["woods"], 0), **{h: (["woods"], 0) for h in around}}, grid=grid)
-    assert rules.effect[rules.cmap.index_of("01.04")] == 1  # hinders: woods, not forest
+    assert rules.level[rules.cmap.index_of("01.04")] == 1  # level 1: woods, not forest
 
 
-def test_own_table_agrees_with_the_built_in_catalogue():
-    catalogue = rulesets.get("tocs")
-    ids = [tid for tid in catalogue.terrain_ids("hex") if catalogue.get(tid)["los"] != "special"]
-    grid = Grid("flat", 9, 8, "odd")
-    rnd = random.Random(7)
-    cells = {h: Cell(terrain=(rnd.choice(ids + ["woods"] * 10),), level=rnd.choice([0, 1, 2])) for h in grid.hexes()}
-    doc = MapDoc(name="c", ruleset="tocs", grid=grid, default_terrain=("open",), hexes=cells)
-    own, listed = Rules(CompiledMap(doc, None)), Rules(CompiledMap(doc, catalogue))
-    assert np.array_equal(own.effect, listed.effect) and np.array_equal(own.top, listed.top)
-    assert 2 in own.effect and 1 in own.effect
+def test_a_custom_profile_rating_hindering_is_an_obstruction_and_says_so():
+    profile = rulesets.from_dict({"id": "tocs-house", "name": "House", "base": "tocs", "extends_base": True,
+                                  "terrain": [{"id": "vineyard", "name": "Vineyard", "layer": "hex",
+                                               "los": "hindering", "height": 1, "movement": {}, "cover": None,
+                                               "rule": None}]}, where="house.json")
+    cells = {GRID.parse_label("10.05"): Cell(terrain=("open",), level=1),
+             GRID.parse_label("10.07"): Cell(terrain=("vineyard",), level=0)}
+    doc = MapDoc(name="t", ruleset="tocs-house", grid=GRID, default_terrain=("open",), hexes=cells)
+    answer = check(Rules(CompiledMap(doc, profile)), "10.05", "10.09")
+    assert (answer.result, answer.hindrances) == ("blocked", 0)
+    assert any("no hindered observation" in note for note in answer.assumptions)
 
 
 def test_hill_between_blocks_observation():
@@ -148,4 +168,4 @@ def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
     la = np.where(rnd.random(a.size) < 0.3, rnd.integers(0, 5, a.size), levels[a]).astype(np.int32)
     lb = levels[b].astype(np.int32)
     seen = agree_on_every_pair(rules, a, b, la, lb)
-    assert {result for result, _ in seen} == {"clear", "hindered", "blocked"}
+    assert {result for result, _ in seen} == {"clear", "blocked"}  # never hindered (L719, L721)

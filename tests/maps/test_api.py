@@ -387,6 +387,8 @@ def test_rulesets_are_listed_and_read(api_client):
     assert not any(r["custom"] for r in ids.values())
     ost = api_client.get("/api/rulesets/ost/")
     assert ost.status_code == 200 and ost.json()["id"] == "ost" and ost.json()["ruleset"]
+    woods = next(e for e in ost.json()["ruleset"]["terrain"] if e["id"] == "woods")
+    assert woods["style"]["pattern"] == "trees" and woods["style"]["fill"].startswith("#")
     assert api_client.get("/api/rulesets/no-such-game/").status_code == 404
 
 
@@ -418,13 +420,17 @@ def test_the_api_documentation_page_needs_no_internet(api_client):
     assert "validator.swagger.io" not in html
 
 
-def test_home_page_lists_the_maps_one_may_see(client, user, user_map, other_private_map, other_published_map):
+def test_home_page_lists_published_maps_and_my_maps_ones_own(client, user, user_map, other_private_map,
+                                                              other_published_map):
     client.force_login(user)
     html = client.get("/").content.decode()
-    assert user_map.name.replace("'", "&#x27;") in html
     assert other_published_map.name.replace("'", "&#x27;") in html
     assert other_private_map.name.replace("'", "&#x27;") not in html
-    assert f"/api/maps/{user_map.pk}/export/" in html and f"/maps/{user_map.pk}/" in html
+    assert f"/maps/{other_published_map.pk}/thumbnail.png" in html
+    mine = client.get("/maps/mine/").content.decode()
+    assert user_map.name.replace("'", "&#x27;") in mine
+    assert other_published_map.name.replace("'", "&#x27;") not in mine
+    assert f"/api/maps/{user_map.pk}/export/" in mine and f"/maps/{user_map.pk}/" in mine
 
 
 def test_map_page_shows_the_map(client, other_published_map, other_private_map):

@@ -20,7 +20,6 @@ from maps.models import (
     apply_edits,
     forget_custom_rulesets,
     restore_revision,
-    sync_custom_rulesets,
     written,
 )
 
@@ -188,14 +187,12 @@ def test_ruleset_files_in_the_rulesets_folder_are_registered(settings, tmp_path,
     settings.HEXSIDE_RULESETS_DIR = tmp_path
     (tmp_path / "ost-winter.json").write_text(json.dumps(custom_data(id="ost-winter")))
     (tmp_path / "broken.json").write_text(json.dumps(custom_data(id="broken", base="chess")))
-    sync_custom_rulesets()
-    assert rulesets.get("ost-winter").base == "ost"
+    assert rulesets.get("ost-winter").base == "ost"  # found at its first lookup: nothing to call first
     with pytest.raises(KeyError):
         rulesets.get("broken")
     assert "broken.json" in caplog.text
 
     (tmp_path / "ost-winter.json").unlink()
-    sync_custom_rulesets()
     with pytest.raises(KeyError):
         rulesets.get("ost-winter")
 
@@ -203,7 +200,6 @@ def test_ruleset_files_in_the_rulesets_folder_are_registered(settings, tmp_path,
 def test_a_saved_ruleset_wins_over_a_file_of_the_same_id(settings, tmp_path):
     settings.HEXSIDE_RULESETS_DIR = tmp_path
     (tmp_path / "ost-desert.json").write_text(json.dumps(custom_data(name="From the file")))
-    sync_custom_rulesets()
     assert rulesets.get("ost-desert").name == "From the file"
     CustomRuleset.objects.create(slug="ost-desert", data=custom_data(name="From the admin"))
     assert rulesets.get("ost-desert").name == "From the admin"
@@ -292,3 +288,27 @@ def test_admin_refuses_a_bad_ruleset_and_saves_a_good_one(admin_client):
     assert response.status_code == 302
     assert CustomRuleset.objects.get().slug == "ost-desert"
     assert rulesets.get("ost-desert").name == "Old School Tactical, desert"
+
+
+def test_every_entry_point_finds_a_custom_ruleset_in_a_fresh_process(client, user, make_map, tmp_path):
+    """Issue 7 point 9: nothing has to be called first. forget_custom_rulesets() leaves this process as a fresh
+    one finds it: no custom ruleset read; the row was saved by another process (a queryset create runs no hook)."""
+    CustomRuleset.objects.create(slug="ost-desert", owner=user, data=custom_data())
+    desert = make_map(user, ruleset="ost-desert", hexes=[{"hex": "C4", "terrain": ["dunes"]}],
+                      overlays=[], hexsides=[])
+    forget_custom_rulesets()
+
+    client.force_login(user)
+    image = client.get(f"/maps/{desert.pk}/map.png")  # the page that answered 500 in a fresh process
+    assert image.status_code == 200 and image.content.startswith(b"\x89PNG")
+
+    forget_custom_rulesets()
+    path = tmp_path / "desert.json"
+    path.write_text(mapfile.dumps(desert.mapdoc()))
+    out = StringIO()
+    call_command("los", str(path), "B4", "D4", "--json", stdout=out)  # a management command
+    assert json.loads(out.getvalue())["reasons"][0]["terrain"] == "dunes"
+
+    forget_custom_rulesets()
+    listed = client.get("/api/rulesets/ost-desert/")  # the API
+    assert listed.status_code == 200 and listed.json()["custom"] is True

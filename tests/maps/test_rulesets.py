@@ -107,7 +107,10 @@ def test_every_entry_has_the_required_keys_and_allowed_values(ruleset_id):
         assert isinstance(entry["movement"], dict), where
         assert set(entry["movement"]) <= set(data["unit_classes"]), where
         for cost in entry["movement"].values():
-            assert cost is None or isinstance(cost, (int, float, str)) and not isinstance(cost, bool), where
+            for value in ([case["cost"] for case in cost] if isinstance(cost, list) else [cost]):
+                assert value is None or isinstance(value, (int, float, str)) and not isinstance(value, bool), where
+            if isinstance(cost, list):
+                assert all(case.get("when", "") in ("", *catalogue.CONDITIONS) for case in cost), where
         assert entry["rule"].startswith(RULE_PREFIX[ruleset_id]), where
         assert isinstance(entry["name"], str) and entry["name"], where
         for field in entry.get("decided", []):
@@ -273,7 +276,7 @@ def test_broken_profile_reports_every_error_with_its_path(tmp_path):
     errors = info.value.errors
     expected = ["id", "name", "base", "level_step", "colour", "terms.hindered", "terms.blocked",
                 "terrain[0].layer", "terrain[0].los", "terrain[0].height", "terrain[0].cover",
-                "terrain[0].movement.foot", "terrain[1].id", "terrain[1].colour", "terrain[2].id",
+                "terrain[0].movement.foot[0]", "terrain[1].id", "terrain[1].colour", "terrain[2].id",
                 "terrain[2].height", "terrain[3]"]
     for where in expected:
         assert any(e.startswith(f"{path}: {where}: ") for e in errors), (where, errors)
@@ -327,3 +330,107 @@ def test_engine_imports_no_django():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=Path(catalogue.__file__).parents[2], check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- styles (how the painter, the map image and cards draw a terrain) ----------------------------------------
+
+@pytest.mark.parametrize("ruleset_id", sorted(REQUIRED))
+def test_every_builtin_entry_has_a_complete_style(ruleset_id):
+    for entry in rulesets.get(ruleset_id).terrain.values():
+        style, where = entry["style"], f"{ruleset_id}:{entry['id']}"
+        assert list(style) == list(catalogue.STYLE_KEYS), where
+        for key in ("fill", "pattern_colour", "stroke"):
+            assert style[key] is None or catalogue.HEX_COLOUR.match(style[key]), where
+        assert style["pattern"] in (None, *catalogue.PATTERNS), where
+        assert style["marker"] in (None, *catalogue.MARKERS), where
+        for key in catalogue.STYLE_REQUIRED[entry["layer"]]:
+            assert style[key] is not None, (where, key)
+        if style["pattern"]:
+            assert style["pattern_colour"], where
+
+
+def test_styles_look_like_a_map():
+    ost, ats, tocs = rulesets.get("ost"), rulesets.get("ats"), rulesets.get("tocs")
+    assert ost.get("woods")["style"]["pattern"] == "trees"
+    assert ost.get("brush")["style"]["pattern"] == "dots"
+    assert ost.get("light-structure")["style"]["pattern"] == "bricks"
+    assert ost.get("marsh")["style"]["pattern"] == "marsh"
+    assert ost.get("rubble")["style"]["pattern"] == "rubble"
+    assert ats.get("river")["style"]["pattern"] == "waves"
+    assert ost.get("bocage")["style"]["stroke_width"] > ost.get("hedge")["style"]["stroke_width"]
+    assert tocs.get("stream")["style"]["stroke"] == "#3a78b5"
+
+
+def test_builtin_entry_without_style_is_refused():
+    data = raw("ost")
+    del data["terrain"][0]["style"]
+    data["terrain"][1]["style"]["fill"] = None
+    data["terrain"][2]["style"]["pattern"] = "stripes"
+    with pytest.raises(rulesets.RulesetError) as info:
+        catalogue._build(data, where="ost.json", builtin_id="ost")
+    assert any(e.startswith("ost.json: terrain[0].style: is required") for e in info.value.errors)
+    assert any(e.startswith("ost.json: terrain[2].style.pattern: 'stripes'") for e in info.value.errors)
+    del data["terrain"][0]
+    data["terrain"][1]["style"]["pattern"] = "dots"
+    with pytest.raises(rulesets.RulesetError) as info:
+        catalogue._build(data, where="ost.json", builtin_id="ost")
+    assert info.value.errors == ["ost.json: terrain 'brush'.style.fill: is required on a hex-layer entry"]
+
+
+def test_bad_styles_are_reported_with_their_paths():
+    profile = {
+        "id": "ost-colours", "name": "Colours", "base": "ost", "extends_base": True,
+        "styles": {"woods": {"fill": "green"}, "hedge": {"stroke_width": 2, "stroke": None},
+                   "mud": {"fill": "#aa8844"}, "stream": "blue"},
+        "terrain": [
+            {"id": "pond", "name": "Pond", "layer": "hex", "los": "clear", "height": 0, "movement": {},
+             "cover": 0, "rule": None, "style": {"fill": "#12345", "pattern": "waves", "marker": "hexagon",
+                                                 "glow": True}},
+            {"id": "fence", "name": "Fence", "layer": "hexside", "los": "clear", "height": 0, "movement": {},
+             "cover": 0, "rule": None, "style": {"stroke": None}},
+        ],
+    }
+    with pytest.raises(rulesets.RulesetError) as info:
+        rulesets.from_dict(profile, where="c.json")
+    errors = info.value.errors
+    for where in ("styles.woods.fill", "styles.hedge.stroke_width", "styles.stream",
+                  "terrain[0].style.fill", "terrain[0].style.marker", "terrain[0].style.glow"):
+        assert any(e.startswith(f"c.json: {where}: ") for e in errors), (where, errors)
+    # once the shapes are right, what each layer needs is checked on the resolved entries
+    profile["styles"] = {"hedge": {"stroke": None}, "mud": {"fill": "#aa8844"}}
+    profile["terrain"][0]["style"] = {"pattern": "waves"}
+    with pytest.raises(rulesets.RulesetError) as info:
+        rulesets.from_dict(profile, where="c.json")
+    assert sorted(info.value.errors) == sorted([
+        "c.json: styles.mud: no terrain 'mud' in this ruleset",
+        "c.json: terrain 'hedge'.style.stroke: is required on a hexside-layer entry",
+        "c.json: terrain 'pond'.style.pattern_colour: is required when a pattern is given",
+        "c.json: terrain 'fence'.style.stroke: is required on a hexside-layer entry",
+    ])
+
+
+def test_a_profile_inherits_and_overrides_styles():
+    ost = rulesets.get("ost")
+    profile = rulesets.from_dict({
+        "id": "ost-colours", "name": "Colours", "base": "ost", "extends_base": True,
+        "styles": {"hedge": {"stroke": "#225522"}},
+        "terrain": [
+            {"id": "woods", "name": "Woods", "layer": "hex", "los": "blocking", "height": 0, "movement": {},
+             "cover": 1, "rule": "OST 14.5", "style": {"fill": "#336633"}},
+            {"id": "orchard", "name": "Orchard", "layer": "hex", "los": "hindering", "height": 0,
+             "movement": {}, "cover": 1, "rule": "OST 14.6"},
+            {"id": "sunken-lane", "name": "Sunken Lane", "layer": "hex", "los": "special", "height": -1,
+             "movement": {"foot": 1}, "cover": 1, "rule": None},
+        ],
+    }, where="c.json")
+    woods = profile.get("woods")["style"]
+    assert woods["fill"] == "#336633"  # its own
+    assert woods["pattern"] == ost.get("woods")["style"]["pattern"] == "trees"  # the rest from the base entry
+    assert profile.get("orchard")["style"] == ost.get("orchard")["style"]  # restated without a style
+    assert profile.get("hedge")["style"]["stroke"] == "#225522"  # a style alone, the entry kept
+    assert profile.get("hedge")["style"]["stroke_width"] == ost.get("hedge")["style"]["stroke_width"]
+    assert profile.get("hedge")["movement"] == ost.get("hedge")["movement"]
+    assert profile.get("sunken-lane")["style"]["fill"] == catalogue.DEFAULT_FILL["special"]  # new: the default
+    assert ost.get("hedge")["style"]["stroke"] != "#225522"  # the base is untouched
+    again = rulesets.from_dict(profile.as_dict(), where="served.json")
+    assert again.as_dict() == profile.as_dict() and "styles" not in profile.as_dict()

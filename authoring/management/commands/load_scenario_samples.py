@@ -14,7 +14,6 @@ from django.db import transaction
 from authoring import scenariofile
 from authoring.models import Scenario, library_maps
 from maps.management.commands.load_samples import load_files, samples_user
-from maps.models import sync_custom_rulesets
 
 
 class Command(BaseCommand):
@@ -28,7 +27,6 @@ class Command(BaseCommand):
         if not folder.is_dir():
             raise CommandError(f"no scenario samples folder at {folder}")
         owner = samples_user()
-        sync_custom_rulesets()
         maps = library_maps(owner)
         load_files(self, sorted(folder.glob("*.json")), lambda path: scenariofile.parse(path.read_bytes(), maps),
                    lambda doc, path: self.load(owner, doc, path), "scenario file")

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from maps import mapfile
-from maps.models import Map, check_name, sync_custom_rulesets
+from maps.models import Map, check_name
 
 SAMPLES_USER = "samples"
 
@@ -28,7 +28,6 @@ class Command(BaseCommand):
         if not folder.is_dir():
             raise CommandError(f"no samples folder at {folder}")
         owner = samples_user()
-        sync_custom_rulesets()
 
         def read(path):
             doc = mapfile.parse(path.read_bytes())
