@@ -445,7 +445,7 @@ def story(doc, sheet, frame_w, frame_h):
         out += markers_block(doc, {side["id"]})
         return out
     public = sheet == "public"
-    side_ids = set() if public else {s["id"] for s in data["sides"]}
+    side_ids = sheet_sides(doc, sheet)
     out = header(doc, side_ids, frame_w, frame_h)
     out += [p("Turn record track", "h3")] + turn_track(doc, side_ids, frame_w)
     out += general(doc) + objectives_block(doc) + game_block(doc, side_ids)
@@ -489,9 +489,30 @@ def card_pdf(doc, paper="a4", sheet=None):
     return out.getvalue()
 
 
-def sheet_filename(doc, sheet, ext="pdf"):
-    """A download name for a sheet: the title, kept readable (accents stay; the endpoint encodes them)."""
-    base = "".join(c if c.isalnum() or c in " -_'" else " " for c in doc.data["title"]).strip()
-    base = "-".join(base.split()) or "scenario"
-    return f"{base}{'' if sheet in ('card', 'public', None) else '-' + sheet}.{ext}"
+def safe_name(text):
+    """A file name from a title: letters (accents kept; the file endpoint encodes them), digits and dashes."""
+    base = "".join(c if c.isalnum() or c in "-_'" else " " for c in text).strip()
+    return "-".join(base.split())[:80] or "scenario"
 
+
+def sheet_filename(doc, sheet, ext="pdf"):
+    return f"{safe_name(doc.data['title'])}{'' if sheet in ('card', 'public', None) else '-' + sheet}.{ext}"
+
+
+def sheet_sides(doc, sheet):
+    """The sides a sheet may show: every side on a card, none on a TOCS public sheet, one on a brief."""
+    if sheet == "card":
+        return {s["id"] for s in doc.data["sides"]}
+    return set() if sheet == "public" else {sheet}
+
+
+def scenario_map_png(doc, sheet, dpi, hex_mm):
+    """The scenario's map for print as PNG bytes: the play area with what the sheet may show drawn on it."""
+    if sheet not in sheets(doc):
+        raise CardError(f"this scenario's sheets are {', '.join(sheets(doc))}; there is no sheet {sheet!r}")
+    cmap = compile_map(doc.maps[doc.main_key])
+    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop_of(doc),
+                                scenario=scenario_layer(doc, sheet_sides(doc, sheet)))
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1, dpi=(dpi, dpi))
+    return out.getvalue()
