@@ -63,7 +63,7 @@ def register_fonts():
 @lru_cache(maxsize=1)
 def styles():
     register_fonts()
-    base = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11.5, textColor=INK, spaceAfter=3)
+    base = ParagraphStyle("body", fontName=FONT, bulletFontName=FONT, fontSize=9, leading=11.5, textColor=INK, spaceAfter=3)
     return {
         "title": ParagraphStyle("title", base, fontName=BOLD, fontSize=20, leading=24, spaceAfter=2),
         "subtitle": ParagraphStyle("subtitle", base, fontName=ITALIC, fontSize=11, leading=14, spaceAfter=2),
@@ -195,7 +195,7 @@ def forces_table(doc, side, frame_w):
     table = Table(rows, colWidths=[w * frame_w for w in widths], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
         ("BACKGROUND", (0, 0), (-1, 0), SHADE), ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONTNAME", (0, 0), (-1, -1), FONT),
         ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]))
     return table
@@ -234,7 +234,7 @@ def turn_track(doc, side_ids, frame_w):
     width = frame_w / TURNS_PER_ROW
     table = Table(rows, colWidths=[width] * min(TURNS_PER_ROW, len(cells)), hAlign="LEFT")
     table.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.8, INK), ("INNERGRID", (0, 0), (-1, -1), 0.4, RULE),
-                               ("VALIGN", (0, 0), (-1, -1), "MIDDLE")] + shading))
+                               ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), FONT)] + shading))
     note = "Shaded turns bring reinforcements." if arriving else ""
     if turns.get("counts") == "down":
         note = ("The track counts down. " + note).strip()
@@ -329,7 +329,8 @@ def small_table(rows):
     table = Table([[p(c, "head" if r == 0 else "cell") for c in row] for r, row in enumerate(rows)],
                   repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, 0), SHADE), ("BOX", (0, 0), (-1, -1), 0.5, RULE),
-                               ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+                               ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                               ("FONTNAME", (0, 0), (-1, -1), FONT)]))
     return table
 
 
@@ -475,7 +476,8 @@ def card_pdf(doc, paper="a4", sheet=None):
     label = "" if sheet in ("card", "public") else f" · SECRET: {doc.side(sheet)['name']}"
     pdf = SimpleDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                             bottomMargin=MARGIN + 4 * mm, title=title + label, author=doc.data.get("designer") or "",
-                            creator="Hexside")
+                            creator="Hexside", initialFontName=FONT, initialFontSize=9)
+    # (the canvas starts in our font, not Helvetica, so every font in the file is embedded)
 
     def footer(canvas, document):
         canvas.saveState()
