@@ -219,10 +219,9 @@ def export_map(job, parameters, report):
     from maps.los.engine import compile_map
     from maps.models import Map
 
-    try:
-        map = Map.objects.get(pk=parameters["map"])
-    except Map.DoesNotExist:
-        raise JobError("the map was deleted") from None
+    map = Map.objects.filter(pk=job.map_id).first()
+    if map is None:
+        raise JobError("the map was deleted")
     if map.content_hash != job.map_hash:
         raise JobError("the map was edited since this export was asked for; ask again")
     report(10, "drawing the map")
