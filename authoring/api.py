@@ -292,7 +292,7 @@ class ScenarioJobView(APIView):
         return {}
 
     def post(self, request, pk):
-        scenario = get_object_or_404(Scenario.objects.visible_to(request.user).defer("document"), pk=pk)
+        scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
         parameters = {"scenario": scenario.pk, "content_hash": scenario.content_hash,
                       **self.options_of(request, scenario)}
         try:
@@ -336,7 +336,7 @@ class ExportJobView(ScenarioJobView):
 
     def options_of(self, request, scenario):
         serializer = ScenarioExportSerializer(data=request.data if isinstance(request.data, dict) else None,
-                                              context={"sheets": cards.sheets(scenario.scenariodoc())})
+                                              context={"sheets": [sheet for sheet, _ in cards.sheet_choices(scenario.document)]})
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 

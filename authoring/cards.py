@@ -91,11 +91,18 @@ def rich(markup, style="body"):
 
 # -- what the card shows ---------------------------------------------------------------------------------------
 
+def sheet_choices(data):
+    """(sheet, label) of a scenario document's card: the one card, or for TOCS the public sheet and one secret
+    brief per side. Reads only the ruleset and the sides, so a page can list them without parsing the maps."""
+    if data.get("ruleset") == "tocs":
+        return [("public", "Public sheet")] + [(side["id"], f"{side['name']}: secret brief")
+                                               for side in data.get("sides", [])]
+    return [("card", "Card")]
+
+
 def sheets(doc):
-    """The sheets of a scenario's card: ["card"], or for TOCS ["public", side id, ...] (one secret brief each)."""
-    if doc.ruleset == "tocs":
-        return ["public"] + [side["id"] for side in doc.data["sides"]]
-    return ["card"]
+    """The sheets of a scenario's card: ["card"], or for TOCS ["public", side id, ...]."""
+    return [sheet for sheet, _ in sheet_choices(doc.data)]
 
 
 def unit_name(unit):
