@@ -38,7 +38,7 @@ MARGIN = 14 * mm
 MAP_DPI = 200  # the map image's resolution as printed on the card
 MAP_HEX_MM = 19.0  # the hex size the map is drawn at when it fits the page width
 MAP_MAX_HEIGHT = 0.5  # of the frame: the map leaves room for the text on page one
-TURNS_PER_ROW = 15
+TURNS_PER_ROW = 10
 INK = colors.HexColor("#222222")
 RULE = colors.HexColor("#999988")
 SHADE = colors.HexColor("#efece0")
@@ -114,28 +114,29 @@ def on_main(ref):
 
 
 def scenario_layer(doc, side_ids):
-    """What the map shows of the scenario: setup zones, units and entry edges of ``side_ids``, and objectives."""
+    """What the map shows of the scenario: setup zones, units and entry edges of ``side_ids``, and objectives.
+    Sides are keyed by their names, which the map's legend prints."""
     data = doc.data
     shown = [s for s in data["sides"] if s["id"] in side_ids]
-    layer = render.ScenarioLayer(side_colours={s["id"]: s.get("colour") for s in data["sides"]})
-    owners = {s["id"] for s in data["sides"]}
+    names = {s["id"]: s["name"] for s in shown}
+    layer = render.ScenarioLayer(side_colours={s["name"]: s.get("colour") for s in shown})
     for o in data.get("objectives", []):
         if on_main(o["hex"]):
             entry = {"hex": o["hex"], "label": o.get("name") or o["id"]}
-            if o.get("owner") in owners and o["owner"] in side_ids:
-                entry["side"] = o["owner"]
+            if o.get("owner") in names:
+                entry["side"] = names[o["owner"]]
             layer.objectives.append(entry)
     for side in shown:
-        units = doc.units(side)
-        layer.setup_zones[side["id"]] = [h for h in side["setup_zone"] if on_main(h)]
-        layer.units.extend({"hex": pl["hex"], "side": side["id"], "label": units[pl["unit"]]["unit"]}
+        units, name = doc.units(side), side["name"]
+        layer.setup_zones[name] = [h for h in side["setup_zone"] if on_main(h)]
+        layer.units.extend({"hex": pl["hex"], "side": name, "label": units[pl["unit"]]["unit"]}
                            for pl in side["placements"] if on_main(pl["hex"]) and pl["unit"] in units)
         edges = sorted({r["edge"] for r in side["reinforcements"] if r.get("edge")})
         if edges:
-            layer.entry_edges[side["id"]] = edges
+            layer.entry_edges[name] = edges
         hexes = [h for r in side["reinforcements"] for h in r.get("hexes") or [] if on_main(h)]
         if hexes:
-            layer.entry_hexes[side["id"]] = hexes
+            layer.entry_hexes[name] = hexes
     return layer
 
 
@@ -279,7 +280,7 @@ def game_block(doc, side_ids):
         out += [p("Activation deck", "h3"), small_table(rows),
                 p(f"Scale: one hex is {metres:g} m of ground, {inches:g} inches on the table "
                   f"(1 inch = 25 yards); measure ranges in hexes × {inches:g}."
-                  + (f" Distances are rounded {rules['rounding']}." if rules.get("rounding") == "floor" else ""))]
+                  + (" Distances in inches are rounded down." if rules.get("rounding") == "floor" else ""))]
     elif game == "assault":
         rows = [["Side", "Formations", "Selection", "Command cards", "TA/OAs", "Smoke", "Points"]]
         for side in shown:
