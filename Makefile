@@ -15,8 +15,14 @@ $(VENV)/.installed: requirements.txt
 
 venv: $(VENV)/.installed
 
-setup: venv
+# A secret key of this machine's own, made once and kept under var/ (settings read it from there).
+var/secret_key:
+	mkdir -p var
+	umask 077 && $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+setup: venv var/secret_key
 	$(PY) manage.py migrate --noinput -v 0
+	$(PY) manage.py collectstatic --noinput -v 0
 
 run: setup
 	$(PY) manage.py load_samples
@@ -29,7 +35,7 @@ run: setup
 	@echo ""
 	@trap 'kill 0' INT TERM; \
 	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --loglevel=warning --concurrency=$(WORKERS) & \
-	$(PY) manage.py runserver $(HOST):$(PORT) --noreload; \
+	$(PY) -m gunicorn hexside.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 120 --log-level warning; \
 	kill 0
 
 # One numba thread per pool process: the processes already use the cores.

@@ -13,8 +13,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.exceptions import NotAuthenticated, ParseError, ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -37,8 +37,10 @@ from authoring.serializers import (
     ScenarioSerializer,
     ScenarioUpdateSerializer,
 )
+from hexside import throttles
+from hexside.parsers import StrictJSONParser
 from jobs import dispatch
-from jobs.api import UNAVAILABLE, job_payload
+from jobs.api import SIGN_IN, UNAVAILABLE, job_payload
 from jobs.models import Job
 from jobs.serializers import JobAcceptedSerializer, JobSerializer, ScenarioExportSerializer
 from maps import mapfile
@@ -52,6 +54,7 @@ from maps.api import (
     revisions_response,
     uploaded,
 )
+
 from maps.serializers import (
     ConflictSerializer,
     EditErrorsSerializer,
@@ -105,6 +108,11 @@ def doc_from_request(data, user):
 @extend_schema(tags=["scenarios"])
 class ScenarioViewSet(viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
+
+    def get_throttles(self):
+        if self.action in ("create", "import_file"):
+            return [throttle() for throttle in throttles.IMPORTS]
+        return super().get_throttles()
     lookup_value_regex = r"\d+"
 
     def get_queryset(self):
@@ -183,7 +191,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
         responses={201: ScenarioDetailSerializer, 400: ErrorsSerializer},
     )
     @action(detail=False, methods=["post"], url_path="import", url_name="import",
-            parser_classes=[MultiPartParser, FormParser, JSONParser])
+            parser_classes=[MultiPartParser, FormParser, StrictJSONParser])
     def import_file(self, request):
         try:
             content, published = uploaded(request, "scenario")
@@ -279,9 +287,11 @@ class ScenarioViewSet(viewsets.ModelViewSet):
 # -- the scenario's jobs ------------------------------------------------------------------------------------
 
 class ScenarioJobView(APIView):
-    """POST: 202 with the job to follow, or 200 with the job that already answered for this content."""
+    """POST: 202 with the job to follow, or 200 with the job that already answered for this content. Starting a
+    job takes a signed-in user and is throttled, as for maps; an anonymous visitor gets the stored answer."""
 
     permission_classes = [permissions.AllowAny]
+    throttle_classes = throttles.JOBS
     kind = None
 
     def options_of(self, request, scenario):
@@ -295,6 +305,11 @@ class ScenarioJobView(APIView):
         scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
         parameters = {"scenario": scenario.pk, "content_hash": scenario.content_hash,
                       **self.options_of(request, scenario)}
+        if not request.user.is_authenticated:
+            stored = dispatch.find_same(self.kind, parameters)
+            if stored is None or stored.status != Job.Status.SUCCEEDED:
+                raise NotAuthenticated(SIGN_IN)
+            return Response(job_payload(stored, request), status=status.HTTP_200_OK)
         try:
             job, _ = dispatch.submit(self.kind, parameters, user=request.user, scenario_id=scenario.pk)
         except dispatch.BrokerUnavailable as exc:

@@ -16,6 +16,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +33,8 @@ def main():
     os.environ["HEXSIDE_VAR_DIR"] = str(folder)
     os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("SECRET_KEY", f"bench-only-{uuid.uuid4().hex}{uuid.uuid4().hex}")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hexside.settings")
     import django
 

@@ -3,14 +3,23 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from hexside.broker import filesystem_options
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("HEXSIDE_VAR_DIR", BASE_DIR / "var"))
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "hexside-development-key-not-for-production")
-DEBUG = os.environ.get("DEBUG", "1") == "1"
+# DEBUG only when asked for. Outside DEBUG there is no default key: one known to the world signs nobody's session.
+DEBUG = os.environ.get("DEBUG", "0") == "1"
+SECRET_KEY_FILE = VAR_DIR / "secret_key"  # `make run` writes one there
+SECRET_KEY = os.environ.get("SECRET_KEY") or (SECRET_KEY_FILE.read_text().strip() if SECRET_KEY_FILE.is_file() else "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            f"SECRET_KEY is not set: set the SECRET_KEY environment variable, or write a key to {SECRET_KEY_FILE} "
+            "(`make run` does), or run with DEBUG=1 on your own machine.")
+    SECRET_KEY = "hexside-development-key-not-for-production"
 ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
 
 INSTALLED_APPS = [
@@ -30,6 +39,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "hexside.middleware.ApiErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -78,7 +89,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "en-gb"
@@ -91,6 +105,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "static"
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "media/"
+# Static files are served by the application itself (whitenoise), from what `collectstatic` gathered.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-maps"
@@ -103,9 +122,60 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "hexside.pagination.Pagination",
     "PAGE_SIZE": 100,
+    # One JSON reader for every request: it refuses what Python's json would take but nothing else should
+    # (deep nesting, NaN, lone surrogates, NUL, huge integers) with a 400 naming the problem.
+    "DEFAULT_PARSER_CLASSES": [
+        "hexside.parsers.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "hexside.errors.exception_handler",
+    # How many proxies in front add X-Forwarded-For: 0 when clients connect directly (make run), 1 behind one
+    # nginx. The throttles' address comes from it; a client's own X-Forwarded-For is not believed.
+    "NUM_PROXIES": int(os.environ.get("HEXSIDE_NUM_PROXIES", "0")),
 }
+# Per user when signed in, per address otherwise (hexside/throttles.py): N/second, N/minute, N/hour or N/day.
+HEXSIDE_THROTTLE_RATES = {
+    "jobs": os.environ.get("HEXSIDE_THROTTLE_JOBS", "30/minute"),
+    "jobs-address": os.environ.get("HEXSIDE_THROTTLE_JOBS_ADDRESS", "120/minute"),
+    "imports": os.environ.get("HEXSIDE_THROTTLE_IMPORTS", "10/minute"),
+    "imports-address": os.environ.get("HEXSIDE_THROTTLE_IMPORTS_ADDRESS", "30/minute"),
+    "token": os.environ.get("HEXSIDE_THROTTLE_TOKEN", "10/minute"),
+}
+
+# The throttles' counts must be shared by every web process: Redis when the broker is Redis, else a folder
+# under var/ (every gunicorn worker on this machine sees it). HEXSIDE_CACHE_URL chooses another cache.
+HEXSIDE_CACHE_URL = os.environ.get("HEXSIDE_CACHE_URL") or os.environ.get("CELERY_BROKER_URL", "")
+if HEXSIDE_CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": HEXSIDE_CACHE_URL}}
+else:
+    cache_dir = HEXSIDE_CACHE_URL[len("file://"):] if HEXSIDE_CACHE_URL.startswith("file://") else VAR_DIR / "cache"
+    # One file per user or address counted; past MAX_ENTRIES a third are dropped (their counts start again).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(cache_dir),
+                          "OPTIONS": {"MAX_ENTRIES": 10_000}}}
+
+# -- what one request may cost ------------------------------------------------------------------------------
+# A body larger than this is refused (413) before it is read; it bounds imports and every JSON request.
+HEXSIDE_MAX_UPLOAD_BYTES = int(os.environ.get("HEXSIDE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024))
+DATA_UPLOAD_MAX_MEMORY_SIZE = HEXSIDE_MAX_UPLOAD_BYTES
+# A map may hold at most this many hexes (columns x rows; 500 x 500 by default, the largest grid) and its map
+# file at most this many bytes, checked at create, import and every edit (400 naming the limit). A 500 x 500
+# map with every hex listed writes about 16 MB, so both byte limits let it in.
+HEXSIDE_MAX_HEXES = int(os.environ.get("HEXSIDE_MAX_HEXES", 500 * 500))
+HEXSIDE_MAX_MAP_BYTES = int(os.environ.get("HEXSIDE_MAX_MAP_BYTES", 20 * 1024 * 1024))
+
+# -- behind HTTPS (HEXSIDE_HTTPS=1, as docs/scale.md deploys): secure cookies, HSTS, redirects --------------
+if os.environ.get("HEXSIDE_HTTPS", "0") == "1":
+    SECURE_SSL_REDIRECT = os.environ.get("HEXSIDE_SSL_REDIRECT", "1") == "1"
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("HEXSIDE_HSTS_SECONDS", 31536000))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host and not host.startswith("[")]
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hexside API",
@@ -139,7 +209,25 @@ SCENARIO_SAMPLES_DIR = BASE_DIR / "authoring" / "samples"
 # Extra ruleset files (JSON, the same shape as maps/rulesets/data/*.json) a designer drops in.
 HEXSIDE_RULESETS_DIR = Path(os.environ.get("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets"))
 
+# Importing community maps (maps/importers/, docs/importing.md): what one upload may cost.
+HEXSIDE_IMPORT_MAX_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_BYTES", 20 * 1024 * 1024))
+HEXSIDE_IMPORT_MAX_ZIP_ENTRIES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_ENTRIES", 2000))
+HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES", 200 * 1024 * 1024))
+HEXSIDE_IMPORT_MAX_ZIP_RATIO = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_RATIO", 200))
+HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = int(os.environ.get("HEXSIDE_IMPORT_MAX_IMAGE_PIXELS", 60_000_000))
+
+# Rules-level checks (maps/checks, docs/validation.md): how many LOS answers are asked both ways, within how many
+# seconds, on a map page or GET /api/maps/<id>/findings/ and per file of a batch validation; and how many parts
+# (run in parallel on however many workers there are) a batch is split into.
+HEXSIDE_FINDINGS_LOS_PAIRS = int(os.environ.get("HEXSIDE_FINDINGS_LOS_PAIRS", 12))
+HEXSIDE_FINDINGS_LOS_SECONDS = float(os.environ.get("HEXSIDE_FINDINGS_LOS_SECONDS", 0.25))
+HEXSIDE_FINDINGS_LOS_MAX_HEXES = int(os.environ.get("HEXSIDE_FINDINGS_LOS_MAX_HEXES", 10_000))
+HEXSIDE_BATCH_LOS_PAIRS = int(os.environ.get("HEXSIDE_BATCH_LOS_PAIRS", 24))
+HEXSIDE_BATCH_LOS_SECONDS = float(os.environ.get("HEXSIDE_BATCH_LOS_SECONDS", 1.0))
+HEXSIDE_BATCH_PARTS = int(os.environ.get("HEXSIDE_BATCH_PARTS", 4))
+
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+STATIC_ROOT.mkdir(exist_ok=True)
 
 # Board scans under a map (the painter's tracing): the upload's limits, checked with Pillow.
 HEXSIDE_SCAN_MAX_BYTES = int(os.environ.get("HEXSIDE_SCAN_MAX_BYTES", 20 * 1024 * 1024))

@@ -19,10 +19,12 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import permissions, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hexside import throttles
 from jobs import conf, dispatch, sweep
 from jobs.models import Job
 from jobs.serializers import (
@@ -41,9 +43,14 @@ from maps.models import Map
 NOT_FOUND = OpenApiResponse(description="No such map (or job), or a private map of another user.")
 UNAVAILABLE = OpenApiResponse(DetailSerializer, description="The job queue (broker) cannot be reached; nothing "
                                                             "was queued.")
+SIGNED_OUT = OpenApiResponse(DetailSerializer, description="Not signed in, and no stored answer to give.")
+THROTTLED = OpenApiResponse(DetailSerializer, description="Too many jobs started: the detail says when to try again.")
 FIELD_ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description="The request is wrong: each field named with what "
                                                                 "is wrong with it, e.g. {\"from\": [\"hex Z99 is "
                                                                 "off the map (20 columns x 12 rows)\"]}.")
+
+
+MAX_ID = 2**63 - 1  # the largest id a database column holds
 
 
 def visible_jobs(user):
@@ -61,10 +68,19 @@ def job_payload(job, request=None):
     return JobSerializer(job, context={"request": request}).data
 
 
+SIGN_IN = ("sign in to start a job (POST /api/token/ for a token, or the admin's sign-in page); anonymous "
+           "visitors get the stored answer of a question already answered on a published map")
+
+
 class MapJobView(APIView):
-    """POST a question about a map: 202 with the job to follow, or 200 with the job that already answered it."""
+    """POST a question about a map: 202 with the job to follow, or 200 with the job that already answered it.
+
+    Starting a job takes a signed-in user and is throttled (hexside/throttles.py); an anonymous visitor gets the stored
+    answer when there is one, and 401/403 saying why otherwise.
+    """
 
     permission_classes = [permissions.AllowAny]
+    throttle_classes = throttles.JOBS
     kind = None
     request_serializer = None
 
@@ -72,6 +88,12 @@ class MapJobView(APIView):
         map = get_object_or_404(Map.objects.visible_to(request.user).defer("document"), pk=pk)
         serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid()})
         serializer.is_valid(raise_exception=True)
+        if not request.user.is_authenticated:
+            stored = dispatch.find_same(self.kind, dict(serializer.validated_data), map, map.content_hash)
+            if stored is None or stored.status != Job.Status.SUCCEEDED:
+                raise NotAuthenticated(SIGN_IN)
+            stored.map = map
+            return Response(job_payload(stored, request), status=status.HTTP_200_OK)
         try:
             job, _ = dispatch.submit(self.kind, dict(serializer.validated_data), map=map, user=request.user,
                                            parts=self.parts(map, serializer.validated_data))
@@ -90,8 +112,8 @@ class MapJobView(APIView):
 def map_job_schema(summary, description, request, example):
     return extend_schema(
         tags=["jobs"], summary=summary, description=description, request=request,
-        responses={202: JobAcceptedSerializer, 200: JobSerializer, 400: FIELD_ERRORS, 404: NOT_FOUND,
-                   503: UNAVAILABLE},
+        responses={202: JobAcceptedSerializer, 200: JobSerializer, 400: FIELD_ERRORS, 401: SIGNED_OUT,
+                   403: SIGNED_OUT, 404: NOT_FOUND, 429: THROTTLED, 503: UNAVAILABLE},
         examples=[OpenApiExample("Request", value=example, request_only=True),
                   OpenApiExample("Queued", value={"job": 42, "url": "/api/jobs/42/"}, response_only=True,
                                  status_codes=["202"])],
@@ -161,8 +183,16 @@ class JobListView(ListAPIView):
         OpenApiParameter("kind", str, description="Only the jobs of this kind: " + ", ".join(Job.Kind.values)),
         OpenApiParameter("map", int, description="Only the jobs about this map.")])
     def get(self, request, *args, **kwargs):
-        if request.query_params.get("map") and not request.query_params["map"].isdigit():
-            return Response({"map": ["expected a map id"]}, status=status.HTTP_400_BAD_REQUEST)
+        params = request.query_params
+        errors = {}
+        if params.get("map") and not (params["map"].isascii() and params["map"].isdigit()
+                                      and int(params["map"]) <= MAX_ID):
+            errors["map"] = ["expected a map id"]
+        for name, choices in (("status", Job.Status.values), ("kind", Job.Kind.values)):
+            if params.get(name) and params[name] not in choices:
+                errors[name] = [f"expected one of: {', '.join(choices)}"]
+        if errors:
+            return Response(errors, status=status.HTTP_400_BAD_REQUEST)
         return super().get(request, *args, **kwargs)
 
 

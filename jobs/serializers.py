@@ -113,6 +113,17 @@ class JobSummarySerializer(serializers.ModelSerializer):
                   "parameters", "requested_by", "created", "started", "finished", "attempts"]
         read_only_fields = fields
 
+    # Who asked, and which worker (host and pid) ran it: for the requester and staff only.
+    PRIVATE = {"requested_by": None, "worker": ""}
+
+    def to_representation(self, job):
+        data = super().to_representation(job)
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if not (user is not None and user.is_authenticated and (user.is_staff or job.requested_by_id == user.pk)):
+            data.update((key, value) for key, value in self.PRIVATE.items() if key in data)
+        return data
+
     def get_url(self, job) -> str:
         return reverse("job-detail", args=[job.pk])
 

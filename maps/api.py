@@ -7,6 +7,7 @@ changed (403). The work is done in maps.models and maps.edits; these views trans
 
 from django.http import FileResponse, Http404, HttpResponse
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerView
@@ -15,9 +16,11 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from hexside import throttles
+from hexside.parsers import StrictJSONParser
 from maps import edits, mapfile, rulesets, scans
 from maps.models import (
     Map,
@@ -127,9 +130,10 @@ def edit_request_problems(data):
     return found
 
 
-def revisions_response(viewset, document, serializer):
-    """A document's revisions, newest first, paginated as the viewset's lists are."""
-    revisions = document.revisions.select_related("author").defer("document")
+def revisions_response(viewset, document, serializer, heavy="document"):
+    """A document's revisions, newest first, paginated as the viewset's lists are; ``heavy`` is the field holding
+    each revision's document, left unread."""
+    revisions = document.revisions.select_related("author").defer(heavy)
     page = viewset.paginate_queryset(revisions)
     if page is not None:
         return viewset.get_paginated_response(serializer(page, many=True).data)
@@ -159,6 +163,11 @@ class MapViewSet(viewsets.ModelViewSet):
             maps = maps.defer("document")  # these never read it, or read it again holding the row
         return maps
 
+    def get_throttles(self):
+        if self.action in ("create", "import_file"):
+            return [throttle() for throttle in throttles.IMPORTS]
+        return super().get_throttles()
+
     def get_serializer_class(self):
         if self.action == "list":
             return MapSerializer
@@ -185,12 +194,13 @@ class MapViewSet(viewsets.ModelViewSet):
         try:
             data = request.data
             doc = doc_from_request(data)
+            map = Map.objects.create_from_doc(request.user, doc, published=data.get("published", False),
+                                              summary="created" if "document" not in data
+                                              else "created from a map file")
         except ParseError as exc:
             return errors_response([problem("$", str(exc.detail))])
         except mapfile.MapFormatError as exc:
             return errors_response(exc.errors)
-        map = Map.objects.create_from_doc(request.user, doc, published=data.get("published", False),
-                                          summary="created" if "document" not in data else "created from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="A map, with its document", responses={200: MapDetailSerializer, 404: NOT_FOUND})
@@ -228,15 +238,16 @@ class MapViewSet(viewsets.ModelViewSet):
         responses={201: MapDetailSerializer, 400: ErrorsSerializer},
     )
     @action(detail=False, methods=["post"], url_path="import", url_name="import",
-            parser_classes=[MultiPartParser, FormParser, JSONParser])
+            parser_classes=[MultiPartParser, FormParser, StrictJSONParser])
     def import_file(self, request):
         try:
             content, published = uploaded(request, "map")
             doc = mapfile.parse(content)
             check_name(doc.name)
+            map = Map.objects.create_from_doc(request.user, doc, published=published,
+                                              summary="imported from a map file")
         except mapfile.FormatError as exc:
             return errors_response(exc.errors)
-        map = Map.objects.create_from_doc(request.user, doc, published=published, summary="imported from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -248,7 +259,7 @@ class MapViewSet(viewsets.ModelViewSet):
     def export(self, request, pk=None):
         map = self.get_object()
         response = HttpResponse(map.export(), content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{map.filename()}"'
+        response["Content-Disposition"] = content_disposition_header(True, map.filename())
         response["ETag"] = f'"{map.content_hash}"'
         return response
 
@@ -280,11 +291,24 @@ class MapViewSet(viewsets.ModelViewSet):
             return edit_errors_response(exc.errors)
         return Response(edit_result(new))
 
+    @extend_schema(
+        summary="The map's findings: the format's warnings and its game's rules checks",
+        description="Each finding as `validate_map --json` gives it (severity, code, where, message) with its "
+                    "JSON path, the hex's label and, for a hexside, the side of that hex. A small sample of LOS "
+                    "answers is checked for reciprocity. See docs/validation.md.",
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["get"])
+    def findings(self, request, pk=None):
+        from maps.validations import map_findings
+
+        return Response({"findings": map_findings(self.get_object())})
+
     @extend_schema(summary="The map's revisions, newest first", responses={200: MapRevisionSerializer(many=True),
                                                                            404: NOT_FOUND})
     @action(detail=True, methods=["get"])
     def revisions(self, request, pk=None):
-        return revisions_response(self, self.get_object(), MapRevisionSerializer)
+        return revisions_response(self, self.get_object(), MapRevisionSerializer, heavy="packed")
 
     @extend_schema(summary="One revision, with its document",
                    responses={200: MapRevisionDetailSerializer, 404: NOT_FOUND})
@@ -413,6 +437,8 @@ class RulesetViewSet(viewsets.ViewSet):
 # -- tokens and the API's own documentation -------------------------------------------------------------------------
 
 class TokenView(ObtainAuthToken):
+    throttle_classes = throttles.TOKEN  # every try counts, so wrong passwords cannot be tried at speed
+
     @extend_schema(tags=["token"], summary="Exchange a username and password for an API token",
                    description="Send the token as `Authorization: Token <token>`.",
                    responses={200: AuthTokenSerializer,

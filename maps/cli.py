@@ -29,6 +29,23 @@ def read_map_file(path):
         raise CliError(f"{path}: invalid map: {first}{more}") from None
 
 
+def read_mapping_file(path):
+    """A designer's terrain mapping (docs/importing.md) as a dict, or CliError naming the file and the problem."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise CliError(f"{path}: a mapping should be a JSON object (docs/importing.md)")
+    return data
+
+
 def parse_markers(values):
     """--marker HEX:KIND[:COUNT] options into the engine's marker list."""
     markers = []
@@ -62,12 +79,11 @@ class MapCommand(BaseCommand):
             sys.exit(2)
 
 
-def report_findings(command, files, check, as_json):
-    """What validate_map and validate_scenario print: per file ``check(path) -> findings``, as lines or JSON;
-    exits 1 when any file has an error."""
+def report_findings(command, results, as_json):
+    """What validate_map and validate_scenario print: ``results`` gives (file name, findings) pairs, shown as
+    lines or JSON; exits 1 when any file has an error."""
     report = []
-    for path in files:
-        findings = check(path)
+    for path, findings in results:
         report.append({"file": path, "ok": not any(f.severity == "error" for f in findings),
                        "findings": [{"severity": f.severity, "code": f.code, "where": f.where,
                                      "message": f.message} for f in findings]})

@@ -243,6 +243,11 @@ class _Editor:
         return self.paint(index, path, op, "storeys",
                           lambda c, storeys: Cell(c.terrain, c.level, storeys, c.art, c.label_note))
 
+    def set_label_note(self, index, path, op):
+        """A note printed beside the hex's label (null: none), so that undoing an erase can bring it back."""
+        return self.paint(index, path, op, "label_note",
+                          lambda c, note: Cell(c.terrain, c.level, c.storeys, c.art, note))
+
     def clear_hexes(self, index, path, op):
         hexes = self.hex_list(index, f"{path}.hexes", op["hexes"])
         if hexes is None:
@@ -374,6 +379,7 @@ OPERATIONS = {
     "set_terrain": (_Editor.set_terrain, ("hexes", "terrain"), ()),
     "set_level": (_Editor.set_level, ("hexes", "level"), ()),
     "set_storeys": (_Editor.set_storeys, ("hexes", "storeys"), ()),
+    "set_label_note": (_Editor.set_label_note, ("hexes", "label_note"), ()),
     "clear_hexes": (_Editor.clear_hexes, ("hexes",), ()),
     "set_art": (_Editor.set_art, ("hex", "art"), ()),
     "clear_art": (_Editor.clear_art, ("hex",), ()),

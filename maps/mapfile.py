@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from shapely.geometry import Polygon
 
+from maps import jsonsafe
 from maps.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS, Grid
 
 
@@ -93,10 +94,11 @@ class Finding:
     hex: str | None = None
     code: str = "invalid"
     severity: str = "error"
+    side: str | None = None  # for a finding about a hexside: its side of ``hex``
 
     def as_dict(self):
         return {"severity": self.severity, "code": self.code, "where": self.where, "path": self.path,
-                "hex": self.hex, "message": self.message}
+                "hex": self.hex, "side": self.side, "message": self.message}
 
     @property
     def where(self):
@@ -166,20 +168,14 @@ def parse(data, rulesets=None):
 
 def decode(data, error=None):
     """The decoded JSON object from text, bytes or the object itself; ``error`` (an exception class taking a
-    list of findings, MapFormatError by default) when it is not UTF-8 or not JSON."""
+    list of findings, MapFormatError by default) when it is not UTF-8, not JSON, or unsafe JSON (NaN, lone
+    surrogates, NUL, huge numbers, deep nesting: maps.jsonsafe)."""
     error = error or MapFormatError
-    if isinstance(data, (bytes, bytearray)):
+    if isinstance(data, (str, bytes, bytearray)):
         try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise error([Finding("$", f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})",
-                                 code="not-utf8")]) from None
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise error([Finding("$", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                                 code="bad-json")]) from None
+            data = jsonsafe.loads(data)
+        except jsonsafe.UnsafeJSON as exc:
+            raise error([Finding(exc.path, exc.message, code=exc.code)]) from None
     return data
 
 

@@ -2,22 +2,31 @@
 
 A map is kept whole, as the map format's canonical document (``mapfile.to_dict``): the engine reads it without
 knowing about the database, and an export is the document written out. Every change is a numbered revision
-holding the whole document, so any earlier state can be brought back; bringing one back is itself a new
-revision, and nothing is ever lost.
+holding the whole document, compressed (a one-hex edit of a large map stores a few per cent of the map, not all
+of it again), so any earlier state can be brought back; bringing one back is itself a new revision, and nothing
+is ever lost.
+
+An edit is worked out before its write transaction, from the map as it was read; the transaction only checks
+that the map is still at that revision and writes. On SQLite, where one writer holds the whole database, the
+write lock is held for the time of a write, not for the time of an edit.
 """
 
 import hashlib
 import json
 import logging
 import threading
+import zlib
 from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
+from django.utils import timezone
 
-from maps import edits, mapfile, rulesets
+from maps import edits, mapfile, rulesets, scans
 from maps.hexgrid import Grid
 
 logger = logging.getLogger(__name__)
@@ -43,11 +52,11 @@ class MapQuerySet(models.QuerySet):
     def create_from_doc(self, owner, doc, published=False, summary="created"):
         """A new map at revision 1 from a MapDoc, with its first revision written."""
         check_name(doc.name)
-        document, content_hash = written(doc)
+        document, content_hash, packed = written(doc)
         with transaction.atomic():
             map = self.create(owner=owner, name=doc.name, ruleset=doc.ruleset, grid=document["grid"],
                               document=document, content_hash=content_hash, published=published, revision=1)
-            map.record(owner, summary)
+            map.record(owner, summary, packed)
         return map
 
 
@@ -87,21 +96,30 @@ class Map(models.Model):
         safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.name.lower()).strip("-")
         return f"{safe or 'map'}.json"
 
-    def record(self, author, summary):
-        """Write the current state down as a revision."""
-        return self.revisions.create(number=self.revision, document=self.document, content_hash=self.content_hash,
+    def record(self, author, summary, packed=None):
+        """Write the current state down as a revision (``packed``: the document compressed, if already done)."""
+        return self.revisions.create(number=self.revision, packed=packed or pack(self.document),
+                                     content_hash=self.content_hash,
                                      author=author if author is not None and author.is_authenticated else None,
                                      summary=edits.summarise([summary]) if summary else "")
 
     def commit(self, doc, author, summary):
-        """Make a MapDoc the map's next revision. Call inside a transaction holding the row."""
-        self.document, self.content_hash = written(doc)
-        self.name = doc.name
-        self.ruleset = doc.ruleset
-        self.grid = self.document["grid"]
-        self.revision += 1
-        self.save(update_fields=["document", "content_hash", "name", "ruleset", "grid", "revision", "updated"])
-        return self.record(author, summary)
+        """Make a MapDoc the map's next revision, if the map is still at the revision it was read at.
+
+        The document is written (and compressed) first; the transaction then only checks the revision and
+        writes. Raises StaleRevision, and writes nothing, when the map has moved on since it was read.
+        """
+        document, content_hash, packed = written(doc)
+        seen = self.revision
+        with transaction.atomic():
+            moved = Map.objects.filter(pk=self.pk, revision=seen).update(
+                document=document, content_hash=content_hash, name=doc.name, ruleset=doc.ruleset,
+                grid=document["grid"], revision=F("revision") + 1, updated=timezone.now())
+            if not moved:
+                raise StaleRevision(Map.objects.filter(pk=self.pk).values_list("revision", flat=True).first())
+            self.document, self.content_hash, self.name, self.ruleset = document, content_hash, doc.name, doc.ruleset
+            self.grid, self.revision = document["grid"], seen + 1
+            return self.record(author, summary, packed)
 
     def rename(self, name, author):
         """A new name is a change of the map file, so it is a revision too."""
@@ -110,10 +128,17 @@ class Map(models.Model):
         return apply_edits(self.pk, author, None, [{"op": "rename", "name": name}]).map
 
 
+@receiver(post_delete, sender=Map)
+def delete_scans(sender, instance, **kwargs):
+    """A deleted map's board scans go with it, once the deletion is committed."""
+    pk = instance.pk
+    transaction.on_commit(lambda: scans.forget(pk))
+
+
 class MapRevision(models.Model):
     map = models.ForeignKey(Map, on_delete=models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField()
-    document = models.JSONField()
+    packed = models.BinaryField(help_text="The map file of this revision: canonical JSON, zlib-compressed.")
     content_hash = models.CharField(max_length=64)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                related_name="+")
@@ -127,15 +152,51 @@ class MapRevision(models.Model):
     def __str__(self):
         return f"{self.map} r{self.number}"
 
+    @property
+    def document(self):
+        """The revision's map file, as the canonical document."""
+        return unpack(self.packed)
+
+    @document.setter
+    def document(self, value):
+        self.packed = pack(value)
+
+
+class MapTooLarge(mapfile.MapFormatError):
+    """A map past HEXSIDE_MAX_HEXES hexes or HEXSIDE_MAX_MAP_BYTES bytes of map file."""
+
+
+def pack(document):
+    """A document as a revision stores it: compact JSON, zlib-compressed (a tenth of the size or less)."""
+    return zlib.compress(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def unpack(packed):
+    return json.loads(zlib.decompress(bytes(packed)).decode("utf-8"))
+
 
 def written(doc):
-    """The canonical document and its content hash, from one writing of the map file.
+    """The canonical document, its content hash and its compressed form, from one writing of the map file.
 
     The same as (mapfile.to_dict(doc), mapfile.content_hash(doc)), in about half the time: writing a
-    large map is the larger part of an edit.
+    large map is the larger part of an edit. Raises MapTooLarge past the size limits in settings.
     """
+    check_hexes(doc.grid)
     text = mapfile.dumps(doc)
-    return json.loads(text), hashlib.sha256(text.encode("utf-8")).hexdigest()
+    data = text.encode("utf-8")
+    limit = settings.HEXSIDE_MAX_MAP_BYTES
+    if len(data) > limit:
+        raise MapTooLarge([mapfile.Finding("$", f"the map file would be {len(data)} bytes, more than the limit of "
+                                                f"{limit} bytes (HEXSIDE_MAX_MAP_BYTES)", code="too-large")])
+    return json.loads(text), hashlib.sha256(data).hexdigest(), zlib.compress(data, 6)
+
+
+def check_hexes(grid):
+    limit = settings.HEXSIDE_MAX_HEXES
+    if grid.columns * grid.rows > limit:
+        raise MapTooLarge([mapfile.Finding("grid", f"{grid.columns} x {grid.rows} = {grid.columns * grid.rows} "
+                                                   f"hexes, more than the limit of {limit} hexes (HEXSIDE_MAX_HEXES)",
+                                           code="too-large")])
 
 
 def check_name(name):
@@ -145,27 +206,44 @@ def check_name(name):
 
 
 def apply_edits(map_id, author, revision, operations):
-    """Apply edit operations to a map in one transaction, holding its row; the new MapRevision.
+    """Apply edit operations to a map; the new MapRevision.
 
-    ``revision`` is the revision the client saw (None: whatever is current). Raises StaleRevision, or
-    edits.EditError listing every bad operation; in both cases nothing is written.
+    ``revision`` is the revision the client saw (None: whatever is current). The edit is worked out outside any
+    transaction, on the map as read; only the write is in one, and it writes only if the map has not moved on
+    meanwhile. Raises StaleRevision, or edits.EditError listing every bad operation (a map grown past the size
+    limits included); in every case nothing is written.
     """
-    with transaction.atomic():
-        map = Map.objects.select_for_update().get(pk=map_id)
+    for _ in range(ATTEMPTS):
+        map = Map.objects.get(pk=map_id)
         if revision is not None and revision != map.revision:
             raise StaleRevision(map.revision)
         doc, summary = edits.apply(map.mapdoc(), operations)
-        return map.commit(doc, author, summary)
+        try:
+            return map.commit(doc, author, summary)
+        except MapTooLarge as exc:
+            raise edits.EditError([edits.Problem(None, f.path, f.message) for f in exc.errors]) from None
+        except StaleRevision:
+            if revision is not None:
+                raise
+    raise StaleRevision(Map.objects.get(pk=map_id).revision)  # it kept moving while we worked
 
 
 def restore_revision(map_id, author, number, revision=None):
     """Bring back revision ``number`` as a new MapRevision; MapRevision.DoesNotExist if there is none."""
-    with transaction.atomic():
-        map = Map.objects.select_for_update().get(pk=map_id)
+    for _ in range(ATTEMPTS):
+        map = Map.objects.get(pk=map_id)
         if revision is not None and revision != map.revision:
             raise StaleRevision(map.revision)
         old = map.revisions.get(number=number)
-        return map.commit(edits.load(old.document), author, f"restored revision {number}")
+        try:
+            return map.commit(edits.load(old.document), author, f"restored revision {number}")
+        except StaleRevision:
+            if revision is not None:
+                raise
+    raise StaleRevision(Map.objects.get(pk=map_id).revision)
+
+
+ATTEMPTS = 3  # an edit "on whatever is current" worked out again when another write came first
 
 
 # -- rulesets designers add ------------------------------------------------------------------------------
@@ -279,3 +357,82 @@ def _load(kind, where, stamp):
     except rulesets.RulesetError as exc:
         logger.warning("ruleset %s is not usable: %s", where, "; ".join(exc.errors))
         return None
+
+
+# -- batch validation ------------------------------------------------------------------------------------
+
+class BatchValidation(models.Model):
+    """One upload to check (a map file or a zip of many), its owner's alone; a batch-validation job checks it
+    and writes one BatchFile per map file found in it."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="validations")
+    name = models.CharField(max_length=255, help_text="The uploaded file's name.")
+    upload = models.FileField(upload_to="validations/%Y/%m/", max_length=255)
+    size = models.PositiveBigIntegerField(default=0)
+    job = models.ForeignKey("jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    files_total = models.PositiveIntegerField(default=0, help_text="Map files found in the upload (once read).")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["owner", "-created"])]
+
+    def __str__(self):
+        return f"validation of {self.name}"
+
+    def counts(self):
+        """How many files got each verdict so far."""
+        found = {row["verdict"]: row["n"] for row in
+                 self.files.order_by().values("verdict").annotate(n=models.Count("id"))}
+        return {verdict: found.get(verdict, 0) for verdict, _ in BatchFile.Verdict.choices}
+
+
+class BatchFile(models.Model):
+    """One map file of a batch: its verdict, findings and (when it converted) its map document."""
+
+    class Verdict(models.TextChoices):
+        OK = "ok"
+        WARNINGS = "warnings"
+        INVALID = "invalid"
+
+    batch = models.ForeignKey(BatchValidation, on_delete=models.CASCADE, related_name="files")
+    index = models.PositiveIntegerField(help_text="Its place among the upload's files.")
+    name = models.CharField(max_length=500)
+    source_format = models.CharField(max_length=32, blank=True)
+    verdict = models.CharField(max_length=16, choices=Verdict.choices)
+    errors = models.PositiveIntegerField(default=0)
+    warnings = models.PositiveIntegerField(default=0)
+    findings = models.JSONField(default=list)
+    document = models.JSONField(null=True, blank=True, help_text="The converted map, when it could be read.")
+    map = models.ForeignKey(Map, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                            help_text="The owner's map made from this file, once opened.")
+
+    class Meta:
+        ordering = ["batch", "index"]
+        constraints = [models.UniqueConstraint(fields=["batch", "index"], name="unique_batch_file_index")]
+
+    def __str__(self):
+        return self.name
+
+    def open_as_map(self, user):
+        """The owner's private map made from this file: made once, then the same one every time."""
+        if self.document is None:
+            raise mapfile.MapFormatError([mapfile.Finding("$", "this file could not be converted into a map",
+                                                          code="no-map")])
+        with transaction.atomic():
+            row = BatchFile.objects.select_for_update().get(pk=self.pk)
+            if row.map_id is not None and Map.objects.filter(pk=row.map_id, owner=user).exists():
+                return row.map
+            doc = edits.load(row.document)
+            doc.name = doc.name[:NAME_LENGTH] or "imported map"
+            map = Map.objects.create_from_doc(user, doc, summary=f"opened from the validation of {self.name}"[:200])
+            row.map = map
+            row.save(update_fields=["map"])
+            return map
+
+
+@receiver(post_delete, sender=BatchValidation)
+def delete_upload_file(sender, instance, **kwargs):
+    """A batch's uploaded file goes with it."""
+    if instance.upload:
+        instance.upload.delete(save=False)

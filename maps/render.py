@@ -746,6 +746,18 @@ def printed_size(grid, dpi, hex_mm, area=None, cmap=None):
     return (int(math.ceil((max_x - min_x) * scale)) + 2 * margin, int(math.ceil((max_y - min_y) * scale)) + 2 * margin)
 
 
+def image_space(grid):
+    """((width, height), px): the screen image's size in pixels and the map-space-to-pixel function render_map
+    draws it with (the map page lays its highlights over the image with the same one)."""
+    min_x, min_y, max_x, max_y = grid.extent()
+    width = int(math.ceil((max_x - min_x) * SCALE)) + 2 * MARGIN
+    height = int(math.ceil((max_y - min_y) * SCALE)) + 2 * MARGIN
+
+    def px(point):
+        return (MARGIN + (point[0] - min_x) * SCALE, MARGIN + (point[1] - min_y) * SCALE)
+    return (width, height), px
+
+
 def render_map(cmap, highlight=None, labels=True):
     """The screen image: the map as an RGB image; ``highlight`` maps hex index to an RGBA colour laid over it."""
     return draw_map(cmap, SCALE, MARGIN, labels=labels and cmap.n <= 4000, shading=highlight)

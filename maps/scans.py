@@ -7,6 +7,7 @@ file and a name never points at other pixels than the ones aligned to it.
 
 import hashlib
 import io
+import shutil
 import warnings
 from pathlib import Path
 
@@ -87,6 +88,16 @@ def first_alignment(grid, size):
             "rotation": 0.0, "opacity": 0.5}
 
 
+def copy(from_map_id, to_map_id):
+    """Give a copy of a map (a duplicate) its own copy of the scans its background entry may name."""
+    source = folder(from_map_id)
+    if source.is_dir():
+        shutil.copytree(source, folder(to_map_id), dirs_exist_ok=True)
+
+
+def forget(map_id):
+    """Remove a deleted map's scans."""
+    shutil.rmtree(folder(map_id).parent, ignore_errors=True)
 def attach(map_id, grid, data, extension, size, author, revision=None):
     """Store a checked scan beside the map and name it in the map's background entry, fitted to the whole grid:
     (the new MapRevision, the entry). Raises StaleRevision when ``revision`` is not the current one."""

@@ -14,12 +14,14 @@ from collections import OrderedDict
 
 import numpy as np
 from celery import shared_task
+from django.conf import settings
 
 from jobs import runner
 from jobs.runner import JobError, JobTask, Outcome
-from maps import mapfile
+from maps import importers, importing, mapfile, rulesets
+from maps.batchcheck import check_upload
 from maps.los import engine
-from maps.models import Map
+from maps.models import BatchFile, BatchValidation, Map
 
 COMPILED_CACHE_SIZE = 8
 _compiled = OrderedDict()
@@ -43,6 +45,16 @@ def analysis_part(self, job_id, index):
 @shared_task(base=JobTask, bind=True, name="maps.analysis_assemble")
 def analysis_assemble(self, job_id):
     runner.run(self, job_id, assemble_analysis)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.batch_validation_part")
+def batch_validation_part(self, job_id, index):
+    runner.run_part(self, job_id, index, check_batch_part)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.batch_validation_assemble")
+def batch_validation_assemble(self, job_id):
+    runner.run(self, job_id, summarise_batch)
 
 
 # -- the work --------------------------------------------------------------------------------------------
@@ -121,6 +133,44 @@ def assemble_analysis(job):
     return Outcome(analysis.as_dict(), file=(f"analysis-{job.pk}.npz", content))
 
 
+def batch_uploads(batch):
+    """The map files of a batch's upload (a zip expands within the import limits)."""
+    with batch.upload.open("rb") as handle:
+        data = handle.read()
+    return importers.expand(batch.name, data, importing.limits())
+
+
+def check_batch_part(job, part):
+    """Check every files_total-th map file of the upload, starting at the part's index, storing each as it goes.
+
+    A part started again (its worker was lost) rewrites the same rows: each file has one row per batch.
+    """
+    started = time.perf_counter()
+    try:
+        batch = BatchValidation.objects.get(pk=job.parameters["batch"])
+    except BatchValidation.DoesNotExist:
+        raise JobError("the validation was deleted") from None
+    uploads = batch_uploads(batch)
+    total = len(uploads)
+    BatchValidation.objects.filter(pk=batch.pk).update(files_total=total)
+    pairs, seconds = settings.HEXSIDE_BATCH_LOS_PAIRS, settings.HEXSIDE_BATCH_LOS_SECONDS
+    for index in range(part.index, total, job.parts_total):
+        checked = check_upload(uploads[index], importing.limits(), los_pairs=pairs, los_seconds=seconds)
+        BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
+            "name": checked["name"][:500], "source_format": checked["source_format"][:32],
+            "verdict": checked["verdict"], "errors": checked["errors"], "warnings": checked["warnings"],
+            "findings": checked["findings"], "document": checked["document"]})
+        done = BatchFile.objects.filter(batch=batch).count()
+        runner.report(job, 95 * done // max(1, total), f"{done} of {total} files checked")
+    return b"", time.perf_counter() - started
+
+
+def summarise_batch(job):
+    """The batch's counts per verdict; the full report is the batch's own (GET /api/validations/<id>/)."""
+    batch = BatchValidation.objects.get(pk=job.parameters["batch"])
+    return {"validation": batch.pk, "files": batch.files.count(), **batch.counts()}
+
+
 def npz_bytes(**arrays):
     """What np.savez_compressed writes, at zlib's fastest level: the matrix of a large map compresses in a
     fraction of the time, to nearly the same size."""
@@ -139,7 +189,7 @@ def compiled_for(job):
     markers = job.parameters.get("markers") or []
     key = (job.map_hash, json.dumps(markers, sort_keys=True))
     cmap = _compiled.get(key)
-    if cmap is not None:
+    if cmap is not None and _catalogue_current(cmap):
         _compiled.move_to_end(key)
         return cmap
     cmap = engine.compile_map(mapfile.parse(document_for(job)), markers)
@@ -147,6 +197,16 @@ def compiled_for(job):
     while len(_compiled) > COMPILED_CACHE_SIZE:
         _compiled.popitem(last=False)
     return cmap
+
+
+def _catalogue_current(cmap):
+    """Is the compiled map's ruleset still the one maps.rulesets.get() gives (a custom one may have changed)?"""
+    if cmap.catalogue.builtin:
+        return True
+    try:
+        return rulesets.get(cmap.ruleset) is cmap.catalogue
+    except KeyError:
+        return False
 
 
 def document_for(job):

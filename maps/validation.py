@@ -8,16 +8,16 @@ from pathlib import Path
 
 from shapely.geometry import Polygon
 
-from maps import mapfile
+from maps import checks, mapfile
 
 
-def validate_bytes(data, name="<map>"):
-    """(doc or None, findings) for one file's content."""
+def validate_bytes(data, name="<map>", los_pairs=checks.DEFAULT_PAIRS):
+    """(doc or None, findings) for one file's content: the format's errors, else its warnings and the rules'."""
     try:
         doc = mapfile.parse(data)
     except mapfile.MapFormatError as exc:
         return None, list(exc.errors)
-    return doc, check_map(doc)
+    return doc, check_map(doc, los_pairs=los_pairs)
 
 
 def validate_file(path):
@@ -33,8 +33,16 @@ def warning(path, message, hex=None, code="warning"):
     return mapfile.Finding(path, message, hex, code, severity="warning")
 
 
-def check_map(doc):
-    """Warnings about a map that parsed: things that are legal but probably not meant."""
+def check_map(doc, los_pairs=checks.DEFAULT_PAIRS, los_seconds=checks.DEFAULT_SECONDS):
+    """Findings about a map that parsed: the format's warnings (legal but probably not meant), then the rules'
+    checks of its game (maps.checks)."""
+    findings = format_warnings(doc)
+    findings += checks.run(doc, los_pairs=los_pairs, los_seconds=los_seconds)
+    return findings
+
+
+def format_warnings(doc):
+    """Things the format allows that are probably not meant: redundant hexes, art spilling, overlays overlapping."""
     findings = []
     grid = doc.grid
     default = doc.default_cell()
@@ -59,3 +67,34 @@ def check_map(doc):
                                         code="overlays-overlap"))
             seen[pos] = overlay.id
     return findings
+
+
+def validate_source(name, data, *, files=None, limits=None, ruleset=None, mapping=None):
+    """[(name, doc or None, findings)] for one file of any format maps.importers reads, or a zip of them: each
+    map is converted, then checked as a Hexside map; the conversion's findings come first."""
+    from maps import importers
+
+    out = []
+    for upload in importers.expand(name, data, limits):
+        if files is not None and not upload.files:
+            upload.files = files
+        doc, findings, _format = validate_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
+        out.append((upload.name, doc, findings))
+    return out
+
+
+def validate_upload(upload, *, ruleset=None, mapping=None, limits=None, los_pairs=checks.DEFAULT_PAIRS,
+                    los_seconds=checks.DEFAULT_SECONDS):
+    """(doc or None, findings, source format) for one of importers.expand()'s uploads: converted, then checked."""
+    from maps import importers
+
+    result = importers.convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
+    doc, findings = None, list(result.findings)
+    if result.doc is not None:
+        try:
+            doc = mapfile.parse(result.doc)
+        except mapfile.MapFormatError as exc:
+            findings.extend(exc.errors)
+        else:
+            findings.extend(check_map(doc, los_pairs=los_pairs, los_seconds=los_seconds))
+    return doc, findings, result.source_format

@@ -18,6 +18,7 @@ from maps.forms import ImportForm, NewMapForm
 from maps.los.engine import compile_map
 from maps.models import Map
 from maps.render import render_map
+from maps.validations import map_page_context
 
 HOME_LIMIT = 200
 RECENT_REVISIONS = 10
@@ -103,8 +104,9 @@ def map_page(request, pk):
         "grid": map.hex_grid(),
         "counts": {key: len(document.get(key, [])) for key in ("hexes", "hexsides", "overlays")},
         "defaults": document.get("defaults", {}),
-        "revisions": map.revisions.select_related("author").defer("document")[:RECENT_REVISIONS],
+        "revisions": map.revisions.select_related("author").defer("packed")[:RECENT_REVISIONS],
         "is_owner": request.user.is_authenticated and map.owner_id == request.user.id,
+        **map_page_context(map),
     }
     return render(request, "maps/map_detail.html", context)
 

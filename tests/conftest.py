@@ -43,6 +43,14 @@ def custom_rulesets_need_a_database(request):
     rulesets.set_loader(custom_rulesets)
 
 
+@pytest.fixture(autouse=True)
+def fresh_throttles():
+    """Each test starts with no requests counted against the rate limits (hexside/throttles.py)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def map_document():
     """A valid map file (a fresh copy each time): every layer used once."""

@@ -1,7 +1,7 @@
 """The LOS engine's front door: compile a map, answer one line, a viewshed or the whole map.
 
 Everything here is plain Python over a :class:`CompiledMap`; the per-ruleset work lives in the ruleset modules
-(ost.py, ats.py, assault.py, miniatures.py, tocs.py), each with a reference evaluator and a fast batch path.
+(ost/, ats/, assault.py, miniatures.py, tocs.py), each with a reference evaluator and a fast batch path.
 """
 
 import importlib

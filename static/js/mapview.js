@@ -91,7 +91,7 @@ export function patternTile(kind, colour, s) {
 const LAYERS = ["terrain", "art", "hexsides", "overlays", "grid"];
 
 export class MapView {
-  constructor(canvas, model, styles, { onHover = () => {} } = {}) {
+  constructor(canvas, model, styles) {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.model = model;
@@ -105,7 +105,6 @@ export class MapView {
     this.extra = [];          // page layers drawn on top, in order
     this.cache = null;        // {canvas per layer, window in map space, res}
     this.dirty = { all: true, hexes: new Set() };
-    this.onHover = onHover;
     this.frames = 0;
     model.onChange((what) => this.invalidate(what));
     new ResizeObserver(() => this.resize()).observe(canvas);
@@ -147,9 +146,11 @@ export class MapView {
     const [mx, my] = this.toMap(sx, sy);
     this.scale = Math.max(2, Math.min(400, this.scale * factor));
     this.ox = sx - mx * this.scale; this.oy = sy - my * this.scale;
+    // While the wheel turns, the cached layers are stretched; they are drawn again at the new scale once it stops.
+    this.zooming = true;
     this.request();
     clearTimeout(this.zoomTimer);
-    this.zoomTimer = setTimeout(() => { this.cache = null; this.request(); }, 150);
+    this.zoomTimer = setTimeout(() => { this.zooming = false; this.request(); }, 150);
   }
 
   panBy(dx, dy) { this.ox += dx; this.oy += dy; this.request(); }
@@ -290,7 +291,7 @@ export class MapView {
   drawArt() {
     const ctx = this.layerCtx("art"), c = this.cache;
     ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.w, c.h); ctx.restore();
-    for (const [key, cell] of this.model.cells) {
+    for (const cell of this.model.cells.values()) {
       if (!cell.art) continue;
       const polys = Array.isArray(cell.art[0][0]) ? cell.art : [cell.art];
       const st = this.styles.style(cell.terrain[0]);
@@ -299,7 +300,6 @@ export class MapView {
         ctx.fillStyle = shade(st.fill && st.fill.startsWith("#") ? st.fill : "#a88f74", -0.3); ctx.fill();
         ctx.lineWidth = 1.5 / c.res; ctx.strokeStyle = "#2b1d12"; ctx.stroke();
       }
-      void key;
     }
   }
 
@@ -314,8 +314,9 @@ export class MapView {
       ctx.strokeStyle = st.stroke || "#5a3e2b";
       ctx.lineWidth = Math.max(2 / c.res, (st.stroke_width || 0.1) * SQRT3);
       ctx.stroke();
-      if (st.pattern === "dots" || st.marker) {   // a second cue beside the colour
-        ctx.setLineDash([0.08, 0.12]); ctx.strokeStyle = "#ffffff"; ctx.lineWidth /= 3; ctx.stroke(); ctx.setLineDash([]);
+      if (st.pattern) {   // a second cue beside the colour: dashes in the pattern's colour
+        ctx.setLineDash([0.08, 0.12]); ctx.strokeStyle = st.pattern_colour || "#ffffff"; ctx.lineWidth /= 2.5; ctx.stroke();
+        ctx.setLineDash([]);
       }
     }
   }
@@ -343,7 +344,7 @@ export class MapView {
       ctx.fillStyle = "rgba(40,30,20,.75)"; ctx.textAlign = "center"; ctx.textBaseline = "top";
       for (const [col, row] of hexes) {
         const [x, y] = g.centre(col, row);
-        ctx.fillText(g.label(col, row), x, y - (g.flat ? SQRT3 / 2 - 0.08 : 0.88));
+        ctx.fillText(g.label(col, row), x, y - (g.flat ? SQRT3 / 2 - 0.08 : 0.72));
       }
     }
   }
@@ -351,6 +352,7 @@ export class MapView {
   // Redraw what changed into the cache, then copy the cache to the screen with the page's layers on top.
   draw() {
     const t0 = performance.now();
+    if (this.zooming && this.cache && !this.cacheValid()) { this.drawStretched(); return; }
     if (!this.cacheValid()) this.buildCache();
     const d = this.dirty;
     if (d.all) {
@@ -379,6 +381,16 @@ export class MapView {
     this.frames++;
   }
 
+  // The cached layers scaled to the current zoom: quick and a little blurred, while the wheel turns.
+  drawStretched() {
+    const ctx = this.ctx, c = this.cache, k = (this.scale * this.dpr) / c.res;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = "#e9e5da"; ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    const dx = (c.x0 * this.scale + this.ox) * this.dpr, dy = (c.y0 * this.scale + this.oy) * this.dpr;
+    for (const name of LAYERS) ctx.drawImage(c.layers[name], dx, dy, c.w * k, c.h * k);
+    this.frames++;
+  }
+
   // The board scan, under the painted map's lines but over its fills (faded), placed by its alignment.
   drawBackground(ctx) {
     const bg = this.background;
@@ -393,6 +405,31 @@ export class MapView {
     ctx.globalAlpha = e.opacity ?? 1;
     ctx.drawImage(bg.image, 0, 0);
     ctx.restore();
+  }
+
+  // A counter-like marker (smoke, a wreck, a setup zone's flag) in a hex, in its catalogue style: a square of its
+  // fill with its marker shape, and a short name.
+  drawMarker(ctx, col, row, id, { size = 0.7, text = null } = {}) {
+    const st = this.styles.style(id), [x, y] = this.grid.centre(col, row), h = size / 2;
+    ctx.fillStyle = st.fill || "#888"; ctx.strokeStyle = st.stroke || "#333"; ctx.lineWidth = 1.5 / this.scale;
+    ctx.fillRect(x - h, y - h, size, size); ctx.strokeRect(x - h, y - h, size, size);
+    ctx.beginPath();
+    const r = h * 0.45, cy = y - h * 0.25;
+    switch (st.marker) {
+      case "circle": ctx.arc(x, cy, r, 0, 7); break;
+      case "square": ctx.rect(x - r, cy - r, 2 * r, 2 * r); break;
+      case "triangle": ctx.moveTo(x, cy - r); ctx.lineTo(x + r, cy + r); ctx.lineTo(x - r, cy + r); ctx.closePath(); break;
+      case "cross": ctx.moveTo(x - r, cy - r); ctx.lineTo(x + r, cy + r); ctx.moveTo(x + r, cy - r); ctx.lineTo(x - r, cy + r); break;
+      case "star": for (let i = 0; i < 10; i++) {
+        const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r / 2.2 : r;
+        ctx[i ? "lineTo" : "moveTo"](x + rr * Math.cos(a), cy + rr * Math.sin(a));
+      } ctx.closePath(); break;
+      default: break;
+    }
+    ctx.stroke();
+    ctx.fillStyle = "#111"; ctx.font = `${size * 0.28}px system-ui, sans-serif`; ctx.textAlign = "center";
+    ctx.textBaseline = "alphabetic";
+    ctx.fillText(text ?? this.styles.name(id).slice(0, 8), x, y + h * 0.85);
   }
 
   addLayer(layer) { this.extra.push(layer); this.request(); return layer; }

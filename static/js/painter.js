@@ -1,5 +1,5 @@
 // The map painter page: wires the view, the tools, the panels and the keyboard (templates/maps/editor.html).
-import { ApiError, get, post, request, urls } from "./api.js";
+import { ApiError, get, post, urls } from "./api.js";
 import { Editor } from "./edits.js";
 import { runJob } from "./jobs.js";
 import { MapView, Styles } from "./mapview.js";
@@ -260,10 +260,11 @@ class Painter {
     };
     canvas.addEventListener("pointerup", end);
     canvas.addEventListener("pointercancel", end);
-    canvas.addEventListener("pointerleave", () => { $("#status-hex").textContent = "—"; });
+    canvas.addEventListener("pointerleave", () => { this.lastPointer = null; $("#status-hex").textContent = "—"; });
   }
 
   hover(e) {
+    this.lastPointer = e;
     const [col, row] = this.hexAt(e), g = this.grid;
     if (!g.contains(col, row)) { $("#status-hex").textContent = "—"; return; }
     const cell = this.model.resolvedCell(col, row), sides = [], all = this.model.resolvedHexsides();
@@ -315,7 +316,7 @@ class Painter {
   // -- saving ----------------------------------------------------------------------------------------------
   bindEditor() {
     const ed = this.editor;
-    ed.addEventListener("state", () => this.state());
+    ed.addEventListener("state", () => { this.state(); if (this.lastPointer) this.hover(this.lastPointer); });
     ed.addEventListener("saved", (e) => { this.lastSaveMs = e.detail.ms; this.refreshHistory(); });
     ed.addEventListener("remote", () => { this.refreshTemplates(); this.refreshHistory(); this.loadBackground(); this.markStale(); });
     ed.addEventListener("refused", (e) => {
@@ -408,6 +409,7 @@ class Painter {
     if (s.toLevel !== "") params.to_level = Number(s.toLevel);
     if (s.markers.length) params.markers = s.markers;
     s.answer = null; s.pendingRevision = this.editor.revision;
+    this.highlight = null;
     $("#los-answer").textContent = "Asking the rules…";
     $("#los-reasons").replaceChildren();
     this.openPanel("los-panel");
@@ -464,6 +466,7 @@ class Painter {
       const hexes = new Map();
       for (const [label, ans] of Object.entries(job.result.hexes)) hexes.set(label, ans);
       this.results.viewshed = { from: h, hexes, revision, stale: false };
+      $("#analysis-show").value = "off";   // one shading at a time
       const count = (k) => [...hexes.values()].filter((a) => a.result === k).length;
       $("#viewshed-state").textContent = `Viewshed from ${g.label(...h)}: ${count("clear")} clear, ${count("hindered")} `
         + `hindered, ${count("blocked")} blocked (revision ${revision}).`;
@@ -480,7 +483,11 @@ class Painter {
     try {
       const job = await runJob(urls.job("analysis", this.mapId), {}, (j) => this.progress(j));
       this.results.analysis = { hexes: job.result.hexes, revision, stale: false };
-      $("#analysis-state").textContent = `Analysis of ${Object.keys(job.result.hexes).length} hexes (revision ${revision}).`;
+      this.results.viewshed = null;   // one shading at a time
+      $("#analysis-show").value = "sees";
+      const seen = Object.values(job.result.hexes).map((v) => v.clear + v.hindered);
+      $("#analysis-state").textContent = `Analysis of ${seen.length} hexes (revision ${revision}): each hex sees from `
+        + `${Math.min(...seen)} (dark purple) to ${Math.max(...seen)} (yellow) hexes.`;
     } catch (err) {
       $("#analysis-state").textContent = `No analysis: ${err.message}`;
     } finally { this.progress(null); this.view.request(); }
@@ -513,7 +520,7 @@ class Painter {
     const vs = this.results.viewshed, an = this.results.analysis;
     if (an && $("#analysis-show").value !== "off") {
       const key = $("#analysis-show").value, values = Object.values(an.hexes);
-      const of = (v) => (key === "sees" ? v.clear + v.hindered : v.clear + v.hindered);
+      const of = (v) => v.clear + v.hindered;   // LOS is reciprocal: what a hex sees is what sees it
       const max = Math.max(1, ...values.map(of));
       ctx.globalAlpha = an.stale ? 0.3 : 0.6;
       for (const [label, v] of Object.entries(an.hexes)) {
@@ -530,13 +537,7 @@ class Painter {
       }
       ctx.beginPath(); view.hexPath(ctx, ...vs.from); ctx.lineWidth = 4 / view.scale; ctx.strokeStyle = "#000"; ctx.stroke();
     }
-    for (const m of this.sight.markers) {
-      const [x, y] = g.centre(...g.parseLabel(m.hex));
-      ctx.fillStyle = m.kind.startsWith("smoke") || m.kind === "dust" ? "rgba(120,120,120,.85)" : "rgba(40,40,40,.9)";
-      ctx.fillRect(x - 0.35, y - 0.35, 0.7, 0.7);
-      ctx.fillStyle = "#fff"; ctx.font = `${0.3}px system-ui`; ctx.textAlign = "center"; ctx.textBaseline = "middle";
-      ctx.fillText(m.kind.slice(0, 5), x, y);
-    }
+    for (const m of this.sight.markers) view.drawMarker(ctx, ...g.parseLabel(m.hex), m.kind);
     const s = this.sight;
     if (s.from) {
       if (s.to) {
@@ -728,4 +729,3 @@ painter.start().catch((err) => {
   b.textContent = `The painter could not start: ${err.message}`;
 });
 export default painter;
-void request;

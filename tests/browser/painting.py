@@ -4,7 +4,6 @@ import uuid
 
 from django.test import Client
 
-from maps import mapfile
 from maps.models import Map
 from tests.jobs.workers import Worker
 
@@ -19,11 +18,28 @@ def sign_in(page, live_server, user):
                                "url": live_server.url}])
 
 
+def watch_console(page):
+    """The console's error lines, gathered as the page runs."""
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
+def only_expected(errors, *statuses):
+    """Console errors other than the browser's own line for an answer the test asked for (a 409, a 400)."""
+    allowed = tuple(f"status of {status} " for status in statuses)
+    return [e for e in errors if not (e.startswith("Failed to load resource") and any(a in e for a in allowed))]
+
+
 def blank_map(user, name="Painted", columns=12, rows=9, ruleset="ost", orientation="flat", **grid):
-    doc = mapfile.parse({"format": "hexside-map", "version": 1, "name": name, "ruleset": ruleset,
-                         "grid": {"orientation": orientation, "columns": columns, "rows": rows, "stagger": "even",
-                                  "labels": "letter-number", **grid}})
-    return Map.objects.create_from_doc(user, doc)
+    """A new map made through the API (POST /api/maps/), as its owner; the new map form is another branch's."""
+    client = Client()
+    client.force_login(user)
+    answer = client.post("/api/maps/", {"name": name, "ruleset": ruleset, "grid": {
+        "orientation": orientation, "columns": columns, "rows": rows, "stagger": "even", "labels": "letter-number",
+        **grid}}, content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    return Map.objects.get(pk=answer.json()["id"])
 
 
 def open_editor(page, live_server, map_id):

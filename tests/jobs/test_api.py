@@ -84,12 +84,22 @@ def test_a_private_map_of_another_user_and_its_jobs_do_not_exist_for_others(user
     assert user_client.get(job_url).status_code == 200
 
 
-def test_anyone_may_ask_about_a_published_map_signed_in_or_not(api_client, other_published_map):
-    response = post(api_client, other_published_map, "los", {"from": "A1", "to": "J8"})
-    assert response.status_code == 202
+def test_starting_a_job_needs_a_signed_in_user_and_anonymous_visitors_get_stored_answers(
+        api_client, user_client, other_published_map):
+    refused = post(api_client, other_published_map, "los", {"from": "A1", "to": "J8"})
+    assert refused.status_code in (401, 403)
+    assert "sign in to start a job" in refused.json()["detail"]
+    assert not Job.objects.exists()
+
+    asked = post(user_client, other_published_map, "los", {"from": "A1", "to": "J8"})
+    assert asked.status_code == 202
     job = Job.objects.get()
-    assert job.requested_by is None
-    assert api_client.get(response.json()["url"]).json()["status"] == "queued"
+    assert post(api_client, other_published_map, "los", {"from": "A1", "to": "J8"}).status_code in (401, 403)
+    run_here(job, {"result": "clear"})
+    stored = post(api_client, other_published_map, "los", {"from": "A1", "to": "J8"})
+    assert stored.status_code == 200
+    assert stored.json()["id"] == job.pk and stored.json()["result"] == {"result": "clear"}
+    assert Job.objects.count() == 1
 
 
 # -- the same request -------------------------------------------------------------------------------------

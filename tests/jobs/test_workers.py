@@ -250,3 +250,20 @@ def test_a_los_job_through_redis(start_worker, user_client, user_map, queue_name
     finally:
         forget_redis_queue(REDIS_URL, queue_name)
         app._after_fork()
+
+
+def test_a_worker_finds_a_custom_ruleset_it_was_never_told_about(worker, user, user_client, make_map):
+    """Issue 7 point 9: the worker process started before the ruleset existed; its first lookup reads it."""
+    from maps.models import CustomRuleset
+
+    CustomRuleset.objects.create(slug="ost-desert", owner=user, data={
+        "id": "ost-desert", "name": "Desert", "base": "ost", "extends_base": True,
+        "terrain": [{"id": "dunes", "name": "Dunes", "layer": "hex", "los": "hindering", "height": 0,
+                     "obstacle": "low", "movement": {"foot": 2}, "cover": 1, "rule": "house rule 1"}]})
+    desert = make_map(user, ruleset="ost-desert", hexes=[{"hex": "C4", "terrain": ["dunes"]}], overlays=[],
+                      hexsides=[])
+    url = user_client.post(f"/api/maps/{desert.pk}/los/", {"from": "C2", "to": "C6"}, format="json").json()["url"]
+    body = follow(user_client, url)
+    assert body["status"] == "succeeded", body
+    assert [(r["hex"], r["terrain"], r["rule"]) for r in body["result"]["reasons"]] == [
+        ("C4", "dunes", "house rule 1")]

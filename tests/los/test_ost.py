@@ -6,7 +6,9 @@ for the reverse line, so each one checks the fast path and reciprocity too. Line
 flat-topped map (C2 to C6 crosses C3, C4 and C5) unless the example needs a hexside or a corner.
 """
 
+import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -514,3 +516,28 @@ def test_kernel_on_a_larger_map_sample():
         answer = rules.evaluate(trace(grid, grid.from_index(i), grid.from_index(j)), int(levels[i]), int(levels[j]))
         assert (int(result[p]), int(hindrances[p]), bool(blind[p])) == (
             RESULT_CODE[answer.result], answer.hindrances, answer.blind), answer.as_dict()
+
+
+def test_brush_cites_14_2_4_as_docs_los_shows():
+    # 14.2.4 "Degrades LOS." is the brush rule; 12.3.2 is the two-hex limit (issue 7 point 10).
+    answer = los(build({"C6": {"terrain": ["brush"]}}), "C4", "C8")
+    assert [(r.hex, r.terrain, r.effect, r.rule) for r in answer.reasons] == [("C6", "brush", "hindering",
+                                                                              "OST 14.2.4")]
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "los.md").read_text(encoding="utf-8")
+    example = json.loads(docs.split("```json\n", 1)[1].split("```", 1)[0])
+    assert example["reasons"][0]["rule"] == "OST 14.2.4" and example["reasons"][0]["terrain"] == "brush"
+    assert answer.term == example["term"]
+
+
+def test_default_levels_raised_by_buildings_only_where_the_rules_put_units_upstairs():
+    from maps.los.engine import compile_map, rules_for
+
+    grid = Grid("flat", 3, 3, "even")
+    expected = {"ost": ("light-structure", 3, 2), "assault": ("large-multi-storey-building", 1, 1),
+                "miniatures": ("building", 2, 1), "ats": ("building", 3, 0), "tocs": ("city", 3, 0)}
+    for ruleset, (building, storeys, level) in expected.items():
+        cells = {(1, 1): Cell(terrain=(building,), level=0, storeys=storeys)}
+        open_id = rulesets.get(ruleset).terrain_ids("hex")[0]
+        doc = MapDoc(name="b", ruleset=ruleset, grid=grid, default_terrain=(open_id,), hexes=cells)
+        rules = rules_for(compile_map(doc))
+        assert rules.unit_level(grid.index(1, 1)) == level, ruleset

@@ -99,3 +99,34 @@ def test_others_cannot_upload_and_current_is_cheap(api_client, other_user, user,
     assert answer.status_code == 403
     assert api_client.get(f"/api/maps/{map.pk}/background/").status_code == 404
     assert api_client.get(f"/api/maps/{map.pk}/current/").json() == {"revision": 1, "content_hash": map.content_hash}
+
+
+def test_set_label_note_brings_a_note_back(map_document):
+    """What undoing an erase needs: clear_hexes drops a hex's note, set_label_note puts it back."""
+    doc = mapfile.parse(map_document)
+    erased, _ = edits.apply(doc, [{"op": "clear_hexes", "hexes": ["F2"]}])
+    assert (5, 1) not in erased.hexes
+    back, _ = edits.apply(erased, [{"op": "set_terrain", "hexes": ["F2"], "terrain": ["stream", "brush"]},
+                                   {"op": "set_level", "hexes": ["F2"], "level": -1},
+                                   {"op": "set_label_note", "hexes": ["F2"], "label_note": "ford"}])
+    assert back.hexes[(5, 1)] == doc.hexes[(5, 1)]
+    with pytest.raises(edits.EditError) as caught:
+        edits.apply(doc, [{"op": "set_label_note", "hexes": ["F2"], "label_note": 3}])
+    assert caught.value.errors[0].path == "operations[0].label_note"
+
+
+def test_scans_are_copied_for_a_duplicate_and_go_with_a_deleted_map(user_client, user, map_document, settings,
+                                                                     tmp_path, django_capture_on_commit_callbacks):
+    from maps import scans
+
+    settings.MEDIA_ROOT = str(tmp_path)
+    map = Map.objects.create_from_doc(user, mapfile.parse(map_document))
+    answer = user_client.post(f"/api/maps/{map.pk}/background/", {"image": SimpleUploadedFile("b.png", png())})
+    name = answer.json()["background"]["image"]
+    copy = Map.objects.create_from_doc(user, mapfile.parse(Map.objects.get(pk=map.pk).document))
+    scans.copy(map.pk, copy.pk)
+    assert scans.path_of(copy.pk, name).read_bytes() == png()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert user_client.delete(f"/api/maps/{map.pk}/").status_code == 204
+    assert scans.path_of(map.pk, name) is None and not (tmp_path / "maps" / str(map.pk)).exists()
+    assert scans.path_of(copy.pk, name) is not None

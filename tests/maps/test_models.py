@@ -18,6 +18,7 @@ from maps.models import (
     MapRevision,
     StaleRevision,
     apply_edits,
+    unpack,
     forget_custom_rulesets,
     restore_revision,
     written,
@@ -46,9 +47,11 @@ def test_a_new_map_is_revision_one(make_map, user, map_document):
     assert map.export() == mapfile.dumps(doc)
 
 
-def test_written_is_the_canonical_document_and_its_hash(map_document):
+def test_written_is_the_canonical_document_its_hash_and_its_compressed_form(map_document):
     doc = mapfile.parse(map_document)
-    assert written(doc) == (mapfile.to_dict(doc), mapfile.content_hash(doc))
+    document, content_hash, packed = written(doc)
+    assert (document, content_hash) == (mapfile.to_dict(doc), mapfile.content_hash(doc))
+    assert unpack(packed) == document
 
 
 def test_edits_make_a_revision_and_keep_the_old_one(make_map, user):
@@ -312,3 +315,22 @@ def test_every_entry_point_finds_a_custom_ruleset_in_a_fresh_process(client, use
     forget_custom_rulesets()
     listed = client.get("/api/rulesets/ost-desert/")  # the API
     assert listed.status_code == 200 and listed.json()["custom"] is True
+
+
+def test_a_worker_recompiles_a_map_whose_custom_ruleset_changed(user, make_map):
+    from jobs.models import Job
+    from maps.tasks import compiled_for
+
+    custom = CustomRuleset.objects.create(slug="ost-desert", owner=user, data=custom_data())
+    desert = make_map(user, ruleset="ost-desert", hexes=[{"hex": "C4", "terrain": ["dunes"]}], overlays=[],
+                      hexsides=[])
+    job = Job.objects.create(kind="los", map_id=desert.pk, map_hash=desert.content_hash, request_key="k",
+                             parameters={})
+    first = compiled_for(job)
+    assert compiled_for(job) is first  # unchanged: the cached one
+    data = custom_data()
+    data["terrain"][0]["los"] = "blocking"
+    custom.data = data
+    custom.save()
+    again = compiled_for(job)
+    assert again is not first and again.catalogue.get("dunes")["los"] == "blocking"

@@ -16,6 +16,7 @@ from authoring.models import Scenario, library_maps
 from maps.management.commands.load_samples import load_files, samples_user
 
 
+
 class Command(BaseCommand):
     help = "Load every scenario file in SCENARIO_SAMPLES_DIR as a published scenario owned by the user 'samples'."
 

@@ -32,4 +32,4 @@ class Command(MapCommand):
 
     def handle(self, *args, **options):
         maps = scenariofile.folder_maps(options["maps"] or settings.SAMPLES_DIR)
-        report_findings(self, options["files"], lambda path: validate_file(path, maps)[1], options["json"])
+        report_findings(self, ((path, validate_file(path, maps)[1]) for path in options["files"]), options["json"])

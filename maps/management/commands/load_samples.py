@@ -28,7 +28,6 @@ class Command(BaseCommand):
         if not folder.is_dir():
             raise CommandError(f"no samples folder at {folder}")
         owner = samples_user()
-
         def read(path):
             doc = mapfile.parse(path.read_bytes())
             check_name(doc.name)

@@ -1,13 +1,44 @@
-from maps.cli import MapCommand, report_findings
-from maps.validation import validate_file
+from pathlib import Path
+
+from maps.cli import MapCommand, read_mapping_file, report_findings
+from maps.importers import DiskFiles
+from maps.importing import limits
+from maps.mapfile import Finding
+from maps.validation import validate_source
 
 
 class Command(MapCommand):
-    help = "Check map files against the Hexside map format. Exits 1 when any file has an error."
+    help = ("Check map files: Hexside maps, and every format maps.importers reads (Tiled, Wesnoth, MegaMek, VASSAL, "
+            "and zips of them), converted first. Exits 1 when any file has an error.")
 
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", metavar="FILE")
         parser.add_argument("--json", action="store_true")
+        parser.add_argument("--ruleset", help="the ruleset a community map is converted to (default: its mapping's)")
+        parser.add_argument("--mapping", metavar="MAPPING.json", help="a terrain mapping laid over the default one")
 
     def handle(self, *args, **options):
-        report_findings(self, options["files"], lambda path: validate_file(path)[1], options["json"])
+        bounds = limits()
+        mapping = read_mapping_file(options["mapping"]) if options.get("mapping") else None
+        results = (
+            (name, findings)
+            for path in options["files"]
+            for name, _doc, findings in self.check(path, bounds, options.get("ruleset"), mapping)
+        )
+        report_findings(self, results, options["json"])
+
+    def check(self, path, bounds, ruleset, mapping):
+        file = Path(path)
+        try:
+            size = file.stat().st_size
+            if size > bounds.max_bytes:
+                return [(path, None, [Finding("$", f"the file is {size / 1e6:.1f} MB; at most "
+                                                   f"{bounds.max_bytes / 1e6:.1f} MB is read", code="too-large")])]
+            data = file.read_bytes()
+        except OSError as exc:
+            reason = "no such file" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc))
+            return [(path, None, [Finding("$", f"cannot read the file: {reason}", code="unreadable")])]
+        # Names stay as given on the command line; a zip's maps are "ZIP!path/inside".
+        results = validate_source(file.name, data, files=DiskFiles(file.parent, bounds), limits=bounds,
+                                  ruleset=ruleset, mapping=mapping)
+        return [(path + name[len(file.name):], doc, findings) for name, doc, findings in results]

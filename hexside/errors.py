@@ -1,0 +1,45 @@
+"""Every error under /api/ is JSON with a reason: DRF's exception handler, and the few errors from below DRF
+(an oversize body, a number the database cannot hold, a SQLite database locked past its timeout) answered as
+what they are rather than as a 500."""
+
+import logging
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.db import DataError, OperationalError
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
+
+
+def too_large_detail():
+    limit = settings.HEXSIDE_MAX_UPLOAD_BYTES
+    return (f"the request body is larger than the limit of {limit} bytes ({limit / 1048576:.1f} MB, "
+            "HEXSIDE_MAX_UPLOAD_BYTES)")
+
+
+def client_error(exc):
+    """(status, detail) for an exception that is the request's fault rather than the server's; else None."""
+    if isinstance(exc, RequestDataTooBig):
+        return status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, too_large_detail()
+    if isinstance(exc, OverflowError) or (isinstance(exc, DataError) and "out of range" in str(exc)):
+        # A number past what the database holds (SQLite: OverflowError, PostgreSQL: DataError): nothing has
+        # that id, and nothing can be stored with it.
+        return status.HTTP_400_BAD_REQUEST, "a number in the request is too large (at most 9223372036854775807)"
+    if isinstance(exc, OperationalError) and "database is locked" in str(exc):
+        # SQLite: another process held the write lock past the timeout. Nothing was written; it is worth retrying.
+        return status.HTTP_503_SERVICE_UNAVAILABLE, "the database is busy with other writes; nothing was changed, " \
+                                                    "try again in a moment"
+    return None
+
+
+def exception_handler(exc, context):
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        return response
+    known = client_error(exc)
+    if known is not None:
+        return Response({"detail": known[1]}, status=known[0])
+    return None

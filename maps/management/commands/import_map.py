@@ -1,0 +1,70 @@
+import sys
+from pathlib import Path
+
+from maps import mapfile
+from maps.cli import CliError, MapCommand, read_mapping_file
+from maps.importers import DiskFiles, convert_upload, expand
+from maps.importing import limits
+
+
+class Command(MapCommand):
+    help = ("Convert a community map (Tiled .tmx/.tmj/.json, Wesnoth .map, MegaMek .board, VASSAL .vmod or "
+            "buildFile, or a zip holding one) into a Hexside map file. Its findings are printed; with any error "
+            "nothing is written and the exit code is 1. A VASSAL board image is written beside the map.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", metavar="FILE", help="the map; FILE.vmod#Board picks one board of a module")
+        parser.add_argument("--ruleset", help="the ruleset to map terrain to (default: the mapping's, else ost)")
+        parser.add_argument("--mapping", metavar="MAPPING.json", help="a terrain mapping laid over the default one")
+        parser.add_argument("--out", metavar="MAP.json", required=True)
+
+    def handle(self, *args, **options):
+        bounds = limits()
+        path, board = Path(options["file"]), ""
+        if not path.exists() and "#" in options["file"]:
+            raw, board = options["file"].rsplit("#", 1)
+            path, board = Path(raw), "#" + board
+        mapping = read_mapping_file(options["mapping"]) if options["mapping"] else None
+        try:
+            if path.stat().st_size > bounds.max_bytes:
+                raise CliError(f"{path}: the file is larger than {bounds.max_bytes / 1e6:.1f} MB")
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise CliError(f"{path}: no such file") from None
+        except OSError as exc:
+            raise CliError(f"{path}: cannot read it ({exc.strerror})") from None
+        uploads = expand(path.name + board, data, bounds) if not board else expand(path.name, data, bounds)
+        if board:
+            uploads = [u for u in uploads if u.name.endswith(board)] or [u for u in uploads if "#" not in u.name]
+            for upload in uploads:
+                upload.name = upload.name.split("#", 1)[0] + board
+        maps = [u for u in uploads if u.data is not None]
+        if len(maps) > 1:
+            names = ", ".join(u.name for u in maps[:6]) + (" .." if len(maps) > 6 else "")
+            raise CliError(f"{path}: holds {len(maps)} maps ({names}); import_map converts one (name a board as "
+                           "FILE#Board, or check them all with validate_map)")
+        upload = maps[0] if maps else uploads[0]
+        if not upload.files:
+            upload.files = DiskFiles(path.parent, bounds)
+        result = convert_upload(upload, ruleset=options["ruleset"], mapping=mapping, limits=bounds)
+        for f in result.findings:
+            self.stdout.write(f"  {f.severity}: {f.where}: {f.message} [{f.code}]")
+        errors = [f for f in result.findings if f.severity == "error"]
+        if result.doc is None or errors:
+            first = errors[0] if errors else None
+            more = f" (and {len(errors) - 1} more above)" if len(errors) > 1 else ""
+            self.stderr.write(f"error: {path}: cannot import: {first.message if first else 'nothing to import'}"
+                              f"{more}; nothing written")
+            sys.exit(1)
+        out = Path(options["out"])
+        doc = mapfile.parse(result.doc)
+        try:
+            out.write_text(mapfile.dumps(doc), encoding="utf-8")
+            for name, content in result.files.items():
+                (out.parent / name).write_bytes(content)
+        except OSError as exc:
+            raise CliError(f"{out}: cannot write it ({exc.strerror})") from None
+        warnings = len(result.findings)
+        self.stdout.write(f"{out}: {result.source_format} map imported as {doc.ruleset} "
+                          f"({doc.grid.columns} x {doc.grid.rows} hexes, {warnings} warning{'s' * (warnings != 1)})"
+                          + "".join(f"; wrote {name}" for name in result.files))
