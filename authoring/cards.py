@@ -158,7 +158,10 @@ def map_png(doc, side_ids, width_mm, height_mm, dpi=MAP_DPI):
     natural_w, natural_h = render.printed_size(cmap.grid, dpi, MAP_HEX_MM, area=area, cmap=cmap)
     natural_h *= 1.25  # the legend and scale bar under the map
     fit = min(1.0, width_mm / (natural_w / dpi * 25.4), height_mm / (natural_h / dpi * 25.4))
-    hex_mm = max(render.HEX_MM_RANGE[0], MAP_HEX_MM * fit)
+    hex_mm = MAP_HEX_MM * fit
+    if hex_mm < render.HEX_MM_RANGE[0]:  # a very large map: the smallest hexes, at a lower dpi, still fit the page
+        dpi = max(10, round(dpi * hex_mm / render.HEX_MM_RANGE[0]))
+        hex_mm = render.HEX_MM_RANGE[0]
     image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop, scenario=scenario_layer(doc, side_ids))
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
