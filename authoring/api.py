@@ -13,12 +13,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated, ParseError
+from rest_framework.exceptions import NotAuthenticated, ParseError, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from authoring import edits, scenariofile
+from authoring import cards, edits, scenariofile
 from authoring.models import (
     Scenario,
     ScenarioRevision,
@@ -42,7 +42,7 @@ from hexside.parsers import StrictJSONParser
 from jobs import dispatch
 from jobs.api import SIGN_IN, UNAVAILABLE, job_payload
 from jobs.models import Job
-from jobs.serializers import JobAcceptedSerializer, JobSerializer
+from jobs.serializers import JobAcceptedSerializer, JobSerializer, ScenarioExportSerializer
 from maps import mapfile
 from maps.api import (
     IsOwnerOrReadOnly,
@@ -294,13 +294,17 @@ class ScenarioJobView(APIView):
     throttle_classes = throttles.JOBS
     kind = None
 
-    def post(self, request, pk):
-        scenario = get_object_or_404(Scenario.objects.visible_to(request.user).defer("document"), pk=pk)
+    def options_of(self, request, scenario):
+        """The job's own parameters from the request body (none by default), or raise ValidationError."""
         if request.data:
-            return Response({key: ["unknown field; this job takes no parameters"] for key in request.data}
-                            if isinstance(request.data, dict) else {"detail": "expected no body"},
-                            status=status.HTTP_400_BAD_REQUEST)
-        parameters = {"scenario": scenario.pk, "content_hash": scenario.content_hash}
+            raise ValidationError({key: ["unknown field; this job takes no parameters"] for key in request.data}
+                                  if isinstance(request.data, dict) else {"detail": "expected no body"})
+        return {}
+
+    def post(self, request, pk):
+        scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
+        parameters = {"scenario": scenario.pk, "content_hash": scenario.content_hash,
+                      **self.options_of(request, scenario)}
         if not request.user.is_authenticated:
             stored = dispatch.find_same(self.kind, parameters)
             if stored is None or stored.status != Job.Status.SUCCEEDED:
@@ -338,5 +342,26 @@ class SightLinesJobView(ScenarioJobView):
     @scenario_job_schema("Sight lines of a scenario, as a job",
                          "For each side: which objectives, enemy setup hexes and entry hexes its setup zone sees "
                          "and is seen from, and the dead ground between the sides, with a sentence per side.")
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+
+class ExportJobView(ScenarioJobView):
+    kind = Job.Kind.EXPORT
+
+    def options_of(self, request, scenario):
+        serializer = ScenarioExportSerializer(data=request.data if isinstance(request.data, dict) else None,
+                                              context={"sheets": [sheet for sheet, _ in cards.sheet_choices(scenario.document)]})
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    @extend_schema(tags=["jobs"], summary="Export a scenario's printable card (PDF) or its map (PNG), as a job",
+                   description="The job's `result_file` is the download (`GET /api/jobs/<id>/file/`). A TOCS "
+                               "scenario has a public sheet and one secret brief per side: name it in `sheet`. The "
+                               "same export of the same scenario revision answers at once with the stored file.",
+                   request=ScenarioExportSerializer,
+                   responses={202: JobAcceptedSerializer, 200: JobSerializer, 400: OpenApiResponse(
+                       description="A bad format, paper, sheet, dpi or hex size, by field."), 404: NOT_FOUND,
+                       503: UNAVAILABLE})
     def post(self, request, pk):
         return super().post(request, pk)

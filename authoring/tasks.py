@@ -11,10 +11,11 @@ import time
 import numpy as np
 from celery import shared_task
 
-from authoring import validation, victory
+from authoring import cards, validation, victory
 from authoring.models import Scenario
 from jobs import runner
 from jobs.runner import JobError, JobTask
+from maps import images, render
 from maps.los import engine
 from maps.los.answer import RESULT_CODE
 from maps.los.compiled import MARKER_KINDS
@@ -185,3 +186,48 @@ def sight_sentence(name, entry, play_hexes):
     parts.append(f"{len(entry['dead_ground'])} of {play_hexes} hexes of the play area are dead ground to it")
     text = "; ".join(parts) + "."
     return text[0].upper() + text[1:]
+
+
+# -- exports: the card PDF and print map PNG -------------------------------------------------------------------
+
+@shared_task(base=JobTask, bind=True, name="authoring.export")
+def export(self, job_id):
+    runner.run(self, job_id, answer_export)
+
+
+def answer_export(job):
+    """An export job's file: a scenario's card sheet (PDF) or its map (PNG), or a map's print PNG. The same
+    request on the same content is the same job (dispatch's request_key and map_hash), so it is drawn once."""
+    parameters = job.parameters
+    report = lambda progress, message: runner.report(job, progress, message)  # noqa: E731
+    if "scenario" not in parameters:
+        return export_map(job, parameters, report)
+    doc = doc_for(job)
+    report(10, "drawing the card" if parameters["format"] == "pdf" else "drawing the map")
+    sheet = parameters.get("sheet") or cards.sheets(doc)[0]
+    if parameters["format"] == "pdf":
+        content = cards.card_pdf(doc, parameters.get("paper", "a4"), sheet)
+        name = cards.sheet_filename(doc, sheet, "pdf")
+    else:
+        content = cards.scenario_map_png(doc, sheet, parameters["dpi"], parameters["hex_mm"])
+        name = cards.sheet_filename(doc, sheet, "png")
+    return runner.Outcome({"filename": name, "bytes": len(content), "sheet": sheet}, file=(name, content))
+
+
+def export_map(job, parameters, report):
+    """A map's print PNG, at the job's dpi and hex size, drawn from the map content the job was asked about."""
+    from maps.los.engine import compile_map
+    from maps.models import Map
+
+    map = Map.objects.filter(pk=job.map_id).first()
+    if map is None:
+        raise JobError("the map was deleted")
+    if map.content_hash != job.map_hash:
+        raise JobError("the map was edited since this export was asked for; ask again")
+    report(10, "drawing the map")
+    image = render.render_print(compile_map(map.mapdoc()), dpi=parameters["dpi"], hex_mm=parameters["hex_mm"])
+    report(80, "writing the PNG")
+    content = images.png(image, compress_level=1)
+    name = cards.safe_name(map.name) + ".png"
+    return runner.Outcome({"filename": name, "bytes": len(content), "width": image.width, "height": image.height},
+                          file=(name, content))

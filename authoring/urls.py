@@ -13,5 +13,6 @@ urlpatterns = [
     path("scenarios/<int:pk>/", views.scenario_page, name="scenario-page"),
     path("api/scenarios/<int:pk>/checks/", api.ChecksJobView.as_view(), name="scenario-checks-job"),
     path("api/scenarios/<int:pk>/sight-lines/", api.SightLinesJobView.as_view(), name="scenario-sight-lines-job"),
+    path("api/scenarios/<int:pk>/print/", api.ExportJobView.as_view(), name="scenario-export-job"),
     path("api/", include(router.urls)),
 ]

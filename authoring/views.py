@@ -3,7 +3,7 @@
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from authoring import scenariofile
+from authoring import cards, scenariofile
 from authoring.models import Scenario
 from maps import rulesets
 from maps.models import Map
@@ -38,4 +38,5 @@ def scenario_page(request, pk):
         "markerKinds": sorted(catalogue.terrain_ids("marker")) + ["control"] if catalogue else [],
     }
     return render(request, "authoring/scenario_editor.html",
-                  {"scenario": scenario, "config": config, "can_edit": can_edit})
+                  {"scenario": scenario, "config": config, "can_edit": can_edit,
+                   "sheets": cards.sheet_choices(scenario.document)})

@@ -5,6 +5,8 @@ user's private map does not exist for them (404), and neither do its jobs. The w
 tasks; these views translate requests and answers.
 """
 
+import mimetypes
+
 from django.conf import settings
 from django.db.models import Q
 from django.http import FileResponse, Http404
@@ -33,6 +35,7 @@ from jobs.serializers import (
     JobSerializer,
     JobSummarySerializer,
     LosRequestSerializer,
+    MapExportSerializer,
     ViewshedRequestSerializer,
 )
 from maps.los.engine import observer_chunks
@@ -268,13 +271,26 @@ class JobCancelView(APIView):
 class JobFileView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(tags=["jobs"], summary="Download a job's result file (the analysis matrix as .npz)",
+    @extend_schema(tags=["jobs"], summary="Download a job's result file (the analysis matrix as .npz, a card PDF, a map PNG)",
                    responses={(200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
                               404: NOT_FOUND})
     def get(self, request, pk):
         job = get_object_or_404(visible_jobs(request.user), pk=pk)
         if not job.result_file:
             raise Http404("this job has no result file")
-        name = job.result_file.name.rsplit("/", 1)[-1]
-        return FileResponse(job.result_file.open("rb"), as_attachment=True, filename=name,
-                            content_type="application/octet-stream")
+        # The name the job gave its file (a title with accents, say); Django writes it RFC 6266-safe.
+        name = (job.result or {}).get("filename") if isinstance(job.result, dict) else None
+        name = name or job.result_file.name.rsplit("/", 1)[-1]
+        content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        return FileResponse(job.result_file.open("rb"), as_attachment=True, filename=name, content_type=content_type)
+
+
+class MapExportJobView(MapJobView):
+    kind = Job.Kind.EXPORT
+    request_serializer = MapExportSerializer
+
+    @map_job_schema("Export a map as a print PNG, as a job",
+                    "Any dpi up to 300 for a chosen hex size, with legend and scale bar. The download is the "
+                    "job's `result_file`. " + SAME_REQUEST, MapExportSerializer, {"dpi": 300, "hex_mm": 19})
+    def post(self, request, pk):
+        return super().post(request, pk)

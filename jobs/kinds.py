@@ -23,7 +23,8 @@ KINDS = {
                              part_task="maps.batch_validation_part"),
     "scenario-checks": Kind("scenario-checks", "authoring.scenario_checks"),
     "sight-lines": Kind("sight-lines", "authoring.sight_lines"),
-    # "validation" and "export" have their places in Job.Kind; they get a line here when their tasks exist.
+    "export": Kind("export", "authoring.export"),  # a card PDF or a print PNG, of a scenario or of a map
+    # "validation" has its place in Job.Kind; they get a line here when their tasks exist.
 }
 
 

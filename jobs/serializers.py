@@ -144,3 +144,63 @@ class JobSerializer(JobSummarySerializer):
 
     def get_result_file(self, job) -> str | None:
         return reverse("job-file", args=[job.pk]) if job.result_file else None
+
+
+class StrictSerializer(serializers.Serializer):
+    """Unknown keys are refused by name (as in JobRequestSerializer, without its markers)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = [key for key in data if key not in self.fields]
+            if unknown:
+                raise serializers.ValidationError({key: [f"unknown field; expected one of: {', '.join(self.fields)}"]
+                                                   for key in unknown})
+        return super().to_internal_value(data)
+
+
+def print_fields():
+    """dpi and hex size of a print image, with the renderer's limits."""
+    from maps import render
+
+    return (serializers.IntegerField(min_value=10, max_value=render.MAX_DPI, default=150,
+                                     help_text=f"Dots per inch, 10 to {render.MAX_DPI}."),
+            serializers.FloatField(min_value=render.HEX_MM_RANGE[0], max_value=render.HEX_MM_RANGE[1], default=19.0,
+                                   help_text="A hex's width across the flats, in millimetres."))
+
+
+class MapExportSerializer(StrictSerializer):
+    dpi, hex_mm = print_fields()
+
+    def validate(self, data):
+        from maps import render
+
+        grid = self.context["grid"]
+        width, height = render.printed_size(grid, data["dpi"], data["hex_mm"])
+        if width * height * 1.3 > render.MAX_PIXELS:
+            raise serializers.ValidationError({"dpi": [f"the image would be {width} x {height} pixels; at most "
+                                                       f"{render.MAX_PIXELS:,}: lower the dpi or the hex size"]})
+        return {"format": "png", **data}
+
+
+class ScenarioExportSerializer(StrictSerializer):
+    format = serializers.ChoiceField(choices=["pdf", "png"], default="pdf",
+                                     help_text="pdf: the printable card; png: the map with the scenario on it.")
+    paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
+    sheet = serializers.CharField(required=False, help_text="card; for TOCS public or a side's id (its secret "
+                                                            "brief). Default: the first sheet.")
+    dpi, hex_mm = print_fields()
+
+    def validate_sheet(self, value):
+        sheets = self.context["sheets"]
+        if value not in sheets:
+            raise serializers.ValidationError(f"this scenario's sheets are {', '.join(sheets)}")
+        return value
+
+    def validate(self, data):
+        """Equal exports give equal parameters (the job layer's request key): only what the format uses."""
+        out = {"format": data["format"], "sheet": data.get("sheet") or self.context["sheets"][0]}
+        if data["format"] == "pdf":
+            out["paper"] = data["paper"]
+        else:
+            out.update(dpi=data["dpi"], hex_mm=data["hex_mm"])
+        return out

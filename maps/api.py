@@ -386,8 +386,10 @@ class MapViewSet(viewsets.ModelViewSet):
             data, extension, size = scans.check(upload)
         except scans.ScanError as exc:
             return errors_response([problem("image", str(exc))])
+        name = scans.store(map.pk, data, extension)
+        entry = {"image": name, **scans.first_alignment(map.hex_grid(), size)}
         try:
-            new, entry = scans.attach(map.pk, map.hex_grid(), data, extension, size, request.user, revision)
+            new = apply_edits(map.pk, request.user, revision, [{"op": "set_background", "background": entry}])
         except StaleRevision as exc:
             return conflict_response(revision, exc.current)
         return Response({**edit_result(new), "background": entry, "size": list(size)})

@@ -1,0 +1,96 @@
+"""Exports through the job layer: the largest sample scenario's card PDF, and a 60 x 40 map's print PNG at 300 dpi.
+
+Each export is asked with jobs.dispatch.submit and run by the export task (authoring.export) with Celery in eager
+mode in this process: the job row, the runner, the progress and the stored file are the real ones, only the
+broker hop is left out (bench_jobs.py measures that). Times are from submit to the job's success with its file
+stored. Aims: card under 2 s, map under 5 s. A second ask of each is answered from the stored file.
+
+Runs in a fresh folder with its own SQLite database. Run: .venv/bin/python bench/bench_cards.py [--repeat 3]
+"""
+
+import argparse
+import io
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+AIMS = {"card": 2.0, "map": 5.0}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="hexside-bench-cards-"))
+    os.environ["HEXSIDE_VAR_DIR"] = str(folder)
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("SECRET_KEY", f"bench-only-{uuid.uuid4().hex}{uuid.uuid4().hex}")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hexside.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from authoring.models import Scenario
+    from hexside.celery import app
+    from jobs import dispatch
+    from jobs.models import Job
+    from maps.generate import random_map
+    from maps.models import Map
+    from maps.management.commands.load_samples import samples_user
+
+    app.conf.task_always_eager = True
+    quiet = io.StringIO()
+    call_command("migrate", verbosity=0, stdout=quiet)
+    call_command("load_samples", stdout=quiet)
+    call_command("load_scenario_samples", stdout=quiet)
+
+    def timed(kind, parameters, **where):
+        start = time.perf_counter()
+        job, created = dispatch.submit(kind, parameters, **where)
+        job.refresh_from_db()
+        seconds = time.perf_counter() - start
+        assert created and job.status == Job.Status.SUCCEEDED, (job.status, job.error)
+        return seconds, job
+
+    scenario = max(Scenario.objects.all(), key=lambda s: len(json.dumps(s.document)))
+    times = []
+    for k in range(args.repeat):
+        seconds, job = timed("export", {"scenario": scenario.pk, "content_hash": scenario.content_hash,
+                                        "format": "pdf", "sheet": "card" if scenario.ruleset != "tocs" else "public",
+                                        "paper": "a4", "run": k}, scenario_id=scenario.pk)  # run: a new request
+        times.append(seconds)
+    size = job.result["bytes"]
+    card = statistics.median(times)
+    start = time.perf_counter()
+    again, created = dispatch.submit("export", job.parameters, scenario_id=scenario.pk)
+    stored = time.perf_counter() - start
+    print(f"card PDF of {scenario.title!r} (the largest sample): median {card:.2f} s of {args.repeat} "
+          f"(aim {AIMS['card']:.0f} s, ratio {card / AIMS['card']:.2f}), {size / 1e3:.0f} kB; "
+          f"asked again: {'drawn again' if created else 'the stored file'} in {stored * 1000:.1f} ms")
+
+    doc = random_map("ost", 60, 40, seed=7, name="Bench 60x40")
+    map = Map.objects.create_from_doc(samples_user(), doc, published=True)
+    times = []
+    for k in range(args.repeat):
+        seconds, job = timed("export", {"format": "png", "dpi": 300, "hex_mm": 19.0 + k / 1000}, map=map)  # a new request
+        times.append(seconds)
+    png = statistics.median(times)
+    print(f"60x40 map at 300 dpi, 19 mm hexes: {job.result['width']} x {job.result['height']} px, "
+          f"{job.result['bytes'] / 1e6:.1f} MB PNG; median {png:.2f} s of {args.repeat} "
+          f"(aim {AIMS['map']:.0f} s, ratio {png / AIMS['map']:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

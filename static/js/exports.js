@@ -1,0 +1,37 @@
+// Export buttons (card PDF, map PNG): each runs an export job, shows its progress, then downloads the file.
+// A form[data-export-url] holds the options (paper, sheet, dpi, hex_mm); a button's data-format picks pdf or png.
+import { runJob } from "./jobs.js";
+
+for (const form of document.querySelectorAll("form[data-export-url]")) {
+  const status = form.querySelector("[data-export-status]");
+  const progress = form.querySelector("progress");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = event.submitter;
+    const format = button && button.dataset.format;
+    const parameters = {};
+    for (const field of form.querySelectorAll("[data-for]")) {
+      if (!field.dataset.for.split(" ").includes(format || "png")) continue;
+      if (field.value !== "") parameters[field.name] = field.type === "number" ? Number(field.value) : field.value;
+    }
+    if (format) parameters.format = format;
+    for (const b of form.querySelectorAll("button")) b.disabled = true;
+    progress.hidden = false;
+    progress.value = 0;
+    status.textContent = "queued…";
+    try {
+      const job = await runJob(form.dataset.exportUrl, parameters, (j) => {
+        progress.value = j.progress || 0;
+        status.textContent = j.message || j.status;
+      });
+      status.textContent = `ready: ${job.result.filename}`;
+      form.dataset.lastFile = job.result_file;
+      window.location.assign(job.result_file);
+    } catch (error) {
+      status.textContent = `not exported: ${error.message}`;
+    } finally {
+      progress.hidden = true;
+      for (const b of form.querySelectorAll("button")) b.disabled = false;
+    }
+  });
+}
