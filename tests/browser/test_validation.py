@@ -67,8 +67,19 @@ def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(  # noqa
     page.wait_for_load_state("networkidle")
     map = Map.objects.get(owner=user)
     assert not map.published
-    if page.url.endswith("/edit/"):
-        page.goto(f"{live_server.url}/maps/{map.pk}/")  # the painter shows them its own way; this is the map page
+    # It opens in the painter: the findings are listed in its panel and outlined on the canvas; a click on one
+    # picks out its hex.
+    assert page.url.endswith(f"/maps/{map.pk}/edit/")
+    page.locator("#findings-panel summary").click()
+    page.wait_for_function("document.querySelectorAll('#findings-list li').length >= 3")
+    assert "this road hex has no road beside it" in page.locator("#findings-list").inner_text()
+    outlined = page.evaluate("window.painter.findings.filter((f) => f.at).map((f) => f.hex)")
+    assert "E4" in outlined
+    page.locator("#findings-list li", has_text="this road hex").get_by_role("button").click()
+    assert page.evaluate("window.painter.highlight.hexes.map((h) => window.painter.grid.label(...h))") == ["E4"]
+    page.screenshot(path=str(ARTIFACTS / "validation-painter-findings.png"))
+    # The map page shows them too, over the map's image.
+    page.goto(f"{live_server.url}/maps/{map.pk}/")
     assert page.url.endswith(f"/maps/{map.pk}/")
     items = page.locator(".findings-list li")
     assert items.count() >= 3
