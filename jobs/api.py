@@ -243,7 +243,10 @@ class JobDetailView(APIView):
                 return Response({"wait": ["expected a number of seconds"]}, status=status.HTTP_400_BAD_REQUEST)
             if not 0 <= seconds:
                 return Response({"wait": ["expected a number of seconds from 0"]}, status=status.HTTP_400_BAD_REQUEST)
-            dispatch.wait(job, seconds)
+            try:
+                dispatch.wait(job, seconds)
+            except Job.DoesNotExist:
+                raise Http404("the job was deleted while this request waited for it") from None
         return Response(job_payload(job, request))
 
 

@@ -162,6 +162,28 @@ def test_a_job_shows_status_progress_result_error_and_map_hash(user_client, user
     assert user_client.get(url + "?wait=soon").status_code == 400
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_job_deleted_while_a_request_waits_for_it_is_404_not_a_500(user_client, user_map):
+    import threading
+
+    from django.db import connection
+
+    url = post(user_client, user_map, "los", {"from": "C4", "to": "H6"}).json()["url"]
+    job_id = int(url.rstrip("/").rsplit("/", 1)[-1])
+
+    def delete_soon():
+        threading.Event().wait(0.3)
+        Job.objects.filter(pk=job_id).delete()
+        connection.close()
+
+    deleter = threading.Thread(target=delete_soon)
+    deleter.start()
+    response = user_client.get(url + "?wait=5")
+    deleter.join()
+    assert response.status_code == 404
+    assert "deleted" in response.json()["detail"]
+
+
 def test_cancelling_is_for_the_requester_the_map_owner_and_staff(user_client, other_client, other_user,
                                                                   make_map, user, api_client):
     map = make_map(other_user, published=True)
