@@ -10,8 +10,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.test import override_settings
+
+from jobs import runner
+from jobs.models import Job
 
 from maps import edits, mapfile, rulesets
+from maps.tasks import draw_map_image
 from maps.models import (
     CustomRuleset,
     Map,
@@ -302,8 +307,15 @@ def test_every_entry_point_finds_a_custom_ruleset_in_a_fresh_process(client, use
     forget_custom_rulesets()
 
     client.force_login(user)
-    image = client.get(f"/maps/{desert.pk}/map.png")  # the page that answered 500 in a fresh process
-    assert image.status_code == 200 and image.content.startswith(b"\x89PNG")
+    with override_settings(HEXSIDE_MAP_IMAGE_WAIT_SECONDS=0):
+        image = client.get(f"/maps/{desert.pk}/map.png")  # the page that answered 500 in a fresh process
+    assert image.status_code == 202  # queued: the web process draws no map (issue 7 point 2)
+    job = Job.objects.get(kind=Job.Kind.MAP_IMAGE, map=desert)
+    forget_custom_rulesets()  # the worker that draws it is a fresh process too
+    taken = runner.take(job.pk, "test pid 0")
+    assert runner.finish(taken, runner.Outcome(draw_map_image(taken)))
+    image = client.get(f"/maps/{desert.pk}/map.png")
+    assert image.status_code == 200 and b"".join(image.streaming_content).startswith(b"\x89PNG")
 
     forget_custom_rulesets()
     path = tmp_path / "desert.json"
