@@ -319,7 +319,7 @@ def jobs(worker_folder):
     folder, queue = worker_folder
     saved = (app.conf.broker_url, app.conf.broker_transport_options)
     use_broker(REDIS_URL)
-    with override_settings(MEDIA_ROOT=str(folder / "media"), JOBS_QUEUE=queue):
+    with override_settings(MEDIA_ROOT=str(folder / "media"), JOBS_QUEUE=queue, JOBS_INTERACTIVE_QUEUE=""):
         yield folder
     app.conf.broker_url, app.conf.broker_transport_options = saved
     app._after_fork()
