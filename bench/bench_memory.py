@@ -55,8 +55,8 @@ def child(what, columns, rows):
     cmap = engine.compile_map(mapfile.parse(data))
     del data
     started = time.perf_counter()
-    if what == "viewshed":
-        answer = engine.viewshed(cmap, cmap.label(cmap.n // 2 + rows // 2))
+    if what == "viewshed":  # the JSON text a viewshed job stores, written straight from the answer's arrays
+        answer = engine.viewshed_answer(cmap, cmap.label(cmap.n // 2 + rows // 2))
     elif what == "map-image":  # what the web process did on every request before issue 7, a map-image job now
         out = io.BytesIO()
         render.render_map(cmap).save(out, format="PNG")
@@ -66,7 +66,7 @@ def child(what, columns, rows):
     else:  # counts mode: one part's work is this, for its slice of observers
         counts, pairs = engine.count_pairs(cmap, 0, cmap.n)
         answer = {"pairs": pairs, "clear": counts[0].tolist()}
-    text = json.dumps(answer)
+    text = answer.as_json() if what == "viewshed" else json.dumps(answer)
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"seconds": seconds, "bytes": len(text), "peak_mb": peak}))

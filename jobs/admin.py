@@ -40,6 +40,11 @@ class JobAdmin(admin.ModelAdmin):
 
     @admin.display(description="result")
     def result_pretty(self, job):
+        if job.result_in_file and job.result_file:
+            with job.result_file.open("rb") as f:
+                head = f.read(RESULT_PREVIEW).decode(errors="replace")
+            return format_html("<pre>{}\n… (the result is the file {}, {:,} bytes)</pre>", head, job.result_file.name,
+                               job.result_file.size)
         if job.result is None:
             return "-"
         text = json.dumps(job.result, indent=2, ensure_ascii=False)

@@ -55,6 +55,9 @@ class Job(models.Model):
 
     result = models.JSONField(null=True, blank=True)
     result_file = models.FileField(upload_to="jobs/%Y/%m/", blank=True, max_length=255)
+    result_in_file = models.BooleanField(
+        default=False, help_text="The result is the JSON at result_file, too large for the row (a big map's "
+                                 "viewshed); the API shows it as the result all the same.")
     error = models.TextField(blank=True)
 
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,

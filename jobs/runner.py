@@ -8,6 +8,7 @@ attempt stores a result, and a superseded attempt changes nothing.
 import logging
 import os
 import random
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.core.files.base import ContentFile
+from django.core.files.base import ContentFile, File
 from django.db import DatabaseError, connections
 from django.db.models import F
 from django.db.models.functions import Coalesce
@@ -38,10 +39,21 @@ class JobTask(Task):
 
 @dataclass
 class Outcome:
-    """What a job's work gives: the JSON result, and optionally a file (name, bytes) stored beside it."""
+    """What a job's work gives: the JSON result, and optionally a file (name, bytes or a File) stored beside it.
+    With ``in_file`` the file is the result, as JSON (Job.result_in_file)."""
 
     result: object
     file: tuple | None = None
+    in_file: bool = False
+
+
+def spooled(pieces):
+    """Text pieces written to a temporary file, as a File to store: a large result never whole in memory."""
+    out = tempfile.TemporaryFile()
+    for piece in pieces:
+        out.write(piece.encode())
+    out.seek(0)
+    return File(out)
 
 
 def worker_name(task):
@@ -181,11 +193,12 @@ def finish(job, outcome):
     if outcome.file is not None:
         name, content = outcome.file
         field = Job._meta.get_field("result_file")
-        stored = field.storage.save(field.generate_filename(job, name), ContentFile(content))
+        stored = field.storage.save(field.generate_filename(job, name),
+                                    content if isinstance(content, File) else ContentFile(content))
     try:
         done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts).update(
-            status=Job.Status.SUCCEEDED, result=outcome.result, result_file=stored, progress=100, message="done",
-            error="", finished=timezone.now(), heartbeat=None)
+            status=Job.Status.SUCCEEDED, result=outcome.result, result_file=stored, result_in_file=outcome.in_file,
+            progress=100, message="done", error="", finished=timezone.now(), heartbeat=None)
     except Exception:
         if stored:  # tried again (a lock) or failed: either way this file is nobody's
             Job._meta.get_field("result_file").storage.delete(stored)

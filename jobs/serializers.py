@@ -9,6 +9,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from hexside.renderers import StoredJSON
 from jobs.models import Job
 from maps.los.compiled import MARKER_KINDS
 
@@ -131,11 +132,20 @@ class JobSummarySerializer(serializers.ModelSerializer):
         return job.map_id is not None and job.map is not None and job.map.content_hash != job.map_hash
 
 
+class ResultField(serializers.JSONField):
+    """The job's result, from its row or, for a result kept as a file (Job.result_in_file), from that file."""
+
+    def to_representation(self, job):
+        if job.result_in_file and job.result_file:
+            return StoredJSON(job.result_file)
+        return super().to_representation(job.result)
+
+
 class JobSerializer(JobSummarySerializer):
     result_file = serializers.SerializerMethodField(help_text="Where to download the result file, if the job "
                                                               "wrote one (the analysis matrix as .npz).")
-    result = serializers.JSONField(read_only=True, help_text="The answer, once succeeded; its shape is the kind's "
-                                                             "(docs/jobs.md).")
+    result = ResultField(source="*", read_only=True, help_text="The answer, once succeeded; its shape is the kind's "
+                                                               "(docs/jobs.md).")
 
     class Meta(JobSummarySerializer.Meta):
         fields = JobSummarySerializer.Meta.fields + ["result", "result_file", "error", "worker", "heartbeat",

@@ -6,6 +6,7 @@ worker process keeps the last few compiled maps, keyed by content hash and marke
 one map compiles it once.
 """
 
+import gc
 import io
 import json
 import time
@@ -22,6 +23,7 @@ from jobs.models import JobPart
 from jobs.runner import JobError, JobTask, Outcome
 from maps import importers, importing, mapfile, rulesets
 from maps.batchcheck import check_upload
+from maps.hexgrid import Grid
 from maps.los import engine
 from maps.models import BatchFile, BatchValidation, Map
 
@@ -77,9 +79,11 @@ def answer_los(job):
 
 
 def answer_viewshed(job):
-    """Exactly what `manage.py viewshed MAP FROM --json` prints."""
+    """Exactly what `manage.py viewshed MAP FROM --json` prints, written as a JSON file piece by piece: a 500 x 500
+    map's answer would take hundreds of MB as Python dicts, and the database would parse it again to store it."""
     p = job.parameters
-    return engine.viewshed(compiled_for(job), p["from"], p.get("level"))
+    shed = engine.viewshed_answer(compiled_for(job), p["from"], p.get("level"))
+    return Outcome(None, file=("viewshed.json", runner.spooled(shed.json_pieces())), in_file=True)
 
 
 def matrix_mode(n):
@@ -249,7 +253,15 @@ def compiled_for(job):
     if cmap is not None and _catalogue_current(cmap):
         _compiled.move_to_end(key)
         return cmap
-    cmap = engine.compile_map(mapfile.parse(document_for(job)), markers)
+    document = document_for(job)
+    # Room first: two large maps compiled side by side would double the process's memory for a moment.
+    size = Grid(**document["grid"]).size
+    while _compiled and (len(_compiled) >= COMPILED_CACHE_SIZE
+                         or sum(c.n for c in _compiled.values()) + size > COMPILED_CACHE_HEXES):
+        _compiled.popitem(last=False)
+        gc.collect()  # a compiled map holds reference cycles: freed now, before the next one is built
+    cmap = engine.compile_map(mapfile.parse(document), markers)
+    del document
     _compiled[key] = cmap
     while len(_compiled) > 1 and (len(_compiled) > COMPILED_CACHE_SIZE
                                   or sum(c.n for c in _compiled.values()) > COMPILED_CACHE_HEXES):

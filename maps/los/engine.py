@@ -5,6 +5,7 @@ Everything here is plain Python over a :class:`CompiledMap`; the per-ruleset wor
 """
 
 import importlib
+import json
 import time
 from dataclasses import dataclass
 
@@ -57,22 +58,68 @@ def line_of_sight(cmap, from_hex, to_hex, from_level=None, to_level=None):
 
 def viewshed(cmap, from_hex, level=None, target_height=0):
     """Every hex of the map seen from one hex: {label: answer without reasons}."""
+    return viewshed_answer(cmap, from_hex, level, target_height).as_dict()
+
+
+def viewshed_answer(cmap, from_hex, level=None, target_height=0):
+    """The viewshed as arrays (a :class:`Viewshed`), before it becomes a dict or JSON text."""
     rules = rules_for(cmap)
     a = cmap.index_of(from_hex)
     la = _levels(rules, a, level)
-    targets = np.arange(cmap.n, dtype=np.int32)
-    lb = rules.unit_levels() + np.int32(target_height)
-    result, hindrances, blind = rules.answer_pairs(np.full(cmap.n, a, dtype=np.int32), targets,
-                                                   np.full(cmap.n, la, dtype=np.int32), lb.astype(np.int32))
-    hexes = {}
-    from_label = cmap.label(a)
-    for i in range(cmap.n):
-        res = RESULTS[result[i]]
-        label = cmap.label(i)  # one string for the key and "to": a 500 x 500 map's answer is 250,000 entries
-        hexes[label] = {"from": from_label, "to": label, "from_level": la, "to_level": int(lb[i]),
-                                "result": res, "hindrances": int(hindrances[i]), "blind": bool(blind[i]),
-                                "term": rules.describe(res, int(hindrances[i]), bool(blind[i]))}
-    return {"from": from_label, "level": la, "hexes": hexes}
+    lb = (rules.unit_levels() + np.int32(target_height)).astype(np.int32)
+    result, hindrances, blind = rules.answer_pairs(np.full(cmap.n, a, dtype=np.int32),
+                                                   np.arange(cmap.n, dtype=np.int32),
+                                                   np.full(cmap.n, la, dtype=np.int32), lb)
+    return Viewshed(cmap, rules, cmap.label(a), la, lb, result, hindrances, blind)
+
+
+@dataclass
+class Viewshed:
+    """One hex's view of every hex, held as arrays: a 500 x 500 map's answer is 250,000 entries, which as Python
+    dicts take several times the memory of their JSON text, so a job writes the text straight from the arrays."""
+
+    cmap: CompiledMap
+    rules: object
+    from_label: str
+    level: int
+    to_levels: np.ndarray
+    result: np.ndarray
+    hindrances: np.ndarray
+    blind: np.ndarray
+
+    def _entries(self):
+        """(label, to_level, result, hindrances, blind, term) per hex, terms worded once per distinct answer."""
+        terms = {}
+        for i, (to_level, result, hindrances, blind) in enumerate(zip(self.to_levels.tolist(), self.result.tolist(),
+                                                                      self.hindrances.tolist(), self.blind.tolist())):
+            key = (result, hindrances, blind)
+            if key not in terms:
+                terms[key] = self.rules.describe(RESULTS[result], hindrances, blind)
+            yield self.cmap.label(i), to_level, RESULTS[result], hindrances, blind, terms[key]
+
+    def as_dict(self):
+        hexes = {}
+        for label, to_level, result, hindrances, blind, term in self._entries():
+            hexes[label] = {"from": self.from_label, "to": label, "from_level": self.level, "to_level": to_level,
+                            "result": result, "hindrances": hindrances, "blind": blind, "term": term}
+        return {"from": self.from_label, "level": self.level, "hexes": hexes}
+
+    def json_pieces(self, chunk=4096):
+        """as_dict() as JSON text, in pieces of ``chunk`` hexes, written without the dicts."""
+        dumps = json.dumps
+        head = f'"from":{dumps(self.from_label)},"from_level":{self.level},'
+        yield f'{{"from":{dumps(self.from_label)},"level":{self.level},"hexes":{{'
+        part, first = [], True
+        for label, to_level, result, hindrances, blind, term in self._entries():
+            label = dumps(label)
+            part.append(f'{label}:{{{head}"to":{label},"to_level":{to_level},"result":"{result}",'
+                        f'"hindrances":{hindrances},"blind":{"true" if blind else "false"},"term":{dumps(term)}}}')
+            if len(part) >= chunk:
+                yield ("" if first else ",") + ",".join(part)
+                part, first = [], False
+        if part:
+            yield ("" if first else ",") + ",".join(part)
+        yield "}}"
 
 
 @dataclass

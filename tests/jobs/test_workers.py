@@ -95,7 +95,15 @@ def test_a_viewshed_job_answers_exactly_what_the_viewshed_command_prints(worker,
     url = user_client.post(f"/api/maps/{user_map.pk}/viewshed/", {"from": "D5"}, format="json").json()["url"]
     body = follow(user_client, url)
     assert body["status"] == "succeeded", body
-    assert body["result"] == command("viewshed", map_file(user_map, tmp_path), "D5")
+    expected = command("viewshed", map_file(user_map, tmp_path), "D5")
+    assert body["result"] == expected
+    # Kept as a JSON file, not as dicts in the row (issue 7, point 1), and shown as the result all the same.
+    job = Job.objects.get(pk=body["id"])
+    assert job.result is None and job.result_in_file
+    with job.result_file.open("rb") as f:
+        assert json.loads(f.read()) == expected
+    assert user_client.get(url, HTTP_ACCEPT="text/html").status_code == 200  # the browsable API shows it too
+    assert json.loads(user_client.get(f"{url}file/").getvalue()) == expected
 
 
 def test_an_analysis_runs_in_parts_and_assembles_the_whole_map(worker, user_client, user_map):

@@ -11,7 +11,8 @@ import pytest
 
 from maps import mapfile
 from maps.generate import random_map
-from maps.los.engine import analyze, compile_map, line_of_sight, observer_chunks, rules_for, viewshed
+from maps.los.engine import (analyze, compile_map, line_of_sight, observer_chunks, rules_for, viewshed,
+                              viewshed_answer)
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "maps" / "samples").glob("*.json"))
@@ -49,6 +50,20 @@ def test_the_viewshed_agrees_with_the_reference_for_every_target(sample):
         for label, fast in shed["hexes"].items():
             ref = line_of_sight(sample, sample.label(observer), label).as_dict(reasons=False)
             assert fast == ref, (sample.ruleset, sample.label(observer), label)
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 7, 4096])
+def test_the_viewshed_written_as_json_pieces_is_the_viewshed(sample, chunk):
+    """A job writes the viewshed's JSON straight from its arrays (issue 7, point 1): it must read back as the dict."""
+    shed = viewshed_answer(sample, sample.label(sample.n // 3), level=2)
+    text = "".join(shed.json_pieces(chunk))
+    assert json.loads(text) == shed.as_dict() == viewshed(sample, sample.label(sample.n // 3), 2)
+
+
+def test_a_one_hex_viewshed_as_json_pieces():
+    cmap = compile_map(random_map("ats", 1, 1, seed=1, hexsides=0))
+    shed = viewshed_answer(cmap, cmap.label(0))
+    assert json.loads("".join(shed.json_pieces(1))) == shed.as_dict()
 
 
 def test_reciprocity_with_levels_swapped(sample):

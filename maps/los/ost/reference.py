@@ -61,7 +61,6 @@ from maps.los.trace import ALONG, CORNER, HEX
 class HexFacts:
     """What one hex holds, as far as OST LOS is concerned."""
 
-    label: str
     level: int
     structure: str | None = None  # light-structure, heavy-structure or ruins
     storeys: int = 1
@@ -77,7 +76,7 @@ class HexFacts:
         return self.structure is not None and self.storeys >= 2
 
 
-OFF_MAP = HexFacts(label="off-map", level=0)
+OFF_MAP = HexFacts(level=0)
 
 
 @dataclass(frozen=True)
@@ -137,7 +136,7 @@ class Rules(RulesBase):
     def __init__(self, cmap):
         super().__init__(cmap)
         self.heavy_urban = bool(cmap.options.get("heavy_urban"))  # Map 3: structures used in whole (12.7.3)
-        self.facts = [self._hex_facts(i) for i in range(cmap.n)]
+        self.facts = self._all_facts()
         self.building = self._buildings()
         self._compile()
 
@@ -159,6 +158,20 @@ class Rules(RulesBase):
             note = (f"{tid}: the rulebook does not give its {' or '.join(decided)}; the catalogue's "
                     f"{entry['los']} ({entry.get('obstacle', 'low')}) is used ({rule}).")
         return cls, height if cls else NONE, rule, note
+
+    def _all_facts(self):
+        """HexFacts per hex, shared by hexes holding the same things: a large map has only a few hundred kinds of
+        hex, and 250,000 separate ones would take more memory than the rest of the compiled map."""
+        cmap, shared, facts = self.cmap, {}, []
+        for i in range(cmap.n):
+            if cmap.art[i] is not None:
+                facts.append(self._hex_facts(i))
+                continue
+            key = (tuple(cmap.terrain[i]), int(cmap.level[i]), int(cmap.storeys[i]), tuple(cmap.markers.get(i, ())))
+            if key not in shared:
+                shared[key] = self._hex_facts(i)
+            facts.append(shared[key])
+        return facts
 
     def _hex_facts(self, i):
         cmap = self.cmap
@@ -197,7 +210,7 @@ class Rules(RulesBase):
                 target = everywhere if height == ALL else low
                 if entry not in target:
                     target.append(entry)
-        return HexFacts(label=cmap.label(i), level=level, structure=structure, storeys=storeys, art=art,
+        return HexFacts(level=level, structure=structure, storeys=storeys, art=art,
                         art_owner=owner, everywhere=tuple(everywhere), low=tuple(low), low_on_art=low_on_art,
                         notes=tuple(notes))
 
