@@ -1,7 +1,8 @@
 """Peak memory and time of a viewshed and of an analysis as the map grows (issue 7, point 1).
 
 Each measure runs in a fresh child process (so one's peak does not hide the next) that builds a seeded OST map,
-compiles it, runs the work and turns its answer into the JSON a job stores; the parent prints the child's peak
+compiles it, runs the work and turns its answer into the JSON a job stores (the engine alone: for a whole worker
+process, Django and the database included, see bench/bench_worker_memory.py); the parent prints the child's peak
 resident memory (its own ru_maxrss) and times. The kernels are warmed first (numba's cache), so compile time is not
 counted. Aim: a 500x500 viewshed under 500 MB, memory growing linearly with the map.
 
