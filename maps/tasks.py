@@ -33,6 +33,7 @@ COMPILED_CACHE_SIZE = 8
 # The maps.images kind of the map page's picture (/maps/<id>/map.png).
 MAP_IMAGE = "map"
 COMPILED_CACHE_HEXES = 300_000
+COMPILED_COLLECT_HEXES = 50_000
 _compiled = OrderedDict()
 
 
@@ -258,14 +259,12 @@ def compiled_for(job):
     size = Grid(**document["grid"]).size
     while _compiled and (len(_compiled) >= COMPILED_CACHE_SIZE
                          or sum(c.n for c in _compiled.values()) + size > COMPILED_CACHE_HEXES):
-        _compiled.popitem(last=False)
-        gc.collect()  # a compiled map holds reference cycles: freed now, before the next one is built
+        _, dropped = _compiled.popitem(last=False)
+        if dropped.n >= COMPILED_COLLECT_HEXES:
+            gc.collect()  # its reference cycles freed now, before the next one is built (not per small map: slow)
     cmap = engine.compile_map(mapfile.parse(document), markers)
     del document
     _compiled[key] = cmap
-    while len(_compiled) > 1 and (len(_compiled) > COMPILED_CACHE_SIZE
-                                  or sum(c.n for c in _compiled.values()) > COMPILED_CACHE_HEXES):
-        _compiled.popitem(last=False)
     return cmap
 
 
