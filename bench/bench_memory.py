@@ -67,7 +67,7 @@ def child(what, columns, rows):
     else:  # counts mode: one part's work is this, for its slice of observers
         counts, pairs = engine.count_pairs(cmap, 0, cmap.n)
         answer = {"pairs": pairs, "clear": counts[0].tolist()}
-    text = answer.as_json() if what == "viewshed" else json.dumps(answer)
+    text = "".join(answer.json_pieces()) if what == "viewshed" else json.dumps(answer)
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"seconds": seconds, "bytes": len(text), "peak_mb": peak}))

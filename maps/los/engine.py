@@ -88,32 +88,27 @@ class Viewshed:
     blind: np.ndarray
 
     def _entries(self):
-        """(label, to_level, result, hindrances, blind, term) per hex, terms worded once per distinct answer."""
+        """(label, answer) per hex, one small dict at a time; terms worded once per distinct answer."""
         terms = {}
         for i, (to_level, result, hindrances, blind) in enumerate(zip(self.to_levels.tolist(), self.result.tolist(),
                                                                       self.hindrances.tolist(), self.blind.tolist())):
             key = (result, hindrances, blind)
             if key not in terms:
                 terms[key] = self.rules.describe(RESULTS[result], hindrances, blind)
-            yield self.cmap.label(i), to_level, RESULTS[result], hindrances, blind, terms[key]
+            label = self.cmap.label(i)
+            yield label, {"from": self.from_label, "to": label, "from_level": self.level, "to_level": to_level,
+                          "result": RESULTS[result], "hindrances": hindrances, "blind": blind, "term": terms[key]}
 
     def as_dict(self):
-        hexes = {}
-        for label, to_level, result, hindrances, blind, term in self._entries():
-            hexes[label] = {"from": self.from_label, "to": label, "from_level": self.level, "to_level": to_level,
-                            "result": result, "hindrances": hindrances, "blind": blind, "term": term}
-        return {"from": self.from_label, "level": self.level, "hexes": hexes}
+        return {"from": self.from_label, "level": self.level, "hexes": dict(self._entries())}
 
     def json_pieces(self, chunk=4096):
-        """as_dict() as JSON text, in pieces of ``chunk`` hexes, written without the dicts."""
+        """as_dict() as JSON text, in pieces of ``chunk`` hexes: only one hex's dict exists at a time."""
         dumps = json.dumps
-        head = f'"from":{dumps(self.from_label)},"from_level":{self.level},'
         yield f'{{"from":{dumps(self.from_label)},"level":{self.level},"hexes":{{'
         part, first = [], True
-        for label, to_level, result, hindrances, blind, term in self._entries():
-            label = dumps(label)
-            part.append(f'{label}:{{{head}"to":{label},"to_level":{to_level},"result":"{result}",'
-                        f'"hindrances":{hindrances},"blind":{"true" if blind else "false"},"term":{dumps(term)}}}')
+        for label, answer in self._entries():
+            part.append(f"{dumps(label)}:{dumps(answer)}")
             if len(part) >= chunk:
                 yield ("" if first else ",") + ",".join(part)
                 part, first = [], False
