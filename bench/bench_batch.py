@@ -34,8 +34,8 @@ def community_files():
 
 
 def build_zip(count):
-    from maps import mapfile
-    from maps.generate import random_map
+    from engine import mapfile
+    from engine.generate import random_map
 
     out = io.BytesIO()
     maps, helpers = community_files()

@@ -31,7 +31,7 @@ from django.db import transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from maps.hexgrid import Grid  # noqa: E402
+from engine.hexgrid import Grid  # noqa: E402
 from maps.models import Map, MapRevision  # noqa: E402
 
 BENCH_USER = "bench-big-edit"

@@ -28,8 +28,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from maps import mapfile  # noqa: E402
-from maps.hexgrid import Grid  # noqa: E402
+from engine import mapfile  # noqa: E402
+from engine.hexgrid import Grid  # noqa: E402
 from maps.models import Map  # noqa: E402
 
 TARGET_MS = 100.0

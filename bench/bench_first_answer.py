@@ -19,8 +19,8 @@ AIM_SECONDS = 3.0
 CHILD = """
 import json, sys, time
 started = time.perf_counter()
-from maps.generate import random_map
-from maps.los import engine
+from engine.generate import random_map
+from engine.los import engine
 cmap = engine.compile_map(random_map("ost", 60, 40, seed=3))
 ready = time.perf_counter()
 what = sys.argv[1]

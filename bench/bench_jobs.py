@@ -141,7 +141,7 @@ def bench_map(name="Bench 60x40"):
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from maps.generate import random_map
+    from engine.generate import random_map
     from maps.models import Map
 
     user = get_user_model().objects.create_user("bench")
@@ -193,8 +193,8 @@ def los_part(count):
 
 def analysis_part(runs=3):
     """The median of three analyses of the same map (three copies of it, so that none answers from another)."""
+    from engine.generate import random_map
     from jobs import conf
-    from maps.generate import random_map
     from maps.models import Map
 
     client, map = bench_map()

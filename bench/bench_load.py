@@ -10,7 +10,6 @@ its ratio to the 300 ms aim. Throttle rates are set high so that the server, not
 
 import argparse
 import csv
-import json
 import os
 import shutil
 import signal
@@ -61,7 +60,7 @@ def prepare(env, users, folder):
     script = f"""
 import json
 from django.contrib.auth import get_user_model
-from maps.generate import random_map
+from engine.generate import random_map
 from maps.models import Map
 out = []
 for k in range({users}):

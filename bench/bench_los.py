@@ -23,8 +23,8 @@ import numpy as np  # noqa: E402
 from shapely import STRtree  # noqa: E402
 from shapely.geometry import LineString, Polygon  # noqa: E402
 
-from maps.generate import random_map  # noqa: E402
-from maps.los.engine import analyze, compile_map, line_of_sight, rules_for, viewshed  # noqa: E402
+from engine.generate import random_map  # noqa: E402
+from engine.los.engine import analyze, compile_map, line_of_sight, rules_for, viewshed  # noqa: E402
 
 AIMS = {"answer": 1e-3, "viewshed": 20e-3, "analysis": 10.0}
 

@@ -39,8 +39,8 @@ def map_file(columns, rows):
 
 
 def make(columns, rows):
-    from maps import mapfile
-    from maps.generate import random_map
+    from engine import mapfile
+    from engine.generate import random_map
 
     doc = random_map("ost", columns, rows, seed=7, cover=1 / 3, hills=max(8, columns * rows // 2000),
                      hexsides=columns * rows // 10)
@@ -49,8 +49,8 @@ def make(columns, rows):
 
 def child(what, columns, rows):
     """What a worker does: the document as the database gives it (parsed JSON), compiled, answered, stored."""
-    from maps import mapfile, render
-    from maps.los import engine
+    from engine import mapfile, render
+    from engine.los import engine
 
     data = json.loads(map_file(columns, rows).read_text())
     cmap = engine.compile_map(mapfile.parse(data))

@@ -32,8 +32,8 @@ from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler 
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from maps import mapfile  # noqa: E402
-from maps.hexgrid import Grid  # noqa: E402
+from engine import mapfile  # noqa: E402
+from engine.hexgrid import Grid  # noqa: E402
 from maps.models import Map  # noqa: E402
 
 AIMS = {"redraw_ms": 50.0, "stroke_ms": 150.0, "pan_fps": 30.0}

@@ -24,9 +24,9 @@ def main():
     parser.add_argument("--out", help="also write the PNG here")
     args = parser.parse_args()
 
-    from maps import render
-    from maps.generate import random_map
-    from maps.los.engine import compile_map
+    from engine import render
+    from engine.generate import random_map
+    from engine.los.engine import compile_map
 
     cmap = compile_map(random_map("ost", 60, 40, seed=7))
     start = time.perf_counter()

@@ -22,10 +22,11 @@ import django  # noqa: E402
 
 django.setup()
 
-from authoring import scenariofile, validation  # noqa: E402
-from authoring.tasks import sight_lines_of  # noqa: E402
-from maps import mapfile  # noqa: E402
-from maps.generate import random_map  # noqa: E402
+from engine import mapfile  # noqa: E402
+from engine.generate import random_map  # noqa: E402
+from engine.scenarios import checks as scenario_checks
+from engine.scenarios import scenariofile  # noqa: E402
+from scenarios.tasks import sight_lines_of  # noqa: E402
 
 CHECKS_AIM = 1.0
 SIGHT_AIM = 5.0
@@ -70,13 +71,13 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     maps = scenariofile.folder_maps(ROOT / "maps" / "samples")
-    samples = sorted((ROOT / "authoring" / "samples").glob("*.json"), key=lambda p: p.stat().st_size)
+    samples = sorted((ROOT / "scenarios" / "samples").glob("*.json"), key=lambda p: p.stat().st_size)
     largest = samples[-1]
     doc = scenariofile.parse(largest.read_bytes(), maps)
-    seconds = best(lambda: validation.check(doc), args.repeat)
+    seconds = best(lambda: scenario_checks.check(doc), args.repeat)
     print(f"checks of the largest sample ({largest.name}): {seconds * 1000:.1f} ms "
           f"(aim {CHECKS_AIM:g} s: {seconds / CHECKS_AIM:.4f} of it)")
-    parse_and_check = best(lambda: validation.check(scenariofile.parse(largest.read_bytes(), maps)), args.repeat)
+    parse_and_check = best(lambda: scenario_checks.check(scenariofile.parse(largest.read_bytes(), maps)), args.repeat)
     print(f"  read and checked from the file: {parse_and_check * 1000:.1f} ms")
     big = big_scenario()
     seconds = best(lambda: sight_lines_of(big), args.repeat)

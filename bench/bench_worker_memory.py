@@ -9,7 +9,6 @@ Run: .venv/bin/python bench/bench_worker_memory.py [--maps 2]
 """
 
 import argparse
-import json
 import os
 import resource
 import shutil
@@ -46,7 +45,7 @@ def prepare(maps):
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from maps.generate import random_map
+    from engine.generate import random_map
     from maps.models import Map
 
     call_command("migrate", verbosity=0)
@@ -58,9 +57,9 @@ def prepare(maps):
 
 def measure():
     setup_django()
+    from engine.los import warm
     from jobs.models import Job
     from maps import tasks
-    from maps.los import warm
     from maps.models import Map
 
     warm.warm()

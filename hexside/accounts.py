@@ -1,10 +1,10 @@
 """Accounts on the site's own pages: sign up here; sign in and out with Django's auth views (hexside/urls.py)."""
 
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
 from django.shortcuts import redirect, render
 from django.urls import path
-from django.contrib.auth import views as auth_views
 
 
 def signup(request):

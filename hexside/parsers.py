@@ -3,11 +3,11 @@
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from maps import jsonsafe
+from engine import jsonsafe
 
 
 class StrictJSONParser(JSONParser):
-    """DRF's JSON parser, reading with maps.jsonsafe: deep nesting, NaN/Infinity, lone surrogates, NUL and
+    """DRF's JSON parser, reading with engine.jsonsafe: deep nesting, NaN/Infinity, lone surrogates, NUL and
     integers past 64 bits are refused with a 400 naming where they are, before any view sees the data."""
 
     def parse(self, stream, media_type=None, parser_context=None):

@@ -34,7 +34,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "maps",
     "jobs",
-    "authoring",
+    "scenarios",
 ]
 
 MIDDLEWARE = [
@@ -209,18 +209,18 @@ CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "0") == "1
 
 # Where the sample maps live; `make run` loads them.
 SAMPLES_DIR = BASE_DIR / "maps" / "samples"
-SCENARIO_SAMPLES_DIR = BASE_DIR / "authoring" / "samples"
-# Extra ruleset files (JSON, the same shape as maps/rulesets/data/*.json) a designer drops in.
+SCENARIO_SAMPLES_DIR = BASE_DIR / "scenarios" / "samples"
+# Extra ruleset files (JSON, the same shape as engine/rulesets/data/*.json) a designer drops in.
 HEXSIDE_RULESETS_DIR = Path(os.environ.get("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets"))
 
-# Importing community maps (maps/importers/, docs/importing.md): what one upload may cost.
+# Importing community maps (engine/importers/, docs/importing.md): what one upload may cost.
 HEXSIDE_IMPORT_MAX_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_BYTES", 20 * 1024 * 1024))
 HEXSIDE_IMPORT_MAX_ZIP_ENTRIES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_ENTRIES", 2000))
 HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES", 200 * 1024 * 1024))
 HEXSIDE_IMPORT_MAX_ZIP_RATIO = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_RATIO", 200))
 HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = int(os.environ.get("HEXSIDE_IMPORT_MAX_IMAGE_PIXELS", 60_000_000))
 
-# Rules-level checks (maps/checks, docs/validation.md): how many LOS answers are asked both ways, within how many
+# Rules-level checks (engine/checks, docs/validation.md): how many LOS answers are asked both ways, within how many
 # seconds, on a map page or GET /api/maps/<id>/findings/ and per file of a batch validation; and how many parts
 # (run in parallel on however many workers there are) a batch is split into.
 HEXSIDE_FINDINGS_LOS_PAIRS = int(os.environ.get("HEXSIDE_FINDINGS_LOS_PAIRS", 12))
@@ -246,7 +246,7 @@ HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(float(os.environ.get("HEXSIDE_ANALYSIS_MATRI
 # A viewshed answers every hex of its map: maps with more hexes are refused.
 HEXSIDE_MAX_VIEWSHED_HEXES = int(os.environ.get("HEXSIDE_MAX_VIEWSHED_HEXES", 500 * 500))
 # numba's compiled kernels are cached here (`manage.py warm_kernels` fills it; read-only deployments point it at
-# a folder filled at build time). Read by maps/los through NUMBA_CACHE_DIR, which it sets before numba loads.
+# a folder filled at build time). Read by engine/los through NUMBA_CACHE_DIR, which it sets before numba loads.
 HEXSIDE_NUMBA_CACHE_DIR = os.environ.get("HEXSIDE_NUMBA_CACHE_DIR", str(VAR_DIR / "numba-cache"))
 os.environ.setdefault("NUMBA_CACHE_DIR", HEXSIDE_NUMBA_CACHE_DIR)
 # /maps/<id>/map.png is drawn by a map-image job, never by the web process. For maps up to this many hexes the

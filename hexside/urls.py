@@ -5,6 +5,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("hexside.accounts")),
     path("", include("jobs.urls")),
-    path("", include("authoring.urls")),
+    path("", include("scenarios.urls")),
     path("", include("maps.urls")),
 ]

@@ -25,6 +25,7 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine.los.engine import observer_chunks
 from hexside import throttles
 from jobs import conf, dispatch, sweep
 from jobs.models import Job
@@ -38,7 +39,6 @@ from jobs.serializers import (
     MapExportSerializer,
     ViewshedRequestSerializer,
 )
-from maps.los.engine import observer_chunks
 from maps.models import Map
 
 NOT_FOUND = OpenApiResponse(description="No such map (or job), or a private map of another user.")
@@ -56,7 +56,7 @@ MAX_ID = 2**63 - 1  # the largest id a database column holds
 
 def visible_jobs(user):
     """The jobs a user may see: those on maps and scenarios they may read, and their own jobs on no map."""
-    from authoring.models import Scenario
+    from scenarios.models import Scenario
 
     maps = Map.objects.visible_to(user).values("pk")
     mine = Q(map__isnull=True, requested_by=user) if user.is_authenticated else Q(pk__in=[])

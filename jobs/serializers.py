@@ -9,9 +9,9 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from engine.los.compiled import MARKER_KINDS
 from hexside.renderers import StoredJSON
 from jobs.models import Job
-from maps.los.compiled import MARKER_KINDS
 
 LEVEL_LIMIT = 1000
 HEX_SCHEMA = {"oneOf": [{"type": "string", "example": "C4"},
@@ -170,7 +170,7 @@ class StrictSerializer(serializers.Serializer):
 
 def print_fields():
     """dpi and hex size of a print image, with the renderer's limits."""
-    from maps import render
+    from engine import render
 
     return (serializers.IntegerField(min_value=10, max_value=render.MAX_DPI, default=150,
                                      help_text=f"Dots per inch, 10 to {render.MAX_DPI}."),
@@ -182,7 +182,7 @@ class MapExportSerializer(StrictSerializer):
     dpi, hex_mm = print_fields()
 
     def validate(self, data):
-        from maps import render
+        from engine import render
 
         grid = self.context["grid"]
         width, height = render.printed_size(grid, data["dpi"], data["hex_mm"])

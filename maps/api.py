@@ -2,7 +2,7 @@
 
 Who may do what: everyone reads published maps; owners read, edit and delete their own. Another user's private
 map does not exist as far as anyone else can tell (404); another user's published map can be read but not
-changed (403). The work is done in maps.models and maps.edits; these views translate requests and answers.
+changed (403). The work is done in maps.models and engine.edits; these views translate requests and answers.
 """
 
 from django.http import FileResponse, Http404, HttpResponse
@@ -19,9 +19,10 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from engine import edits, mapfile, rulesets
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from maps import edits, mapfile, rulesets, scans
+from maps import scans
 from maps.models import (
     Map,
     MapRevision,

@@ -8,7 +8,7 @@ class MapsConfig(AppConfig):
 
     def ready(self):
         # The one way custom rulesets are found, by every entry point: the catalogue asks on each lookup.
-        from maps import rulesets
+        from engine import rulesets
         from maps.models import custom_rulesets
 
         rulesets.set_loader(custom_rulesets)

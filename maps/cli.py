@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from maps import mapfile
+from engine import mapfile
 
 
 class CliError(Exception):

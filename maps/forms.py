@@ -6,9 +6,10 @@ file by mapfile.parse, a scan by maps.scans; each finding is shown beside the fi
 
 from django import forms
 
-from maps import mapfile, rulesets, scans
+from engine import mapfile, rulesets
+from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
+from maps import scans
 from maps.api import doc_from_request
-from maps.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps.models import check_name
 
 ORIENTATION_NAMES = {"flat": "flat-topped (columns)", "pointy": "pointy-topped (rows)"}

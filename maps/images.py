@@ -22,7 +22,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from maps import rulesets
+from engine import rulesets
 
 KIND = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
@@ -84,7 +84,7 @@ def cached(kind, map, make):
 
 
 def _draw_thumbnail(map):
-    from maps.render import thumbnail_of
+    from engine.render import thumbnail_of
 
     return thumbnail_of(map.mapdoc(), rulesets.get(map.ruleset))
 

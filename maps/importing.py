@@ -2,7 +2,7 @@
 
 from django.conf import settings
 
-from maps.importers import ImportLimits
+from engine.importers import ImportLimits
 
 
 def limits():

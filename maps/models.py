@@ -26,8 +26,9 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils import timezone
 
-from maps import edits, mapfile, rulesets, scans
-from maps.hexgrid import Grid
+from engine import edits, mapfile, rulesets
+from engine.hexgrid import Grid
+from maps import scans
 
 logger = logging.getLogger(__name__)
 
@@ -249,7 +250,7 @@ ATTEMPTS = 3  # an edit "on whatever is current" worked out again when another w
 # -- rulesets designers add ------------------------------------------------------------------------------
 
 class CustomRuleset(models.Model):
-    """A ruleset given as data (the shape of maps/rulesets/data/*.json), checked and registered when saved."""
+    """A ruleset given as data (the shape of engine/rulesets/data/*.json), checked and registered when saved."""
 
     slug = models.SlugField(max_length=64, unique=True, blank=True, verbose_name="id",
                             help_text="The id maps name in their 'ruleset'; taken from the data when left empty.")
@@ -296,7 +297,7 @@ _unusable = {}  # id -> source of the ones that could not be read, so that they 
 def custom_rulesets():
     """The rulesets designers added, as rows or as files: {id: Ruleset}. The catalogue's loader.
 
-    maps.rulesets.get() calls it whenever a custom id is looked up (MapsConfig.ready registers it), so the API,
+    engine.rulesets.get() calls it whenever a custom id is looked up (MapsConfig.ready registers it), so the API,
     the pages, the workers and the management commands all see the same custom rulesets with nothing to
     remember. Cheap when nothing changed (one small query and a directory listing; a row or file is read again
     only when it changes), and a ruleset saved through another process is seen at its next lookup. A row wins

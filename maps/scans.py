@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from PIL import Image
 
-from maps import mapfile
+from engine import mapfile
 
 FORMATS = {"PNG": "png", "JPEG": "jpg"}
 CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg"}

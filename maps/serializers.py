@@ -1,6 +1,6 @@
 """The shapes of the map API: what it answers, and what it takes, for the OpenAPI schema.
 
-Requests that carry map content (create, import, edits) are checked by the map format and by maps.edits, not
+Requests that carry map content (create, import, edits) are checked by the map format and by engine.edits, not
 here, so that every problem comes back in one shape: ``{"errors": [{"path", "hex", "message"}, ...]}``.
 """
 
@@ -8,8 +8,8 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from maps import edits
-from maps.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
+from engine import edits
+from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps.models import Map, MapRevision
 
 HEX = {"oneOf": [{"type": "string", "description": "A hex label", "example": "C4"},
@@ -41,7 +41,7 @@ OPERATION_KEYS = {
 
 
 def operation_schema():
-    """One schema per edit operation, made from maps.edits' own table so that the two cannot differ."""
+    """One schema per edit operation, made from engine.edits' own table so that the two cannot differ."""
     variants = []
     for name, (_, required, optional) in edits.OPERATIONS.items():
         properties = {"op": {"type": "string", "enum": [name]}}

@@ -18,13 +18,14 @@ import numpy as np
 from celery import shared_task
 from django.conf import settings
 
+from engine import importers, mapfile, rulesets
+from engine.checks.batch import check_upload
+from engine.hexgrid import Grid
+from engine.los import engine
 from jobs import runner
 from jobs.models import JobPart
 from jobs.runner import JobError, JobTask, Outcome
-from maps import importers, importing, mapfile, rulesets
-from maps.batchcheck import check_upload
-from maps.hexgrid import Grid
-from maps.los import engine
+from maps import importing
 from maps.models import BatchFile, BatchValidation, Map
 
 # A worker process keeps a few compiled maps, and never more than this many hexes of them in all: a large map
@@ -183,7 +184,8 @@ def assemble_analysis(job):
 def draw_map_image(job):
     """The map page's PNG for the job's content, drawn here (never in a web process) and kept by content hash
     (maps.images); a picture already kept is not drawn again."""
-    from maps import images, render
+    from engine import render
+    from maps import images
 
     if job.map_id is None:
         raise JobError("this job is not about a map")
@@ -269,7 +271,7 @@ def compiled_for(job):
 
 
 def _catalogue_current(cmap):
-    """Is the compiled map's ruleset still the one maps.rulesets.get() gives (a custom one may have changed)?"""
+    """Is the compiled map's ruleset still the one engine.rulesets.get() gives (a custom one may have changed)?"""
     if cmap.catalogue.builtin:
         return True
     try:

@@ -1,4 +1,4 @@
-"""Validation in the studio: a stored map's findings, and batch validation of uploaded files (docs/validation.md).
+"""Validation in the studio: a stored map's findings, and batch validation of uploaded files (docs/map_validation.md).
 
 Findings of a stored map are computed on the request (the rules checks cost about one pass over the listed
 hexes, the LOS sample is bounded by HEXSIDE_FINDINGS_LOS_*) and kept in the cache per content hash. A batch is
@@ -23,9 +23,11 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from engine import mapfile
+from engine import render as map_render
+from engine.checks import findings as map_validation
 from jobs import dispatch
 from jobs.models import Job
-from maps import mapfile, render as map_render, validation
 from maps.models import BatchFile, BatchValidation
 
 FINDINGS_CACHE_SECONDS = 3600
@@ -42,14 +44,14 @@ def map_findings(map):
         doc = map.mapdoc()
         # Compiling a map for LOS costs about a second per 25,000 hexes: past the limit, no sample on a request.
         pairs = settings.HEXSIDE_FINDINGS_LOS_PAIRS if doc.grid.size <= settings.HEXSIDE_FINDINGS_LOS_MAX_HEXES else 0
-        found = [f.as_dict() for f in validation.check_map(doc, los_pairs=pairs,
+        found = [f.as_dict() for f in map_validation.check_map(doc, los_pairs=pairs,
                                                            los_seconds=settings.HEXSIDE_FINDINGS_LOS_SECONDS)]
         cache.set(key, found, FINDINGS_CACHE_SECONDS)
     return found
 
 
 def highlights(grid, findings):
-    """Shapes to lay over the map image (maps/render.py's pixels): each finding's hex, or its hexside."""
+    """Shapes to lay over the map image (engine/render.py's pixels): each finding's hex, or its hexside."""
     (width, height), px = map_render.image_space(grid)
     shapes = []
     for n, finding in enumerate(findings):

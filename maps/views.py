@@ -16,9 +16,10 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import etag, require_POST
 from PIL import Image, ImageDraw
 
+from engine import edits
 from jobs import dispatch
 from jobs.models import Job
-from maps import edits, images, scans
+from maps import images, scans
 from maps.forms import ImportForm, NewMapForm
 from maps.models import Map
 from maps.tasks import MAP_IMAGE

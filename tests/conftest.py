@@ -5,7 +5,7 @@ import copy
 import pytest
 from rest_framework.test import APIClient
 
-from maps import mapfile, rulesets
+from engine import mapfile, rulesets
 from maps.models import custom_rulesets
 
 MAP_DOCUMENT = {
@@ -33,7 +33,7 @@ MAP_DOCUMENT = {
 
 @pytest.fixture(autouse=True)
 def custom_rulesets_need_a_database(request):
-    """maps.rulesets.get() reads custom rulesets from the database on lookup (maps.models.custom_rulesets); a
+    """engine.rulesets.get() reads custom rulesets from the database on lookup (maps.models.custom_rulesets); a
     test without database access sees the built-ins and what it registers by hand."""
     if request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames):
         yield

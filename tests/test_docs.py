@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import get_commands
 
-from maps.hexgrid import Grid
+from engine.hexgrid import Grid
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -47,7 +47,7 @@ def test_every_program_run_with_python_m_is_installed():
 
 
 def test_every_file_of_the_repository_named_exists():
-    named = mentions(r"(?<![\w./-])((?:bench|tests|maps|jobs|docs|hexside|authoring|templates|static)/[\w./-]+\.\w+)")
+    named = mentions(r"(?<![\w./-])((?:bench|tests|maps|jobs|docs|hexside|engine|scenarios|validations|documents|templates|static)/[\w./-]+\.\w+)")
     assert named
     assert [(doc, path) for doc, path in named if "*" not in path and not (ROOT / path).exists()] == []
 

@@ -1,6 +1,6 @@
 // The painter's session on a map: strokes applied at once to the local copy (MapModel, mapmodel.js), their
 // inverses kept for undo, each stroke sent as one edits request with the revision it was made on, rebased on 409,
-// and other designers' edits followed (docs/api.md lists the operations; maps/edits.py is the server's side).
+// and other designers' edits followed (docs/api.md lists the operations; engine/edits.py is the server's side).
 import { ApiError, get, post, urls } from "./api.js";
 import { MapModel, clone } from "./mapmodel.js";
 

@@ -1,4 +1,4 @@
-// Hex grid geometry: the browser's copy of maps/hexgrid.py (offset/axial, labels, sides, centres, the hex and
+// Hex grid geometry: the browser's copy of engine/hexgrid.py (offset/axial, labels, sides, centres, the hex and
 // the hexside under a point). Map space: circumradius 1, x right, y down, as docs/map-format.md says.
 // Checked in the browser against the Python module by tests/browser/test_geometry.py.
 
@@ -211,6 +211,6 @@ export class Grid {
     return [col, row, best];
   }
 
-  // The canonical hexside nearest a map-space point (maps/hexgrid.py Grid.hexside_at).
+  // The canonical hexside nearest a map-space point (engine/hexgrid.py Grid.hexside_at).
   hexsideAt(x, y) { return this.hexside(...this.sideAt(x, y)); }
 }

@@ -1,6 +1,6 @@
 // A map document held as lookups the view and the tools can use: hexes by "col,row", hexsides by canonical
 // "col,row,side", overlays with their anchors parsed. Changed only through apply(ops), which mirrors
-// maps/edits.py and gives the inverse operations. Shared by the painter and any page that shows a map.
+// engine/edits.py and gives the inverse operations. Shared by the painter and any page that shows a map.
 import { Grid, rotateAxial } from "./hexgrid.js";
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);

@@ -8,9 +8,9 @@ from django.core.management import call_command
 from PIL import Image
 from pypdf import PdfReader
 
-from authoring.models import Scenario
-from maps import render
+from engine import render
 from maps.models import Map
+from scenarios.models import Scenario
 from tests.browser.painting import ARTIFACTS, sign_in
 from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 

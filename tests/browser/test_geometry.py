@@ -1,4 +1,4 @@
-"""static/js/hexgrid.js against maps/hexgrid.py, in Chromium: 1,000 random hexes and points for every orientation,
+"""static/js/hexgrid.js against engine/hexgrid.py, in Chromium: 1,000 random hexes and points for every orientation,
 stagger and label scheme (offset/axial both ways, labels both ways, centres, the hex and the hexside under a point)."""
 
 import itertools
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from maps.hexgrid import LABEL_SCHEMES, ORIENTATIONS, STAGGERS, Grid
+from engine.hexgrid import LABEL_SCHEMES, ORIENTATIONS, STAGGERS, Grid
 
 pytestmark = [pytest.mark.browser]
 

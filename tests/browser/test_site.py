@@ -2,7 +2,6 @@
 lists with their thumbnails, importing a file, duplicating, deleting after a confirmation, signing out and in;
 and bad input answered on the page with nothing created."""
 
-import io
 import json
 from pathlib import Path
 

@@ -169,7 +169,7 @@ BROKEN_OST = {"format": "hexside-map", "version": 1, "name": "Broken", "ruleset"
 @pytest.mark.django_db
 def test_findings_of_a_map_name_hex_and_side_and_follow_the_maps_permissions(user, user_client, other_client,
                                                                              api_client):
-    from maps import mapfile
+    from engine import mapfile
 
     map = Map.objects.create_from_doc(user, mapfile.parse(BROKEN_OST))
     response = user_client.get(f"/api/maps/{map.pk}/findings/")

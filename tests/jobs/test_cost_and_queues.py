@@ -6,9 +6,9 @@ import time
 
 import pytest
 
+from engine import mapfile
+from engine.los import engine
 from jobs.models import Job
-from maps import mapfile
-from maps.los import engine
 from maps.models import apply_edits
 from tests.jobs.conftest import interactive
 from tests.jobs.test_workers import follow, wait_until

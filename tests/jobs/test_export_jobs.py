@@ -11,12 +11,12 @@ from PIL import Image
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from authoring.models import Scenario
+from engine import render
 from jobs.models import Job
-from maps import render
 from maps.models import Map
-from tests.authoring.conftest import SAMPLES
+from scenarios.models import Scenario
 from tests.jobs.test_workers import follow
+from tests.scenarios.conftest import SAMPLES
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -6,8 +6,8 @@ import io
 import pytest
 from PIL import Image
 
+from engine import render
 from jobs.models import Job
-from maps import render
 from maps.models import apply_edits
 from tests.jobs.test_workers import wait_until
 

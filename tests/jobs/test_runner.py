@@ -7,11 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from engine import mapfile
+from engine.los import engine
 from hexside.celery import app
 from jobs import dispatch, runner, sweep
 from jobs.models import Job, JobPart
-from maps import mapfile
-from maps.los import engine
 from tests.jobs.conftest import JOBS_SETTINGS, broker_messages, use_broker
 
 pytestmark = pytest.mark.django_db

@@ -5,10 +5,10 @@ import copy
 import pytest
 from rest_framework.test import APIClient
 
-from authoring import validation
-from authoring.models import Scenario
-from tests.authoring.conftest import SMALL
+from engine.scenarios import checks as scenario_checks
+from scenarios.models import Scenario
 from tests.jobs.test_workers import follow
+from tests.scenarios.conftest import SMALL
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +29,7 @@ def test_checks_and_sight_lines_through_a_worker(worker, django_user_model, map_
     job = follow(client, asked.json()["url"])
     assert job["status"] == "succeeded", job
     assert job["kind"] == "scenario-checks" and job["scenario"] == scenario.pk
-    expected = [f.as_dict() for f in validation.check(scenario.scenariodoc())]
+    expected = [f.as_dict() for f in scenario_checks.check(scenario.scenariodoc())]
     assert job["result"]["findings"] == expected
     outside = [f for f in expected if f["code"] == "setup-outside-zone"]
     assert outside and outside[0]["hex"] == "E5"

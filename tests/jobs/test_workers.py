@@ -11,11 +11,11 @@ import time
 import numpy as np
 import pytest
 
+from engine import mapfile
+from engine.los import engine
 from hexside.celery import app
 from jobs import dispatch
 from jobs.models import Job
-from maps import mapfile
-from maps.los import engine
 from maps.models import Map, apply_edits
 from tests.jobs.conftest import JOBS_SETTINGS, interactive, use_broker
 from tests.jobs.workers import PYTHON, ROOT, Worker, forget_redis_queue

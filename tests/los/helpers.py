@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from maps.los.answer import RESULTS
-from maps.los.trace import trace
+from engine.los.answer import RESULTS
+from engine.los.trace import trace
 
 
 def check(rules, a, b, from_level=None, to_level=None):

@@ -10,13 +10,13 @@ import random
 import numpy as np
 import pytest
 
-from maps import rulesets
-from maps.hexgrid import Grid
-from maps.los import ats
-from maps.los.ats import Rules
-from maps.los.compiled import CompiledMap
-from maps.los.trace import ALONG, trace
-from maps.mapfile import Cell, MapDoc
+from engine import rulesets
+from engine.hexgrid import Grid
+from engine.los import ats
+from engine.los.ats import Rules
+from engine.los.compiled import CompiledMap
+from engine.los.trace import ALONG, trace
+from engine.mapfile import Cell, MapDoc
 from tests.los.helpers import agree_on_every_pair, all_pairs, check
 
 GRID = Grid("flat", 8, 30, "odd")

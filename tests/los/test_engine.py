@@ -9,10 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from maps import mapfile
-from maps.generate import random_map
-from maps.los.engine import (analyze, compile_map, line_of_sight, observer_chunks, rules_for, viewshed,
-                              viewshed_answer)
+from engine import mapfile
+from engine.generate import random_map
+from engine.los.engine import (
+    analyze,
+    compile_map,
+    line_of_sight,
+    observer_chunks,
+    rules_for,
+    viewshed,
+    viewshed_answer,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "maps" / "samples").glob("*.json"))
@@ -180,9 +187,9 @@ WOODS = {
 
 @pytest.mark.parametrize("base", sorted(WOODS))
 def test_a_custom_profile_re_rating_woods_changes_the_answer(base):
-    from maps import rulesets
-    from maps.hexgrid import Grid
-    from maps.mapfile import Cell, MapDoc
+    from engine import rulesets
+    from engine.hexgrid import Grid
+    from engine.mapfile import Cell, MapDoc
     from tests.los.helpers import check
 
     open_id, woods, level = WOODS[base]

@@ -6,12 +6,12 @@ import random
 import numpy as np
 import pytest
 
-from maps import rulesets
-from maps.hexgrid import Grid
-from maps.los.compiled import CompiledMap
-from maps.los.miniatures import Rules
-from maps.los.trace import ALONG, trace
-from maps.mapfile import Cell, MapDoc
+from engine import rulesets
+from engine.hexgrid import Grid
+from engine.los.compiled import CompiledMap
+from engine.los.miniatures import Rules
+from engine.los.trace import ALONG, trace
+from engine.mapfile import Cell, MapDoc
 from tests.los.helpers import agree_on_every_pair, all_pairs, check
 
 # Flat hexes: a line down one column passes through that column's hexes only. 50 m hexes: 2" each.

@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from maps import rulesets
-from maps.hexgrid import Grid
-from maps.los.answer import RESULT_CODE
-from maps.los.compiled import CompiledMap
-from maps.los.ost import ASSUME_CORNER, ASSUME_FOOT, ASSUME_SLOPE, ASSUME_STOREYS_ON_HILL, Rules
-from maps.los.trace import ALONG, CORNER, HEX, trace
-from maps.mapfile import Cell, MapDoc
+from engine import rulesets
+from engine.hexgrid import Grid
+from engine.los.answer import RESULT_CODE
+from engine.los.compiled import CompiledMap
+from engine.los.ost import ASSUME_CORNER, ASSUME_FOOT, ASSUME_SLOPE, ASSUME_STOREYS_ON_HILL, Rules
+from engine.los.trace import ALONG, CORNER, HEX, trace
+from engine.mapfile import Cell, MapDoc
 
 
 def square(grid, label, dx=0.0, dy=0.0, half=0.35):
@@ -530,7 +530,7 @@ def test_brush_cites_14_2_4_as_docs_los_shows():
 
 
 def test_default_levels_raised_by_buildings_only_where_the_rules_put_units_upstairs():
-    from maps.los.engine import compile_map, rules_for
+    from engine.los.engine import compile_map, rules_for
 
     grid = Grid("flat", 3, 3, "even")
     expected = {"ost": ("light-structure", 3, 2), "assault": ("large-multi-storey-building", 1, 1),

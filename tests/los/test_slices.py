@@ -4,8 +4,8 @@ answers are those of the whole grid's tables, for every ruleset, and the tables 
 import numpy as np
 import pytest
 
-from maps.generate import random_map
-from maps.los import engine, tables
+from engine.generate import random_map
+from engine.los import engine, tables
 from tests.los.helpers import all_pairs
 
 RULESETS = ["ost", "ats", "assault", "miniatures", "tocs"]

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from shapely.geometry import LineString, Polygon
 
-from maps.hexgrid import Grid
-from maps.los.compiled import CompiledMap
-from maps.los.tables import (
+from engine.hexgrid import Grid
+from engine.los.compiled import CompiledMap
+from engine.los.tables import (
     ALONG_CODE,
     CORNER_CODE,
     HEX_CODE,
@@ -23,8 +23,8 @@ from maps.los.tables import (
     shape_id,
     trace_tables,
 )
-from maps.los.trace import trace
-from maps.mapfile import Cell, MapDoc
+from engine.los.trace import trace
+from engine.mapfile import Cell, MapDoc
 
 GRIDS = [Grid(orientation=o, columns=c, rows=r, stagger=s)
          for o in ("flat", "pointy") for s in ("odd", "even") for c, r in ((15, 11), (6, 9))]

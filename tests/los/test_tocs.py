@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from maps import rulesets
-from maps.hexgrid import Grid
-from maps.los.compiled import CompiledMap
-from maps.los.tocs import Rules
-from maps.mapfile import Cell, MapDoc
+from engine import rulesets
+from engine.hexgrid import Grid
+from engine.los.compiled import CompiledMap
+from engine.los.tocs import Rules
+from engine.mapfile import Cell, MapDoc
 from tests.los import helpers
 from tests.los.helpers import agree_on_every_pair, all_pairs
 

@@ -8,8 +8,8 @@ from fractions import Fraction as F
 import pytest
 from shapely.geometry import LineString, Polygon
 
-from maps.hexgrid import AXIAL_STEPS, Grid
-from maps.los.trace import ALONG, CORNER, HEX, SIDE, Step, _plan, hexes_crossed, shape, trace
+from engine.hexgrid import AXIAL_STEPS, Grid
+from engine.los.trace import ALONG, CORNER, HEX, SIDE, Step, _plan, hexes_crossed, shape, trace
 
 GRIDS = [Grid(orientation=o, columns=17, rows=13, stagger=s) for o in ("flat", "pointy") for s in ("odd", "even")]
 GRID_IDS = [f"{g.orientation}-{g.stagger}" for g in GRIDS]

@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 FIRST_ANSWERS = """
 import json
-from maps.generate import random_map
-from maps.los import engine
-from maps.los.warm import RULESETS, compile_events
+from engine.generate import random_map
+from engine.los import engine
+from engine.los.warm import RULESETS, compile_events
 
 def first_answers():
     for ruleset in RULESETS:

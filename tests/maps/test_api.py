@@ -8,7 +8,7 @@ import pytest
 from drf_spectacular.validation import validate_schema
 from rest_framework.test import APIClient
 
-from maps import mapfile
+from engine import mapfile
 from maps.models import Map, MapRevision
 
 pytestmark = pytest.mark.django_db

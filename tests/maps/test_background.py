@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from maps import edits, mapfile
+from engine import edits, mapfile
 from maps.models import Map
 
 pytestmark = pytest.mark.django_db

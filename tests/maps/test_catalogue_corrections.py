@@ -3,7 +3,7 @@ against the rule that gives it. Each of these failed on the catalogue before the
 
 import pytest
 
-from maps import rulesets
+from engine import rulesets
 
 FRONT = {"across-front-face"}
 ROAD = {"along-road"}

@@ -1,4 +1,4 @@
-"""The rules-level checks (maps/checks): a corpus of broken maps, one per check, each giving its finding on the
+"""The rules-level checks (engine/checks): a corpus of broken maps, one per check, each giving its finding on the
 right hex (and side); the shipped samples give none; the LOS reciprocity sample is bounded and finds a one-way
 answer."""
 
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from maps import checks, mapfile
-from maps.checks import reciprocity
-from maps.los import engine
-from maps.validation import validate_bytes
+from engine import checks, mapfile
+from engine.checks import reciprocity
+from engine.checks.findings import validate_bytes
+from engine.los import engine
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "maps" / "samples").glob("*.json"))
@@ -33,7 +33,7 @@ def broken(ruleset, hexes=(), hexsides=(), overlays=(), defaults=None):
 
 def ring(grid_spec, centre, terrain):
     """The six neighbours of a hex with the given terrain (as hex entries)."""
-    from maps.hexgrid import Grid
+    from engine.hexgrid import Grid
 
     grid = Grid(**grid_spec)
     col, row = grid.parse_hex(centre)
@@ -200,7 +200,7 @@ def test_samples_pass_every_rules_check(path):
 
 
 def test_a_custom_profile_is_checked_with_its_base_games_data():
-    from maps import rulesets
+    from engine import rulesets
 
     custom = rulesets.from_dict({"id": "my-ost", "name": "My OST", "base": "ost", "extends_base": True,
                                  "terrain": []})

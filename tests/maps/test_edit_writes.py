@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from maps import edits
+from engine import edits
 from maps.models import Map, MapRevision, apply_edits
 
 SET_A1 = [{"op": "set_level", "hexes": ["A1"], "level": 2}]
@@ -16,7 +16,7 @@ SET_A1 = [{"op": "set_level", "hexes": ["A1"], "level": 2}]
 
 @pytest.fixture
 def watch_edits(monkeypatch):
-    """Calls of maps.edits.apply, each noting whether a transaction was open while the edit was worked out;
+    """Calls of engine.edits.apply, each noting whether a transaction was open while the edit was worked out;
     ``meanwhile`` (a function) runs once in the middle of the next one, as another request would."""
     seen = {"in_transaction": [], "meanwhile": None}
     real = edits.apply
@@ -69,7 +69,7 @@ def test_a_rename_overtaken_while_worked_out_is_worked_out_again_on_the_new_revi
 # -- revisions stored compressed -----------------------------------------------------------------------------
 
 def full_map(columns, rows):
-    from maps.hexgrid import Grid
+    from engine.hexgrid import Grid
 
     grid = Grid("flat", columns, rows, "even", "letter-number")
     terrain = ["woods", "brush", "orchard", "open"]

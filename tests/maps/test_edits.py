@@ -1,11 +1,11 @@
-"""Edit operations on a MapDoc (maps.edits): no database."""
+"""Edit operations on a MapDoc (engine.edits): no database."""
 
 import json
 
 import pytest
 
-from maps import edits, mapfile
-from maps.mapfile import Cell
+from engine import edits, mapfile
+from engine.mapfile import Cell
 
 
 def make_doc(**extra):

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from maps.hexgrid import Grid, column_index, column_letters, cube_round
+from engine.hexgrid import Grid, column_index, column_letters, cube_round
 
 KINDS = [(o, s) for o in ("flat", "pointy") for s in ("odd", "even")]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from maps import mapfile
+from engine import mapfile
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMUNITY = ROOT.parent / "shared" / "data" / "community"

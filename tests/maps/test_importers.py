@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from maps import mapfile, rulesets
-from maps.hexgrid import Grid
-from maps.importers import DiskFiles, ImportLimits, convert, expand, mappings
+from engine import mapfile, rulesets
+from engine.hexgrid import Grid
+from engine.importers import DiskFiles, ImportLimits, convert, expand, mappings
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMUNITY = ROOT.parent / "shared" / "data" / "community"
@@ -417,7 +417,7 @@ def test_a_designers_mapping_is_laid_over_the_default_and_checked():
 
 
 def test_every_shipped_mapping_names_only_its_rulesets_terrain():
-    from maps.importers.common import Context
+    from engine.importers.common import Context
 
     shipped = mappings.shipped()
     assert {("tiled", "ost"), ("wesnoth", "ost"), ("megamek", "ost")} <= set(shipped)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from maps.importers import ImportLimits, convert, convert_upload, expand
+from engine.importers import ImportLimits, convert, convert_upload, expand
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMUNITY = ROOT.parent / "shared" / "data" / "community"
@@ -189,8 +189,8 @@ def test_damaged_files_and_zips_never_crash_an_importer():
     """A fixed sample of random damage to real files: every result is a finding or a map the format accepts."""
     import random
 
-    from maps import mapfile
-    from maps.importers import DiskFiles
+    from engine import mapfile
+    from engine.importers import DiskFiles
 
     rng = random.Random(10)
     sources = sorted(p for p in COMMUNITY.rglob("*") if p.suffix in (".tmx", ".map", ".board", ".json", ".tsx"))

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from maps import mapfile
-from maps.hexgrid import Grid
+from engine import mapfile
+from engine.hexgrid import Grid
 
 
 class Catalogue:
@@ -234,7 +234,7 @@ SAMPLES = sorted((Path(__file__).resolve().parents[2] / "maps" / "samples").glob
 
 
 def test_there_is_a_sample_for_every_builtin_ruleset():
-    from maps import rulesets
+    from engine import rulesets
 
     found = {json.loads(p.read_text())["ruleset"] for p in SAMPLES}
     assert found == set(rulesets.builtin_ids())
@@ -253,7 +253,7 @@ def test_sample_round_trips_and_exports_byte_identical(path):
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_sample_validates_cleanly(path):
-    from maps.validation import validate_file
+    from engine.checks.findings import validate_file
 
     doc, findings = validate_file(path)
     assert doc is not None

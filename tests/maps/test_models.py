@@ -12,22 +12,21 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import override_settings
 
+from engine import edits, mapfile, rulesets
 from jobs import runner
 from jobs.models import Job
-
-from maps import edits, mapfile, rulesets
-from maps.tasks import draw_map_image
 from maps.models import (
     CustomRuleset,
     Map,
     MapRevision,
     StaleRevision,
     apply_edits,
-    unpack,
     forget_custom_rulesets,
     restore_revision,
+    unpack,
     written,
 )
+from maps.tasks import draw_map_image
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 from PIL import Image
 
-from maps import images, mapfile, render, rulesets, scans
+from engine import mapfile, render, rulesets
+from maps import images, scans
 from maps.models import Map, apply_edits
 
 pytestmark = pytest.mark.django_db

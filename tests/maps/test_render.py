@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from PIL import Image
 
-from maps import mapfile, render
-from maps.los.engine import compile_map
+from engine import mapfile, render
+from engine.los.engine import compile_map
 from tests.conftest import MAP_DOCUMENT
 
 SAMPLES = sorted((Path(__file__).resolve().parents[2] / "maps" / "samples").glob("*.json"))
@@ -187,7 +187,7 @@ def test_markers_for_a_check_are_drawn_in_their_style():
 
 
 def test_a_viewshed_prints_as_shading():
-    from maps.los.engine import viewshed
+    from engine.los.engine import viewshed
 
     cmap = compiled(MAP_DOCUMENT)
     shed = viewshed(cmap, "A1")

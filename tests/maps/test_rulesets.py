@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from maps import rulesets
-from maps.rulesets import catalogue
+from engine import rulesets
+from engine.rulesets import catalogue
 
 DATA = Path(catalogue.__file__).with_name("data")
 
@@ -40,7 +40,7 @@ REQUIRED = {
 
 RULE_PREFIX = {"ost": "OST ", "ats": "ATS ", "assault": "Assault ", "tocs": "TOCS ", "miniatures": "QRS "}
 
-# Marker kinds the LOS engine places (maps/los/compiled.py) that each game has.
+# Marker kinds the LOS engine places (engine/los/compiled.py) that each game has.
 MARKER_KINDS = {
     "ost": ["smoke", "smoke2", "wreck", "rubble"],
     "ats": ["smoke", "wreck", "vehicle", "rubble", "dust", "flame"],
@@ -326,7 +326,7 @@ def test_the_example_in_the_docs_is_a_valid_profile():
 
 
 def test_engine_imports_no_django():
-    code = "import sys, maps.rulesets; maps.rulesets.get('ats'); print('django' in sys.modules)"
+    code = "import sys, engine.rulesets; engine.rulesets.get('ats'); print('django' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=Path(catalogue.__file__).parents[2], check=True)
     assert out.stdout.strip() == "False"

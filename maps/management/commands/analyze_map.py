@@ -2,8 +2,8 @@ import json
 
 import numpy as np
 
+from engine.los.engine import analyze, compile_map
 from maps.cli import CliError, MapCommand, parse_markers, read_map_file
-from maps.los.engine import analyze, compile_map
 
 
 class Command(MapCommand):

@@ -1,9 +1,9 @@
 import sys
 from pathlib import Path
 
-from maps import mapfile
+from engine import mapfile
+from engine.importers import DiskFiles, convert_upload, expand
 from maps.cli import CliError, MapCommand, read_mapping_file
-from maps.importers import DiskFiles, convert_upload, expand
 from maps.importing import limits
 
 

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from maps import mapfile
+from engine import mapfile
 from maps.models import Map, check_name
 
 SAMPLES_USER = "samples"

@@ -1,7 +1,7 @@
 import json
 
+from engine.los.engine import compile_map, line_of_sight
 from maps.cli import CliError, MapCommand, parse_markers, read_map_file
-from maps.los.engine import compile_map, line_of_sight
 
 
 class Command(MapCommand):

@@ -1,6 +1,6 @@
-from maps import render
+from engine import render
+from engine.los.engine import compile_map
 from maps.cli import CliError, MapCommand, read_map_file
-from maps.los.engine import compile_map
 
 
 class Command(MapCommand):

@@ -1,14 +1,14 @@
 from pathlib import Path
 
+from engine.checks.findings import validate_source
+from engine.importers import DiskFiles
+from engine.mapfile import Finding
 from maps.cli import MapCommand, read_mapping_file, report_findings
-from maps.importers import DiskFiles
 from maps.importing import limits
-from maps.mapfile import Finding
-from maps.validation import validate_source
 
 
 class Command(MapCommand):
-    help = ("Check map files: Hexside maps, and every format maps.importers reads (Tiled, Wesnoth, MegaMek, VASSAL, "
+    help = ("Check map files: Hexside maps, and every format engine.importers reads (Tiled, Wesnoth, MegaMek, VASSAL, "
             "and zips of them), converted first. Exits 1 when any file has an error.")
 
     def add_arguments(self, parser):

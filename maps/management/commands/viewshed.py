@@ -1,8 +1,8 @@
 import json
 
+from engine.los.engine import compile_map, viewshed
+from engine.render import render_viewshed
 from maps.cli import CliError, MapCommand, parse_markers, read_map_file
-from maps.los.engine import compile_map, viewshed
-from maps.render import render_viewshed
 
 
 class Command(MapCommand):

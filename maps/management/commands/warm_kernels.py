@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from maps.los.warm import warm
+from engine.los.warm import warm
 
 
 class Command(BaseCommand):

@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class AuthoringConfig(AppConfig):
-    name = "authoring"
-    verbose_name = "Scenario authoring"

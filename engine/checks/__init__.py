@@ -1,0 +1,25 @@
+"""Rules-level map checks, per ruleset (docs/validation.md): what each game's rules allow a map to hold.
+
+    from engine import checks
+    findings = checks.run(doc)      # mapfile.Finding list, warnings and errors, each with its hex (and side)
+
+The checks are data-driven (rules.py, data/<ruleset>.json); a sample of LOS answers is asked both ways
+(reciprocity.py), bounded in count and time. The format's own checks stay in engine.mapfile; engine.checks.findings
+runs both. No Django here.
+"""
+
+from engine import rulesets
+from engine.checks.reciprocity import DEFAULT_PAIRS, DEFAULT_SECONDS, check_reciprocity
+from engine.checks.rules import check_rules
+
+
+def run(doc, catalogue=None, los_pairs=DEFAULT_PAIRS, los_seconds=DEFAULT_SECONDS):
+    """Every rules-level finding for a parsed map; ``los_pairs=0`` leaves the LOS sample out."""
+    if catalogue is None:
+        catalogue = rulesets.get(doc.ruleset)
+    findings = check_rules(doc, catalogue)
+    findings += check_reciprocity(doc, pairs=los_pairs, seconds=los_seconds)
+    return findings
+
+
+__all__ = ["run", "check_rules", "check_reciprocity"]

@@ -1,0 +1,39 @@
+"""Checking one file of a batch: convert it from whatever format it is in, then validate it. No Django.
+
+The verdict a designer reads first: ``invalid`` (it could not be read or converted, or breaks a rule outright),
+``warnings`` (usable, with things to look at) or ``ok``.
+"""
+
+from engine import mapfile
+from engine.checks import findings as map_validation
+
+VERDICTS = ("ok", "warnings", "invalid")
+
+
+def verdict(findings, doc):
+    if doc is None or any(f.severity == "error" for f in findings):
+        return "invalid"
+    return "warnings" if findings else "ok"
+
+
+def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0):
+    """One of ``importers.expand()``'s uploads, converted and checked: a dict ready to store and report.
+
+    ``document`` is the canonical map document (or None), ready to be opened as a map of one's own.
+    """
+    try:
+        doc, findings, source_format = map_validation.validate_upload(upload, limits=limits, los_pairs=los_pairs,
+                                                                  los_seconds=los_seconds)
+    except Exception as exc:  # noqa: BLE001 - one file that breaks an importer must not stop the batch
+        doc, source_format = None, "unknown"
+        findings = [mapfile.Finding("$", f"this file could not be converted ({exc.__class__.__name__}: {exc})",
+                                    code="import-failed")]
+    return {
+        "name": upload.name,
+        "source_format": source_format,
+        "verdict": verdict(findings, doc),
+        "errors": sum(f.severity == "error" for f in findings),
+        "warnings": sum(f.severity != "error" for f in findings),
+        "findings": [f.as_dict() for f in findings],
+        "document": mapfile.to_dict(doc) if doc is not None else None,
+    }

@@ -1,0 +1,316 @@
+"""Community map formats into the Hexside map format (docs/importing.md). No Django.
+
+Two calls do everything:
+
+- ``expand(name, data, limits)`` turns one upload into the map files it holds: a zip becomes each of its map
+  files, each with the zip's other files beside it (tilesets, images); any other file is one upload. A zip that
+  is too large, holds too many entries or names a path that tries to escape gives findings, never an exception.
+- ``convert(name, data, ruleset=..., mapping=..., files=..., limits=...)`` reads one map file of any supported
+  format and gives an :class:`ImportResult`: a map-format document (a dict ``engine.mapfile.parse`` accepts) or
+  None, the findings (``engine.mapfile.Finding``, printed the way ``validate_map`` prints them) and, for a VASSAL
+  board, the board image to store beside the map (``ImportResult.files``).
+
+Nothing here writes to disk or reads any file it is not handed: sibling files come from ``files`` (a mapping
+of relative path to bytes; :class:`DiskFiles` reads them from a folder for the command line).
+"""
+
+import importlib
+import io
+import stat
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from engine.importers import common
+
+# Each format and the file endings it is recognised by (lower case). A ".json" file is Tiled's when it looks
+# like a Tiled map and Hexside's own otherwise; VASSAL boards come from a module (.vmod) or its buildFile.
+SUPPORTED = {
+    "hexside": (".json",),
+    "tiled": (".tmx", ".tmj", ".json"),
+    "wesnoth": (".map",),
+    "megamek": (".board",),
+    "vassal": (".vmod", "buildfile.xml", "buildfile"),
+}
+ARCHIVE_ENDINGS = (".zip",)
+IMAGE_ENDINGS = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg")
+
+
+@dataclass(frozen=True)
+class ImportLimits:
+    """What one upload may cost. The Django settings HEXSIDE_IMPORT_* pass their values in (maps/importing.py)."""
+
+    max_bytes: int = 20 * 1024 * 1024  # one file, and any one entry of a zip once expanded
+    max_zip_entries: int = 2000
+    max_zip_total_bytes: int = 200 * 1024 * 1024  # everything a zip expands to
+    max_zip_ratio: int = 200  # an entry may expand to at most this many times its compressed size (bombs)
+    max_image_pixels: int = 60_000_000  # a board image's width x height, checked before it is decoded
+    max_tilesets: int = 200  # external tilesets one Tiled map may name
+
+
+@dataclass
+class Upload:
+    """One map file to convert, with the files beside it. ``data`` is None when the entry could not be read;
+    its findings say why."""
+
+    name: str
+    data: bytes | None
+    files: dict = field(default_factory=dict)
+    findings: list = field(default_factory=list)
+
+
+@dataclass
+class ImportResult:
+    doc: dict | None
+    findings: list
+    source_format: str
+    files: dict = field(default_factory=dict)  # file name -> bytes to store beside the map (a board image)
+
+    @property
+    def ok(self):
+        return self.doc is not None and not any(f.severity == "error" for f in self.findings)
+
+
+def detect(name, data):
+    """The format of one file: one of SUPPORTED's keys, "zip", or None (then ``why_not`` says what it is)."""
+    lower = PurePosixPath(name.split("#", 1)[0]).name.lower()
+    head = (data or b"")[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if lower.endswith(".vmod"):
+        return "vassal"
+    if lower in ("buildfile", "buildfile.xml"):
+        return "vassal"
+    if lower.endswith(ARCHIVE_ENDINGS) or (head.startswith(b"PK\x03\x04") and not lower.endswith(
+            (".tmx", ".tmj", ".json", ".map", ".board", ".xml"))):
+        return "zip"
+    if lower.endswith(".tmx"):
+        return "tiled"
+    if lower.endswith(".tmj"):
+        return "tiled"
+    if lower.endswith(".json"):
+        return "tiled" if common.looks_like_tiled_json(data) else "hexside"
+    if lower.endswith(".map"):
+        return "wesnoth"
+    if lower.endswith(".board"):
+        return "megamek"
+    if b"<map" in head[:1024] and b"orientation=" in head and not lower.endswith(IMAGE_ENDINGS):
+        return "tiled"
+    if head.startswith(b"{") and not lower.endswith((".tsj", *IMAGE_ENDINGS)):
+        # A JSON file under another name (validate_map has always read Hexside maps whatever their name).
+        return "tiled" if common.looks_like_tiled_json(data) else "hexside"
+    return None
+
+
+def why_not(name, data):
+    """A designer's reason why a file that is not a map was not imported."""
+    lower = PurePosixPath(name).name.lower()
+    suffix = PurePosixPath(lower).suffix
+    if suffix in (".tsx", ".tsj"):
+        return "a Tiled tileset, not a map: it is read when a map that uses it is imported beside it"
+    if lower.endswith(IMAGE_ENDINGS):
+        return "an image, not a map: a tileset or board image is read when the map that uses it is imported"
+    if suffix == ".mask":
+        return "a Wesnoth mask (it overlays another map), not a map"
+    if suffix == ".cfg":
+        return "a Wesnoth configuration file (such as terrain.cfg), not a map"
+    if lower == "boardmetadata.xml" or lower.endswith("boardmetadata.xml") or lower == "boardmetadata - sample.xml":
+        return "VASL board metadata: VASL boards are not supported (their terrain lives in a binary LOS raster)"
+    if lower == "losdata":
+        return "a VASL LOS raster (gzip + Java serialisation): VASL boards are not supported"
+    if suffix in (".md", ".txt", ".html", ".pdf"):
+        return "a document, not a map"
+    if suffix == ".xml":
+        return "an XML file that is neither a Tiled map nor a VASSAL buildFile"
+    endings = sorted({e for es in SUPPORTED.values() for e in es} | set(ARCHIVE_ENDINGS))
+    return f"not a map format Hexside reads; it reads {', '.join(endings)}"
+
+
+def expand(name, data, limits=None):
+    """The map files in one upload: a zip's map files, each with the zip's other entries, or the file itself."""
+    limits = limits or ImportLimits()
+    if len(data) > limits.max_bytes:
+        return [Upload(name, None, findings=[common.too_large(name, len(data), limits.max_bytes)])]
+    kind = detect(name, data)
+    if kind == "vassal":
+        return _boards(name, data, {}, limits)
+    if kind != "zip":
+        return [Upload(name, data)]
+    entries, findings = read_zip(data, limits, name)
+    if entries is None:
+        return [Upload(name, None, findings=findings)]
+    uploads = [Upload(f"{name}!{path}", None, findings=[f]) for path, f in findings]
+    maps = []
+    for path in sorted(entries):
+        kind = detect(path, entries[path])
+        if kind in SUPPORTED:
+            maps.append(path)
+        elif kind == "zip":
+            uploads.append(Upload(f"{name}!{path}", None, findings=[common.finding(
+                "$", "a zip inside a zip is not opened; upload it on its own", code="nested-zip")]))
+    if not maps:
+        listed = ", ".join(sorted(entries)[:10]) or "nothing"
+        uploads.append(Upload(name, None, findings=[common.finding(
+            "$", f"the zip holds no map file Hexside reads (it holds {listed})", code="zip-no-maps")]))
+    for path in maps:
+        # Each map sees every entry by its path inside the zip, so "../tiles/x.tsx" resolves as it did.
+        if detect(path, entries[path]) == "vassal":
+            uploads.extend(_boards(f"{name}!{path}", entries[path], entries, limits))
+        else:
+            uploads.append(Upload(f"{name}!{path}", entries[path], files=entries))
+    return uploads
+
+
+def _boards(name, data, files, limits):
+    """A VASSAL module or buildFile as one upload per hex board (``NAME#Board``), so that each is one map."""
+    from engine.importers import vassal
+
+    context = common.Context(name=name, files=files, limits=limits, source="vassal")
+    try:
+        names = vassal.board_names(data, context)
+    except Exception:  # noqa: BLE001 - convert() reports what is wrong with the module
+        names = []
+    if len(names) < 2:
+        return [Upload(name, data, files=files)]
+    return [Upload(f"{name}#{board}", data, files=files) for board in names]
+
+
+def read_zip(data, limits, name="<zip>"):
+    """({path: bytes}, [(path, Finding)]) for a zip's safe entries, or (None, [Finding]) when it is refused whole.
+
+    Refused whole: not a zip, too many entries, or more than the total limit once expanded. Left out one by
+    one (with a finding each): paths that are absolute or climb out with "..", links, encrypted entries, and
+    entries that expand past the per-file limit or the bomb ratio.
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except Exception as exc:  # noqa: BLE001 - a damaged zip raises BadZipFile, OSError, struct.error, ..
+        return None, [common.finding("$", f"not a readable zip file ({exc})", code="bad-zip")]
+    files = [i for i in infos if not i.is_dir()]
+    if len(files) > limits.max_zip_entries:
+        return None, [common.finding("$", f"the zip holds {len(files)} files; at most {limits.max_zip_entries} "
+                                          "are read", code="zip-too-many-entries")]
+    declared = sum(i.file_size for i in files)
+    if declared > limits.max_zip_total_bytes:
+        return None, [common.finding("$", f"the zip expands to {declared / 1e6:.1f} MB; at most "
+                                          f"{limits.max_zip_total_bytes / 1e6:.1f} MB", code="zip-too-large")]
+    entries, problems, total = {}, [], 0
+    for info in files:
+        path = safe_zip_path(info.filename)
+        if path is None:
+            problems.append((info.filename, common.finding(
+                "$", f"the zip entry {info.filename!r} tries to leave the upload's own folder; it is not read",
+                code="zip-path-escapes")))
+            continue
+        mode = info.external_attr >> 16
+        if stat.S_ISLNK(mode):
+            problems.append((path, common.finding("$", f"the zip entry {path!r} is a link; links are not followed",
+                                                  code="zip-link")))
+            continue
+        if info.flag_bits & 0x1:
+            problems.append((path, common.finding("$", f"the zip entry {path!r} is encrypted", code="zip-encrypted")))
+            continue
+        cap = min(limits.max_bytes, max(info.compress_size, 1) * limits.max_zip_ratio,
+                  limits.max_zip_total_bytes - total)
+        try:
+            with archive.open(info) as handle:
+                content = handle.read(cap + 1)
+        except Exception as exc:  # noqa: BLE001 - a damaged entry raises BadZipFile, zlib.error, EOFError, ..
+            problems.append((path, common.finding("$", f"the zip entry {path!r} cannot be read ({exc})",
+                                                  code="bad-zip")))
+            continue
+        if len(content) > cap:
+            if total + len(content) > limits.max_zip_total_bytes:
+                return None, [common.finding("$", "the zip expands to more than "
+                                                  f"{limits.max_zip_total_bytes / 1e6:.1f} MB", code="zip-too-large")]
+            problems.append((path, common.finding(
+                "$", f"the zip entry {path!r} expands past {cap / 1e6:.1f} MB (from {info.compress_size} bytes "
+                     "compressed); it is not read", code="zip-bomb")))
+            continue
+        total += len(content)
+        entries[path] = content
+    return entries, problems
+
+
+def safe_zip_path(name):
+    """The entry's path inside the zip, or None when it is absolute or climbs out of it."""
+    name = name.replace("\\", "/")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        return None
+    parts = []
+    for part in name.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+            continue
+        parts.append(part)
+    return "/".join(parts) or None
+
+
+def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None):
+    """One map file of any supported format as a map-format document, with what was lost or refused."""
+    limits = limits or ImportLimits()
+    files = files if files is not None else {}
+    if data is None:
+        return ImportResult(None, [common.finding("$", "no data", code="unreadable")], "unknown")
+    if len(data) > limits.max_bytes:
+        return ImportResult(None, [common.too_large(name, len(data), limits.max_bytes)], "unknown")
+    kind = detect(name, data)
+    if kind is None:
+        return ImportResult(None, [common.finding("$", why_not(name, data), code="not-a-map")], "unknown")
+    if kind == "zip":
+        return ImportResult(None, [common.finding("$", "a zip of maps: each map in it is imported on its own",
+                                                  code="is-a-zip")], "zip")
+    module = importlib.import_module(f"engine.importers.{kind}")
+    context = common.Context(name=name, files=files, limits=limits, source=kind, ruleset=ruleset, mapping=mapping)
+    try:
+        doc = module.convert(data, context)
+    except common.Refused:
+        doc = None
+    except RecursionError:
+        context.error("$", "the file nests too deeply to be read", code="too-deep")
+        doc = None
+    except Exception as exc:  # noqa: BLE001 - one odd file must not stop a batch; the finding names the slip
+        context.error("$", f"the {kind} importer could not read this file ({exc.__class__.__name__}: {exc}); "
+                           "this is a fault in Hexside, please report it with the file", code="import-failed")
+        doc = None
+    if doc is not None:
+        doc = common.finish(doc, context)
+    return ImportResult(doc, context.findings, kind, context.out_files)
+
+
+def convert_upload(upload, **options):
+    """convert() for one of expand()'s uploads; an entry that could not be read gives its findings."""
+    if upload.data is None:
+        return ImportResult(None, list(upload.findings), "unknown")
+    result = convert(upload.name.rsplit("!", 1)[-1], upload.data, files=upload.files, **options)
+    result.findings[:0] = upload.findings
+    return result
+
+
+class DiskFiles:
+    """The files beside a map on disk, for the command line: ``files.get("../tiles/x.tsx")`` reads that file
+    relative to the map's folder when it is a regular file within the size limit. Read-only."""
+
+    def __init__(self, folder, limits=None):
+        self.folder = Path(folder)
+        self.limits = limits or ImportLimits()
+
+    def get(self, path, default=None):
+        if not isinstance(path, str) or path.startswith("/") or "\x00" in path:
+            return default
+        target = self.folder / path
+        try:
+            info = target.stat()
+        except (OSError, ValueError):
+            return default
+        if not stat.S_ISREG(info.st_mode):
+            return default
+        if info.st_size > self.limits.max_bytes:
+            raise common.SiblingTooLarge(path, info.st_size, self.limits.max_bytes)
+        return target.read_bytes()
+
+    def __contains__(self, path):
+        return self.get(path) is not None

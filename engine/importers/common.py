@@ -1,0 +1,330 @@
+"""What every importer shares: findings, safe XML and JSON reading, sibling files, images, and building the map.
+
+Every importer reads its source into a :class:`MapBuilder` (a grid and, per hex, the source's own terrain codes
+and elevation); the builder maps the codes through the mapping, fits levels to the ruleset and reports what it
+could not map, so that no importer guesses on its own.
+"""
+
+import io
+import json
+import math
+import posixpath
+import re
+import warnings
+from dataclasses import dataclass, field
+
+import defusedxml
+import defusedxml.ElementTree as SafeET
+from PIL import Image
+
+from engine import mapfile
+from engine.hexgrid import MAX_SIZE, Grid
+
+LISTED_HEXES = 12  # hexes named in one finding's message; the rest are counted
+
+
+class Refused(Exception):
+    """The file cannot be imported at all; the context's findings say why."""
+
+
+class SiblingTooLarge(ValueError):
+    def __init__(self, path, size, limit):
+        super().__init__(f"{path} is {size / 1e6:.1f} MB; at most {limit / 1e6:.1f} MB")
+
+
+def finding(path, message, hex=None, code="invalid", severity="error"):
+    return mapfile.Finding(path, message, hex, code, severity)
+
+
+def too_large(name, size, limit):
+    return finding("$", f"the file is {size / 1e6:.1f} MB; at most {limit / 1e6:.1f} MB is read", code="too-large")
+
+
+@dataclass
+class Context:
+    """One conversion: the file, its siblings, the limits, the target ruleset and mapping, and the findings."""
+
+    name: str
+    files: object
+    limits: object
+    source: str
+    ruleset: str | None = None
+    mapping: dict | None = None
+    findings: list = field(default_factory=list)
+    out_files: dict = field(default_factory=dict)
+
+    def error(self, path, message, hex=None, code="invalid"):
+        self.findings.append(finding(path, message, hex, code))
+
+    def warn(self, path, message, hex=None, code="warning"):
+        self.findings.append(finding(path, message, hex, code, severity="warning"))
+
+    def refuse(self, path, message, code="invalid"):
+        self.error(path, message, code=code)
+        raise Refused(message)
+
+    @property
+    def stem(self):
+        base = posixpath.basename(self.name.split("#", 1)[0]) or "map"
+        return base.rsplit(".", 1)[0] if "." in base else base
+
+    def sibling(self, ref, base=None):
+        """(path, bytes or None) of a file the map refers to, relative to the map (or to ``base``)."""
+        if not isinstance(ref, str) or not ref or "\x00" in ref:
+            return ref, None
+        folder = posixpath.dirname((base or self.name).split("#", 1)[0])
+        path = posixpath.normpath(posixpath.join(folder, ref.replace("\\", "/")))
+        try:
+            data = self.files.get(path)
+        except SiblingTooLarge as exc:
+            self.error("$", f"the file {ref!r} is too large to read: {exc}", code="too-large")
+            return path, None
+        if data is not None and len(data) > self.limits.max_bytes:
+            self.error("$", f"the file {ref!r} is {len(data) / 1e6:.1f} MB; at most "
+                            f"{self.limits.max_bytes / 1e6:.1f} MB is read", code="too-large")
+            return path, None
+        return path, data
+
+
+# -- reading text, XML and JSON safely -------------------------------------------------------------------
+
+def decode_text(data, context):
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        context.refuse("$", f"the file is not UTF-8 text ({exc.reason} at byte {exc.start}); is it truncated "
+                            "or not a map?", code="not-utf8")
+
+
+def parse_xml(data, context, what="the file"):
+    """The root element, refusing entity declarations (billion laughs) and external references."""
+    try:
+        return SafeET.fromstring(data)
+    except defusedxml.EntitiesForbidden as exc:
+        context.refuse("$", f"{what} declares XML entities ({exc.name!r}); Hexside does not expand entities "
+                            "(they can be used to blow a small file up or to read other files)",
+                       code="xml-entities")
+    except (defusedxml.ExternalReferenceForbidden, defusedxml.DTDForbidden) as exc:
+        context.refuse("$", f"{what} refers to an external resource ({exc}); Hexside does not fetch it",
+                       code="xml-external")
+    except defusedxml.DefusedXmlException as exc:
+        context.refuse("$", f"{what} uses a forbidden XML construct ({exc})", code="xml-forbidden")
+    except (LookupError, ValueError) as exc:  # an XML declaration naming an unknown encoding
+        context.refuse("$", f"{what} cannot be read as XML ({exc})", code="bad-xml")
+    except SafeET.ParseError as exc:
+        line, column = getattr(exc, "position", (None, None))
+        where = f" at line {line} column {column}" if line else ""
+        context.refuse("$", f"{what} is not well-formed XML{where}; is it truncated?", code="bad-xml")
+
+
+def parse_json(data, context, what="the file"):
+    text = decode_text(data, context)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        context.refuse("$", f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}; "
+                            "is it truncated?", code="bad-json")
+    except RecursionError:
+        context.refuse("$", f"{what} nests too deeply to be read", code="too-deep")
+
+
+def looks_like_tiled_json(data):
+    head = (data or b"")[:65536]
+    return all(key in head for key in (b'"orientation"', b'"layers"', b'"tilewidth"'))
+
+
+def integer(value, context, path, what, low=None, high=None):
+    """A whole number from an attribute or JSON value, refusing the file when it is not one or out of range."""
+    try:
+        number = int(str(value).strip()) if not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        number = None
+    if number is None or (low is not None and number < low) or (high is not None and number > high):
+        bounds = f" from {low} to {high}" if low is not None and high is not None else ""
+        context.refuse(path, f"{what} should be a whole number{bounds}, got {value!r}", code="bad-value")
+    return number
+
+
+def number(value, context, path, what):
+    try:
+        out = float(str(value).strip())
+    except (TypeError, ValueError):
+        out = math.nan
+    if not math.isfinite(out):
+        context.refuse(path, f"{what} should be a number, got {value!r}", code="bad-value")
+    return out
+
+
+# -- images ----------------------------------------------------------------------------------------------
+
+IMAGE_FORMATS = {"PNG": "png", "JPEG": "jpg"}
+
+
+def check_image(data, context, what):
+    """(bytes, extension, (width, height)) of an image Pillow can decode within the pixel limit, re-encoded as
+    PNG when it is neither PNG nor JPEG; None with a finding otherwise. Nothing is written anywhere."""
+    limit = context.limits.max_image_pixels
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            width, height = image.size
+            if width * height > limit:
+                context.error("$", f"{what} is {width} x {height} pixels; at most {limit / 1e6:.0f} million pixels "
+                                   "are read", code="image-too-large")
+                return None
+            image.load()
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
+        context.error("$", f"{what} has too many pixels; at most {limit / 1e6:.0f} million", code="image-too-large")
+        return None
+    except Exception as exc:  # noqa: BLE001 - Pillow raises many kinds for a file that is not an image
+        reason = "truncated" if "truncated" in str(exc) else "not an image Hexside can read"
+        context.error("$", f"{what} is {reason} ({exc.__class__.__name__})", code="bad-image")
+        return None
+    kind = image.format
+    if kind in IMAGE_FORMATS:
+        return data, IMAGE_FORMATS[kind], (width, height)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue(), "png", (width, height)
+
+
+# -- mapping and building --------------------------------------------------------------------------------
+
+class MapBuilder:
+    """The map being imported: each hex's source codes and elevation, mapped to the ruleset once at the end."""
+
+    def __init__(self, context, grid_kwargs, name=None):
+        from engine.importers import mappings
+
+        self.context = context
+        self.mapping = mappings.resolve(context)
+        columns, rows = grid_kwargs["columns"], grid_kwargs["rows"]
+        if not (1 <= columns <= MAX_SIZE and 1 <= rows <= MAX_SIZE):
+            context.refuse("$", f"the map is {columns} x {rows} hexes; Hexside maps are 1 to {MAX_SIZE} hexes "
+                                "each way", code="map-too-large")
+        self.grid = Grid(**grid_kwargs)
+        self.name = name or context.stem
+        self.hexes = {}  # (col, row) -> (codes, elevation, storeys)
+        self.extensions = {}
+        self.background = None
+
+    def place(self, col, row, codes, elevation=0, storeys=None):
+        self.hexes[(col, row)] = (tuple(codes), elevation, storeys)
+
+    def label(self, col, row):
+        return self.grid.label(col, row)
+
+    def build(self):
+        context, grid, mapping = self.context, self.grid, self.mapping
+        catalogue = mapping.catalogue
+        default = mapfile._default_open(catalogue)
+        unmapped, off_levels, off_storeys = {}, {}, {}
+        hexes = []
+        for (col, row) in sorted(self.hexes):
+            codes, elevation, storeys = self.hexes[(col, row)]
+            label = grid.label(col, row)
+            terrain, level = [], None
+            for code in codes:
+                entry = mapping.lookup(code)
+                if entry is None:
+                    labels = unmapped.setdefault(code, [])
+                    if not labels or labels[-1] != label:
+                        labels.append(label)
+                    continue
+                terrain.extend(t for t in entry.terrain if t not in terrain)
+                if entry.level is not None:
+                    level = entry.level if level is None else max(level, entry.level)
+                if entry.storeys is not None and storeys is None:
+                    storeys = entry.storeys
+            raw = elevation * mapping.level_scale + mapping.level_offset + (level or 0)
+            fitted = fit_level(raw, catalogue)
+            if fitted != raw:
+                off_levels.setdefault(raw, []).append((label, fitted))
+            entry = {"hex": label}
+            if terrain and terrain != [default]:
+                entry["terrain"] = terrain
+            if fitted != 0:
+                entry["level"] = fitted
+            if storeys is not None and storeys != 1:
+                kept = min(max(int(storeys), 1), mapfile.MAX_STOREYS)
+                if kept != storeys:
+                    off_storeys.setdefault(storeys, []).append(label)
+                if kept != 1:
+                    entry["storeys"] = kept
+            if len(entry) > 1:
+                hexes.append(entry)
+        for code, labels in unmapped.items():
+            context.error("$", f"source terrain {code!r} has no mapping to {catalogue.id!r} terrain "
+                               f"({counted(labels)}); those hexes were given only what else was mapped (or "
+                               f"{default!r}). Add {code!r} to a mapping file (docs/importing.md)",
+                          labels[0], code="unmapped-terrain")
+        if off_levels:
+            step = catalogue.level_step if (catalogue.level_step or 1) > 1 else None
+            parts = [f"{fmt_number(raw)} → {pairs[0][1]} ({counted([p[0] for p in pairs])})"
+                     for raw, pairs in sorted(off_levels.items())]
+            first = min(off_levels.items())[1][0][0]
+            context.error("$", f"levels outside {catalogue.id}'s {catalogue.level_min} to {catalogue.level_max}"
+                               f"{' in steps of ' + str(step) if step else ''} were set to the nearest: "
+                               + "; ".join(parts) + ". Scale the levels in a mapping (\"levels\": {\"scale\": .., "
+                               "\"offset\": ..}) or choose a ruleset whose levels fit", first,
+                          code="level-out-of-range")
+        for storeys, labels in sorted(off_storeys.items()):
+            context.warn("$", f"{storeys} storeys is outside 1 to {mapfile.MAX_STOREYS}; {counted(labels)} were "
+                              "set to the nearest", labels[0], code="storeys-out-of-range")
+        doc = {
+            "format": mapfile.FORMAT,
+            "version": mapfile.VERSION,
+            "name": self.name,
+            "ruleset": catalogue.id,
+            "grid": grid.as_dict(),
+            "defaults": {"terrain": [default], "level": 0},
+            "hexes": hexes,
+            "hexsides": [],
+            "overlays": [],
+            "extensions": {"imported": {"format": context.source, "file": posixpath.basename(context.name),
+                                        "mapping": mapping.describe()},
+                           **self.extensions},
+        }
+        if self.background is not None:
+            doc["background"] = self.background
+        return doc
+
+
+def fit_level(value, catalogue):
+    """The nearest level the ruleset allows (its range and its step)."""
+    step = catalogue.level_step or 1
+    level = int(round(value / step)) * step
+    if catalogue.level_min is not None:
+        level = max(level, catalogue.level_min)
+    if catalogue.level_max is not None:
+        level = min(level, catalogue.level_max)
+    return level
+
+
+def fmt_number(value):
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def counted(labels):
+    shown = ", ".join(labels[:LISTED_HEXES])
+    more = f" and {len(labels) - LISTED_HEXES} more" if len(labels) > LISTED_HEXES else ""
+    return f"{len(labels)} hex{'es' * (len(labels) != 1)}: {shown}{more}"
+
+
+SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")  # what a file name named in the map may not hold
+
+
+def finish(doc, context):
+    """The document as mapfile.parse accepts it, or None with the parser's findings (an importer's slip)."""
+    if "background" in doc and "background" not in mapfile.TOP_KEYS:
+        # Until the map format's reader knows the background entry, it travels in extensions.
+        doc.setdefault("extensions", {})["background"] = doc.pop("background")
+    try:
+        mapfile.parse(doc)
+    except mapfile.MapFormatError as exc:
+        context.findings.extend(exc.errors)
+        return None
+    return doc

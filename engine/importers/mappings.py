@@ -1,0 +1,160 @@
+"""Terrain mappings: which ruleset terrain each source terrain code becomes (docs/importing.md).
+
+A default mapping per source format and ruleset ships as data in ``mappings/<format>-<ruleset>.json``; a
+designer's mapping (``--mapping FILE``) is laid over it, its entries winning. A mapping file::
+
+    {"source": "megamek", "ruleset": "ost",
+     "levels": {"scale": 1, "offset": 0},
+     "terrain": {"woods:2": "woods", "building:*": {"terrain": "heavy-structure"}, "fluff:*": []}}
+
+Keys are the source's codes; ``*`` and ``?`` match any text (``Gs*``). An exact key wins over a pattern, and
+among patterns the first listed wins (a designer's before the defaults). A value is a terrain id, a list of
+them, or ``{"terrain": .., "level": N, "storeys": N}``; an empty list means "nothing, deliberately".
+"""
+
+import json
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from engine import rulesets
+from engine.importers.common import Refused, finding
+
+FOLDER = Path(__file__).resolve().parent / "mappings"
+DEFAULT_RULESET = "ost"
+KEYS = ("source", "ruleset", "note", "levels", "terrain")
+
+
+@dataclass(frozen=True)
+class Entry:
+    terrain: tuple
+    level: int | None = None
+    storeys: int | None = None
+
+
+class Mapping:
+    def __init__(self, catalogue, source):
+        self.catalogue = catalogue
+        self.source = source
+        self.exact = {}
+        self.patterns = []
+        self.level_scale = 1
+        self.level_offset = 0
+        self.parts = []
+
+    def lookup(self, code):
+        if code in self.exact:
+            return self.exact[code]
+        for pattern, entry in self.patterns:
+            if fnmatchcase(code, pattern):
+                return entry
+        return None
+
+    def describe(self):
+        return " + ".join(self.parts) or "none"
+
+    def add(self, data, where, findings, first):
+        """Lay one mapping file's entries in; ``first`` puts them ahead of what is there (a designer's)."""
+        levels = data.get("levels", {})
+        if not isinstance(levels, dict) or set(levels) - {"scale", "offset"} or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in levels.values()):
+            findings.append(finding(f"{where}.levels", "expected {\"scale\": number, \"offset\": number}",
+                                    code="bad-mapping"))
+        else:
+            self.level_scale = levels.get("scale", self.level_scale)
+            self.level_offset = levels.get("offset", self.level_offset)
+        terrain = data.get("terrain", {})
+        if not isinstance(terrain, dict):
+            findings.append(finding(f"{where}.terrain", "expected an object of source code -> terrain",
+                                    code="bad-mapping"))
+            return
+        exact, patterns = {}, []
+        for key, value in terrain.items():
+            entry = self.entry(value, f"{where}.terrain.{key}", findings)
+            if entry is None:
+                continue
+            if any(ch in key for ch in "*?["):
+                patterns.append((key, entry))
+            else:
+                exact[key] = entry
+        if first:
+            self.exact = {**self.exact, **exact}
+            self.patterns = patterns + [p for p in self.patterns if p[0] not in dict(patterns)]
+        else:
+            self.exact = {**exact, **self.exact}
+            self.patterns = self.patterns + [p for p in patterns if p[0] not in dict(self.patterns)]
+
+    def entry(self, value, where, findings):
+        level = storeys = None
+        if isinstance(value, dict):
+            unknown = set(value) - {"terrain", "level", "storeys", "note"}
+            if unknown:
+                findings.append(finding(where, f"unknown key(s) {', '.join(sorted(unknown))}; expected terrain, "
+                                               "level, storeys", code="bad-mapping"))
+                return None
+            level, storeys = value.get("level"), value.get("storeys")
+            for name, v in (("level", level), ("storeys", storeys)):
+                if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+                    findings.append(finding(f"{where}.{name}", f"expected a whole number, got {v!r}",
+                                            code="bad-mapping"))
+                    return None
+            value = value.get("terrain", [])
+        ids = [value] if isinstance(value, str) else value
+        if not isinstance(ids, list) or not all(isinstance(t, str) for t in ids):
+            findings.append(finding(where, f"expected a terrain id or a list of them, got {value!r}",
+                                    code="bad-mapping"))
+            return None
+        known = self.catalogue.terrain_ids("hex")
+        bad = [t for t in ids if t not in known]
+        if bad:
+            findings.append(finding(where, f"{', '.join(map(repr, bad))} is not a hex terrain of "
+                                           f"{self.catalogue.id!r}; expected one of: {', '.join(sorted(known))}",
+                                    code="bad-mapping"))
+            return None
+        return Entry(tuple(dict.fromkeys(ids)), level, storeys)
+
+
+def default_path(source, ruleset_id):
+    return FOLDER / f"{source}-{ruleset_id}.json"
+
+
+def shipped():
+    """(source, ruleset) pairs that have a default mapping."""
+    return sorted(tuple(p.stem.split("-", 1)) for p in FOLDER.glob("*-*.json"))
+
+
+def resolve(context):
+    """The mapping for one conversion: the default for its format and ruleset with the designer's laid over."""
+    designer = context.mapping
+    findings = context.findings
+    if designer is not None:
+        if not isinstance(designer, dict):
+            context.refuse("mapping", "a mapping should be a JSON object (docs/importing.md)", code="bad-mapping")
+        unknown = set(designer) - set(KEYS)
+        if unknown:
+            findings.append(finding("mapping", f"unknown key(s) {', '.join(sorted(unknown))}; expected one of: "
+                                               f"{', '.join(KEYS)}", code="bad-mapping"))
+        if designer.get("source") not in (None, context.source):
+            context.refuse("mapping.source", f"the mapping is for {designer['source']!r} files, not "
+                                             f"{context.source!r}", code="bad-mapping")
+    wanted = designer.get("ruleset") if designer else None
+    if context.ruleset and wanted and wanted != context.ruleset:
+        context.refuse("mapping.ruleset", f"the mapping is for ruleset {wanted!r}, but {context.ruleset!r} was "
+                                          "asked for", code="bad-mapping")
+    ruleset_id = context.ruleset or wanted or DEFAULT_RULESET
+    try:
+        catalogue = rulesets.get(ruleset_id)
+    except KeyError as exc:
+        context.refuse("ruleset", exc.args[0] if exc.args else f"unknown ruleset {ruleset_id!r}",
+                       code="unknown-ruleset")
+    mapping = Mapping(catalogue, context.source)
+    path = default_path(context.source, catalogue.id)
+    if path.is_file():
+        mapping.add(json.loads(path.read_text(encoding="utf-8")), f"mappings/{path.name}", findings, first=False)
+        mapping.parts.append(f"mappings/{path.name}")
+    if designer is not None:
+        mapping.add(designer, "mapping", findings, first=True)
+        mapping.parts.append("designer's mapping")
+    if any(f.code == "bad-mapping" and f.severity == "error" for f in findings):
+        raise Refused("bad mapping")
+    return mapping

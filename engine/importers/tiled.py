@@ -1,0 +1,473 @@
+"""Tiled hex maps (TMX and JSON) into the map format.
+
+Read: ``orientation="hexagonal"`` maps, staggeraxis x (flat-topped hexes in columns) or y (pointy-topped hexes
+in rows), staggerindex odd/even, layer data as csv, XML tiles, or base64 raw/zlib/gzip (zstd is refused with a
+finding: Python cannot read it without an extra library), flip and rotation flags (masked off: the terrain does
+not turn), embedded and external tilesets (.tsx, .tsj/.json), tile layers inside groups, infinite maps (their
+chunks, cropped to the tiles used). Each hex's source codes are the codes of its tiles, bottom layer first; a
+tile's code is, in order: its ``terrain`` property, its ``type``/``class`` property or attribute, its old-style
+terrain corners when all four agree, the first enum ``:variant`` of a class property, its own image's name, or
+``<tileset name>#<tile id>``. A tile's ``level`` (or ``elevation``) property gives the hex's elevation.
+Not read: object layers, image layers, Wang sets, tile animations.
+
+Geometry: a Tiled hex (x, y) keeps its place: column x, row y (less the chunks' origin on an infinite map), and
+Tiled's stagger becomes the map's stagger, so each hex's neighbours are Tiled's. Tiled draws hexes that need not
+be regular (a tile width, height and side length in pixels); Hexside's are regular, so the pixel scale along each
+axis is kept in ``extensions.tiled`` and a map whose hexes are far from regular gets a warning.
+"""
+
+import base64
+import binascii
+import math
+import posixpath
+import struct
+import zlib
+
+from engine.importers.common import MapBuilder, integer, parse_json, parse_xml
+
+FLAGS = 0xF0000000  # flip horizontal, flip vertical, diagonal / rotate 60, rotate 120 (hex maps)
+MAX_CELLS = 1_000_000  # tiles an infinite map's chunks may hold in all (the map itself is at most 500 x 500)
+MAX_DEPTH = 32  # nested groups and class properties
+
+
+class Tileset:
+    def __init__(self, name, firstgid, source=None):
+        self.name = name
+        self.firstgid = firstgid
+        self.source = source
+        self.missing = False
+        self.tiles = {}  # local id -> (code, level)
+        self.tilecount = None
+
+    def code(self, local):
+        code, level = self.tiles.get(local, (None, None))
+        return code or f"{self.name}#{local}", level
+
+
+class Layer:
+    def __init__(self, name):
+        self.name = name
+        self.cells = {}  # (x, y) -> gid with flags
+
+
+def convert(data, context):
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        reader = JsonReader(parse_json(data, context, "the Tiled map"), context)
+    else:
+        reader = XmlReader(parse_xml(data, context, "the Tiled map"), context)
+    reader.read()
+    return build(reader, context)
+
+
+# -- the map's header, shared by both readers ------------------------------------------------------------
+
+class Reader:
+    def __init__(self, root, context):
+        self.root = root
+        self.context = context
+        self.tilesets = []
+        self.layers = []
+        self.ignored = {}
+
+    def header(self, get):
+        context = self.context
+        orientation = get("orientation")
+        if orientation != "hexagonal":
+            context.refuse("map.orientation", f"this Tiled map's orientation is {orientation!r}; Hexside reads "
+                                              "hexagonal Tiled maps only", code="not-hexagonal")
+        self.staggeraxis = get("staggeraxis") or "y"
+        self.staggerindex = get("staggerindex") or "odd"
+        if self.staggeraxis not in ("x", "y") or self.staggerindex not in ("odd", "even"):
+            context.refuse("map", f"staggeraxis {self.staggeraxis!r} / staggerindex {self.staggerindex!r}: expected "
+                                  "x or y and odd or even", code="bad-value")
+        self.infinite = str(get("infinite") or "0").lower() in ("1", "true")
+        self.width = integer(get("width"), context, "map.width", "the map's width", 1, None)
+        self.height = integer(get("height"), context, "map.height", "the map's height", 1, None)
+        self.tilewidth = integer(get("tilewidth"), context, "map.tilewidth", "the tile width", 1, 1_000_000)
+        self.tileheight = integer(get("tileheight"), context, "map.tileheight", "the tile height", 1, 1_000_000)
+        self.hexsidelength = integer(get("hexsidelength") or 0, context, "map.hexsidelength",
+                                     "the hex side length", 0, 1_000_000)
+        if not self.infinite and self.width * self.height > MAX_CELLS:
+            context.refuse("map", f"the map is {self.width} x {self.height} tiles; Hexside maps are at most 500 x 500 "
+                                  "hexes", code="map-too-large")
+
+    def add_tileset(self, firstgid, source, read_inline):
+        context = self.context
+        if len(self.tilesets) >= context.limits.max_tilesets:
+            context.refuse("map.tileset", f"the map names more than {context.limits.max_tilesets} tilesets",
+                           code="too-many-tilesets")
+        if source:
+            path, data = context.sibling(source)
+            tileset = Tileset(posixpath.basename(source), firstgid, source)
+            if data is None:
+                tileset.missing = True
+            else:
+                sub = type(context)(name=path, files=context.files, limits=context.limits, source=context.source)
+                try:
+                    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+                        read_json_tileset(parse_json(data, sub, f"the tileset {source}"), tileset)
+                    else:
+                        read_xml_tileset(parse_xml(data, sub, f"the tileset {source}"), tileset, sub)
+                except Exception:  # noqa: BLE001 - the sub-context's findings say what went wrong
+                    tileset.missing = True
+                for f in sub.findings:
+                    context.error(f"tileset {source}", f.message, code=f.code)
+            self.tilesets.append(tileset)
+        else:
+            tileset = Tileset("tileset", firstgid)
+            read_inline(tileset)
+            self.tilesets.append(tileset)
+
+
+class XmlReader(Reader):
+    def read(self):
+        root = self.root
+        if root.tag != "map":
+            self.context.refuse("$", f"a TMX file's root should be <map>, not <{root.tag}>", code="not-a-map")
+        self.header(root.get)
+        for element in root.findall("tileset"):
+            firstgid = integer(element.get("firstgid"), self.context, "map.tileset", "a tileset's firstgid", 1, None)
+            self.add_tileset(firstgid, element.get("source"),
+                             lambda ts, el=element: read_xml_tileset(el, ts, self.context))
+        self.read_layers(root, 0)
+
+    def read_layers(self, parent, depth):
+        if depth > MAX_DEPTH:
+            self.context.refuse("map", "layer groups nest too deeply", code="too-deep")
+        for element in parent:
+            if element.tag == "layer":
+                self.layers.append(self.read_layer(element))
+            elif element.tag == "group":
+                self.read_layers(element, depth + 1)
+            elif element.tag in ("objectgroup", "imagelayer"):
+                self.ignored[element.tag] = self.ignored.get(element.tag, 0) + 1
+
+    def read_layer(self, element):
+        context = self.context
+        layer = Layer(element.get("name") or "")
+        data = element.find("data")
+        if data is None:
+            return layer
+        encoding, compression = data.get("encoding"), data.get("compression")
+        chunks = data.findall("chunk")
+        if chunks:
+            for chunk, (x, y, w, h) in chunk_boxes(chunks, context, layer.name):
+                put(layer, decode(encoding, compression, chunk, w * h, context, layer.name), x, y, w)
+        else:
+            gids = decode(encoding, compression, data, self.width * self.height, context, layer.name)
+            put(layer, gids, 0, 0, self.width)
+        return layer
+
+
+def chunk_boxes(chunks, context, layer_name):
+    """(chunk, (x, y, width, height)) for each chunk of an infinite map's layer (XML element or JSON object),
+    refusing a layer whose chunks hold more than MAX_CELLS tiles."""
+    where, total = f"layer {layer_name}", 0
+    for chunk in chunks:
+        box = (integer(chunk.get("x"), context, where, "a chunk's x"),
+               integer(chunk.get("y"), context, where, "a chunk's y"),
+               integer(chunk.get("width"), context, where, "a chunk's width", 1, 4096),
+               integer(chunk.get("height"), context, where, "a chunk's height", 1, 4096))
+        total += box[2] * box[3]
+        if total > MAX_CELLS:
+            context.refuse(where, "the layer's chunks hold more than a million tiles", code="map-too-large")
+        yield chunk, box
+
+
+def put(layer, gids, x0, y0, width):
+    for i, gid in enumerate(gids):
+        if gid:
+            layer.cells[(x0 + i % width, y0 + i // width)] = gid
+
+
+def decode(encoding, compression, element, count, context, layer_name):
+    """The gids of one layer or chunk (``element`` is its XML element or, for JSON, its data value)."""
+    where = f"layer {layer_name!r}"
+    if encoding in (None, "") and not isinstance(element, (str, list)):
+        gids = [integer(t.get("gid") or 0, context, where, "a tile's gid", 0, 2**32 - 1)
+                for t in element.findall("tile")]
+    elif encoding == "csv" or isinstance(element, list):
+        if isinstance(element, list):
+            values = element
+        else:
+            values = [v for v in (element.text or "").replace("\n", "").split(",") if v.strip()]
+        gids = [integer(v, context, where, "a tile's gid", 0, 2**32 - 1) for v in values[:count + 1]]
+    elif encoding == "base64":
+        text = element if isinstance(element, str) else (element.text or "")
+        try:
+            raw = base64.b64decode("".join(text.split()), validate=True)
+        except (binascii.Error, ValueError):
+            context.refuse(where, "the layer's base64 data is broken", code="bad-layer-data")
+        if compression in ("zlib", "gzip"):
+            try:
+                inflater = zlib.decompressobj(wbits=47)  # zlib or gzip header, detected
+                raw = inflater.decompress(raw, count * 4 + 1)
+            except zlib.error as exc:
+                context.refuse(where, f"the layer's {compression} data is corrupt ({exc})", code="bad-layer-data")
+        elif compression == "zstd":
+            context.refuse(where, "the layer is zstd-compressed, which Hexside cannot read; save the map from "
+                                  "Tiled with zlib, gzip or csv layer data", code="zstd-unsupported")
+        elif compression not in (None, ""):
+            context.refuse(where, f"unknown compression {compression!r}", code="bad-layer-data")
+        if len(raw) != count * 4:
+            context.refuse(where, f"the layer holds {len(raw) // 4} tiles, expected {count}; is it truncated?",
+                           code="bad-layer-data")
+        gids = list(struct.unpack(f"<{count}I", raw))
+    else:
+        context.refuse(where, f"unknown layer encoding {encoding!r}", code="bad-layer-data")
+    if len(gids) != count:
+        context.refuse(where, f"the layer holds {len(gids)} tiles, expected {count}; is it truncated?",
+                       code="bad-layer-data")
+    return gids
+
+
+def read_xml_tileset(element, tileset, context):
+    if element.tag != "tileset":
+        context.refuse("$", f"a tileset's root should be <tileset>, not <{element.tag}>", code="bad-tileset")
+    tileset.name = element.get("name") or tileset.name
+    if element.get("tilecount"):
+        tileset.tilecount = integer(element.get("tilecount"), context, "tileset", "the tile count", 0, None)
+    terrains = [t.get("name") for t in element.findall("terraintypes/terrain")]
+    for tile in element.findall("tile"):
+        local = integer(tile.get("id"), context, "tileset", "a tile id", 0, None)
+        props = xml_properties(tile.find("properties"), 0)
+        corners = (tile.get("terrain") or "").split(",")
+        corner = None
+        if len(corners) == 4 and len(set(corners)) == 1 and corners[0].isdigit() and int(corners[0]) < len(terrains):
+            corner = terrains[int(corners[0])]
+        image = tile.find("image")
+        tileset.tiles[local] = tile_code(props, tile.get("type") or tile.get("class"), corner,
+                                         image.get("source") if image is not None else None)
+
+
+def xml_properties(element, depth):
+    """[(name, value)] of a properties element, class properties flattened depth first."""
+    out = []
+    if element is None or depth > MAX_DEPTH:
+        return out
+    for prop in element.findall("property"):
+        name = prop.get("name") or ""
+        nested = prop.find("properties")
+        if nested is not None:
+            out.append((name, None))
+            out.extend(xml_properties(nested, depth + 1))
+        else:
+            out.append((name, prop.get("value") if prop.get("value") is not None else (prop.text or "")))
+    return out
+
+
+def json_properties(items, depth):
+    out = []
+    if depth > MAX_DEPTH:
+        return out
+    if isinstance(items, dict):  # Tiled 1.2's {"name": value}, or a class property's value
+        items = [{"name": k, "value": v} for k, v in items.items()]
+    for prop in items if isinstance(items, list) else []:
+        if not isinstance(prop, dict):
+            continue
+        name, value = str(prop.get("name", "")), prop.get("value")
+        if isinstance(value, dict):
+            out.append((name, None))
+            out.extend(json_properties(value, depth + 1))
+        else:
+            out.append((name, value))
+    return out
+
+
+def tile_code(props, type_attr, corner, image):
+    """(code, level) of one tile, from the first of its properties that names a terrain (module docstring)."""
+    top = {}
+    for name, value in props:
+        top.setdefault(name.lower(), value)
+    level = None
+    for key in ("level", "elevation"):
+        if top.get(key) is not None:
+            try:
+                level = int(str(top[key]))
+            except ValueError:
+                level = None
+            break
+    for key in ("terrain", "type", "class"):
+        if isinstance(top.get(key), str) and top[key].strip():
+            return top[key].strip(), level
+    if type_attr:
+        return type_attr.strip(), level
+    if corner:
+        return corner, level
+    for name, value in props:
+        if name == ":variant" and isinstance(value, str) and value:
+            return value, level
+    if image:
+        stem = posixpath.basename(image.replace("\\", "/"))
+        return (stem.rsplit(".", 1)[0] if "." in stem else stem), level
+    return None, level
+
+
+class JsonReader(Reader):
+    def read(self):
+        root = self.root
+        context = self.context
+        if not isinstance(root, dict):
+            context.refuse("$", "a Tiled JSON map should be an object", code="not-a-map")
+        if root.get("type") == "tileset":
+            context.refuse("$", "a Tiled tileset, not a map: it is read when a map that uses it is imported beside it",
+                           code="not-a-map")
+        self.header(lambda key: _text(root.get(key)))
+        for ts in root.get("tilesets") or []:
+            if not isinstance(ts, dict):
+                context.refuse("tilesets", "a tileset entry should be an object", code="bad-tileset")
+            firstgid = integer(ts.get("firstgid"), context, "tilesets", "a tileset's firstgid", 1, None)
+            self.add_tileset(firstgid, ts.get("source"), lambda t, data=ts: read_json_tileset(data, t))
+        self.read_layers(root.get("layers") or [], 0)
+
+    def read_layers(self, layers, depth):
+        if depth > MAX_DEPTH:
+            self.context.refuse("layers", "layer groups nest too deeply", code="too-deep")
+        for item in layers if isinstance(layers, list) else []:
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("type")
+            if kind == "tilelayer":
+                self.layers.append(self.read_layer(item))
+            elif kind == "group":
+                self.read_layers(item.get("layers") or [], depth + 1)
+            elif kind in ("objectgroup", "imagelayer"):
+                self.ignored[kind] = self.ignored.get(kind, 0) + 1
+
+    def read_layer(self, item):
+        context = self.context
+        layer = Layer(str(item.get("name") or ""))
+        encoding = item.get("encoding") or ("base64" if isinstance(item.get("data"), str) else "csv")
+        compression = item.get("compression")
+        if item.get("chunks"):
+            chunks = item["chunks"] if isinstance(item["chunks"], list) else []
+            if not all(isinstance(chunk, dict) for chunk in chunks):
+                context.refuse(f"layer {layer.name}", "a chunk should be an object", code="bad-layer-data")
+            for chunk, (x, y, w, h) in chunk_boxes(chunks, context, layer.name):
+                put(layer, decode(encoding, compression, chunk.get("data") or [], w * h, context, layer.name), x, y, w)
+        elif item.get("data") is not None:
+            data = item["data"]
+            if not isinstance(data, (list, str)):
+                context.refuse(f"layer {layer.name}", "the layer's data should be a list or a base64 string",
+                               code="bad-layer-data")
+            put(layer, decode(encoding, compression, data, self.width * self.height, context, layer.name), 0, 0,
+                self.width)
+        return layer
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return None if value is None else str(value)
+
+
+def read_json_tileset(data, tileset):
+    if not isinstance(data, dict):
+        return
+    tileset.name = str(data.get("name") or tileset.name)
+    if isinstance(data.get("tilecount"), int):
+        tileset.tilecount = data["tilecount"]
+    terrains = [t.get("name") for t in data.get("terrains") or [] if isinstance(t, dict)]
+    legacy = data.get("tileproperties") if isinstance(data.get("tileproperties"), dict) else {}
+    for key, props in legacy.items():
+        if str(key).isdigit():
+            tileset.tiles[int(key)] = tile_code(json_properties(props, 0), None, None, None)
+    tiles = data.get("tiles") or []
+    if isinstance(tiles, dict):  # Tiled 1.1's {"id": {...}}
+        tiles = [dict(v, id=int(k)) for k, v in tiles.items() if str(k).isdigit() and isinstance(v, dict)]
+    for tile in tiles:
+        if not isinstance(tile, dict) or not isinstance(tile.get("id"), int):
+            continue
+        corners = tile.get("terrain") or []
+        corner = None
+        if isinstance(corners, list) and len(corners) == 4 and len(set(corners)) == 1 and \
+                isinstance(corners[0], int) and 0 <= corners[0] < len(terrains):
+            corner = terrains[corners[0]]
+        tileset.tiles[tile["id"]] = tile_code(json_properties(tile.get("properties") or [], 0),
+                                              tile.get("type") or tile.get("class"), corner, tile.get("image"))
+
+
+# -- from Tiled's cells to the map --------------------------------------------------------------------
+
+def render_params(reader):
+    """Tiled's own numbers for a hexagonal map (HexagonalRenderer::RenderParams)."""
+    tile_w, tile_h = reader.tilewidth & ~1, reader.tileheight & ~1
+    stagger_x = reader.staggeraxis == "x"
+    side_x = reader.hexsidelength if stagger_x else 0
+    side_y = 0 if stagger_x else reader.hexsidelength
+    side_offset_x, side_offset_y = (tile_w - side_x) // 2, (tile_h - side_y) // 2
+    return {"tile_w": tile_w, "tile_h": tile_h, "side_x": side_x, "side_y": side_y,
+            "column_width": side_offset_x + side_x, "row_height": side_offset_y + side_y}
+
+
+def pixel_scale(reader):
+    """Pixels per map-space unit along x and y (map space: circumradius 1)."""
+    p = render_params(reader)
+    if reader.staggeraxis == "x":  # flat: columns 1.5 apart, rows sqrt(3) apart
+        return p["column_width"] / 1.5, p["tile_h"] / math.sqrt(3)
+    return p["tile_w"] / math.sqrt(3), p["row_height"] / 1.5  # pointy
+
+
+def build(reader, context):
+    cells = {}
+    for layer in reader.layers:
+        for pos, gid in layer.cells.items():
+            cells.setdefault(pos, []).append(gid)
+    if reader.infinite:
+        if not cells:
+            context.refuse("map", "the infinite map has no tiles", code="empty-map")
+        xs = [x for x, _ in cells]
+        ys = [y for _, y in cells]
+        origin = (min(xs), min(ys))
+        columns, rows = max(xs) - origin[0] + 1, max(ys) - origin[1] + 1
+    else:
+        origin = (0, 0)
+        columns, rows = reader.width, reader.height
+    shift = origin[0] if reader.staggeraxis == "x" else origin[1]
+    stagger = reader.staggerindex if shift % 2 == 0 else ("even" if reader.staggerindex == "odd" else "odd")
+    orientation = "flat" if reader.staggeraxis == "x" else "pointy"
+    builder = MapBuilder(context, {"orientation": orientation, "columns": columns, "rows": rows,
+                                   "stagger": stagger, "labels": "xxyy"})
+    tilesets = sorted(reader.tilesets, key=lambda t: t.firstgid)
+    missing, orphans, flipped = {}, {}, 0
+    for (x, y), gids in sorted(cells.items()):
+        col, row = x - origin[0], y - origin[1]
+        codes, level = [], 0
+        for raw in gids:
+            flipped += bool(raw & FLAGS)
+            gid = raw & ~FLAGS
+            tileset = next((t for t in reversed(tilesets) if t.firstgid <= gid), None)
+            if tileset is None:
+                orphans.setdefault(gid, []).append(builder.label(col, row))
+                continue
+            if tileset.missing:
+                missing.setdefault(tileset.source, []).append(builder.label(col, row))
+                continue
+            code, tile_level = tileset.code(gid - tileset.firstgid)
+            codes.append(code)
+            if tile_level is not None:
+                level = max(level, tile_level)
+        builder.place(col, row, codes, elevation=level)
+    from engine.importers.common import counted
+
+    for source, labels in missing.items():
+        context.error("$", f"the tileset {source!r} is not in the upload (or cannot be read), so the tiles of "
+                           f"{counted(labels)} have no terrain; upload it beside the map", labels[0],
+                      code="missing-tileset")
+    for gid, labels in orphans.items():
+        context.error("$", f"tile {gid} belongs to no tileset of the map ({counted(labels)})", labels[0],
+                      code="unknown-tile")
+    sx, sy = pixel_scale(reader)
+    if abs(sx / sy - 1) > 0.02:
+        context.warn("$", f"Tiled draws these hexes {reader.tilewidth} x {reader.tileheight} px with "
+                          f"{reader.hexsidelength} px sides, which is not a regular hexagon; Hexside's hexes are "
+                          "regular, so every hex keeps its place and neighbours but the map is "
+                          f"{abs(sx / sy - 1) * 100:.0f}% {'wider' if sx > sy else 'taller'} in Tiled",
+                     code="irregular-hexes")
+    builder.extensions["tiled"] = {
+        "tilewidth": reader.tilewidth, "tileheight": reader.tileheight, "hexsidelength": reader.hexsidelength,
+        "staggeraxis": reader.staggeraxis, "staggerindex": reader.staggerindex, "origin": list(origin),
+        "pixels_per_unit": [round(sx, 6), round(sy, 6)], "flipped_tiles": flipped,
+        "ignored_layers": dict(sorted(reader.ignored.items())),
+    }
+    return builder.build()

@@ -1,0 +1,96 @@
+"""Battle for Wesnoth ``.map`` files into the map format.
+
+Both formats are read: the 1.8-era one (a ``border_size=`` / ``usage=`` header, a blank line, then padded cells)
+and the current one (no header, cells ``Gg^Fp, Hh, ..``). One line is one row, one field one column; the file
+includes a border of ``border_size`` hexes (1 in current files), which is dropped: the map is the playable area.
+Wesnoth's hexes are flat-topped in columns, and its 0-based playable columns 1, 3, 5.. sit half a hex lower, so
+the map's stagger is ``odd`` and Wesnoth's hex (x, y) (1-based, as its editor shows) is column x, row y here.
+
+A code is ``Base^Overlay``; the mapping is asked for the whole code first (an exact key), then for the base and
+the overlay (``^Fp``) each, and the hex gets what both give. Wesnoth has no numeric elevation: the mapping gives
+hills and mountains their levels. A field ``N Code`` is player N's starting position: kept in
+``extensions.wesnoth.starts`` (by hex label, or by file position for a start on the border). Not read: the border's
+terrain, ``.mask`` files (refused: a mask overlays another map), scenario WML.
+"""
+
+import re
+
+from engine.importers.common import MapBuilder, decode_text
+
+HEADER = re.compile(r"^\s*([a-z_]+)\s*=\s*(.*?)\s*$")
+START = re.compile(r"^(\S+)\s+(\S+)$")
+CODE = re.compile(r"^[A-Za-z0-9_^/\\|+'-]+$")
+
+
+def convert(data, context):
+    text = decode_text(data, context)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    header, body_start = {}, 0
+    for i, line in enumerate(lines):
+        m = HEADER.match(line)
+        if m and "," not in line:
+            header[m.group(1)] = m.group(2)
+            body_start = i + 1
+        elif not line.strip() and header:
+            body_start = i + 1
+        else:
+            break
+    if header.get("usage") == "mask":
+        context.refuse("$", "a Wesnoth mask (usage=mask): it overlays another map and is not a map itself",
+                       code="not-a-map")
+    try:
+        border = int(header.get("border_size", "1"))
+    except ValueError:
+        context.refuse("$", f"border_size should be a whole number, got {header['border_size']!r}", code="bad-value")
+    if not 0 <= border <= 10:
+        context.refuse("$", f"border_size {border} is not 0 to 10", code="bad-value")
+    rows = []
+    for number, line in enumerate(lines[body_start:], start=body_start + 1):
+        if not line.strip():
+            continue
+        fields = [f.strip() for f in line.split(",")]
+        rows.append((number, fields))
+    if not rows:
+        context.refuse("$", "the file has no map lines (expected rows of codes such as Gg, Hh^Fp, Wwf)",
+                       code="empty-map")
+    width = len(rows[0][1])
+    for number, fields in rows:
+        if len(fields) != width:
+            context.refuse(f"line {number}", f"this row has {len(fields)} hexes but the first has {width}; is the "
+                                             "file truncated?", code="ragged-map")
+    columns, height = width - 2 * border, len(rows) - 2 * border
+    if columns < 1 or height < 1:
+        context.refuse("$", f"the map is {width} x {len(rows)} hexes with a border of {border}: nothing is left "
+                            "to play on", code="empty-map")
+    builder = MapBuilder(context, {"orientation": "flat", "columns": columns, "rows": height,
+                                   "stagger": "odd", "labels": "xxyy"})
+    starts = {}
+    for y, (number, fields) in enumerate(rows):
+        for x, field in enumerate(fields):
+            m = START.match(field)
+            code = field
+            if m:
+                player, code = m.group(1), m.group(2)
+            if not code:
+                context.refuse(f"line {number}", f"column {x + 1} is empty; is the file truncated?",
+                               code="ragged-map")
+            if not CODE.match(code):
+                context.refuse(f"line {number}", f"column {x + 1}: {field!r} is not a Wesnoth terrain code",
+                               code="bad-code")
+            col, row = x - border, y - border
+            inside = 0 <= col < columns and 0 <= row < height
+            if m:
+                starts[player] = builder.label(col, row) if inside else f"file {x},{y} (border)"
+            if inside:
+                builder.place(col, row, codes(code, builder.mapping))
+    builder.extensions["wesnoth"] = {"format": "1.8" if header else "current", "border_size": border,
+                                     "starts": dict(sorted(starts.items()))}
+    return builder.build()
+
+
+def codes(code, mapping):
+    """The codes asked of the mapping for one field: the whole code when it is mapped, else base and overlay."""
+    if "^" not in code or code in mapping.exact:
+        return [code]
+    base, overlay = code.split("^", 1)
+    return [c for c in (base, "^" + overlay) if c and c != "^"]

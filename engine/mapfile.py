@@ -1,0 +1,668 @@
+"""The Hexside map format, version 1 (docs/map-format.md): read, check and write. No Django.
+
+``parse(data)`` takes the JSON text or the decoded object and gives a :class:`MapDoc`, or raises
+:class:`MapFormatError` listing every problem found, each with its JSON path, its hex and what was expected.
+``dumps(doc)`` writes it back deterministically, so an unchanged map exports byte for byte the same.
+"""
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+from shapely.geometry import Polygon
+
+from engine import jsonsafe
+from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS, Grid
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What stands in one hex."""
+
+    terrain: tuple
+    level: int = 0
+    storeys: int = 1
+    art: tuple | None = None  # tuple of polygons, each a tuple of (x, y) points in map space
+    label_note: str | None = None
+
+
+@dataclass
+class Overlay:
+    id: str
+    anchor: tuple  # (column, row)
+    rotation: int = 0
+    hexes: list = field(default_factory=list)  # [{"hex": [dq, dr], "terrain": [..], "level": ..}, ..] as given
+    hexsides: list = field(default_factory=list)  # [{"hex": [dq, dr], "side": "N", "terrain": ..}, ..]
+
+
+@dataclass
+class MapDoc:
+    name: str
+    ruleset: str
+    grid: Grid
+    default_terrain: tuple = ("open",)
+    default_level: int = 0
+    hexes: dict = field(default_factory=dict)  # (column, row) -> Cell, only the hexes listed
+    hexsides: dict = field(default_factory=dict)  # canonical (column, row, side 0-2) -> terrain id
+    overlays: list = field(default_factory=list)
+    extensions: dict = field(default_factory=dict)
+    background: dict | None = None  # the board scan under the map: {"image", "origin", "hex_px", "rotation", "opacity"}
+
+    def default_cell(self):
+        return Cell(terrain=tuple(self.default_terrain), level=self.default_level)
+
+    def cell(self, col, row):
+        """What a hex holds before overlays: listed or default."""
+        return self.hexes.get((col, row)) or self.default_cell()
+
+    def resolved(self):
+        """(cells, hexsides) with overlays laid over the map, in their order; cells lists non-default hexes only."""
+        cells = dict(self.hexes)
+        hexsides = dict(self.hexsides)
+        for overlay in self.overlays:
+            for (col, row), cell in overlay_cells(self.grid, overlay, self.default_cell()):
+                cells[(col, row)] = cell
+            for key, terrain in overlay_hexsides(self.grid, overlay):
+                hexsides[key] = terrain
+        return cells, hexsides
+
+
+FORMAT = "hexside-map"
+VERSION = 1
+TOP_KEYS = ("format", "version", "name", "ruleset", "grid", "defaults", "hexes", "hexsides", "overlays", "background",
+            "extensions")
+GRID_KEYS = ("orientation", "columns", "rows", "stagger", "labels", "hex_metres")
+HEX_KEYS = ("hex", "terrain", "level", "storeys", "art", "label_note")
+HEXSIDE_KEYS = ("hex", "side", "terrain")
+OVERLAY_KEYS = ("id", "hexes", "hexsides", "anchor", "rotation")
+OVERLAY_HEX_KEYS = ("hex", "terrain", "level", "storeys", "label_note")
+BACKGROUND_KEYS = ("image", "origin", "hex_px", "rotation", "opacity")
+BACKGROUND_IMAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+MAX_STOREYS = 10
+TERRAIN_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+ART_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem in a map file: where (JSON path, hex) and what was expected."""
+
+    path: str
+    message: str
+    hex: str | None = None
+    code: str = "invalid"
+    severity: str = "error"
+    side: str | None = None  # for a finding about a hexside: its side of ``hex``
+
+    def as_dict(self):
+        return {"severity": self.severity, "code": self.code, "where": self.where, "path": self.path,
+                "hex": self.hex, "side": self.side, "message": self.message}
+
+    @property
+    def where(self):
+        return f"{self.path} ({self.hex})" if self.hex else self.path
+
+    def __str__(self):
+        return f"{self.where}: {self.message}"
+
+
+class FormatError(ValueError):
+    """A file refused whole; ``errors`` lists every Finding."""
+
+    what = "the file"
+
+    def __init__(self, errors):
+        self.errors = list(errors)
+        count = len(self.errors)
+        super().__init__(f"{count} error{'s' if count != 1 else ''} in {self.what}: "
+                         + "; ".join(str(e) for e in self.errors))
+
+
+class MapFormatError(FormatError):
+    what = "the map file"
+
+
+def rotate_axial(dq, dr, steps):
+    """Rotate an axial offset by 60 degrees clockwise, ``steps`` times."""
+    x, y, z = dq, dr, -dq - dr
+    for _ in range(steps % 6):
+        x, y, z = -y, -z, -x
+    return x, y
+
+
+def _overlay_place(grid, overlay, offset):
+    dq, dr = rotate_axial(offset[0], offset[1], overlay.rotation)
+    q, r = grid.to_axial(*overlay.anchor)
+    return grid.from_axial(q + dq, r + dr)
+
+
+def overlay_cells(grid, overlay, default):
+    """The (hex, Cell) pairs an overlay lays down, in map coordinates (hexes may fall off the map)."""
+    for entry in overlay.hexes:
+        terrain = entry.get("terrain", default.terrain)
+        if isinstance(terrain, str):
+            terrain = [terrain]
+        yield _overlay_place(grid, overlay, entry["hex"]), Cell(
+            terrain=tuple(terrain), level=entry.get("level", default.level),
+            storeys=entry.get("storeys", 1), label_note=entry.get("label_note"))
+
+
+def overlay_hexsides(grid, overlay):
+    for entry in overlay.hexsides:
+        col, row = _overlay_place(grid, overlay, entry["hex"])
+        side = (grid.side_index(entry["side"]) + overlay.rotation) % 6
+        yield grid.hexside(col, row, side), entry["terrain"]
+
+
+# -- reading ---------------------------------------------------------------------------------------------
+
+def parse(data, rulesets=None):
+    """A MapDoc from JSON text, bytes or the decoded object; MapFormatError listing every problem otherwise.
+
+    ``rulesets`` looks a ruleset up by id (default: engine.rulesets.get), so custom profiles can be used.
+    """
+    return _Reader(decode(data, MapFormatError), rulesets).read()
+
+
+def decode(data, error=None):
+    """The decoded JSON object from text, bytes or the object itself; ``error`` (an exception class taking a
+    list of findings, MapFormatError by default) when it is not UTF-8, not JSON, or unsafe JSON (NaN, lone
+    surrogates, NUL, huge numbers, deep nesting: engine.jsonsafe)."""
+    error = error or MapFormatError
+    if isinstance(data, (str, bytes, bytearray)):
+        try:
+            data = jsonsafe.loads(data)
+        except jsonsafe.UnsafeJSON as exc:
+            raise error([Finding(exc.path, exc.message, code=exc.code)]) from None
+    return data
+
+
+class Reader:
+    """Collects findings while reading a JSON document, instead of stopping at the first; shared by the map and
+    scenario formats so that both report problems the same way."""
+
+    def __init__(self):
+        self.errors = []
+
+    def error(self, path, message, hex=None, code="invalid"):
+        self.errors.append(Finding(path, message, hex, code))
+
+    def keys(self, obj, path, allowed, required=()):
+        if not isinstance(obj, dict):
+            self.error(path, f"expected an object, got {_kind(obj)}", code="bad-type")
+            return False
+        for key in obj:
+            if key not in allowed:
+                self.error(f"{path}.{key}" if path != "$" else key,
+                           f"unknown key {key!r}; expected one of: {', '.join(allowed)}", code="unknown-key")
+        for key in required:
+            if key not in obj:
+                self.error(f"{path}.{key}" if path != "$" else key, "is required", code="missing")
+        return True
+
+    def entries(self, items, path, allowed, required):
+        """(path, entry) for each entry of a list that is an object holding its required keys; the rest are
+        reported."""
+        if not isinstance(items, list):
+            self.error(path, f"expected a list, got {_kind(items)}", code="bad-type")
+            return
+        for i, entry in enumerate(items):
+            where = f"{path}[{i}]"
+            if self.keys(entry, where, allowed, required) and all(k in entry for k in required):
+                yield where, entry
+
+
+class _Reader(Reader):
+    def __init__(self, data, rulesets):
+        super().__init__()
+        self.data = data
+        if rulesets is None:
+            from engine import rulesets as registry
+
+            rulesets = registry.get
+        self.lookup = rulesets
+        self.grid = None
+        self.catalogue = None
+
+    def read(self):
+        data = self.data
+        if not self.keys(data, "$", TOP_KEYS, ("format", "version", "name", "ruleset", "grid")):
+            raise MapFormatError(self.errors)
+        if "format" in data and data["format"] != FORMAT:
+            self.error("format", f"expected {FORMAT!r}, got {data['format']!r}", code="bad-format")
+        if "version" in data and data["version"] != VERSION:
+            self.error("version", f"expected {VERSION}, got {data['version']!r}", code="bad-version")
+        name = data.get("name")
+        if "name" in data and (not isinstance(name, str) or not name.strip()):
+            self.error("name", "expected a non-empty string", code="bad-type")
+        ruleset_id = data.get("ruleset")
+        if "ruleset" in data:
+            if not isinstance(ruleset_id, str):
+                self.error("ruleset", "expected a ruleset id such as \"ost\"", code="bad-type")
+            else:
+                try:
+                    self.catalogue = self.lookup(ruleset_id)
+                except KeyError as exc:
+                    self.error("ruleset", exc.args[0] if exc.args else f"unknown ruleset {ruleset_id!r}",
+                               code="unknown-ruleset")
+        if "grid" in data:
+            self.grid = self.read_grid(data["grid"])
+        if self.grid is None:
+            # Without a grid no hex can be read; what was found so far is all there is to say.
+            raise MapFormatError(self.errors)
+
+        default_terrain, default_level = self.read_defaults(data.get("defaults"))
+        doc = MapDoc(name=name if isinstance(name, str) else "",
+                     ruleset=ruleset_id if isinstance(ruleset_id, str) else "",
+                     grid=self.grid, default_terrain=default_terrain, default_level=default_level)
+        default = doc.default_cell()
+        doc.hexes = self.read_hexes(data.get("hexes", []), default)
+        doc.hexsides = self.read_hexsides(data.get("hexsides", []), "hexsides")
+        doc.overlays = self.read_overlays(data.get("overlays", []), default)
+        if data.get("background") is not None:
+            doc.background = self.read_background(data["background"])
+        extensions = data.get("extensions", {})
+        if not isinstance(extensions, dict):
+            self.error("extensions", f"expected an object, got {_kind(extensions)}", code="bad-type")
+            extensions = {}
+        doc.extensions = extensions
+        if self.errors:
+            raise MapFormatError(self.errors)
+        return doc
+
+    # -- sections ------------------------------------------------------------------------------------
+    def read_grid(self, obj):
+        if not self.keys(obj, "grid", GRID_KEYS, ("orientation", "columns", "rows", "stagger", "labels")):
+            return None
+        before = len(self.errors)
+        for key, allowed in (("orientation", ORIENTATIONS), ("stagger", STAGGERS), ("labels", LABEL_SCHEMES)):
+            if key in obj and obj[key] not in allowed:
+                self.error(f"grid.{key}", f"expected one of {', '.join(allowed)}, got {obj[key]!r}", code="bad-grid")
+        for key in ("columns", "rows"):
+            value = obj.get(key)
+            if key in obj and (not _is_int(value) or not 1 <= value <= MAX_SIZE):
+                self.error(f"grid.{key}", f"expected a whole number from 1 to {MAX_SIZE}, got {value!r}",
+                           code="bad-grid")
+        metres = obj.get("hex_metres", self.default_metres())
+        if isinstance(metres, bool) or not isinstance(metres, (int, float)) or metres <= 0:
+            self.error("grid.hex_metres", f"expected a positive number, got {metres!r}", code="bad-grid")
+        if len(self.errors) > before or any(k not in obj for k in ("orientation", "columns", "rows", "stagger",
+                                                                    "labels")):
+            return None
+        return Grid(obj["orientation"], obj["columns"], obj["rows"], obj["stagger"], obj["labels"], metres)
+
+    def default_metres(self):
+        return getattr(self.catalogue, "hex_metres", None) or 50
+
+    def read_defaults(self, obj):
+        fallback = _default_open(self.catalogue)
+        if obj is None:
+            return (fallback,), 0
+        if not self.keys(obj, "defaults", ("terrain", "level")):
+            return (fallback,), 0
+        terrain = self.read_terrain(obj.get("terrain", [fallback]), "defaults.terrain", None) or (fallback,)
+        level = self.read_level(obj.get("level", 0), "defaults.level", None)
+        return terrain, level if level is not None else 0
+
+    def read_hex_ref(self, value, path):
+        try:
+            return self.grid.parse_hex(value)
+        except ValueError as exc:
+            self.error(path, str(exc), hex=value if isinstance(value, str) else None, code="bad-hex")
+            return None
+
+    def read_hexes(self, items, default):
+        cells, seen = {}, set()
+        for path, entry in self.entries(items, "hexes", HEX_KEYS, ("hex",)):
+            pos = self.read_hex_ref(entry["hex"], f"{path}.hex")
+            if pos is None:
+                continue
+            label = self.grid.label(*pos)
+            if pos in seen:
+                self.error(f"{path}.hex", "this hex is listed twice; give each hex once", label, code="duplicate-hex")
+                continue
+            seen.add(pos)
+            cell = self.read_cell(entry, path, label, default)
+            if cell is not None:
+                if "art" in entry and entry["art"] is not None:
+                    art = self.read_art(entry["art"], f"{path}.art", label, pos)
+                    cell = Cell(cell.terrain, cell.level, cell.storeys, art, cell.label_note)
+                cells[pos] = cell
+        return cells
+
+    def read_cell(self, entry, path, label, default):
+        before = len(self.errors)
+        terrain = self.read_terrain(entry["terrain"], f"{path}.terrain", label) if "terrain" in entry \
+            else default.terrain
+        level = self.read_level(entry["level"], f"{path}.level", label) if "level" in entry else default.level
+        storeys = entry.get("storeys", 1)
+        if not _is_int(storeys) or not 1 <= storeys <= MAX_STOREYS:
+            self.error(f"{path}.storeys", f"expected a whole number of storeys from 1 to {MAX_STOREYS}, "
+                                          f"got {storeys!r}", label, code="bad-storeys")
+        note = entry.get("label_note")
+        if note is not None and not isinstance(note, str):
+            self.error(f"{path}.label_note", f"expected a string, got {_kind(note)}", label, code="bad-type")
+        if len(self.errors) > before:
+            return None
+        return Cell(terrain=terrain, level=level, storeys=storeys, label_note=note)
+
+    def read_terrain(self, value, path, label, layer="hex"):
+        ids = [value] if isinstance(value, str) else value
+        if not isinstance(ids, list) or not ids:
+            self.error(path, f"expected a terrain id or a non-empty list of terrain ids, got {value!r}", label,
+                       code="bad-type")
+            return None
+        ok = True
+        for j, tid in enumerate(ids):
+            where = f"{path}[{j}]" if isinstance(value, list) else path
+            if not self.check_terrain_id(tid, where, label, layer):
+                ok = False
+        if ok and len(set(ids)) != len(ids):
+            self.error(path, "a terrain id is given twice", label, code="duplicate-terrain")
+            ok = False
+        return tuple(ids) if ok else None
+
+    def check_terrain_id(self, tid, path, label, layer):
+        if not isinstance(tid, str) or not TERRAIN_ID.match(tid):
+            self.error(path, f"{tid!r} is not a terrain id (lower-case words joined by '-')", label,
+                       code="bad-terrain-id")
+            return False
+        if self.catalogue is None:
+            return True
+        known = self.catalogue.terrain_ids(layer)
+        if tid not in known:
+            self.error(path, f"unknown {layer} terrain {tid!r} for ruleset {self.catalogue.id!r}; "
+                             f"expected one of: {', '.join(sorted(known))}", label, code="unknown-terrain")
+            return False
+        return True
+
+    def read_level(self, value, path, label):
+        if not _is_int(value):
+            self.error(path, f"expected a whole number, got {value!r}", label, code="bad-level")
+            return None
+        cat = self.catalogue
+        if cat is not None:
+            low, high, step = cat.level_min, cat.level_max, cat.level_step or 1
+            if low is not None and high is not None and not low <= value <= high:
+                self.error(path, f"level {value} is outside {cat.id}'s levels {low} to {high}", label,
+                           code="bad-level")
+                return None
+            if step > 1 and value % step:
+                self.error(path, f"level {value} is not a multiple of {step} ({cat.id} levels go in steps of "
+                                 f"{step})", label, code="bad-level")
+                return None
+        return value
+
+    def read_art(self, value, path, label, pos):
+        polygons = value
+        if isinstance(value, list) and value and _is_point(value[0]):
+            polygons = [value]
+        if not isinstance(polygons, list) or not polygons:
+            self.error(path, "expected a polygon [[x, y], ...] or a list of polygons", label, code="bad-art")
+            return None
+        hex_shape = Polygon(self.grid.corners(*pos)).buffer(ART_TOLERANCE)
+        out = []
+        for k, poly in enumerate(polygons):
+            where = f"{path}[{k}]" if polygons is value else path
+            if not isinstance(poly, list) or len(poly) < 3 or not all(_is_point(p) for p in poly):
+                self.error(where, "expected a polygon of at least 3 [x, y] points", label, code="bad-art")
+                continue
+            shape = Polygon(poly)
+            if not shape.is_valid or shape.area <= 0:
+                self.error(where, "the polygon crosses itself or has no area", label, code="bad-art")
+                continue
+            if not hex_shape.intersection(shape).area > ART_TOLERANCE:
+                # Art may spill over the hex's edge (it is clipped to the hex by the engine), not miss it.
+                self.error(where, "the art does not cover any part of its hex (map space: circumradius 1, "
+                                  f"centre {_fmt_point(self.grid.centre(*pos))})", label, code="art-outside-hex")
+                continue
+            out.append(tuple((float(x), float(y)) for x, y in poly))
+        return tuple(out) if len(out) == len(polygons) else None
+
+    def read_hexsides(self, items, path):
+        sides = {}
+        for where, entry in self.entries(items, path, HEXSIDE_KEYS, HEXSIDE_KEYS):
+            pos = self.read_hex_ref(entry["hex"], f"{where}.hex")
+            if pos is None:
+                continue
+            label = self.grid.label(*pos)
+            try:
+                side = self.grid.side_index(entry["side"])
+            except ValueError as exc:
+                self.error(f"{where}.side", str(exc), label, code="bad-side")
+                continue
+            if not self.check_terrain_id(entry["terrain"], f"{where}.terrain", label, "hexside"):
+                continue
+            key = self.grid.hexside(*pos, side)
+            if key in sides and sides[key] != entry["terrain"]:
+                self.error(where, f"hexside {label}/{self.grid.sides[side]} is already {sides[key]!r}; "
+                                  f"it cannot also be {entry['terrain']!r}", label, code="hexside-conflict")
+                continue
+            sides[key] = entry["terrain"]
+        return sides
+
+    def read_overlays(self, items, default):
+        overlays, seen = [], set()
+        for path, entry in self.entries(items, "overlays", OVERLAY_KEYS, ("id", "anchor")):
+            oid = entry.get("id")
+            if not isinstance(oid, str) or not oid:
+                self.error(f"{path}.id", f"expected a non-empty string, got {oid!r}", code="bad-type")
+                continue
+            if oid in seen:
+                self.error(f"{path}.id", f"overlay id {oid!r} is used twice", code="duplicate-overlay")
+                continue
+            seen.add(oid)
+            anchor = self.read_hex_ref(entry["anchor"], f"{path}.anchor")
+            rotation = entry.get("rotation", 0)
+            if not _is_int(rotation) or not 0 <= rotation <= 5:
+                self.error(f"{path}.rotation", f"expected 0 to 5 steps of 60 degrees, got {rotation!r}",
+                           code="bad-rotation")
+                continue
+            if anchor is None:
+                continue
+            overlay = Overlay(id=oid, anchor=anchor, rotation=rotation)
+            # Kept sorted, as written, so that a map read back from its own export is equal to it.
+            overlay.hexes = sorted(self.read_overlay_hexes(entry.get("hexes", []), f"{path}.hexes", overlay, default),
+                                   key=lambda e: tuple(e["hex"]))
+            overlay.hexsides = sorted(self.read_overlay_hexsides(entry.get("hexsides", []), f"{path}.hexsides",
+                                                                 overlay), key=lambda e: (tuple(e["hex"]), e["side"]))
+            overlays.append(overlay)
+        return overlays
+
+    def read_background(self, obj):
+        """The board scan's entry: the image's file name and where the grid lies on it, in image pixels."""
+        if not self.keys(obj, "background", BACKGROUND_KEYS, ("image", "origin", "hex_px")):
+            return None
+        before = len(self.errors)
+        image = obj.get("image")
+        if "image" in obj and (not isinstance(image, str) or not BACKGROUND_IMAGE.match(image)):
+            self.error("background.image", f"expected a file name (letters, digits, '.', '_', '-'), got {image!r}",
+                       code="bad-background")
+        origin = obj.get("origin")
+        if "origin" in obj and not _is_point(origin):
+            self.error("background.origin", f"expected the pixel [x, y] of the centre of column 0, row 0, got "
+                                            f"{origin!r}", code="bad-background")
+        hex_px = obj.get("hex_px")
+        if "hex_px" in obj and not (_is_number(hex_px) and 0 < hex_px <= 100_000):
+            self.error("background.hex_px", f"expected the hex circumradius in image pixels, a number above 0, got "
+                                            f"{hex_px!r}", code="bad-background")
+        rotation = obj.get("rotation", 0)
+        if not (_is_number(rotation) and -360 <= rotation <= 360):
+            self.error("background.rotation", f"expected degrees from -360 to 360, got {rotation!r}",
+                       code="bad-background")
+        opacity = obj.get("opacity", 1)
+        if not (_is_number(opacity) and 0 <= opacity <= 1):
+            self.error("background.opacity", f"expected a number from 0 to 1, got {opacity!r}", code="bad-background")
+        if len(self.errors) > before:
+            return None
+        return {"image": image, "origin": [float(origin[0]), float(origin[1])], "hex_px": float(hex_px),
+                "rotation": float(rotation), "opacity": float(opacity)}
+
+    def read_offset(self, value, path):
+        if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
+            self.error(path, f"expected an axial offset [dq, dr] from the anchor, got {value!r}", code="bad-hex")
+            return None
+        return value[0], value[1]
+
+    def read_overlay_hexes(self, items, path, overlay, default):
+        out, seen = [], set()
+        for where, entry in self.entries(items, path, OVERLAY_HEX_KEYS, ("hex",)):
+            offset = self.read_offset(entry["hex"], f"{where}.hex")
+            if offset is None:
+                continue
+            col, row = _overlay_place(self.grid, overlay, offset)
+            if not self.grid.contains(col, row):
+                self.error(f"{where}.hex", f"overlay {overlay.id} puts this hex off the map (column {col}, row "
+                                           f"{row}; the map is {self.grid.columns} x {self.grid.rows})",
+                           code="overlay-off-map")
+                continue
+            label = self.grid.label(col, row)
+            if offset in seen:
+                self.error(f"{where}.hex", f"offset {list(offset)} is listed twice in overlay {overlay.id}", label,
+                           code="duplicate-hex")
+                continue
+            seen.add(offset)
+            cell = self.read_cell(entry, where, label, default)
+            if cell is None:
+                continue
+            clean = {"hex": list(offset), "terrain": list(cell.terrain), "level": cell.level}
+            if cell.storeys != 1:
+                clean["storeys"] = cell.storeys
+            if cell.label_note is not None:
+                clean["label_note"] = cell.label_note
+            out.append(clean)
+        return out
+
+    def read_overlay_hexsides(self, items, path, overlay):
+        out = []
+        for where, entry in self.entries(items, path, HEXSIDE_KEYS, HEXSIDE_KEYS):
+            offset = self.read_offset(entry["hex"], f"{where}.hex")
+            if offset is None:
+                continue
+            try:
+                side = self.grid.side_index(entry["side"])
+            except ValueError as exc:
+                self.error(f"{where}.side", str(exc), code="bad-side")
+                continue
+            col, row = _overlay_place(self.grid, overlay, offset)
+            other = self.grid.step(col, row, (side + overlay.rotation) % 6)
+            if not self.grid.contains(col, row) and not self.grid.contains(*other):
+                self.error(f"{where}.hex", f"overlay {overlay.id} puts this hexside off the map",
+                           code="overlay-off-map")
+                continue
+            label = self.grid.label(col, row) if self.grid.contains(col, row) else None
+            if not self.check_terrain_id(entry["terrain"], f"{where}.terrain", label, "hexside"):
+                continue
+            out.append({"hex": list(offset), "side": self.grid.sides[side], "terrain": entry["terrain"]})
+        return out
+
+
+# -- writing ---------------------------------------------------------------------------------------------
+
+def to_dict(doc):
+    """The canonical document: keys in the spec's order, hexes and hexsides sorted by column then row."""
+    grid = doc.grid
+    hexes = []
+    for (col, row) in sorted(doc.hexes):
+        cell = doc.hexes[(col, row)]
+        entry = {"hex": grid.label(col, row), "terrain": list(cell.terrain), "level": cell.level}
+        if cell.storeys != 1:
+            entry["storeys"] = cell.storeys
+        if cell.art:
+            entry["art"] = [[[x, y] for x, y in poly] for poly in cell.art]
+        if cell.label_note is not None:
+            entry["label_note"] = cell.label_note
+        hexes.append(entry)
+    hexsides = []
+    for key in sorted(doc.hexsides, key=lambda k: grid.hexside_name(k)[:2] + (k[2],)):
+        col, row, side = grid.hexside_name(key)
+        hexsides.append({"hex": grid.label(col, row), "side": side, "terrain": doc.hexsides[key]})
+    overlays = []
+    for overlay in doc.overlays:
+        overlays.append({"id": overlay.id, "anchor": grid.label(*overlay.anchor), "rotation": overlay.rotation,
+                         "hexes": sorted(overlay.hexes, key=lambda e: tuple(e["hex"])),
+                         "hexsides": sorted(overlay.hexsides, key=lambda e: (tuple(e["hex"]), e["side"]))})
+    out = {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": doc.name,
+        "ruleset": doc.ruleset,
+        "grid": grid.as_dict(),
+        "defaults": {"terrain": list(doc.default_terrain), "level": doc.default_level},
+        "hexes": hexes,
+        "hexsides": hexsides,
+        "overlays": overlays,
+    }
+    if doc.background is not None:
+        out["background"] = dict(doc.background)
+    out["extensions"] = json.loads(json.dumps(doc.extensions, sort_keys=True))
+    return out
+
+
+def dumps(doc):
+    """Deterministic JSON text: one hex, hexside or overlay per line, everything sorted."""
+    data = to_dict(doc)
+    lines = ["{"]
+    keys = list(data)
+    for n, key in enumerate(keys):
+        value = data[key]
+        comma = "," if n < len(keys) - 1 else ""
+        if isinstance(value, list) and value:
+            lines.append(f"  {json.dumps(key)}: [")
+            lines.extend(f"    {_compact(item)}{',' if k < len(value) - 1 else ''}" for k, item in enumerate(value))
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {_compact(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def content_hash(doc):
+    return hashlib.sha256(dumps(doc).encode("utf-8")).hexdigest()
+
+
+# -- small helpers ---------------------------------------------------------------------------------------
+
+_OPEN_BY_RULESET = {"ost": "open", "ats": "open-ground", "assault": "clear", "miniatures": "open", "tocs": "open"}
+
+
+def _default_open(catalogue):
+    if catalogue is None:
+        return "open"
+    base = getattr(catalogue, "base", None) or catalogue.id
+    for candidate in (_OPEN_BY_RULESET.get(catalogue.id), _OPEN_BY_RULESET.get(base), "open", "clear"):
+        if candidate and candidate in catalogue.terrain_ids("hex"):
+            return candidate
+    return sorted(catalogue.terrain_ids("hex"))[0]
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
+def _compact(value):
+    # Entries are built in a fixed key order; free data (extensions) is sorted so that it is stable too.
+    return _ENCODER.encode(value)
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_point(value):
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value))
+
+
+def _fmt_point(point):
+    return f"({point[0]:.3f}, {point[1]:.3f})"
+
+
+def _kind(value):
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__)

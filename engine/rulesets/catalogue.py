@@ -1,0 +1,670 @@
+"""The terrain catalogues: the five built-in games as JSON data (data/*.json), plus custom profiles.
+
+A custom profile is a JSON file of the same shape that names a built-in ``base`` whose LOS rules it reuses.
+Every file is checked before use, and every problem is reported at once with its JSON path
+(docs/rulesets/catalogues.md). No Django here: the web side tells :func:`set_loader` where its profiles come
+from (the database and HEXSIDE_RULESETS_DIR), and :func:`get` asks it whenever a custom id is looked up, so
+every entry point (API, pages, workers, commands) resolves custom rulesets the same way without remembering to
+load them first. :func:`register` adds a profile by hand (tests, scripts); it wins over the loader's.
+"""
+
+import copy
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).with_name("data")
+
+BUILTIN_IDS = ("ost", "ats", "assault", "tocs", "miniatures")
+LAYERS = ("hex", "hexside", "marker")
+LOS_CLASSES = ("clear", "hindering", "blocking", "special")
+OBSTACLES = ("none", "low", "storeys", "all")
+TERM_KEYS = ("clear", "hindered", "blocked")
+ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+# Top-level keys, in the order as_dict() writes them. A custom profile needs only the first four; the
+# others fall back to its base. A built-in file carries all but notes and blind_hex_table.
+TOP_REQUIRED = ("id", "name", "base", "terrain")
+TOP_INHERITED = ("source", "level_units", "level_min", "level_max", "level_step", "hex_metres", "terms",
+                 "unit_classes")
+TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes", "blind_hex_table", "terrain")
+TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
+
+ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
+ENTRY_OPTIONAL = ("los_term", "los_rule", "obstacle", "notes", "decided", "style")
+ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
+
+# How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
+# entry always carries all six keys, null where unused; stroke_width is a fraction of the hex's flat-to-flat width.
+STYLE_KEYS = ("fill", "pattern", "pattern_colour", "stroke", "stroke_width", "marker")
+PATTERNS = ("dots", "hatch", "crosshatch", "trees", "bricks", "waves", "marsh", "rubble", "grass")
+MARKERS = ("circle", "square", "triangle", "cross", "star")
+STYLE_REQUIRED = {"hex": ("fill",), "hexside": ("stroke", "stroke_width"), "marker": ("marker",)}
+# Movement that depends on how a unit enters: a cost may be a list of cases, the first whose condition holds
+# giving the cost, a last case without "when" giving it otherwise (docs/rulesets/catalogues.md, "Conditions").
+CONDITIONS = {
+    "along-road": "the unit moves along a road that runs into the hex (or across the hexside)",
+    "along-railroad": "the unit moves along a railroad that runs into the hex (or across the hexside)",
+    "across-front-face": "the unit crosses the hexside the fortification's front face lies on, either way",
+    "upper-location": "the unit enters a location above the hex's ground level (a storey, a steeple)",
+}
+CASE_KEYS = ("when", "cost")
+HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# What a custom entry with a new id and no style of its own is drawn with, by layer and LOS class.
+DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a", "special": "#d8c8a8"}
+
+CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")
+BAND_WIDTH = 6  # ranges 1-6, 7-12, 13-18 ... (ATS 6.2.63; only the 13-18 label is printed in the rulebook)
+
+
+class RulesetError(ValueError):
+    """A ruleset file that cannot be used; ``errors`` lists every problem, each starting with where it is."""
+
+    def __init__(self, errors):
+        self.errors = list(errors)
+        super().__init__("\n".join(self.errors))
+
+
+class UnknownRuleset(KeyError):
+    def __str__(self):
+        return self.args[0]
+
+
+class UnknownTerrain(KeyError):
+    def __str__(self):
+        return self.args[0]
+
+
+class Ruleset:
+    """One checked catalogue. Build it with :func:`from_dict` or :func:`load_file`, never by hand.
+
+    Rulesets are shared and cached: treat ``terrain`` and the entries ``get()`` returns as read-only, and take
+    ``as_dict()`` for a copy to change.
+    """
+
+    def __init__(self, data):
+        self._data = data
+        self.id = data["id"]
+        self.name = data["name"]
+        self.base = data["base"]
+        self.builtin = self.id in BUILTIN_IDS
+        self.source = data["source"]
+        self.level_units = data["level_units"]
+        self.level_min = data["level_min"]
+        self.level_max = data["level_max"]
+        self.level_step = data["level_step"]
+        self.hex_metres = data["hex_metres"]
+        self.terms = dict(data["terms"])
+        self.unit_classes = tuple(data["unit_classes"])
+        self.notes = data.get("notes")
+        self.blind_hex_table = data.get("blind_hex_table")
+        self.terrain = {entry["id"]: entry for entry in data["terrain"]}
+        self._cells = {}
+        for cell in (self.blind_hex_table or {}).get("cells", ()):
+            for distance in range(cell["range_min"], cell["range_max"] + 1):
+                self._cells[cell["diff"], distance] = cell
+
+    def __repr__(self):
+        return f"<Ruleset {self.id} ({len(self.terrain)} terrain)>"
+
+    def __contains__(self, terrain_id):
+        return terrain_id in self.terrain
+
+    def terrain_ids(self, layer=None):
+        """The terrain ids of one layer ("hex", "hexside" or "marker"), or of all, in catalogue order."""
+        if layer is not None and layer not in LAYERS:
+            raise ValueError(f"layer {layer!r} is not one of {', '.join(LAYERS)}")
+        return [tid for tid, entry in self.terrain.items() if layer is None or entry["layer"] == layer]
+
+    def los_rule(self, terrain_id):
+        """The rule an LOS answer cites for this terrain: the paragraph on its LOS, else the entry's rule."""
+        entry = self.get(terrain_id)
+        return entry.get("los_rule") or entry.get("rule") or ""
+
+    def get(self, terrain_id):
+        try:
+            return self.terrain[terrain_id]
+        except KeyError:
+            raise UnknownTerrain(f"ruleset {self.id!r} has no terrain {terrain_id!r}") from None
+
+    def movement_cost(self, terrain_id, unit_class, conditions=()):
+        """The cost for a unit class to enter (or cross) a terrain, given the conditions that hold (CONDITIONS).
+
+        A plain value is returned as it is; for a list of cases, the first whose condition holds, else the
+        case without one, else None (the rulebook gives no cost). None also when the class is not listed.
+        """
+        cost = self.get(terrain_id)["movement"].get(unit_class)
+        if not isinstance(cost, list):
+            return cost
+        unknown = set(conditions) - set(CONDITIONS)
+        if unknown:
+            raise ValueError(f"unknown conditions {', '.join(sorted(unknown))}; known: {', '.join(CONDITIONS)}")
+        for case in cost:
+            if "when" not in case or case["when"] in conditions:
+                return case["cost"]
+        return None
+
+    def as_dict(self):
+        """The whole profile as JSON data, inherited values filled in; from_dict() reads it back unchanged."""
+        return copy.deepcopy(self._data)
+
+    def blind_hexes(self, diff, range_hexes):
+        """(blind hex count, proven) from the Blind Hex Creation Table (ATS 6.2.63).
+
+        ``diff`` is the higher unit's level minus the obstacle's top, ``range_hexes`` the range from the higher
+        unit to the obstacle. Below +10 the table has no column (there is no LOS over the obstacle, 6.2.63):
+        None. Outside the table's cells the provisional formula applies (docs/rulesets/catalogues.md).
+        """
+        if self.blind_hex_table is None:
+            raise LookupError(f"ruleset {self.id!r} has no blind hex table")
+        if diff < 10 or range_hexes < 1:
+            return None
+        cell = self._cells.get((diff, range_hexes))
+        if cell is not None:
+            return cell["blind_hexes"], cell["proven"]
+        return provisional_blind_hexes(diff, range_hexes), False
+
+
+def provisional_blind_hexes(diff, range_hexes):
+    """n = max(1, round(band x 10 / diff)), halves rounded up, band 1 for ranges 1-6 (docs/rulesets)."""
+    band = (range_hexes - 1) // BAND_WIDTH + 1
+    return max(1, (band * 20 + diff) // (2 * diff))
+
+
+# -- the registry -------------------------------------------------------------------------------------
+
+_custom = {}  # registered by hand
+_loader = None  # where else custom profiles come from: a callable returning {id: Ruleset}
+
+
+def builtin_ids():
+    return BUILTIN_IDS
+
+
+def set_loader(loader):
+    """Set the one source of custom profiles beyond register(): ``loader()`` returns {id: Ruleset}, the current
+    set, and is called on every lookup of a custom id and every listing, so it must be cheap when nothing has
+    changed (cache what it read). None removes it."""
+    global _loader
+    _loader = loader
+
+
+def _custom_rulesets():
+    """Every custom profile known now: the loader's, then the ones registered by hand on top."""
+    loaded = dict(_loader()) if _loader is not None else {}
+    loaded.update(_custom)
+    return loaded
+
+
+@cache
+def _builtin(ruleset_id):
+    path = DATA_DIR / f"{ruleset_id}.json"
+    data = _read_json(path, where=f"engine/rulesets/data/{ruleset_id}.json")
+    return _build(data, where=f"engine/rulesets/data/{ruleset_id}.json", builtin_id=ruleset_id)
+
+
+def get(ruleset_id):
+    """The built-in or custom ruleset with this id (a custom one as the loader or register() gives it now)."""
+    if ruleset_id in BUILTIN_IDS:
+        return _builtin(ruleset_id)
+    if isinstance(ruleset_id, str) and ruleset_id in _custom:
+        return _custom[ruleset_id]
+    custom = _custom_rulesets()
+    try:
+        return custom[ruleset_id]
+    except (KeyError, TypeError):
+        known = ", ".join(list(BUILTIN_IDS) + sorted(custom))
+        raise UnknownRuleset(f"unknown ruleset {ruleset_id!r}; known: {known}") from None
+
+
+def all_rulesets():
+    """The five built-ins in their usual order, then the custom profiles by id."""
+    custom = _custom_rulesets()
+    return [_builtin(rid) for rid in BUILTIN_IDS] + [custom[rid] for rid in sorted(custom)]
+
+
+def register(ruleset):
+    """Make a custom profile available to get() by hand; registering the same id again replaces it."""
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"register() takes a Ruleset, not {type(ruleset).__name__}")
+    if ruleset.id in BUILTIN_IDS:
+        raise ValueError(f"{ruleset.id!r} is a built-in ruleset and cannot be replaced")
+    _custom[ruleset.id] = ruleset
+    return ruleset
+
+
+def unregister(ruleset_id):
+    if ruleset_id in BUILTIN_IDS:
+        raise ValueError(f"{ruleset_id!r} is a built-in ruleset and cannot be removed")
+    _custom.pop(ruleset_id, None)
+
+
+# -- reading and checking -------------------------------------------------------------------------------
+
+_file_cache = {}
+
+
+def load_file(path):
+    """Read and check a custom profile file; a file unchanged since the last call is not read again."""
+    path = Path(path)
+    where = str(path)
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise RulesetError([f"{where}: cannot read the file ({exc.strerror or exc})"]) from None
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _file_cache:
+        _file_cache[key] = from_dict(_read_json(path, where), where=where)
+    return _file_cache[key]
+
+
+def from_dict(data, where="<ruleset>"):
+    """Check a custom profile (the decoded JSON) and build its Ruleset; RulesetError lists every problem."""
+    return _build(data, where=where, builtin_id=None)
+
+
+def _read_json(path, where):
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesetError([f"{where}: cannot read the file ({exc.strerror or exc})"]) from None
+    except UnicodeDecodeError:
+        raise RulesetError([f"{where}: the file is not UTF-8 text"]) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RulesetError([f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"]) \
+            from None
+
+
+def _build(data, where, builtin_id):
+    problems = _Problems()
+    base = _check_top(data, problems, builtin_id)
+    if problems:
+        raise RulesetError(problems.render(where))
+    merged = _resolve(data, base)
+    _check_resolved_styles(data, merged, problems)
+    if problems:
+        raise RulesetError(problems.render(where))
+    return Ruleset(merged)
+
+
+class _Problems(list):
+    def add(self, path, message):
+        self.append((path, message))
+
+    def render(self, where):
+        return [f"{where}: {path}: {message}" if path else f"{where}: {message}" for path, message in self]
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_text(value):
+    return isinstance(value, str) and value.strip() != ""
+
+
+def _check_top(data, problems, builtin_id):
+    """Check the whole document; returns the base's data (or None) for what the profile inherits."""
+    if not isinstance(data, dict):
+        problems.add("", "a ruleset must be a JSON object")
+        return None
+    for key in data:
+        if key not in TOP_KEYS:
+            problems.add(key, f"unknown key; expected one of {', '.join(TOP_ORDER)}, extends_base")
+    required = TOP_REQUIRED + TOP_INHERITED if builtin_id else TOP_REQUIRED
+    for key in required:
+        if key not in data:
+            problems.add(key, "is required")
+
+    rid = data.get("id")
+    if "id" in data:
+        if not isinstance(rid, str) or not ID_PATTERN.match(rid):
+            problems.add("id", f"{rid!r} is not lower-case words joined by '-'")
+        elif builtin_id and rid != builtin_id:
+            problems.add("id", f"is {rid!r} but the file is the {builtin_id!r} catalogue")
+        elif not builtin_id and rid in BUILTIN_IDS:
+            problems.add("id", f"{rid!r} is a built-in ruleset; a custom profile needs an id of its own")
+    if "name" in data and not _is_text(data["name"]):
+        problems.add("name", "must be a non-empty string")
+
+    base = None
+    if "base" in data:
+        base_id = data["base"]
+        if builtin_id:
+            if base_id != builtin_id:
+                problems.add("base", f"a built-in ruleset's base is itself ({builtin_id!r}), not {base_id!r}")
+        elif base_id not in BUILTIN_IDS:
+            problems.add("base", f"{base_id!r} is not one of the built-in rulesets {', '.join(BUILTIN_IDS)}")
+        else:
+            base = _builtin(base_id).as_dict()
+
+    for key in ("source", "level_units", "notes"):
+        if key in data and not _is_text(data[key]):
+            problems.add(key, "must be a non-empty string")
+    for key in ("level_min", "level_max", "level_step"):
+        if key in data and not _is_int(data[key]):
+            problems.add(key, f"must be an integer, not {data[key]!r}")
+    if "level_step" in data and _is_int(data["level_step"]) and data["level_step"] < 1:
+        problems.add("level_step", "must be 1 or more")
+    if "hex_metres" in data and data["hex_metres"] is not None:
+        if not _is_number(data["hex_metres"]) or data["hex_metres"] <= 0:
+            problems.add("hex_metres", f"must be a positive number or null, not {data['hex_metres']!r}")
+    if "extends_base" in data:
+        if not isinstance(data["extends_base"], bool):
+            problems.add("extends_base", "must be true or false")
+        elif builtin_id and data["extends_base"]:
+            problems.add("extends_base", "a built-in ruleset has no other base to extend")
+    if "terms" in data:
+        _check_terms(data["terms"], problems)
+    if "unit_classes" in data:
+        _check_unit_classes(data["unit_classes"], problems)
+
+    def effective(key):
+        if key in data:
+            return data[key]
+        return base.get(key) if base else None
+
+    levels = [effective(k) for k in ("level_min", "level_max", "level_step")]
+    if all(_is_int(v) for v in levels) and levels[2] >= 1:
+        low, high, step = levels
+        if low > high:
+            problems.add("level_min", f"{low} is above level_max {high}")
+        for key, value in (("level_min", low), ("level_max", high)):
+            if value % step:
+                problems.add(key, f"{value} is not a multiple of level_step {step}")
+
+    ruleset_base = builtin_id or (data.get("base") if base else None)
+    if "blind_hex_table" in data:
+        if ruleset_base and ruleset_base != "ats":
+            problems.add("blind_hex_table", "only an ATS-based ruleset has a Blind Hex Creation Table")
+        _check_blind_table(data["blind_hex_table"], problems)
+
+    classes = effective("unit_classes")
+    classes = set(classes) if isinstance(classes, list) and all(isinstance(c, str) for c in classes) else None
+    extends = data.get("extends_base") is True
+    if "terrain" in data:
+        _check_terrain(data["terrain"], problems, classes, extends=extends, builtin=bool(builtin_id))
+    if "styles" in data:
+        if builtin_id:
+            problems.add("styles", "a built-in ruleset gives each style in its entry")
+        elif not isinstance(data["styles"], dict):
+            problems.add("styles", "must be an object of style per terrain id")
+        else:
+            for tid, style in data["styles"].items():
+                _check_style(style, f"styles.{tid}", problems)
+    if extends and base is not None and classes is not None and "unit_classes" in data:
+        # the base's own entries must still fit the profile's unit classes
+        own = {e.get("id") for e in data.get("terrain") or () if isinstance(e, dict)}
+        for entry in base["terrain"]:
+            if entry["id"] not in own:
+                _check_movement(entry["movement"], f"terrain {entry['id']!r} (from {data['base']}).movement",
+                                problems, classes)
+    return base
+
+
+def _check_terms(terms, problems):
+    if not isinstance(terms, dict):
+        problems.add("terms", f"must be an object with the keys {', '.join(TERM_KEYS)}")
+        return
+    for key in TERM_KEYS:
+        if key not in terms:
+            problems.add(f"terms.{key}", "is required")
+        elif not _is_text(terms[key]):
+            problems.add(f"terms.{key}", "must be a non-empty string")
+    for key in terms:
+        if key not in TERM_KEYS:
+            problems.add(f"terms.{key}", f"unknown key; expected {', '.join(TERM_KEYS)}")
+
+
+def _check_unit_classes(classes, problems):
+    if not isinstance(classes, list) or not classes:
+        problems.add("unit_classes", "must be a non-empty list of unit class names")
+        return
+    seen = set()
+    for n, name in enumerate(classes):
+        if not isinstance(name, str) or not ID_PATTERN.match(name):
+            problems.add(f"unit_classes[{n}]", f"{name!r} is not lower-case words joined by '-'")
+        elif name in seen:
+            problems.add(f"unit_classes[{n}]", f"{name!r} is listed twice")
+        else:
+            seen.add(name)
+
+
+def _check_blind_table(table, problems):
+    path = "blind_hex_table"
+    if not isinstance(table, dict):
+        problems.add(path, "must be an object with a 'cells' list")
+        return
+    for key, value in table.items():
+        if key != "cells" and not isinstance(value, str):
+            problems.add(f"{path}.{key}", "must be a string (only 'cells' holds data)")
+    cells = table.get("cells")
+    if not isinstance(cells, list) or not cells:
+        problems.add(f"{path}.cells", "must be a non-empty list")
+        return
+    seen = {}
+    for n, cell in enumerate(cells):
+        where = f"{path}.cells[{n}]"
+        if not isinstance(cell, dict):
+            problems.add(where, "must be an object")
+            continue
+        _check_keys(cell, CELL_KEYS, CELL_KEYS, where, problems)
+        for key in ("diff", "range_min", "range_max"):
+            if key in cell and (not _is_int(cell[key]) or cell[key] < 1):
+                problems.add(f"{where}.{key}", f"must be a positive integer, not {cell[key]!r}")
+        if "blind_hexes" in cell and (not _is_int(cell["blind_hexes"]) or cell["blind_hexes"] < 0):
+            problems.add(f"{where}.blind_hexes", f"must be an integer 0 or more, not {cell['blind_hexes']!r}")
+        if "proven" in cell and not isinstance(cell["proven"], bool):
+            problems.add(f"{where}.proven", "must be true or false")
+        if all(_is_int(cell.get(k)) for k in ("diff", "range_min", "range_max")):
+            if cell["range_min"] > cell["range_max"]:
+                problems.add(f"{where}.range_min", "is above range_max")
+            for distance in range(cell["range_min"], cell["range_max"] + 1):
+                key = (cell["diff"], distance)
+                if key in seen:
+                    problems.add(where, f"overlaps {seen[key]} (diff {cell['diff']}, range {distance})")
+                    break
+                seen[key] = where
+
+
+def _check_terrain(terrain, problems, classes, extends, builtin=False):
+    if not isinstance(terrain, list):
+        problems.add("terrain", "must be a list of terrain entries")
+        return
+    if not terrain and not extends:
+        problems.add("terrain", "must list at least one terrain (or set extends_base)")
+    first = {}
+    for n, entry in enumerate(terrain):
+        path = f"terrain[{n}]"
+        if not isinstance(entry, dict):
+            problems.add(path, "must be an object")
+            continue
+        for key in entry:
+            if key not in ENTRY_KEYS:
+                problems.add(f"{path}.{key}", f"unknown key; expected one of {', '.join(ENTRY_KEYS)}")
+        for key in ENTRY_REQUIRED:
+            if key not in entry:
+                problems.add(f"{path}.{key}", "is required")
+        tid = entry.get("id")
+        if "id" in entry:
+            if not isinstance(tid, str) or not ID_PATTERN.match(tid):
+                problems.add(f"{path}.id", f"{tid!r} is not lower-case words joined by '-'")
+            elif tid in first:
+                problems.add(f"{path}.id", f"duplicate id {tid!r}, first at {first[tid]}")
+            else:
+                first[tid] = path
+        if "name" in entry and not _is_text(entry["name"]):
+            problems.add(f"{path}.name", "must be a non-empty string")
+        for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
+            if key in entry and entry[key] not in allowed:
+                problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
+        for key in ("los_term", "los_rule", "notes"):
+            if key in entry and not _is_text(entry[key]):
+                problems.add(f"{path}.{key}", "must be a non-empty string")
+        if "rule" in entry and entry["rule"] is not None and not _is_text(entry["rule"]):
+            problems.add(f"{path}.rule", "must be a rule reference such as 'OST 14.2', or null")
+        if "height" in entry and entry["height"] is not None and not _is_number(entry["height"]):
+            problems.add(f"{path}.height", f"must be a number or null, not {entry['height']!r}")
+        if "movement" in entry:
+            _check_movement(entry["movement"], f"{path}.movement", problems, classes)
+        if "cover" in entry:
+            _check_cover(entry["cover"], f"{path}.cover", problems)
+        if "style" in entry:
+            _check_style(entry["style"], f"{path}.style", problems)
+        elif builtin:
+            problems.add(f"{path}.style", "is required in a built-in catalogue")
+        if "decided" in entry:
+            decided = entry["decided"]
+            if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
+                problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
+
+
+def _check_style(style, path, problems):
+    """The shape of a style as given; what each layer needs is checked once inherited values are in."""
+    if not isinstance(style, dict):
+        problems.add(path, f"must be an object with some of the keys {', '.join(STYLE_KEYS)}")
+        return
+    for key, value in style.items():
+        where = f"{path}.{key}"
+        if key not in STYLE_KEYS:
+            problems.add(where, f"unknown key; expected one of {', '.join(STYLE_KEYS)}")
+        elif value is None:
+            continue
+        elif key in ("fill", "pattern_colour", "stroke"):
+            if not isinstance(value, str) or not HEX_COLOUR.match(value):
+                problems.add(where, f"{value!r} is not a colour written #rrggbb")
+        elif key == "pattern" and value not in PATTERNS:
+            problems.add(where, f"{value!r} is not null or one of {', '.join(PATTERNS)}")
+        elif key == "marker" and value not in MARKERS:
+            problems.add(where, f"{value!r} is not null or one of {', '.join(MARKERS)}")
+        elif key == "stroke_width" and (not _is_number(value) or not 0 < value <= 0.5):
+            problems.add(where, f"must be a fraction of the hex's width above 0 and at most 0.5, not {value!r}")
+
+
+def _default_style(entry):
+    """What a custom entry with a new id is drawn with until it gives a style of its own."""
+    style = dict.fromkeys(STYLE_KEYS)
+    layer = entry.get("layer")
+    if layer == "hexside":
+        style.update(stroke="#555555", stroke_width=0.06)
+    elif layer == "marker":
+        style.update(fill="#777777", stroke="#333333", stroke_width=0.02, marker="circle")
+    else:
+        style["fill"] = DEFAULT_FILL.get(entry.get("los"), DEFAULT_FILL["clear"])
+    return style
+
+
+def _check_resolved_styles(data, merged, problems):
+    """Each resolved entry has what its layer needs: fill on a hex, stroke and width on a hexside, a marker."""
+    ids = {entry["id"] for entry in merged["terrain"]}
+    for tid in (data.get("styles") or {}):
+        if tid not in ids:
+            problems.add(f"styles.{tid}", f"no terrain {tid!r} in this ruleset")
+    for entry in merged["terrain"]:
+        style, layer = entry["style"], entry["layer"]
+        where = f"terrain {entry['id']!r}.style"
+        for key in STYLE_REQUIRED[layer]:
+            if style.get(key) is None:
+                problems.add(f"{where}.{key}", f"is required on a {layer}-layer entry")
+        if style.get("pattern") is not None and style.get("pattern_colour") is None:
+            problems.add(f"{where}.pattern_colour", "is required when a pattern is given")
+
+
+def _check_keys(obj, allowed, required, where, problems):
+    """Unknown keys and missing required keys of one JSON object, each named with its path."""
+    for key in obj:
+        if key not in allowed:
+            problems.add(f"{where}.{key}", f"unknown key; expected {', '.join(allowed)}")
+    for key in required:
+        if key not in obj:
+            problems.add(f"{where}.{key}", "is required")
+
+
+def _is_scalar(value):
+    return value is None or _is_number(value) or isinstance(value, str)
+
+
+def _check_movement(movement, path, problems, classes):
+    if not isinstance(movement, dict):
+        problems.add(path, "must be an object of cost per unit class")
+        return
+    for cls, cost in movement.items():
+        if classes is not None and cls not in classes:
+            problems.add(f"{path}.{cls}", f"unit class {cls!r} is not in unit_classes ({', '.join(sorted(classes))})")
+        if isinstance(cost, list):
+            _check_cases(cost, f"{path}.{cls}", problems)
+        elif not _is_scalar(cost):
+            problems.add(f"{path}.{cls}", f"must be a number, a string such as 'X' or '3B', null, or a list of "
+                                          f"cases, not {cost!r}")
+
+
+def _check_cases(cases, path, problems):
+    """[{"when": condition, "cost": ..}, .., {"cost": ..}]: the first case whose condition holds applies."""
+    if not cases:
+        problems.add(path, "a list of cases must not be empty")
+    seen = set()
+    for n, case in enumerate(cases):
+        where = f"{path}[{n}]"
+        if not isinstance(case, dict):
+            problems.add(where, "must be an object {\"when\": condition, \"cost\": ..}")
+            continue
+        _check_keys(case, CASE_KEYS, ("cost",), where, problems)
+        if "cost" in case and not _is_scalar(case["cost"]):
+            problems.add(f"{where}.cost", f"must be a number, a string or null, not {case['cost']!r}")
+        if "when" not in case:
+            if n != len(cases) - 1:
+                problems.add(where, "only the last case may leave out 'when' (it applies otherwise)")
+        elif case["when"] not in CONDITIONS:
+            problems.add(f"{where}.when", f"{case['when']!r} is not one of {', '.join(CONDITIONS)}")
+        elif case["when"] in seen:
+            problems.add(f"{where}.when", f"{case['when']!r} is already given by an earlier case")
+        else:
+            seen.add(case["when"])
+
+
+def _check_cover(cover, path, problems):
+    if isinstance(cover, dict):
+        for key, value in cover.items():
+            if not _is_scalar(value):
+                problems.add(f"{path}.{key}", f"must be a number, a string or null, not {value!r}")
+    elif not _is_scalar(cover):
+        problems.add(path, f"must be a number, a string, an object or null, not {cover!r}")
+
+
+def _resolve(data, base):
+    """The profile with every inherited value filled in, keys in the usual order."""
+    merged = {}
+    for key in TOP_ORDER:
+        if key in data:
+            merged[key] = copy.deepcopy(data[key])
+        elif base is not None and key in TOP_INHERITED + ("blind_hex_table",) and key in base:
+            merged[key] = copy.deepcopy(base[key])
+    terrain = copy.deepcopy(data["terrain"])
+    if data.get("extends_base") and base is not None:
+        combined = {entry["id"]: entry for entry in copy.deepcopy(base["terrain"])}
+        combined.update((entry["id"], entry) for entry in terrain)
+        terrain = list(combined.values())
+    _resolve_styles(terrain, base, data.get("styles"))
+    merged["terrain"] = terrain
+    return merged
+
+
+def _resolve_styles(terrain, base, overrides):
+    """Fill in each entry's style: the layer default, then the base entry of the same id, then the entry's own
+    style, then the profile's ``styles`` for that id; each layer replaces only the keys it gives."""
+    base_styles = {e["id"]: e.get("style") or {} for e in base["terrain"]} if base is not None else {}
+    overrides = overrides if isinstance(overrides, dict) else {}
+    for entry in terrain:
+        # a built-in (no base) states every style in full: no default hides a missing colour
+        style = _default_style(entry) if base is not None else dict.fromkeys(STYLE_KEYS)
+        style.update(base_styles.get(entry["id"], {}))
+        style.update(entry.get("style") or {})
+        style.update(overrides.get(entry["id"]) or {})
+        entry["style"] = {key: style[key] for key in STYLE_KEYS}

@@ -1,0 +1,539 @@
+"""The printable scenario card: a PDF (reportlab) a player prints and plays from.
+
+Everything flows through reportlab's Platypus (paragraphs and tables that split across pages), so long text
+wraps and a long OOB continues on the next page with its header row repeated: nothing is drawn at fixed
+positions except the footer. The fonts are DejaVu Sans, shipped in engine/scenarios/fonts/ and embedded (subset) in
+every PDF, so accented names print (Ste-Mère-Église, Łódź).
+
+TOCS scenarios are not one card but several sheets: a public sheet both players see, and one secret brief per
+side. A brief holds only its own side's forces, zones, reinforcements, mission and victory condition; the
+public sheet holds no unit at all. ``sheets(doc)`` names them; ``card_pdf(doc, sheet=...)`` draws one.
+"""
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import (
+    CondPageBreak,
+    Image,
+    KeepTogether,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from engine import render
+from engine.los.engine import compile_map
+from engine.scenarios import checks as scenario_checks
+from engine.scenarios import victory
+from engine.scenarios.scenariofile import inches_per_hex
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT, BOLD, ITALIC = "CardSans", "CardSans-Bold", "CardSans-Italic"
+PAPERS = {"a4": A4, "letter": LETTER}
+MARGIN = 14 * mm
+MAP_DPI = 200  # the map image's resolution as printed on the card
+MAP_HEX_MM = 19.0  # the hex size the map is drawn at when it fits the page width
+MAP_MAX_HEIGHT = 0.5  # of the frame: the map leaves room for the text on page one
+TURNS_PER_ROW = 10
+INK = colors.HexColor("#222222")
+RULE = colors.HexColor("#999988")
+SHADE = colors.HexColor("#efece0")
+GAME_NAMES = {"ost": "Old School Tactical", "ats": "Advanced Tactics System", "assault": "Assault: Sicily '43",
+              "miniatures": "WW2 miniatures (quick reference)", "tocs": "The Operational Combat Series"}
+
+
+class CardError(ValueError):
+    """The card cannot be drawn as asked (an unknown paper or sheet)."""
+
+
+@lru_cache(maxsize=1)
+def register_fonts():
+    """Register the bundled DejaVu Sans faces once per process (reportlab embeds a subset in each PDF)."""
+    for name, filename in ((FONT, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"),
+                           (ITALIC, "DejaVuSans-Oblique.ttf")):
+        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=ITALIC, boldItalic=BOLD)
+    return True
+
+
+@lru_cache(maxsize=1)
+def styles():
+    register_fonts()
+    base = ParagraphStyle("body", fontName=FONT, bulletFontName=FONT, fontSize=9, leading=11.5, textColor=INK, spaceAfter=3)
+    return {
+        "title": ParagraphStyle("title", base, fontName=BOLD, fontSize=20, leading=24, spaceAfter=2),
+        "subtitle": ParagraphStyle("subtitle", base, fontName=ITALIC, fontSize=11, leading=14, spaceAfter=2),
+        "meta": ParagraphStyle("meta", base, fontSize=9.5, leading=12, textColor=colors.HexColor("#555548")),
+        "h2": ParagraphStyle("h2", base, fontName=BOLD, fontSize=12.5, leading=15, spaceBefore=7, spaceAfter=3),
+        "h3": ParagraphStyle("h3", base, fontName=BOLD, fontSize=10, leading=12.5, spaceBefore=4, spaceAfter=2),
+        "body": base,
+        "cell": ParagraphStyle("cell", base, fontSize=8.5, leading=10.5, spaceAfter=0),
+        "head": ParagraphStyle("head", base, fontName=BOLD, fontSize=8.5, leading=10.5, spaceAfter=0),
+        "turn": ParagraphStyle("turn", base, fontName=BOLD, fontSize=9, leading=10, alignment=TA_CENTER, spaceAfter=0),
+        "mark": ParagraphStyle("mark", base, fontSize=6.5, leading=7.5, alignment=TA_CENTER, spaceAfter=0),
+        "secret": ParagraphStyle("secret", base, fontName=BOLD, fontSize=11, leading=14,
+                                 textColor=colors.HexColor("#9b1c1c")),
+    }
+
+
+def p(text, style="body"):
+    """A paragraph of plain text (escaped: a designer's '<' or '&' is text, not markup)."""
+    return Paragraph(escape(str(text)), styles()[style])
+
+
+def rich(markup, style="body"):
+    return Paragraph(markup, styles()[style])
+
+
+# -- what the card shows ---------------------------------------------------------------------------------------
+
+def sheet_choices(data):
+    """(sheet, label) of a scenario document's card: the one card, or for TOCS the public sheet and one secret
+    brief per side. Reads only the ruleset and the sides, so a page can list them without parsing the maps."""
+    if data.get("ruleset") == "tocs":
+        return [("public", "Public sheet")] + [(side["id"], f"{side['name']}: secret brief")
+                                               for side in data.get("sides", [])]
+    return [("card", "Card")]
+
+
+def sheets(doc):
+    """The sheets of a scenario's card: ["card"], or for TOCS ["public", side id, ...]."""
+    return [sheet for sheet, _ in sheet_choices(doc.data)]
+
+
+def unit_name(unit):
+    return scenario_checks._unit_name(unit)
+
+
+def on_main(ref):
+    return ":" not in ref
+
+
+def scenario_layer(doc, side_ids):
+    """What the map shows of the scenario: setup zones, units and entry edges of ``side_ids``, and objectives.
+    Sides are keyed by their names, which the map's legend prints."""
+    data = doc.data
+    shown = [s for s in data["sides"] if s["id"] in side_ids]
+    names = {s["id"]: s["name"] for s in shown}
+    layer = render.ScenarioLayer(side_colours={s["name"]: s.get("colour") for s in shown})
+    for o in data.get("objectives", []):
+        if on_main(o["hex"]):
+            entry = {"hex": o["hex"], "label": o.get("name") or o["id"]}
+            if o.get("owner") in names:
+                entry["side"] = names[o["owner"]]
+            layer.objectives.append(entry)
+    for side in shown:
+        units, name = doc.units(side), side["name"]
+        layer.setup_zones[name] = [h for h in side["setup_zone"] if on_main(h)]
+        layer.units.extend({"hex": pl["hex"], "side": name, "label": units[pl["unit"]]["unit"]}
+                           for pl in side["placements"] if on_main(pl["hex"]) and pl["unit"] in units)
+        edges = sorted({r["edge"] for r in side["reinforcements"] if r.get("edge")})
+        if edges:
+            layer.entry_edges[name] = edges
+        hexes = [h for r in side["reinforcements"] for h in r.get("hexes") or [] if on_main(h)]
+        if hexes:
+            layer.entry_hexes[name] = hexes
+    return layer
+
+
+def crop_of(doc):
+    """The play area as a label rectangle "A1:F10" on the main map, or None (the whole map)."""
+    area = doc.data.get("play_area")
+    corners = (area or {}).get("corners") or []
+    if len(corners) == 2 and all(on_main(c) for c in corners):
+        return f"{corners[0]}:{corners[1]}"
+    return None
+
+
+def map_png(doc, side_ids, width_mm, height_mm, dpi=MAP_DPI):
+    """The main map cropped to the play area with the scenario drawn on it, sized to fit width x height mm:
+    (png bytes, width mm, height mm) as it goes on the page."""
+    cmap = compile_map(doc.maps[doc.main_key])
+    crop = crop_of(doc)
+    area = render.play_area(cmap, crop) if crop else None
+    natural_w, natural_h = render.printed_size(cmap.grid, dpi, MAP_HEX_MM, area=area, cmap=cmap)
+    natural_h *= 1.25  # the legend and scale bar under the map
+    fit = min(1.0, width_mm / (natural_w / dpi * 25.4), height_mm / (natural_h / dpi * 25.4))
+    hex_mm = MAP_HEX_MM * fit
+    if hex_mm < render.HEX_MM_RANGE[0]:  # a very large map: the smallest hexes, at a lower dpi, still fit the page
+        dpi = max(10, round(dpi * hex_mm / render.HEX_MM_RANGE[0]))
+        hex_mm = render.HEX_MM_RANGE[0]
+    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop, scenario=scenario_layer(doc, side_ids))
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    w, h = image.width / dpi * 25.4, image.height / dpi * 25.4
+    shrink = min(1.0, width_mm / w, height_mm / h)
+    return out.getvalue(), w * shrink, h * shrink
+
+
+def setup_or_entry(side, unit):
+    """Where a unit starts: its setup hexes, its entry turns, else its side's setup zone."""
+    hexes = [pl["hex"] for pl in side["placements"] if pl["unit"] == unit["id"]]
+    arrivals = [f"turn {r['turn']}" + (f", {victory.EDGE_NAMES[r['edge']]} edge" if r.get("edge") else "")
+                + (f", {', '.join(r['hexes'])}" if r.get("hexes") else "")
+                for r in side["reinforcements"] for g in r["units"] if g["unit"] == unit["id"]]
+    parts = []
+    if hexes:
+        parts.append("sets up in " + ", ".join(dict.fromkeys(hexes)))
+    if arrivals:
+        parts.append("enters " + "; ".join(arrivals))
+    if not parts:
+        parts.append("sets up in the setup zone" if side["setup_zone"] else "off map")
+    if unit.get("hidden"):
+        parts.append("hidden")
+    return "; ".join(parts)
+
+
+def forces_table(doc, side, frame_w):
+    """The side's OOB: one row per line, header repeated when it continues on the next page."""
+    game = doc.ruleset
+    extra = {"assault": ("Formation", "formation"), "miniatures": ("Platoon", "formation")}.get(game)
+    head = ["Unit", "Count", "Quality"] + ([extra[0]] if extra else []) + ["Setup or entry"]
+    rows = [[p(h, "head") for h in head]]
+    for unit in side["oob"]:
+        notes = ", ".join(unit.get("weapons") or [])
+        name = unit_name(unit) + (f" — {notes}" if notes else "") + (f". {unit['notes']}" if unit.get("notes") else "")
+        row = [p(name, "cell"), p(unit["count"], "cell"), p(unit.get("quality") or "—", "cell")]
+        if extra:
+            row.append(p(unit.get(extra[1]) or "—", "cell"))
+        row.append(p(setup_or_entry(side, unit), "cell"))
+        rows.append(row)
+    widths = [0.34, 0.08, 0.12] + ([0.18] if extra else []) + [0.46 - (0.18 if extra else 0)]
+    table = Table(rows, colWidths=[w * frame_w for w in widths], repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("BACKGROUND", (0, 0), (-1, 0), SHADE), ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONTNAME", (0, 0), (-1, -1), FONT),
+        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]))
+    return table
+
+
+def hex_list(hexes, limit=24):
+    hexes = list(hexes)
+    if len(hexes) <= limit:
+        return ", ".join(hexes)
+    return ", ".join(hexes[:limit]) + f" and {len(hexes) - limit} more ({len(hexes)} hexes, shaded on the map)"
+
+
+def turn_track(doc, side_ids, frame_w):
+    """The turn record track: a box per turn, reinforcement turns marked with who arrives."""
+    data = doc.data
+    turns = data["turns"]
+    first, count = turns.get("first") or 1, turns["count"]
+    numbers = list(range(first, first + count))
+    if turns.get("counts") == "down":
+        numbers.reverse()
+    arriving = {}
+    for side in data["sides"]:
+        if side["id"] in side_ids:
+            for r in side["reinforcements"]:
+                arriving.setdefault(r["turn"], []).append(side["name"])
+    cells, marks = [], []
+    for n in numbers:
+        cells.append(p(n, "turn"))
+        marks.append(p(" + ".join(dict.fromkeys(arriving.get(n, []))) or " ", "mark"))
+    rows, shading = [], []
+    for start in range(0, len(cells), TURNS_PER_ROW):
+        r = len(rows)
+        rows += [cells[start:start + TURNS_PER_ROW], marks[start:start + TURNS_PER_ROW]]
+        shading += [("BACKGROUND", (c, r), (c, r + 1), SHADE) for c, n in enumerate(numbers[start:start + TURNS_PER_ROW])
+                    if n in arriving]
+    width = frame_w / TURNS_PER_ROW
+    table = Table(rows, colWidths=[width] * min(TURNS_PER_ROW, len(cells)), hAlign="LEFT")
+    table.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.8, INK), ("INNERGRID", (0, 0), (-1, -1), 0.4, RULE),
+                               ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), FONT)] + shading))
+    note = "Shaded turns bring reinforcements." if arriving else ""
+    if turns.get("counts") == "down":
+        note = ("The track counts down. " + note).strip()
+    return [table] + ([p(note, "meta")] if note else [])
+
+
+def game_block(doc, side_ids):
+    """Each game's own numbers, as a small table or a few lines."""
+    data, game = doc.data, doc.ruleset
+    rules = data.get("rules") or {}
+    shown = [s for s in data["sides"] if s["id"] in side_ids]
+    out = []
+    if game == "ost":
+        rows = [["Side", "Gut check", "Impulse points", "Casualty points in the OOB"]]
+        for side in shown:
+            f = side["fields"]
+            rows.append([side["name"], f.get("gut_check", "—"), f.get("impulse", "—"),
+                         sum(u["count"] * (u.get("casualty_points") or 0) for u in side["oob"])])
+        out += [p("Gut check and impulse points", "h3"), small_table(rows)]
+        extras = []
+        if rules.get("luck_cards") is not None:
+            extras.append(f"Each player draws {rules['luck_cards']} luck card{'s' if rules['luck_cards'] != 1 else ''}.")
+        if "extended_play" in rules:
+            extras.append("Extended play is " + ("in use." if rules["extended_play"] else "not used."))
+        out += [p(" ".join(extras))] if extras else []
+    elif game == "miniatures":
+        rows = [["Side", "Platoons", "Local FOOs", "Elite commanders", "Company commanders", "Deck"]]
+        for side in shown:
+            d = scenario_checks.deck_cards(side)
+            given = side["fields"].get("deck")
+            rows.append([side["name"], d["platoons"], d["foos"], d["elite_commanders"], d["company_commanders"],
+                         given if given is not None else d["total"]])
+        inches = inches_per_hex(doc)
+        metres = doc.maps[doc.main_key].grid.hex_metres
+        out += [p("Activation deck", "h3"), small_table(rows),
+                p(f"Scale: one hex is {metres:g} m of ground, {inches:g} inches on the table "
+                  f"(1 inch = 25 yards); measure ranges in hexes × {inches:g}."
+                  + (" Distances in inches are rounded down." if rules.get("rounding") == "floor" else ""))]
+    elif game == "assault":
+        rows = [["Side", "Formations", "Selection", "Command cards", "TA/OAs", "Smoke", "Points"]]
+        for side in shown:
+            f = side["fields"]
+            formations = ", ".join(f"{n} {deck}" for deck, n in (f.get("formations") or {}).items()) or "—"
+            rows.append([side["name"], formations, f.get("selection", "—"), f.get("command_cards", "—"),
+                         f.get("ta_oas", "—"), f.get("smoke", "—"),
+                         sum(u["count"] * (u.get("points") or 0) for u in side["oob"])])
+        groups = []
+        for side in shown:
+            names = list(dict.fromkeys(u["formation"] for u in side["oob"] if u.get("formation")))
+            if names:
+                groups.append(f"{side['name']}: {', '.join(names)}.")
+        out += [p("Formations and points", "h3"), small_table(rows)] + [p(g) for g in groups]
+        extras = [f"Hand limit {rules['hand_limit']} cards." if rules.get("hand_limit") else "",
+                  "Early victory is in use." if rules.get("early_victory") else "",
+                  "Minefields are in use." if rules.get("minefields") else ""]
+        out += [p(" ".join(e for e in extras if e))] if any(extras) else []
+    elif game == "ats":
+        overlays = rules.get("overlays") or []
+        out.append(p("Overlays", "h3"))
+        if overlays:
+            rows = [["Overlay", "X hex", "Y hex"]] + [[o.get("id", "?"), o.get("x", "—"), o.get("y", "—")]
+                                                      for o in overlays]
+            out.append(small_table(rows))
+        else:
+            out.append(p("No overlays are placed."))
+        lines = []
+        if rules.get("setup_order"):
+            names = {s["id"]: s["name"] for s in data["sides"]}
+            lines.append("Setup order: " + ", then ".join(names.get(s, s) for s in rules["setup_order"]) + ".")
+        edges = [f"{s['name']} {victory.EDGE_NAMES.get(s['fields']['friendly_edge'], '?')}" for s in shown
+                 if s["fields"].get("friendly_edge")]
+        if edges:
+            lines.append("Friendly edges: " + ", ".join(edges) + ".")
+        if rules.get("vp_values"):
+            lines.append("VP for eliminated units: " + ", ".join(f"{k} {v}" for k, v in rules["vp_values"].items())
+                         + ".")
+        if rules.get("conditions"):
+            lines.append(f"Conditions: {rules['conditions']}.")
+        out += [p(line) for line in lines]
+    elif game == "tocs":
+        rows = [["Side", "OP minimum", "OP reserve"]]
+        for side in shown:
+            rows.append([side["name"], side["fields"].get("op_minimum", "—"), side["fields"].get("op_reserve", "—")])
+        lines = [f"Module: {rules['module']}." if rules.get("module") else "",
+                 f"Each turn is {rules['turn_hours']} hours." if rules.get("turn_hours") else ""]
+        out += [p("Operations points", "h3"), small_table(rows)] if shown else []
+        out += [p(" ".join(x for x in lines if x))] if any(lines) else []
+    return out
+
+
+def small_table(rows):
+    table = Table([[p(c, "head" if r == 0 else "cell") for c in row] for r, row in enumerate(rows)],
+                  repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, 0), SHADE), ("BOX", (0, 0), (-1, -1), 0.5, RULE),
+                               ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                               ("FONTNAME", (0, 0), (-1, -1), FONT)]))
+    return table
+
+
+def side_section(doc, side, frame_w, sentences):
+    """A side's forces, setup zone, reinforcements and victory condition."""
+    units = doc.units(side)
+    heading = escape(side["name"]) + (f" <font size=9>({escape(side['nationality'])})</font>"
+                                      if side.get("nationality") and side["nationality"] != side["name"] else "")
+    colour = side.get("colour") or "#777777"
+    out = [CondPageBreak(60 * mm), rich(f'<font color="{colour}">■</font> {heading}', "h2"),
+           forces_table(doc, side, frame_w)]
+    if side["setup_zone"]:
+        out.append(rich(f"<b>Setup zone:</b> {escape(hex_list(side['setup_zone']))}."))
+    if side["reinforcements"]:
+        out.append(p("Reinforcements", "h3"))
+        for r in sorted(side["reinforcements"], key=lambda r: r["turn"]):
+            what = ", ".join(f"{g['count']} × {unit_name(units[g['unit']]) if g['unit'] in units else g['unit']}"
+                             for g in r["units"])
+            where = []
+            if r.get("edge"):
+                where.append(f"along the {victory.EDGE_NAMES[r['edge']]} edge")
+            if r.get("hexes"):
+                where.append("at " + ", ".join(r["hexes"]))
+            note = f" {r['note']}" if r.get("note") else ""
+            out.append(rich(f"<b>Turn {r['turn']}:</b> {escape(what)} {escape(' or '.join(where))}.{escape(note)}"))
+    if side["id"] in sentences:
+        out.append(KeepTogether([p("Victory", "h3"), p(sentences[side["id"]])]))
+    return out
+
+
+def header(doc, side_ids, frame_w, frame_h, secret_side=None):
+    data = doc.data
+    out = []
+    if secret_side:
+        out.append(p(f"SECRET — {secret_side['name']} brief. Show it to no other player.", "secret"))
+    out.append(p(data["title"], "title"))
+    if data.get("subtitle"):
+        out.append(p(data["subtitle"], "subtitle"))
+    meta = [x for x in (data.get("date"), data.get("place")) if x]
+    line = " · ".join(meta + [GAME_NAMES.get(doc.ruleset, doc.ruleset)])
+    if data.get("designer"):
+        line += f" · by {data['designer']}"
+    out.append(p(line, "meta"))
+    if data.get("introduction") and not secret_side:
+        out.append(p(data["introduction"]))
+    png, w, h = map_png(doc, side_ids, frame_w / mm, frame_h / mm * MAP_MAX_HEIGHT)
+    out += [Spacer(1, 2 * mm), Image(io.BytesIO(png), width=w * mm, height=h * mm), Spacer(1, 2 * mm)]
+    return out
+
+
+def general(doc):
+    """Setup order, who moves first, weather and light."""
+    data = doc.data
+    names = {s["id"]: s["name"] for s in data["sides"]}
+    lines = []
+    if data.get("sets_up_first") in names:
+        lines.append(f"{names[data['sets_up_first']]} sets up first.")
+    if data.get("moves_first") in names:
+        lines.append(f"{names[data['moves_first']]} moves first.")
+    env = data.get("environment") or {}
+    if env.get("weather"):
+        lines.append(f"Weather: {env['weather']}.")
+    if env.get("night"):
+        lines.append("It is night.")
+    if env.get("visibility"):
+        lines.append(f"Visibility: {env['visibility']} hexes.")
+    return [p(" ".join(lines))] if lines else []
+
+
+def objectives_block(doc):
+    objectives = doc.data.get("objectives") or []
+    if not objectives:
+        return []
+    names = {s["id"]: s["name"] for s in doc.data["sides"]}
+    rows = [["Objective", "Hex", "Held at start by", "VP"]]
+    for o in objectives:
+        rows.append([o.get("name") or o["id"], o["hex"], names.get(o.get("owner"), "nobody"),
+                     o["vp"] if o.get("vp") is not None else "—"])
+    return [p("Objectives", "h3"), small_table(rows)]
+
+
+def markers_block(doc, side_ids):
+    markers = [m for m in doc.data.get("markers") or [] if m.get("side") in side_ids or not m.get("side")]
+    if not markers:
+        return []
+    names = {s["id"]: s["name"] for s in doc.data["sides"]}
+    rows = [["Marker", "Hex", "Side", "Count"]] + [[m["kind"], m["hex"], names.get(m.get("side"), "—"),
+                                                    m.get("count") or 1] for m in markers]
+    return [p("Markers at start", "h3"), small_table(rows)]
+
+
+def special_rules(doc):
+    rules = doc.data.get("special_rules") or []
+    if not rules:
+        return []
+    return [p("Special rules", "h2")] + [rich(f"<b>{n}.</b> {escape(text)}") for n, text in enumerate(rules, 1)]
+
+
+def story(doc, sheet, frame_w, frame_h):
+    """The flowables of one sheet."""
+    data = doc.data
+    sentences = victory.sentences_for(doc)
+    if doc.ruleset == "tocs" and sheet != "public":
+        side = doc.side(sheet)
+        out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side)
+        brief = side.get("brief") or {}
+        if brief.get("mission"):
+            out += [p("Mission", "h3"), p(brief["mission"])]
+        if brief.get("intelligence"):
+            out += [p("Intelligence", "h3"), p(brief["intelligence"])]
+        out += game_block(doc, {side["id"]})
+        out += side_section(doc, side, frame_w, sentences)
+        out += markers_block(doc, {side["id"]})
+        return out
+    public = sheet == "public"
+    side_ids = sheet_sides(doc, sheet)
+    out = header(doc, side_ids, frame_w, frame_h)
+    out += [p("Turn record track", "h3")] + turn_track(doc, side_ids, frame_w)
+    out += general(doc) + objectives_block(doc) + game_block(doc, side_ids)
+    if public:
+        out.append(p("Each side's forces, setup, reinforcements and victory conditions are on its secret brief.",
+                     "meta"))
+    for side in data["sides"]:
+        if side["id"] in side_ids:
+            out += side_section(doc, side, frame_w, sentences)
+    out += markers_block(doc, side_ids) + special_rules(doc)
+    return out
+
+
+def card_pdf(doc, paper="a4", sheet=None):
+    """One sheet of the card as PDF bytes. ``sheet``: "card" (every game but TOCS), "public" or a side id (TOCS);
+    None: the first sheet."""
+    if paper not in PAPERS:
+        raise CardError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
+    names = sheets(doc)
+    sheet = sheet or names[0]
+    if sheet not in names:
+        raise CardError(f"this scenario's sheets are {', '.join(names)}; there is no sheet {sheet!r}")
+    register_fonts()
+    size = PAPERS[paper]
+    out = io.BytesIO()
+    title = doc.data["title"]
+    label = "" if sheet in ("card", "public") else f" · SECRET: {doc.side(sheet)['name']}"
+    pdf = SimpleDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                            bottomMargin=MARGIN + 4 * mm, title=title + label, author=doc.data.get("designer") or "",
+                            creator="Hexside", initialFontName=FONT, initialFontSize=9)
+    # (the canvas starts in our font, not Helvetica, so every font in the file is embedded)
+
+    def footer(canvas, document):
+        canvas.saveState()
+        canvas.setFont(FONT, 7.5)
+        canvas.setFillColor(colors.HexColor("#666660"))
+        canvas.drawString(MARGIN, MARGIN - 2 * mm, f"{title}{label}")
+        canvas.drawRightString(size[0] - MARGIN, MARGIN - 2 * mm, f"page {document.page}")
+        canvas.restoreState()
+
+    pdf.build(story(doc, sheet, pdf.width, pdf.height), onFirstPage=footer, onLaterPages=footer)
+    return out.getvalue()
+
+
+def safe_name(text):
+    """A file name from a title: letters (accents kept; the file endpoint encodes them), digits and dashes."""
+    base = "".join(c if c.isalnum() or c in "-_'" else " " for c in text).strip()
+    return "-".join(base.split())[:80] or "scenario"
+
+
+def sheet_filename(doc, sheet, ext="pdf"):
+    return f"{safe_name(doc.data['title'])}{'' if sheet in ('card', 'public', None) else '-' + sheet}.{ext}"
+
+
+def sheet_sides(doc, sheet):
+    """The sides a sheet may show: every side on a card, none on a TOCS public sheet, one on a brief."""
+    if sheet == "card":
+        return {s["id"] for s in doc.data["sides"]}
+    return set() if sheet == "public" else {sheet}
+
+
+def scenario_map_png(doc, sheet, dpi, hex_mm):
+    """The scenario's map for print as PNG bytes: the play area with what the sheet may show drawn on it."""
+    if sheet not in sheets(doc):
+        raise CardError(f"this scenario's sheets are {', '.join(sheets(doc))}; there is no sheet {sheet!r}")
+    cmap = compile_map(doc.maps[doc.main_key])
+    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop_of(doc),
+                                scenario=scenario_layer(doc, sheet_sides(doc, sheet)))
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1, dpi=(dpi, dpi))
+    return out.getvalue()

@@ -1,0 +1,851 @@
+"""The Hexside scenario format, version 1 (docs/scenario-format.md): read, check and write. No Django.
+
+A scenario names its maps (by database id, by name, or with the map file embedded), lays out its sides with
+their order of battle, setup zones, placements and reinforcements, the markers and objectives on the map, each
+side's victory conditions and the special rules. ``parse(data, maps=...)`` gives a :class:`ScenarioDoc` or raises
+:class:`ScenarioFormatError` listing every problem with its JSON path, in the map format's shape
+(:class:`engine.mapfile.Finding`). ``dumps(doc)`` writes the canonical text: reading an export and writing it
+again gives the same bytes.
+
+Parsing checks the shape (keys, types, hexes on the map, references between parts). Whether the scenario is
+playable by its game's rules (stacking, zones, terrain, deck size...) is engine.scenarios.checks' business.
+"""
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+
+from engine import mapfile
+from engine.mapfile import _is_int, _kind
+from engine.scenarios import victory
+
+FORMAT = "hexside-scenario"
+VERSION = 1
+RULESETS = ("ost", "ats", "assault", "miniatures", "tocs")
+ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+EDGES = ("N", "E", "S", "W")
+TEXT_LIMIT = 20_000
+MAX_LIST = 5_000
+
+TOP_KEYS = ("format", "version", "title", "ruleset", "subtitle", "date", "place", "introduction", "designer",
+            "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "sides",
+            "markers", "objectives", "special_rules", "perimeter", "extensions")
+MAP_KEYS = ("key", "id", "name", "document", "placement", "rotation")
+TURN_KEYS = ("count", "counts", "first")
+ENVIRONMENT_KEYS = ("weather", "night", "visibility")
+SIDE_KEYS = ("id", "name", "nationality", "colour", "fields", "oob", "setup_zone", "placements", "reinforcements",
+             "victory", "brief")
+BRIEF_KEYS = ("mission", "intelligence")
+PLACEMENT_KEYS = ("unit", "hex", "facing")
+REINFORCEMENT_KEYS = ("turn", "units", "edge", "hexes", "note")
+REINFORCEMENT_UNIT_KEYS = ("unit", "count")
+MARKER_KEYS = ("kind", "hex", "side", "count", "facing", "note")
+OBJECTIVE_KEYS = ("id", "hex", "name", "kind", "owner", "vp")
+OBJECTIVE_KINDS = ("objective", "control")
+
+# The OOB entry's fields: common to every game, then what each game adds. Anything else is an error, so a typo
+# is caught rather than kept.
+OOB_COMMON = ("id", "unit", "name", "count", "class", "quality", "leader", "weapons", "formation", "hidden", "notes")
+OOB_EXTRA = {
+    "ost": ("casualty_points", "branch"),
+    "ats": ("vp", "dummy"),
+    "assault": ("points", "deck"),
+    "miniatures": ("element", "commander", "attached"),
+    "tocs": ("steps", "parent", "echelon"),
+}
+QUALITIES = {
+    "ost": ("elite", "regular", "poor"),
+    "ats": ("elite", "first-line", "second-line", "green", "conscript"),
+    "assault": ("recruit", "regular", "hardened", "veteran", "elite"),
+    "miniatures": ("veteran", "average", "poor"),
+    "tocs": ("elite", "veteran", "regular", "green"),
+}
+# What each game keeps per side, and for the whole scenario ("rules").
+SIDE_FIELDS = {
+    "ost": ("gut_check", "impulse"),
+    "ats": ("friendly_edge",),
+    "assault": ("formations", "selection", "command_cards", "ta_oas", "smoke"),
+    "miniatures": ("deck",),
+    "tocs": ("op_minimum", "op_reserve"),
+}
+RULES_FIELDS = {
+    "ost": ("luck_cards", "extended_play"),
+    "ats": ("overlays", "setup_order", "vp_values", "conditions"),
+    "assault": ("hand_limit", "early_victory", "minefields"),
+    "miniatures": ("inches_per_hex", "rounding"),
+    "tocs": ("module", "turn_hours"),
+}
+MINIATURES_ELEMENTS = ("platoon", "attached", "local-foo", "divisional-foo", "company-commander", "sniper")
+ASSAULT_DECKS = ("infantry", "artillery", "vehicle")
+ASSAULT_SELECTION = ("free", "draw-and-choose", "random")
+IMPULSE = re.compile(r"^(\d+)D6(?:\+(\d+))?$")
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+TURN_COUNTS = ("up", "down")
+
+
+@dataclass
+class ScenarioDoc:
+    """A checked scenario: ``data`` is the canonical document (hexes as labels, defaults filled in); ``maps``
+    holds each map's MapDoc by its key, in the document's order (the first is the main map)."""
+
+    data: dict
+    maps: dict = field(default_factory=dict)
+
+    @property
+    def ruleset(self):
+        return self.data["ruleset"]
+
+    @property
+    def title(self):
+        return self.data["title"]
+
+    @property
+    def main_key(self):
+        return next(iter(self.maps))
+
+    def resolve(self, ref):
+        """(map key, column, row) of a canonical hex reference: "C4" on the main map, "key:C4" on another."""
+        key, _, label = ref.rpartition(":")
+        key = key or self.main_key
+        return (key,) + self.maps[key].grid.parse_label(label)
+
+    def ref(self, key, col, row):
+        label = self.maps[key].grid.label(col, row)
+        return label if key == self.main_key else f"{key}:{label}"
+
+    def side(self, side_id):
+        return next((s for s in self.data["sides"] if s["id"] == side_id), None)
+
+    def units(self, side):
+        return {u["id"]: u for u in side["oob"]}
+
+
+class ScenarioFormatError(mapfile.FormatError):
+    what = "the scenario file"
+
+
+class MapLookupError(LookupError):
+    """A map named by id or name that cannot be had; the message says why."""
+
+
+def no_maps(entry):
+    raise MapLookupError("maps can only be named by id or name where there is a map library; embed the map "
+                         "file in 'document'")
+
+
+def parse(data, maps=None, rulesets=None):
+    """A ScenarioDoc from JSON text, bytes or the decoded object; ScenarioFormatError listing every problem.
+
+    ``maps(entry)`` gives the MapDoc for a map entry naming a map by ``id`` or ``name`` (or raises
+    MapLookupError); embedded map files are read here. ``rulesets`` looks a ruleset up by id.
+    """
+    return _Reader(mapfile.decode(data, ScenarioFormatError), maps or no_maps, rulesets).read()
+
+
+class _Reader(mapfile.Reader):
+    def __init__(self, data, maps, rulesets):
+        super().__init__()
+        self.data = data
+        self.lookup_map = maps
+        self.rulesets = rulesets
+        self.maps = {}
+        self.main = None
+        self.ruleset = None
+
+    # -- small readers -------------------------------------------------------------------------------
+    def text(self, obj, key, path, required=False, limit=TEXT_LIMIT):
+        value = obj.get(key, "")
+        if key not in obj and required:
+            return ""
+        if not isinstance(value, str):
+            self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
+            return ""
+        if required and not value.strip():
+            self.error(path, "must not be empty", code="missing")
+        if len(value) > limit:
+            self.error(path, f"at most {limit} characters, got {len(value)}", code="too-long")
+        return value
+
+    def integer(self, value, path, low=None, high=None, hex=None):
+        if not _is_int(value) or (low is not None and value < low) or (high is not None and value > high):
+            span = (f" from {low}" if low is not None else "") + (f" to {high}" if high is not None else "")
+            self.error(path, f"expected a whole number{span}, got {value!r}", hex, code="bad-number")
+            return None
+        return value
+
+    def number(self, value, path, positive=True):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (positive and value <= 0):
+            self.error(path, f"expected a {'positive ' if positive else ''}number, got {value!r}", code="bad-number")
+            return None
+        return value
+
+    def flag(self, value, path):
+        if not isinstance(value, bool):
+            self.error(path, f"expected true or false, got {value!r}", code="bad-type")
+            return False
+        return value
+
+    def ident(self, value, path, seen, what):
+        if not isinstance(value, str) or not ID.match(value):
+            self.error(path, f"expected an id (letters, digits, '-', '_' or '.', at most 64), got {value!r}",
+                       code="bad-id")
+            return None
+        if value in seen:
+            self.error(path, f"{what} id {value!r} is used twice", code="duplicate-id")
+            return None
+        seen.add(value)
+        return value
+
+    def hex(self, value, path):
+        """The canonical reference of a hex ("C4", or "key:C4" off the main map), or None (reported)."""
+        if self.main is None:
+            return None
+        key = self.main
+        raw = value
+        if isinstance(value, str) and ":" in value:
+            key, _, raw = value.rpartition(":")
+            if key not in self.maps:
+                self.error(path, f"no map {key!r} in this scenario (maps: {', '.join(self.maps)})", value,
+                           code="unknown-map")
+                return None
+        grid = self.maps[key].grid
+        try:
+            col, row = grid.parse_hex(raw)
+        except ValueError as exc:
+            self.error(path, str(exc), value if isinstance(value, str) else None, code="off-map")
+            return None
+        label = grid.label(col, row)
+        return label if key == self.main else f"{key}:{label}"
+
+    def hexes(self, value, path, sort=True):
+        if not isinstance(value, list):
+            self.error(path, f"expected a list of hexes, got {_kind(value)}", code="bad-type")
+            return []
+        if len(value) > MAX_LIST:
+            self.error(path, f"at most {MAX_LIST} hexes, got {len(value)}", code="too-many")
+            return []
+        out = []
+        for i, item in enumerate(value):
+            ref = self.hex(item, f"{path}[{i}]")
+            if ref is not None and ref not in out:
+                out.append(ref)
+        return self.sorted_hexes(out) if sort else out
+
+    def sorted_hexes(self, refs):
+        keys = list(self.maps)
+
+        def order(ref):
+            key, _, label = ref.rpartition(":")
+            key = key or self.main
+            return (keys.index(key),) + self.maps[key].grid.parse_label(label)
+
+        return sorted(refs, key=order)
+
+    def edge(self, value, path):
+        if value not in EDGES:
+            self.error(path, f"expected a map edge, one of {', '.join(EDGES)}, got {value!r}", code="bad-edge")
+            return None
+        return value
+
+    def facing(self, value, path, hex=None):
+        if value is None:
+            return None
+        if _is_int(value) and 0 <= value <= 5:
+            return value
+        grid = self.maps[self.main].grid if self.main else None
+        if isinstance(value, str) and grid is not None and value.upper() in grid.sides:
+            return value.upper()
+        sides = ", ".join(grid.sides) if grid else "a side name"
+        self.error(path, f"expected a hexside ({sides}) or a vertex 0 to 5, got {value!r}", hex, code="bad-facing")
+        return None
+
+    def fields(self, obj, path, allowed):
+        """Free per-game fields: only the names the game knows, each a JSON value. Objects inside are written
+        with their keys sorted, so that a store that reorders keys (PostgreSQL's jsonb) changes nothing."""
+        if not self.keys(obj, path, allowed):
+            return {}
+        return {key: json.loads(json.dumps(obj[key], sort_keys=True)) for key in allowed if key in obj}
+
+    # -- the document --------------------------------------------------------------------------------
+    def read(self):
+        data = self.data
+        if not self.keys(data, "$", TOP_KEYS, ("format", "version", "title", "ruleset")):
+            raise ScenarioFormatError(self.errors)
+        if "format" in data and data["format"] != FORMAT:
+            self.error("format", f"expected {FORMAT!r}, got {data['format']!r}", code="bad-format")
+        if "version" in data and data["version"] != VERSION:
+            self.error("version", f"expected {VERSION}, got {data['version']!r}", code="bad-version")
+        out = {"format": FORMAT, "version": VERSION}
+        out["title"] = self.text(data, "title", "title", required=True, limit=200)
+        ruleset = data.get("ruleset")
+        if ruleset not in RULESETS:
+            custom = None
+            if isinstance(ruleset, str) and self.rulesets is not None:
+                try:
+                    custom = self.rulesets(ruleset)
+                except KeyError:
+                    custom = None
+            if custom is None:
+                self.error("ruleset", f"expected one of {', '.join(RULESETS)} (or a custom profile's id), got "
+                                      f"{ruleset!r}", code="unknown-ruleset")
+                ruleset = None
+        self.ruleset = ruleset
+        self.game = self.game_of(ruleset)
+        out["ruleset"] = ruleset or ""
+        for key, limit in (("subtitle", 200), ("date", 100), ("place", 200), ("introduction", TEXT_LIMIT),
+                           ("designer", 200)):
+            out[key] = self.text(data, key, key, limit=limit)
+        out["maps"] = self.read_maps(data.get("maps"))
+        if self.main is None:
+            # Without a map no hex can be read; what was found so far is all there is to say.
+            raise ScenarioFormatError(self.errors)
+        out["play_area"] = self.read_play_area(data.get("play_area"))
+        out["turns"] = self.read_turns(data.get("turns", {}))
+        out["environment"] = self.read_environment(data.get("environment", {}))
+        out["rules"] = self.fields(data.get("rules", {}), "rules", RULES_FIELDS.get(self.game, ()))
+        self.read_rules(out["rules"])
+        objectives, self.objective_ids = self.read_objectives(data.get("objectives", []))
+        sides, side_ids = self.read_sides(data.get("sides", []), objectives)
+        self.side_ids = side_ids
+        for key in ("sets_up_first", "moves_first"):
+            value = data.get(key)
+            if value is not None and value not in side_ids:
+                self.error(key, f"expected a side's id ({', '.join(side_ids) or 'no sides yet'}) or null, got "
+                                f"{value!r}", code="unknown-side")
+                value = None
+            out[key] = value
+        for i, objective in enumerate(objectives):
+            if objective["owner"] is not None and objective["owner"] not in side_ids:
+                self.error(f"objectives[{i}].owner", f"expected a side's id or null (neutral), got "
+                                                     f"{objective['owner']!r}", objective["hex"], code="unknown-side")
+        out["sides"] = sides
+        out["markers"] = self.read_markers(data.get("markers", []), side_ids)
+        out["objectives"] = objectives
+        out["special_rules"] = self.read_special_rules(data.get("special_rules", []))
+        out["perimeter"] = self.read_perimeter(data.get("perimeter"), side_ids)
+        extensions = data.get("extensions", {})
+        if not isinstance(extensions, dict):
+            self.error("extensions", f"expected an object, got {_kind(extensions)}", code="bad-type")
+            extensions = {}
+        out["extensions"] = json.loads(json.dumps(extensions, sort_keys=True))
+        if self.errors:
+            raise ScenarioFormatError(self.errors)
+        return ScenarioDoc(data={key: out[key] for key in TOP_KEYS if key in out}, maps=self.maps)
+
+    def game_of(self, ruleset):
+        """The built-in game whose scenario fields a ruleset uses (a custom profile: its base's)."""
+        if ruleset in RULESETS or ruleset is None:
+            return ruleset
+        base = getattr(self.rulesets(ruleset), "base", None)
+        return base if base in RULESETS else None
+
+    def read_maps(self, items):
+        out = []
+        if items is None:
+            self.error("maps", "is required: name at least one map", code="missing")
+            return out
+        if isinstance(items, list) and not items:
+            self.error("maps", "name at least one map", code="missing")
+        keys = set()
+        for path, entry in self.entries(items, "maps", MAP_KEYS, ("key",)):
+            key = self.ident(entry["key"], f"{path}.key", keys, "map")
+            given = [k for k in ("id", "name", "document") if k in entry]
+            if len(given) != 1:
+                self.error(path, "name the map in exactly one way: 'id', 'name' or the map file in 'document'",
+                           code="bad-map")
+                continue
+            clean = {"key": key}
+            how = given[0]
+            value = entry[how]
+            doc = None
+            if how == "document":
+                try:
+                    doc = mapfile.parse(value, self.rulesets)
+                except mapfile.MapFormatError as exc:
+                    for f in exc.errors:
+                        self.error(f"{path}.document" + ("" if f.path == "$" else f".{f.path}"), f.message, f.hex,
+                                   code=f.code)
+                clean["document"] = mapfile.to_dict(doc) if doc is not None else None
+            elif how == "id" and (not _is_int(value) or value < 1):
+                self.error(f"{path}.id", f"expected a map id (a whole number from 1), got {value!r}", code="bad-map")
+                continue
+            elif how == "name" and (not isinstance(value, str) or not value.strip()):
+                self.error(f"{path}.name", f"expected a map's name, got {value!r}", code="bad-map")
+                continue
+            else:
+                clean[how] = value
+                try:
+                    doc = self.lookup_map({"key": key, how: value})
+                except MapLookupError as exc:
+                    self.error(f"{path}.{how}", str(exc), code="unknown-map")
+            placement = entry.get("placement", [0, 0])
+            if not (isinstance(placement, list) and len(placement) == 2 and all(_is_int(v) for v in placement)):
+                self.error(f"{path}.placement", f"expected [column, row] of its top-left hex in the layout, got "
+                                                f"{placement!r}", code="bad-placement")
+                placement = [0, 0]
+            rotation = entry.get("rotation", 0)
+            if rotation not in (0, 60, 120, 180, 240, 300):
+                self.error(f"{path}.rotation", f"expected degrees clockwise, a multiple of 60 from 0 to 300, got "
+                                               f"{rotation!r}", code="bad-rotation")
+                rotation = 0
+            clean["placement"] = placement
+            clean["rotation"] = rotation
+            out.append(clean)
+            if doc is not None and key is not None:
+                if self.ruleset and doc.ruleset != self.ruleset:
+                    self.error(path, f"the map {doc.name!r} is made for ruleset {doc.ruleset!r}, the scenario for "
+                                     f"{self.ruleset!r}", code="ruleset-mismatch")
+                self.maps[key] = doc
+                if self.main is None:
+                    self.main = key
+        return out
+
+    def read_play_area(self, value):
+        if value is None:
+            return None
+        if not self.keys(value, "play_area", ("corners",), ("corners",)):
+            return None
+        corners = value["corners"]
+        if not isinstance(corners, list) or len(corners) != 2:
+            self.error("play_area.corners", "expected two opposite corner hexes, e.g. [\"B2\", \"S11\"]",
+                       code="bad-play-area")
+            return None
+        refs = [self.hex(c, f"play_area.corners[{i}]") for i, c in enumerate(corners)]
+        if None in refs:
+            return None
+        if refs[0].rpartition(":")[0] != refs[1].rpartition(":")[0]:
+            self.error("play_area.corners", "both corners must be on the same map", code="bad-play-area")
+            return None
+        return {"corners": refs}
+
+    def read_turns(self, value):
+        out = {"count": 1, "counts": "up", "first": 1}
+        if not self.keys(value, "turns", TURN_KEYS, ()):
+            return out
+        if "count" in value:
+            out["count"] = self.integer(value["count"], "turns.count", 1, 1000) or 1
+        default_counts = "down" if self.game == "ost" else "up"
+        counts = value.get("counts", default_counts)
+        if counts not in TURN_COUNTS:
+            self.error("turns.counts", f"expected 'up' or 'down', got {counts!r}", code="bad-turns")
+            counts = default_counts
+        out["counts"] = counts
+        if "first" in value:
+            out["first"] = self.integer(value["first"], "turns.first", 0, 1000) or 1
+        return out
+
+    def read_environment(self, value):
+        out = {"weather": "", "night": False, "visibility": None}
+        if not self.keys(value, "environment", ENVIRONMENT_KEYS):
+            return out
+        out["weather"] = self.text(value, "weather", "environment.weather", limit=200)
+        if "night" in value:
+            out["night"] = self.flag(value["night"], "environment.night")
+        if value.get("visibility") is not None:
+            out["visibility"] = self.integer(value["visibility"], "environment.visibility", 1, 1000)
+        return out
+
+    def read_rules(self, rules):
+        game = self.game
+        if game == "ost" and "luck_cards" in rules:
+            self.integer(rules["luck_cards"], "rules.luck_cards", 0, 10)
+        if game == "ost" and "extended_play" in rules:
+            self.flag(rules["extended_play"], "rules.extended_play")
+        if game == "ats" and "overlays" in rules:
+            for path, entry in self.entries(rules["overlays"], "rules.overlays", ("id", "x", "y"), ("id", "x", "y")):
+                if not isinstance(entry["id"], str) or not entry["id"]:
+                    self.error(f"{path}.id", "expected the overlay's id, e.g. \"OG1\"", code="bad-type")
+                for k in ("x", "y"):
+                    ref = self.hex(entry[k], f"{path}.{k}")
+                    if ref is not None:
+                        entry[k] = ref
+        if game == "ats" and "vp_values" in rules:
+            values = rules["vp_values"]
+            if not isinstance(values, dict):
+                self.error("rules.vp_values", "expected an object of VP per unit kind, e.g. {\"squad\": 2}",
+                           code="bad-type")
+            else:
+                for k, v in values.items():
+                    self.integer(v, f"rules.vp_values.{k}", 0, 1000)
+        if game == "assault" and "hand_limit" in rules:
+            self.integer(rules["hand_limit"], "rules.hand_limit", 0, 20)
+        if game == "miniatures" and "inches_per_hex" in rules:
+            self.number(rules["inches_per_hex"], "rules.inches_per_hex")
+        if game == "miniatures" and "rounding" in rules and rules["rounding"] not in ("floor", "nearest"):
+            self.error("rules.rounding", f"expected 'floor' or 'nearest', got {rules['rounding']!r}",
+                       code="bad-type")
+
+    def read_objectives(self, items):
+        out, seen = [], set()
+        for path, entry in self.entries(items, "objectives", OBJECTIVE_KEYS, ("id", "hex")):
+            oid = self.ident(entry["id"], f"{path}.id", seen, "objective")
+            ref = self.hex(entry["hex"], f"{path}.hex")
+            kind = entry.get("kind", "objective")
+            if kind not in OBJECTIVE_KINDS:
+                self.error(f"{path}.kind", f"expected 'objective' or 'control', got {kind!r}", ref, code="bad-kind")
+            vp = entry.get("vp")
+            if vp is not None:
+                vp = self.integer(vp, f"{path}.vp", 0, 1000, ref)
+            if oid is None or ref is None:
+                continue
+            out.append({"id": oid, "hex": ref, "name": self.text(entry, "name", f"{path}.name", limit=200),
+                        "kind": kind, "owner": entry.get("owner"), "vp": vp})
+        return out, seen
+
+    def read_sides(self, items, objectives):
+        out, seen = [], set()
+        ids = [s.get("id") for s in items if isinstance(s, dict)] if isinstance(items, list) else []
+        self.all_side_ids = [i for i in ids if isinstance(i, str)]
+        for path, entry in self.entries(items, "sides", SIDE_KEYS, ("id", "name")):
+            sid = self.ident(entry["id"], f"{path}.id", seen, "side")
+            side = {"id": sid, "name": self.text(entry, "name", f"{path}.name", required=True, limit=100),
+                    "nationality": self.text(entry, "nationality", f"{path}.nationality", limit=100)}
+            colour = entry.get("colour", "#3b5b92")
+            if not isinstance(colour, str) or not COLOUR.match(colour):
+                self.error(f"{path}.colour", f"expected a colour written #rrggbb, got {colour!r}", code="bad-colour")
+                colour = "#3b5b92"
+            side["colour"] = colour.lower()
+            side["fields"] = self.read_side_fields(entry.get("fields", {}), f"{path}.fields")
+            side["oob"] = self.read_oob(entry.get("oob", []), f"{path}.oob")
+            if isinstance(entry.get("oob"), list) and not entry["oob"] or "oob" not in entry:
+                self.error(f"{path}.oob", f"{side['name'] or 'this side'} has no units: a side needs at least one "
+                                          "unit in its OOB", code="side-without-units")
+            units = {u["id"]: u for u in side["oob"]}
+            side["setup_zone"] = self.hexes(entry.get("setup_zone", []), f"{path}.setup_zone")
+            side["placements"] = self.read_placements(entry.get("placements", []), f"{path}.placements", units)
+            side["reinforcements"] = self.read_reinforcements(entry.get("reinforcements", []),
+                                                              f"{path}.reinforcements", units)
+            side["victory"] = self.read_victory(entry.get("victory"), f"{path}.victory")
+            brief = entry.get("brief", {})
+            side["brief"] = {"mission": "", "intelligence": ""}
+            if self.keys(brief, f"{path}.brief", BRIEF_KEYS):
+                for k in BRIEF_KEYS:
+                    side["brief"][k] = self.text(brief, k, f"{path}.brief.{k}")
+            if sid is not None:
+                out.append(side)
+        return out, [s["id"] for s in out]
+
+    def read_side_fields(self, value, path):
+        fields = self.fields(value, path, SIDE_FIELDS.get(self.game, ()))
+        game = self.game
+        if game == "ost":
+            if "gut_check" in fields:
+                self.integer(fields["gut_check"], f"{path}.gut_check", 2, 12)
+            if "impulse" in fields and not (isinstance(fields["impulse"], str)
+                                            and IMPULSE.match(fields["impulse"].upper())):
+                self.error(f"{path}.impulse", f"expected an impulse formula such as \"2D6+3\", got "
+                                              f"{fields['impulse']!r}", code="bad-impulse")
+            elif "impulse" in fields:
+                fields["impulse"] = fields["impulse"].upper()
+        if game == "ats" and "friendly_edge" in fields:
+            self.edge(fields["friendly_edge"], f"{path}.friendly_edge")
+        if game == "assault":
+            formations = fields.get("formations")
+            if formations is not None:
+                if self.keys(formations, f"{path}.formations", ASSAULT_DECKS):
+                    for deck, n in formations.items():
+                        self.integer(n, f"{path}.formations.{deck}", 0, 50)
+            if "selection" in fields and fields["selection"] not in ASSAULT_SELECTION:
+                self.error(f"{path}.selection", f"expected one of {', '.join(ASSAULT_SELECTION)}, got "
+                                                f"{fields['selection']!r}", code="bad-selection")
+            for k in ("command_cards", "ta_oas", "smoke"):
+                if k in fields:
+                    self.integer(fields[k], f"{path}.{k}", 0, 100)
+        if game == "miniatures" and "deck" in fields:
+            self.integer(fields["deck"], f"{path}.deck", 0, 100)
+        if game == "tocs":
+            for k in ("op_minimum", "op_reserve"):
+                if k in fields:
+                    self.integer(fields[k], f"{path}.{k}", 0, 1000)
+        return fields
+
+    def read_oob(self, items, path):
+        allowed = OOB_COMMON + OOB_EXTRA.get(self.game, ())
+        out, seen = [], set()
+        for where, entry in self.entries(items, path, allowed, ("id", "unit")):
+            uid = self.ident(entry["id"], f"{where}.id", seen, "unit")
+            unit = self.text(entry, "unit", f"{where}.unit", required=True, limit=100)
+            clean = {"id": uid, "unit": unit, "name": self.text(entry, "name", f"{where}.name", limit=100)}
+            count = entry.get("count", 1)
+            clean["count"] = self.integer(count, f"{where}.count", 1, 500) or 1
+            unit_class = entry.get("class")
+            classes = self.unit_classes()
+            if unit_class is not None and classes and unit_class not in classes:
+                self.error(f"{where}.class", f"expected one of this ruleset's unit classes ({', '.join(classes)}), "
+                                             f"got {unit_class!r}", code="bad-class")
+            clean["class"] = unit_class if unit_class is not None else (classes[0] if classes else None)
+            quality = entry.get("quality")
+            qualities = QUALITIES.get(self.game, ())
+            if quality is not None and qualities and quality not in qualities:
+                self.error(f"{where}.quality", f"expected one of {', '.join(qualities)}, got {quality!r}",
+                           code="bad-quality")
+            clean["quality"] = quality
+            clean["leader"] = self.flag(entry["leader"], f"{where}.leader") if "leader" in entry else False
+            weapons = entry.get("weapons", [])
+            if not isinstance(weapons, list) or not all(isinstance(w, str) and w for w in weapons):
+                self.error(f"{where}.weapons", "expected a list of weapon names", code="bad-type")
+                weapons = []
+            clean["weapons"] = weapons
+            formation = entry.get("formation")
+            if formation is not None and not isinstance(formation, str):
+                self.error(f"{where}.formation", f"expected the formation or platoon's name, got {_kind(formation)}",
+                           code="bad-type")
+                formation = None
+            clean["formation"] = formation
+            clean["hidden"] = self.flag(entry["hidden"], f"{where}.hidden") if "hidden" in entry else False
+            clean["notes"] = self.text(entry, "notes", f"{where}.notes", limit=2000)
+            for key in OOB_EXTRA.get(self.game, ()):
+                if key in entry:
+                    clean[key] = self.read_oob_extra(key, entry[key], f"{where}.{key}")
+            if uid is not None:
+                out.append(clean)
+        return out
+
+    def read_oob_extra(self, key, value, path):
+        if key in ("casualty_points", "vp", "points", "steps"):
+            return self.integer(value, path, 0, 1000)
+        if key in ("dummy", "attached"):
+            return self.flag(value, path)
+        if key == "element" and value not in MINIATURES_ELEMENTS:
+            self.error(path, f"expected one of {', '.join(MINIATURES_ELEMENTS)}, got {value!r}", code="bad-element")
+        if key == "commander" and value not in ("elite", "average", "poor"):
+            self.error(path, f"expected elite, average or poor, got {value!r}", code="bad-commander")
+        if key == "deck" and value not in ASSAULT_DECKS:
+            self.error(path, f"expected one of {', '.join(ASSAULT_DECKS)}, got {value!r}", code="bad-deck")
+        if key in ("branch", "parent", "echelon") and not isinstance(value, str):
+            self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
+        return value
+
+    def unit_classes(self):
+        if not self.ruleset:
+            return ()
+        try:
+            from engine import rulesets as registry
+
+            return (self.rulesets or registry.get)(self.ruleset).unit_classes
+        except KeyError:
+            return ()
+
+    def read_placements(self, items, path, units):
+        out = []
+        placed = {}
+        for where, entry in self.entries(items, path, PLACEMENT_KEYS, ("unit", "hex")):
+            ref = self.hex(entry["hex"], f"{where}.hex")
+            uid = entry["unit"]
+            if uid not in units:
+                self.error(f"{where}.unit", f"no unit {uid!r} in this side's OOB", ref, code="unknown-unit")
+                continue
+            placed[uid] = placed.get(uid, 0) + 1
+            if placed[uid] == units[uid]["count"] + 1:
+                self.error(f"{where}.unit", f"more counters of {uid!r} placed than its count "
+                                            f"({units[uid]['count']})", ref, code="too-many-placed")
+            facing = self.facing(entry.get("facing"), f"{where}.facing", ref)
+            if ref is not None:
+                out.append({"unit": uid, "hex": ref, "facing": facing})
+        return out
+
+    def read_reinforcements(self, items, path, units):
+        out = []
+        for where, entry in self.entries(items, path, REINFORCEMENT_KEYS, ("turn", "units")):
+            turn = self.integer(entry["turn"], f"{where}.turn", 0, 1000)
+            group = []
+            for upath, u in self.entries(entry["units"], f"{where}.units", REINFORCEMENT_UNIT_KEYS, ("unit",)):
+                if u["unit"] not in units:
+                    self.error(f"{upath}.unit", f"no unit {u['unit']!r} in this side's OOB", code="unknown-unit")
+                    continue
+                count = self.integer(u.get("count", 1), f"{upath}.count", 1, 500) or 1
+                group.append({"unit": u["unit"], "count": count})
+            if isinstance(entry["units"], list) and not entry["units"]:
+                self.error(f"{where}.units", "a reinforcement brings at least one unit", code="missing")
+            clean = {"turn": turn, "units": group, "edge": None, "hexes": []}
+            if entry.get("edge") is None and not entry.get("hexes"):
+                self.error(where, "say where they enter: a map 'edge' (N, E, S, W) or entry 'hexes'",
+                           code="missing-entry")
+            if entry.get("edge") is not None:
+                clean["edge"] = self.edge(entry["edge"], f"{where}.edge")
+            if "hexes" in entry:
+                clean["hexes"] = self.hexes(entry["hexes"], f"{where}.hexes")
+            clean["note"] = self.text(entry, "note", f"{where}.note", limit=500)
+            out.append(clean)
+        return out
+
+    def read_victory(self, value, path):
+        if value is None:
+            return None
+        found = victory.check(value, path, self.objective_ids, self.all_side_ids)
+        self.errors.extend(found)
+        if found:
+            return None
+        condition = victory.normalise(value)
+        self.read_exit_hexes(condition, value, path)
+        return condition
+
+    def read_exit_hexes(self, condition, given, path):
+        """Exit hexes named by a condition (or the conditions it combines) are hexes of the maps."""
+        if condition["kind"] == "exit":
+            condition["hexes"] = self.hexes(given.get("hexes") or [], f"{path}.hexes")
+        for i, (inner, raw) in enumerate(zip(condition.get("conditions") or [], given.get("conditions") or [])):
+            self.read_exit_hexes(inner, raw, f"{path}.conditions[{i}]")
+
+    def read_markers(self, items, side_ids):
+        out = []
+        known = self.marker_kinds()
+        for path, entry in self.entries(items, "markers", MARKER_KEYS, ("kind", "hex")):
+            ref = self.hex(entry["hex"], f"{path}.hex")
+            kind = entry["kind"]
+            if not isinstance(kind, str) or (known and kind not in known):
+                self.error(f"{path}.kind", f"expected one of this ruleset's markers ({', '.join(sorted(known))}), "
+                                           f"got {kind!r}", ref, code="unknown-marker")
+                continue
+            side = entry.get("side")
+            if side is not None and side not in side_ids:
+                self.error(f"{path}.side", f"expected a side's id or null, got {side!r}", ref, code="unknown-side")
+            count = self.integer(entry.get("count", 1), f"{path}.count", 1, 100, ref) or 1
+            facing = self.facing(entry.get("facing"), f"{path}.facing", ref)
+            if ref is not None:
+                out.append({"kind": kind, "hex": ref, "side": side, "count": count, "facing": facing,
+                            "note": self.text(entry, "note", f"{path}.note", limit=500)})
+        return out
+
+    def marker_kinds(self):
+        """Markers a scenario may place: the catalogue's marker layer, plus control markers."""
+        if not self.ruleset:
+            return set()
+        try:
+            from engine import rulesets as registry
+
+            catalogue = (self.rulesets or registry.get)(self.ruleset)
+        except KeyError:
+            return set()
+        return set(catalogue.terrain_ids("marker")) | {"control"}
+
+    def read_special_rules(self, items):
+        out = []
+        if not isinstance(items, list):
+            self.error("special_rules", f"expected a list of rules (text), got {_kind(items)}", code="bad-type")
+            return out
+        for i, rule in enumerate(items):
+            if not isinstance(rule, str) or not rule.strip():
+                self.error(f"special_rules[{i}]", "expected the rule's text", code="bad-type")
+                continue
+            out.append(rule)
+        return out
+
+    def read_perimeter(self, value, side_ids):
+        """TOCS: who owns each hex at the start (one shared layer); the hexes not listed belong to nobody."""
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.error("perimeter", f"expected an object of hexes per side id, got {_kind(value)}", code="bad-type")
+            return None
+        out, owner = {}, {}
+        for sid in sorted(value):
+            if sid not in side_ids:
+                self.error(f"perimeter.{sid}", f"no side {sid!r} (sides: {', '.join(side_ids)})", code="unknown-side")
+                continue
+            hexes = self.hexes(value[sid], f"perimeter.{sid}")
+            for ref in hexes:
+                if ref in owner:
+                    self.error(f"perimeter.{sid}", f"hex {ref} is owned by {owner[ref]} already; each hex has one "
+                                                   "owner", ref, code="perimeter-overlap")
+                owner[ref] = sid
+            out[sid] = hexes
+        return out
+
+
+# -- writing ---------------------------------------------------------------------------------------------
+
+def to_dict(doc):
+    """The canonical document (what parse() made)."""
+    return doc.data
+
+
+def dumps(doc):
+    """Deterministic JSON text: keys in the format's order, one list entry per line."""
+    return _write(to_dict(doc), 0) + "\n"
+
+
+def content_hash(doc):
+    return hashlib.sha256(dumps(doc).encode("utf-8")).hexdigest()
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+_WIDTH = 116
+
+
+def _write(value, depth, lead=0):
+    """Short values on one line; longer objects and lists one member per line, two spaces deeper.
+
+    ``lead`` is how many characters stand before the value on its line."""
+    flat = _ENCODER.encode(value)
+    if not isinstance(value, (dict, list)) or not value or 2 * depth + lead + len(flat) <= _WIDTH:
+        return flat
+    pad, close = "  " * (depth + 1), "  " * depth
+    if isinstance(value, dict):
+        if "format" in value and value.get("format") == mapfile.FORMAT:
+            # An embedded map file keeps the map format's own layout, indented to its place.
+            return mapfile.dumps(mapfile.parse(value)).rstrip("\n").replace("\n", "\n" + close)
+        items = []
+        for k, v in value.items():
+            key = json.dumps(k, ensure_ascii=False) + ": "
+            items.append(pad + key + _write(v, depth + 1, len(key)))
+        return "{\n" + ",\n".join(items) + "\n" + close + "}"
+    if all(not isinstance(v, (dict, list)) for v in value):
+        # Hex lists and the like: several to a line.
+        lines, line = [], ""
+        for v in value:
+            part = _ENCODER.encode(v)
+            if line and len(pad) + len(line) + len(part) + 3 > _WIDTH:
+                lines.append(line + ",")
+                line = part
+            else:
+                line = f"{line}, {part}" if line else part
+        lines.append(line)
+        return "[\n" + "\n".join(pad + x for x in lines) + "\n" + close + "]"
+    # A list of entries (units, placements, markers...): one entry to a line, as the map format does, unless an
+    # entry holds entries of its own (a side).
+    return "[\n" + ",\n".join(pad + (_ENCODER.encode(v) if _shallow(v) else _write(v, depth + 1))
+                               for v in value) + "\n" + close + "]"
+
+
+def _shallow(value):
+    return not any(isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, dict) for x in v))
+                   for v in (value.values() if isinstance(value, dict) else value))
+
+
+def inches_per_hex(doc):
+    """Miniatures: inches of table per hex, set in the rules or from the map's scale (1 inch = 25 yards)."""
+    given = doc.data["rules"].get("inches_per_hex")
+    if given:
+        return float(given)
+    metres = doc.maps[doc.main_key].grid.hex_metres
+    return round(metres / 22.86, 3)
+
+
+def folder_maps(folder, rulesets=None):
+    """A map lookup for parse(): the map files in a folder, found by their name (or by file name without .json).
+
+    This is how a scenario file names a sample map without a database (validate_scenario, the samples)."""
+    from pathlib import Path
+
+    cache = {}
+
+    def lookup(entry):
+        if "name" not in entry:
+            raise MapLookupError(f"map id {entry.get('id')} cannot be looked up here (no map library); name the "
+                                 "map or embed it")
+        if not cache:
+            for path in sorted(Path(folder).glob("*.json")):
+                try:
+                    doc = mapfile.parse(path.read_bytes(), rulesets)
+                except (mapfile.MapFormatError, OSError):
+                    continue
+                cache.setdefault(doc.name, doc)
+                cache.setdefault(path.stem, doc)
+        try:
+            return cache[entry["name"]]
+        except KeyError:
+            raise MapLookupError(f"no map named {entry['name']!r}") from None
+
+    return lookup

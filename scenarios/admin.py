@@ -1,0 +1,21 @@
+from django.contrib import admin
+
+from scenarios.models import Scenario, ScenarioRevision
+
+
+class ScenarioRevisionInline(admin.TabularInline):
+    model = ScenarioRevision
+    fields = ["number", "author", "created", "summary", "content_hash"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+
+@admin.register(Scenario)
+class ScenarioAdmin(admin.ModelAdmin):
+    list_display = ["title", "ruleset", "owner", "published", "revision", "updated"]
+    list_filter = ["ruleset", "published"]
+    search_fields = ["title", "owner__username"]
+    readonly_fields = ["revision", "content_hash", "created", "updated"]
+    inlines = [ScenarioRevisionInline]

@@ -1,0 +1,44 @@
+"""python manage.py export_card SCENARIO.json --out card.pdf [--paper a4|letter]: the printable card of a file."""
+
+from pathlib import Path
+
+from django.conf import settings
+
+from engine.scenarios import cards, scenariofile
+from maps.cli import CliError, MapCommand
+
+
+class Command(MapCommand):
+    help = ("Write a scenario's printable card as a PDF. A TOCS scenario gives its public sheet at --out and one "
+            "secret brief per side beside it (card-SIDE.pdf). Maps named by name are looked up among the sample "
+            "maps (or --maps DIR).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("scenario", metavar="SCENARIO.json")
+        parser.add_argument("--out", required=True, metavar="CARD.pdf")
+        parser.add_argument("--paper", choices=sorted(cards.PAPERS), default="a4")
+        parser.add_argument("--maps", default=None, metavar="DIR",
+                            help="A folder of map files named by the scenario (default: the sample maps).")
+
+    def handle(self, *args, **options):
+        path = Path(options["scenario"])
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CliError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        maps = scenariofile.folder_maps(options["maps"] or settings.SAMPLES_DIR)
+        try:
+            doc = scenariofile.parse(data, maps)
+        except scenariofile.ScenarioFormatError as exc:
+            first = exc.errors[0]
+            more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
+            raise CliError(f"{path}: invalid scenario: {first}{more}") from None
+        out = Path(options["out"])
+        for sheet in cards.sheets(doc):
+            target = out if sheet in ("card", "public") else out.with_name(f"{out.stem}-{sheet}{out.suffix}")
+            pdf = cards.card_pdf(doc, options["paper"], sheet)
+            try:
+                target.write_bytes(pdf)
+            except OSError as exc:
+                raise CliError(f"{target}: cannot write it ({exc.strerror or exc})") from None
+            self.stdout.write(f"{target}: {sheet} sheet, {len(pdf):,} bytes, {options['paper']}")

@@ -1,0 +1,126 @@
+"""The shapes of the scenario API, for the OpenAPI schema. Scenario content (create, import, edits) is checked
+by the scenario format, so every problem comes back as ``{"errors": [{"path", "hex", "message"}, ...]}``."""
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from engine.scenarios import edits, victory
+from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision
+
+
+class ScenarioLinksSerializer(serializers.Serializer):
+    api = serializers.CharField()
+    export = serializers.CharField()
+    page = serializers.CharField()
+    revisions = serializers.CharField()
+
+
+class ScenarioSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    links = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Scenario
+        fields = ["id", "title", "ruleset", "owner", "published", "revision", "content_hash", "created", "updated",
+                  "links"]
+        read_only_fields = fields
+
+    def get_links(self, scenario) -> ScenarioLinksSerializer:
+        return {"api": reverse("scenario-detail", args=[scenario.pk]),
+                "export": reverse("scenario-export", args=[scenario.pk]),
+                "page": reverse("scenario-page", args=[scenario.pk]),
+                "revisions": reverse("scenario-revisions", args=[scenario.pk])}
+
+
+class ScenarioDetailSerializer(ScenarioSerializer):
+    document = serializers.JSONField(read_only=True, help_text="The scenario file (docs/scenario-format.md).")
+    victory = serializers.SerializerMethodField(help_text="Per side id: the victory condition's sentence, and the "
+                                                          "sentence of each condition it combines.")
+
+    class Meta(ScenarioSerializer.Meta):
+        fields = ScenarioSerializer.Meta.fields + ["document", "victory"]
+        read_only_fields = fields
+
+    def get_victory(self, scenario) -> dict:
+        return victory.sentences_by_side(scenario.document)
+
+
+class ScenarioUpdateSerializer(serializers.ModelSerializer):
+    """A new title is a change of the scenario file (a new revision); publishing is not."""
+
+    class Meta:
+        model = Scenario
+        fields = ["title", "published"]
+
+    def validate_title(self, value):
+        if not value.strip():
+            raise serializers.ValidationError("a scenario needs a title")
+        return value
+
+    def update(self, scenario, validated_data):
+        from scenarios.models import apply_edits
+
+        if "title" in validated_data and validated_data["title"] != scenario.title:
+            apply_edits(scenario.pk, self.context["request"].user, None,
+                        [{"op": "set", "path": "title", "value": validated_data["title"]}])
+            scenario.refresh_from_db()
+        if "published" in validated_data and validated_data["published"] != scenario.published:
+            scenario.published = validated_data["published"]
+            scenario.save(update_fields=["published", "updated"])
+        return scenario
+
+
+class ScenarioCreateSerializer(serializers.Serializer):
+    """Either a whole scenario file in ``document``, or a title, ruleset and map for a blank scenario."""
+
+    document = serializers.JSONField(required=False, help_text="A whole scenario file (docs/scenario-format.md).")
+    title = serializers.CharField(required=False, max_length=TITLE_LENGTH)
+    ruleset = serializers.CharField(required=False)
+    map = serializers.IntegerField(required=False, help_text="The id of the (main) map it is played on.")
+    published = serializers.BooleanField(required=False, default=False)
+
+
+class ScenarioImportSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="The scenario file (JSON, docs/scenario-format.md).")
+    published = serializers.BooleanField(required=False, default=False)
+
+
+@extend_schema_field({"oneOf": [
+    {"type": "object", "title": name, "required": ["op", *required], "additionalProperties": False,
+     "properties": {"op": {"type": "string", "enum": [name]}, "path": {"type": "string", "example": "sides[0].oob"},
+                    "value": {}, "index": {"type": "integer"}, "from": {"type": "integer"},
+                    "to": {"type": "integer"}}}
+    for name, (required, _optional) in edits.OPERATIONS.items()]})
+class ScenarioOperationField(serializers.DictField):
+    pass
+
+
+class ScenarioEditRequestSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(min_value=1, help_text="The revision the edits were made on.")
+    operations = serializers.ListField(child=ScenarioOperationField(), help_text="Applied in order.")
+
+
+class ScenarioRevisionSerializer(serializers.ModelSerializer):
+    author = serializers.CharField(source="author.username", allow_null=True, read_only=True)
+
+    class Meta:
+        model = ScenarioRevision
+        fields = ["number", "content_hash", "author", "created", "summary"]
+        read_only_fields = fields
+
+
+class ScenarioRevisionDetailSerializer(ScenarioRevisionSerializer):
+    document = serializers.JSONField(read_only=True)
+
+    class Meta(ScenarioRevisionSerializer.Meta):
+        fields = ScenarioRevisionSerializer.Meta.fields + ["document"]
+        read_only_fields = fields
+
+
+class FindingSerializer(serializers.Serializer):
+    severity = serializers.ChoiceField(["error", "warning"])
+    code = serializers.CharField()
+    path = serializers.CharField()
+    hex = serializers.CharField(allow_null=True)
+    message = serializers.CharField()

@@ -1,0 +1,42 @@
+"""The pages: the scenarios one may see, and the scenario editor."""
+
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from engine import rulesets
+from engine.scenarios import cards, scenariofile
+from maps.models import Map
+from scenarios.models import Scenario
+
+LIST_LIMIT = 200
+
+
+def scenario_list(request):
+    scenarios = Scenario.objects.visible_to(request.user).select_related("owner").defer("document")
+    maps = Map.objects.visible_to(request.user).defer("document").order_by("name")
+    return render(request, "scenarios/scenario_list.html",
+                  {"scenarios": scenarios[:LIST_LIMIT], "maps": maps[:LIST_LIMIT], "limit": LIST_LIMIT})
+
+
+@ensure_csrf_cookie
+def scenario_page(request, pk):
+    """The scenario editor: the owner edits; anyone else who may read the scenario sees it read-only."""
+    scenario = get_object_or_404(Scenario.objects.visible_to(request.user).select_related("owner"), pk=pk)
+    main = scenario.main_map()
+    can_edit = request.user.is_authenticated and scenario.owner_id == request.user.id
+    try:
+        catalogue = rulesets.get(scenario.ruleset)
+        game = scenario.ruleset if scenario.ruleset in scenariofile.RULESETS else catalogue.base
+    except KeyError:
+        catalogue, game = None, None
+    config = {
+        "scenario": scenario.pk, "canEdit": can_edit, "ruleset": scenario.ruleset, "game": game,
+        "map": main.pk if main is not None else None,
+        "sideFields": scenariofile.SIDE_FIELDS.get(game, ()), "rulesFields": scenariofile.RULES_FIELDS.get(game, ()),
+        "oobExtra": scenariofile.OOB_EXTRA.get(game, ()), "qualities": scenariofile.QUALITIES.get(game, ()),
+        "unitClasses": catalogue.unit_classes if catalogue else (),
+        "markerKinds": sorted(catalogue.terrain_ids("marker")) + ["control"] if catalogue else [],
+    }
+    return render(request, "scenarios/scenario_editor.html",
+                  {"scenario": scenario, "config": config, "can_edit": can_edit,
+                   "sheets": cards.sheet_choices(scenario.document)})
