@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "maps",
     "jobs",
     "scenarios",
+    "validations",
 ]
 
 MIDDLEWARE = [

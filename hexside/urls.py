@@ -6,5 +6,6 @@ urlpatterns = [
     path("accounts/", include("hexside.accounts")),
     path("", include("jobs.urls")),
     path("", include("scenarios.urls")),
+    path("", include("validations.urls")),
     path("", include("maps.urls")),
 ]

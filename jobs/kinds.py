@@ -19,8 +19,8 @@ KINDS = {
     "viewshed": Kind("viewshed", "maps.viewshed"),
     "analysis": Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part"),
     "map-image": Kind("map-image", "maps.map_image"),
-    "batch-validation": Kind("batch-validation", "maps.batch_validation_assemble",
-                             part_task="maps.batch_validation_part"),
+    "batch-validation": Kind("batch-validation", "validations.batch_validation_assemble",
+                             part_task="validations.batch_validation_part"),
     "scenario-checks": Kind("scenario-checks", "authoring.scenario_checks"),
     "sight-lines": Kind("sight-lines", "authoring.sight_lines"),
     "export": Kind("export", "authoring.export"),  # a card PDF or a print PNG, of a scenario or of a map

@@ -9,7 +9,7 @@ import json
 from django.contrib import admin
 from django.utils.html import format_html
 
-from maps.models import BatchFile, BatchValidation, CustomRuleset, Map, MapRevision
+from maps.models import CustomRuleset, Map, MapRevision
 
 
 def pretty_json(value):
@@ -90,26 +90,3 @@ class CustomRulesetAdmin(admin.ModelAdmin):
         if obj is not None and obj.maps_using().exists():
             return False
         return super().has_delete_permission(request, obj)
-
-
-class BatchFileInline(admin.TabularInline):
-    model = BatchFile
-    fields = ["index", "name", "source_format", "verdict", "errors", "warnings", "map"]
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
-
-
-@admin.register(BatchValidation)
-class BatchValidationAdmin(admin.ModelAdmin):
-    """Batch validations, read-only: what was uploaded, by whom, and each file's verdict."""
-
-    list_display = ["name", "owner", "created", "files_total", "job"]
-    search_fields = ["name", "owner__username"]
-    list_select_related = ["owner", "job"]
-    readonly_fields = ["owner", "name", "upload", "size", "job", "files_total", "created"]
-    inlines = [BatchFileInline]
-
-    def has_add_permission(self, request):
-        return False

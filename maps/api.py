@@ -301,7 +301,7 @@ class MapViewSet(viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["get"])
     def findings(self, request, pk=None):
-        from maps.validations import map_findings
+        from maps.findings import map_findings
 
         return Response({"findings": map_findings(self.get_object())})
 

@@ -18,15 +18,13 @@ import numpy as np
 from celery import shared_task
 from django.conf import settings
 
-from engine import importers, mapfile, rulesets
-from engine.checks.batch import check_upload
+from engine import mapfile, rulesets
 from engine.hexgrid import Grid
 from engine.los import engine
 from jobs import runner
 from jobs.models import JobPart
 from jobs.runner import JobError, JobTask, Outcome
-from maps import importing
-from maps.models import BatchFile, BatchValidation, Map
+from maps.models import Map
 
 # A worker process keeps a few compiled maps, and never more than this many hexes of them in all: a large map
 # (250,000 hexes take a few hundred MB compiled) is kept alone, so memory stays bounded by the largest map.
@@ -58,14 +56,6 @@ def analysis_assemble(self, job_id):
     runner.run(self, job_id, assemble_analysis)
 
 
-@shared_task(base=JobTask, bind=True, name="maps.batch_validation_part")
-def batch_validation_part(self, job_id, index):
-    runner.run_part(self, job_id, index, check_batch_part)
-
-
-@shared_task(base=JobTask, bind=True, name="maps.batch_validation_assemble")
-def batch_validation_assemble(self, job_id):
-    runner.run(self, job_id, summarise_batch)
 @shared_task(base=JobTask, bind=True, name="maps.map_image")
 def map_image(self, job_id):
     runner.run(self, job_id, draw_map_image)
@@ -195,44 +185,6 @@ def draw_map_image(job):
     if not path.exists():
         images.store(MAP_IMAGE, content, render.render_map(compiled_for(job)))
     return {"image": str(path.relative_to(images.folder()))}
-
-
-def batch_uploads(batch):
-    """The map files of a batch's upload (a zip expands within the import limits)."""
-    with batch.upload.open("rb") as handle:
-        data = handle.read()
-    return importers.expand(batch.name, data, importing.limits())
-
-
-def check_batch_part(job, part):
-    """Check every files_total-th map file of the upload, starting at the part's index, storing each as it goes.
-
-    A part started again (its worker was lost) rewrites the same rows: each file has one row per batch.
-    """
-    started = time.perf_counter()
-    try:
-        batch = BatchValidation.objects.get(pk=job.parameters["batch"])
-    except BatchValidation.DoesNotExist:
-        raise JobError("the validation was deleted") from None
-    uploads = batch_uploads(batch)
-    total = len(uploads)
-    BatchValidation.objects.filter(pk=batch.pk).update(files_total=total)
-    pairs, seconds = settings.HEXSIDE_BATCH_LOS_PAIRS, settings.HEXSIDE_BATCH_LOS_SECONDS
-    for index in range(part.index, total, job.parts_total):
-        checked = check_upload(uploads[index], importing.limits(), los_pairs=pairs, los_seconds=seconds)
-        BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
-            "name": checked["name"][:500], "source_format": checked["source_format"][:32],
-            "verdict": checked["verdict"], "errors": checked["errors"], "warnings": checked["warnings"],
-            "findings": checked["findings"], "document": checked["document"]})
-        done = BatchFile.objects.filter(batch=batch).count()
-        runner.report(job, 95 * done // max(1, total), f"{done} of {total} files checked")
-    return b"", time.perf_counter() - started
-
-
-def summarise_batch(job):
-    """The batch's counts per verdict; the full report is the batch's own (GET /api/validations/<id>/)."""
-    batch = BatchValidation.objects.get(pk=job.parameters["batch"])
-    return {"validation": batch.pk, "files": batch.files.count(), **batch.counts()}
 
 
 def npz_bytes(**arrays):

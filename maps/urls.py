@@ -8,7 +8,7 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
-from maps import api, validations, views
+from maps import api, views
 
 # Swagger UI's files, from the pinned drf-spectacular-sidecar package: the docs page needs no internet.
 SWAGGER_UI_DIR = Path(drf_spectacular_sidecar.__file__).parent / "static/drf_spectacular_sidecar/swagger-ui-dist"
@@ -27,14 +27,6 @@ urlpatterns = [
     path("maps/<int:pk>/duplicate/", views.map_duplicate, name="map-duplicate"),
     path("maps/<int:pk>/delete/", views.map_delete, name="map-delete"),
     path("maps/<int:pk>/map.png", views.map_image, name="map-image"),
-    path("validations/", validations.validations_page, name="validations"),
-    path("validations/<int:pk>/", validations.validation_page, name="validation-page"),
-    path("validations/<int:pk>/report.json", validations.validation_download, name="validation-download"),
-    path("validations/<int:pk>/files/<int:index>/open/", validations.open_file_page, name="validation-open"),
-    path("api/validations/", validations.ValidationListView.as_view(), name="api-validations"),
-    path("api/validations/<int:pk>/", validations.ValidationDetailView.as_view(), name="api-validation"),
-    path("api/validations/<int:pk>/files/<int:index>/open/", validations.ValidationOpenView.as_view(),
-         name="api-validation-open"),
     path("maps/<int:pk>/edit/", views.map_editor, name="map-editor"),
     path("api/token/", api.TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -20,10 +20,10 @@ from engine import edits
 from jobs import dispatch
 from jobs.models import Job
 from maps import images, scans
+from maps.findings import map_page_context
 from maps.forms import ImportForm, NewMapForm
 from maps.models import Map
 from maps.tasks import MAP_IMAGE
-from maps.validations import map_page_context
 
 HOME_LIMIT = 200
 RECENT_REVISIONS = 10

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from maps.models import BatchValidation, Map
+from maps.models import Map
 from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - fixtures
 from tests.jobs.test_batch_validation import BROKEN_OST, community_zip
+from validations.models import BatchValidation
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from jobs import runner
 from jobs.models import Job
-from maps.models import BatchFile, BatchValidation, Map
-from maps.tasks import check_batch_part, summarise_batch
+from maps.models import Map
+from validations.models import BatchFile, BatchValidation
+from validations.tasks import check_batch_part, summarise_batch
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMUNITY = ROOT.parent / "shared" / "data" / "community"

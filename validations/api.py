@@ -1,0 +1,75 @@
+"""The batch validation API: /api/validations/ (docs/api.md)."""
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engine import mapfile
+from jobs import dispatch
+from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
+from validations.models import BatchValidation
+
+
+class ValidationListView(APIView):
+    """POST one file or a zip of many: 202 with the batch and its batch-validation job. GET: your batches."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(operation_id="validations_list", summary="Your batch validations, newest first", responses={200: OpenApiTypes.OBJECT})
+    def get(self, request):
+        batches = BatchValidation.objects.filter(owner=request.user).select_related("job")[:PAGE_LIST]
+        return Response({"validations": [
+            {"validation": b.pk, "name": b.name, "created": b.created.isoformat(),
+             "status": b.job.status if b.job else "failed", "url": reverse("api-validation", args=[b.pk])}
+            for b in batches]})
+
+    @extend_schema(
+        summary="Validate a file or a zip of map files in the background",
+        request={"multipart/form-data": OpenApiTypes.OBJECT},
+        responses={202: OpenApiTypes.OBJECT, 400: OpenApiResponse(description="No file, an empty one or one "
+                                                                                "over the upload limit."),
+                   503: OpenApiResponse(description="The job queue cannot be reached; nothing was kept.")},
+    )
+    def post(self, request):
+        try:
+            batch = start_batch(request.user, request.FILES.get("file"))
+        except UploadRefused as exc:
+            return Response({"file": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
+        except dispatch.BrokerUnavailable as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        return Response({"validation": batch.pk, "job": batch.job_id,
+                         "job_url": reverse("job-detail", args=[batch.job_id]),
+                         "url": reverse("api-validation", args=[batch.pk]),
+                         "page": reverse("validation-page", args=[batch.pk])}, status=status.HTTP_202_ACCEPTED)
+
+
+class ValidationDetailView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="validations_retrieve", summary="A batch validation's report: progress, each file's verdict and findings",
+                   responses={200: OpenApiTypes.OBJECT, 404: OpenApiResponse(description="No such batch of yours.")})
+    def get(self, request, pk):
+        return Response(batch_report(own_batch(request.user, pk)))
+
+
+class ValidationOpenView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Open one checked file as a private map of your own",
+                   request=None, responses={201: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT,
+                                            404: OpenApiResponse(description="No such file of yours.")})
+    def post(self, request, pk, index):
+        row = own_file(request.user, pk, index)
+        try:
+            map = row.open_as_map(request.user)
+        except mapfile.MapFormatError as exc:
+            return Response({"errors": [f.as_dict() for f in exc.errors]}, status=status.HTTP_400_BAD_REQUEST)
+        return Response({"map": map.pk, "url": reverse("map-detail", args=[map.pk]), "edit": editor_url(map),
+                         "findings": reverse("map-findings", args=[map.pk])}, status=status.HTTP_201_CREATED)
+
+

@@ -1,0 +1,87 @@
+"""Starting a batch validation, and its report: what the pages and the API share."""
+
+import os
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404
+from django.urls import Resolver404, resolve, reverse
+
+from jobs import dispatch
+from jobs.models import Job
+from validations.models import BatchFile, BatchValidation
+
+PAGE_LIST = 50
+
+class UploadRefused(Exception):
+    """An upload that is not taken, said in one line for the page or the API."""
+
+
+def start_batch(user, upload):
+    """A new batch of the user's for an uploaded file, with its job queued (BrokerUnavailable: nothing kept)."""
+    if upload is None:
+        raise UploadRefused("choose a map file or a zip of map files to upload (the field 'file')")
+    limit = settings.HEXSIDE_IMPORT_MAX_BYTES
+    if upload.size > limit:
+        raise UploadRefused(f"{upload.name} is {upload.size:,} bytes; an upload may be at most {limit:,} bytes "
+                            "(HEXSIDE_IMPORT_MAX_BYTES)")
+    if upload.size == 0:
+        raise UploadRefused(f"{upload.name} is empty")
+    name = os.path.basename(upload.name or "upload")[:255] or "upload"
+    batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size)
+    parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
+    try:
+        job, _ = dispatch.submit(Job.Kind.BATCH_VALIDATION, {"batch": batch.pk}, user=user, parts=parts)
+    except dispatch.BrokerUnavailable:
+        batch.upload.delete(save=False)
+        batch.delete()
+        raise
+    batch.job = job
+    batch.save(update_fields=["job"])
+    return batch
+
+
+def file_report(row, request=None):
+    return {"index": row.index, "name": row.name, "source_format": row.source_format, "verdict": row.verdict,
+            "errors": row.errors, "warnings": row.warnings, "findings": row.findings,
+            "can_open": row.document is not None,
+            "map": reverse("map-page", args=[row.map_id]) if row.map_id else None}
+
+
+def batch_report(batch):
+    """The whole report as JSON: what the report page shows and downloads."""
+    job = batch.job
+    return {
+        "validation": batch.pk,
+        "name": batch.name,
+        "size": batch.size,
+        "created": batch.created.isoformat(),
+        "status": job.status if job else "failed",
+        "progress": job.progress if job else 0,
+        "message": (job.error or job.message) if job else "its job was deleted",
+        "job": job.pk if job else None,
+        "files_total": batch.files_total,
+        "counts": batch.counts(),
+        "files": [file_report(row) for row in batch.files.defer("document")],
+    }
+
+
+def own_batch(user, pk):
+    """The user's batch, or 404: another user's report does not exist for them."""
+    return get_object_or_404(BatchValidation.objects.select_related("job"), pk=pk, owner=user)
+
+
+def own_file(user, pk, index):
+    batch = own_batch(user, pk)
+    return get_object_or_404(BatchFile, batch=batch, index=index)
+
+
+def editor_url(map):
+    """The painter's page for a map when the studio has it (/maps/<id>/edit/), else the map page."""
+    path = f"/maps/{map.pk}/edit/"
+    try:
+        resolve(path)
+    except Resolver404:
+        return reverse("map-page", args=[map.pk])
+    return path
+
+

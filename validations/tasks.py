@@ -1,0 +1,61 @@
+"""The batch-validation job: its files checked in parallel parts, each file's verdict stored as it goes."""
+
+import time
+
+from celery import shared_task
+from django.conf import settings
+
+from engine import importers
+from engine.checks.batch import check_upload
+from jobs import runner
+from jobs.runner import JobError, JobTask
+from maps import importing
+from validations.models import BatchFile, BatchValidation
+
+
+@shared_task(base=JobTask, bind=True, name="validations.batch_validation_part")
+def batch_validation_part(self, job_id, index):
+    runner.run_part(self, job_id, index, check_batch_part)
+
+
+@shared_task(base=JobTask, bind=True, name="validations.batch_validation_assemble")
+def batch_validation_assemble(self, job_id):
+    runner.run(self, job_id, summarise_batch)
+
+
+def batch_uploads(batch):
+    """The map files of a batch's upload (a zip expands within the import limits)."""
+    with batch.upload.open("rb") as handle:
+        data = handle.read()
+    return importers.expand(batch.name, data, importing.limits())
+
+
+def check_batch_part(job, part):
+    """Check every files_total-th map file of the upload, starting at the part's index, storing each as it goes.
+
+    A part started again (its worker was lost) rewrites the same rows: each file has one row per batch.
+    """
+    started = time.perf_counter()
+    try:
+        batch = BatchValidation.objects.get(pk=job.parameters["batch"])
+    except BatchValidation.DoesNotExist:
+        raise JobError("the validation was deleted") from None
+    uploads = batch_uploads(batch)
+    total = len(uploads)
+    BatchValidation.objects.filter(pk=batch.pk).update(files_total=total)
+    pairs, seconds = settings.HEXSIDE_BATCH_LOS_PAIRS, settings.HEXSIDE_BATCH_LOS_SECONDS
+    for index in range(part.index, total, job.parts_total):
+        checked = check_upload(uploads[index], importing.limits(), los_pairs=pairs, los_seconds=seconds)
+        BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
+            "name": checked["name"][:500], "source_format": checked["source_format"][:32],
+            "verdict": checked["verdict"], "errors": checked["errors"], "warnings": checked["warnings"],
+            "findings": checked["findings"], "document": checked["document"]})
+        done = BatchFile.objects.filter(batch=batch).count()
+        runner.report(job, 95 * done // max(1, total), f"{done} of {total} files checked")
+    return b"", time.perf_counter() - started
+
+
+def summarise_batch(job):
+    """The batch's counts per verdict; the full report is the batch's own (GET /api/validations/<id>/)."""
+    batch = BatchValidation.objects.get(pk=job.parameters["batch"])
+    return {"validation": batch.pk, "files": batch.files.count(), **batch.counts()}

@@ -1,0 +1,16 @@
+"""The routes of batch validation: its pages and /api/validations/."""
+
+from django.urls import path
+
+from validations import api, views
+
+urlpatterns = [
+    path("validations/", views.validations_page, name="validations"),
+    path("validations/<int:pk>/", views.validation_page, name="validation-page"),
+    path("validations/<int:pk>/report.json", views.validation_download, name="validation-download"),
+    path("validations/<int:pk>/files/<int:index>/open/", views.open_file_page, name="validation-open"),
+    path("api/validations/", api.ValidationListView.as_view(), name="api-validations"),
+    path("api/validations/<int:pk>/", api.ValidationDetailView.as_view(), name="api-validation"),
+    path("api/validations/<int:pk>/files/<int:index>/open/", api.ValidationOpenView.as_view(),
+         name="api-validation-open"),
+]
