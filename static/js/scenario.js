@@ -1,4 +1,4 @@
-// The scenario editor page (templates/authoring/scenario_editor.html): the map read-only on the painter's canvas
+// The scenario editor page (templates/scenarios/scenario_editor.html): the map read-only on the painter's canvas
 // (mapview.js), the scenario drawn over it (setup zones, objectives, markers, entry hexes, counters), and panels
 // for the metadata, each side (OOB, reinforcements, victory conditions) and the special rules. Every change is an
 // edit request with the revision it was made on (engine/scenarios/edits.py); the server's answer is the truth, so the

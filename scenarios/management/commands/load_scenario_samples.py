@@ -1,4 +1,4 @@
-"""Load the sample scenarios (every *.json in authoring/samples/) as published scenarios of the user "samples".
+"""Load the sample scenarios (every *.json in scenarios/samples/) as published scenarios of the user "samples".
 
 Run after load_samples (their maps are named by name). Run it as often as you like: a sample is matched to its
 scenario by title and changes, as a new revision, only when the file's content differs. A bad file is reported
