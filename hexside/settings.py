@@ -1,5 +1,6 @@
 """Settings for Hexside. Everything that differs between a laptop and a deployment comes from the environment."""
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -32,6 +33,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "axes",
     "maps",
     "jobs",
     "scenarios",
@@ -48,7 +50,23 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a locked-out sign-in on every login form (site, admin, API token).
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Password guessing (django-axes): after HEXSIDE_LOGIN_FAILURES failed sign-ins for one account, or from one
+# address, signing in there is refused for HEXSIDE_LOGIN_COOLOFF_MINUTES, the right password included.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("HEXSIDE_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("HEXSIDE_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counts on its own: per account and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "hexside.accounts.client_address"
+AXES_LOCKOUT_CALLABLE = "hexside.accounts.locked_out"
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "hexside.urls"
 
@@ -148,6 +166,7 @@ HEXSIDE_THROTTLE_RATES = {
     "imports": os.environ.get("HEXSIDE_THROTTLE_IMPORTS", "10/minute"),
     "imports-address": os.environ.get("HEXSIDE_THROTTLE_IMPORTS_ADDRESS", "30/minute"),
     "token": os.environ.get("HEXSIDE_THROTTLE_TOKEN", "10/minute"),
+    "signup": os.environ.get("HEXSIDE_THROTTLE_SIGNUP", "5/hour"),
 }
 
 # The throttles' counts must be shared by every web process: Redis when the broker is Redis, else a folder

@@ -69,3 +69,9 @@ class TokenThrottle(AddressThrottle):
 JOBS = [JobsThrottle, JobsAddressThrottle]
 IMPORTS = [ImportsThrottle, ImportsAddressThrottle]
 TOKEN = [TokenThrottle]
+
+
+class SignupThrottle(AddressThrottle):
+    """New accounts per address: the sign-up page is the one form anybody may post."""
+
+    scope = "signup"

@@ -12,8 +12,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework import permissions, status, viewsets
-from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -436,17 +434,6 @@ class RulesetViewSet(viewsets.ViewSet):
 
 
 # -- tokens and the API's own documentation -------------------------------------------------------------------------
-
-class TokenView(ObtainAuthToken):
-    throttle_classes = throttles.TOKEN  # every try counts, so wrong passwords cannot be tried at speed
-
-    @extend_schema(tags=["token"], summary="Exchange a username and password for an API token",
-                   description="Send the token as `Authorization: Token <token>`.",
-                   responses={200: AuthTokenSerializer,
-                              400: OpenApiResponse(description="Wrong username or password.")})
-    def post(self, request, *args, **kwargs):
-        return super().post(request, *args, **kwargs)
-
 
 class ApiDocsView(SpectacularSwaggerView):
     """Swagger UI from files served by this application, so the page works without the internet."""

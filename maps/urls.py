@@ -8,6 +8,7 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
+from hexside import accounts
 from maps import api, views
 
 # Swagger UI's files, from the pinned drf-spectacular-sidecar package: the docs page needs no internet.
@@ -28,7 +29,7 @@ urlpatterns = [
     path("maps/<int:pk>/delete/", views.map_delete, name="map-delete"),
     path("maps/<int:pk>/map.png", views.map_image, name="map-image"),
     path("maps/<int:pk>/edit/", views.map_editor, name="map-editor"),
-    path("api/token/", api.TokenView.as_view(), name="api-token"),
+    path("api/token/", accounts.TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", api.ApiDocsView.as_view(url_name="schema"), name="api-docs"),
     re_path(r"^api/docs/assets/(?P<path>[\w.-]+)$", serve, {"document_root": SWAGGER_UI_DIR}, name="api-docs-asset"),
