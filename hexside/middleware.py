@@ -47,8 +47,9 @@ class ApiErrorsMiddleware:
         if is_api(request) and not settings.DEBUG:
             logger.error("Internal Server Error: %s", request.path, exc_info=exception,
                          extra={"status_code": 500, "request": request})
-            return JsonResponse({"detail": "internal error: the server failed to answer; it has been logged"},
-                                status=500)
+            request_id = getattr(request, "id", "-")
+            return JsonResponse({"detail": f"internal error: the server failed to answer; it has been logged as "
+                                           f"request {request_id}", "request": request_id}, status=500)
         return None
 
     def answer(self, request, status, detail):

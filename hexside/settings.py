@@ -41,6 +41,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "hexside.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "hexside.middleware.ApiErrorsMiddleware",
@@ -69,6 +70,21 @@ AXES_LOCKOUT_CALLABLE = "hexside.accounts.locked_out"
 AXES_VERBOSE = False
 
 ROOT_URLCONF = "hexside.urls"
+
+# Errors go to stderr (the terminal under `make run`, the service's journal in a deployment), each line with the
+# id of its request (hexside/logs.py), which the error answers name. HEXSIDE_LOG_LEVEL lowers the threshold.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "hexside.logs.RequestIdFilter"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s [request %(request_id)s] %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": os.environ.get("HEXSIDE_LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": os.environ.get("HEXSIDE_LOG_LEVEL", "WARNING"),
+                   "propagate": False},
+    },
+}
 
 TEMPLATES = [
     {

@@ -9,3 +9,6 @@ urlpatterns = [
     path("", include("validations.urls")),
     path("", include("maps.urls")),
 ]
+
+handler404 = "hexside.pages.not_found"
+handler500 = "hexside.pages.server_error"
