@@ -26,7 +26,7 @@ from engine import mapfile  # noqa: E402
 from engine.generate import random_map  # noqa: E402
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import scenariofile  # noqa: E402
-from scenarios.tasks import sight_lines_of  # noqa: E402
+from engine.scenarios.sightlines import sight_lines_of  # noqa: E402
 
 CHECKS_AIM = 1.0
 SIGHT_AIM = 5.0

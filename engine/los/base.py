@@ -74,7 +74,12 @@ class RulesBase:
         if self._slice_tables is not None:
             return self._slice_tables
         grid = self.cmap.grid
-        return line_tables.trace_tables(grid.orientation, grid.columns, grid.rows, grid.stagger)
+        shape = (grid.orientation, grid.columns, grid.rows, grid.stagger)
+        if not line_tables.full_tables_fit(*shape):
+            # Every shape of a grid this large would take gigabytes: such a map is asked through answer_pairs.
+            raise line_tables.TablesTooLarge(f"the line tables of a {grid.columns} x {grid.rows} map do not fit "
+                                             "HEXSIDE_LOS_TABLE_MB: ask its pairs through answer_pairs()")
+        return line_tables.trace_tables(*shape)
 
     def answer_pairs(self, a, b, level_a, level_b):
         """batch() for any number of pairs on any map, its memory bounded (HEXSIDE_LOS_TABLE_MB).

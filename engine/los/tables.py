@@ -28,7 +28,8 @@ from engine.los.trace import ALONG, CORNER, HEX, SIDE
 
 __all__ = [
     "HEX_CODE", "SIDE_CODE", "ALONG_CODE", "CORNER_CODE", "KIND_CODES", "ORIENTATION_CODES", "STAGGER_CODES",
-    "TraceTables", "trace_tables", "tables_for_shapes", "full_tables_fit", "slices", "axial_of", "index_of_axial",
+    "TraceTables", "TablesTooLarge", "trace_tables", "tables_for_shapes", "full_tables_fit", "slices", "axial_of",
+    "index_of_axial",
     "shape_id", "segment_hits_art",
 ]
 
@@ -114,6 +115,12 @@ def estimated_steps(dq, dr):
     return np.sum(STEPS_PER_DISTANCE * distance + 2)
 
 
+class TablesTooLarge(RuntimeError):
+    """The whole grid's tables were asked for where they do not fit the budget."""
+
+
+# At most four grids' tables per process, each within the budget (RulesBase.tables asks only for those that fit):
+# the cache holds at most 4 x HEXSIDE_LOS_TABLE_MB.
 @functools.lru_cache(maxsize=4)
 def trace_tables(orientation, columns, rows, stagger):
     """The :class:`TraceTables` of every shape of a grid, built once per grid shape and process."""

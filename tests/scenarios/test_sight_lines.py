@@ -2,7 +2,7 @@
 
 from engine.los import engine
 from engine.scenarios import scenariofile
-from scenarios.tasks import sight_lines_of
+from engine.scenarios.sightlines import sight_lines_of
 from tests.scenarios.conftest import SAMPLES, parse
 
 
