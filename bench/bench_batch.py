@@ -1,7 +1,8 @@
 """Batch validation end to end: a zip of 100 maps uploaded through the API and checked by two workers.
 
 The zip holds 60 seeded Hexside maps (12 of each ruleset, 40x30) and 40 community files (Tiled hex maps with
-their tilesets, Wesnoth maps, MegaMek boards from ../shared/data/community/, as many as there are, repeated).
+their tilesets and Wesnoth maps from tests/data/community/, MegaMek boards of tests/data/megamek.py, as many as
+there are, repeated).
 The time runs from the upload to the finished report; the aim is under 60 s with two workers (each one pool
 process, one numba thread). A fresh folder, SQLite database (or BENCH_DATABASE_URL) and filesystem broker.
 Run: .venv/bin/python bench/bench_batch.py [--maps 100] [--workers 2]
@@ -10,6 +11,7 @@ Run: .venv/bin/python bench/bench_batch.py [--maps 100] [--workers 2]
 import argparse
 import io
 import os
+import posixpath
 import shutil
 import sys
 import tempfile
@@ -20,16 +22,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-COMMUNITY = ROOT.parent / "shared" / "data" / "community"
 AIM_SECONDS = 60.0
 RULESETS = ("ost", "ats", "assault", "tocs", "miniatures")
 
 
 def community_files():
-    """(path in the zip, bytes) of each community map, and the files beside them that they name."""
-    maps = sorted(COMMUNITY.rglob("*.tmx")) + sorted(COMMUNITY.rglob("*.map"))[:15] + \
-        sorted(COMMUNITY.rglob("*.board"))[:15]
-    helpers = sorted(COMMUNITY.rglob("*.tsx")) + sorted(COMMUNITY.rglob("*.png"))[:20]
+    """(path in the zip, bytes) of each community map, and of the files beside them that they name."""
+    from tests.data import COMMUNITY
+    from tests.data.megamek import BOARDS
+
+    def entry(path):
+        return path.relative_to(COMMUNITY).as_posix(), path.read_bytes()
+
+    maps = [entry(p) for p in sorted(COMMUNITY.rglob("*.tmx")) + sorted(COMMUNITY.rglob("*.map"))[:15]]
+    maps += [(f"megamek/{name}", data) for name, data in sorted(BOARDS.items())]
+    helpers = [entry(p) for p in sorted(COMMUNITY.rglob("*.tsx")) + sorted(COMMUNITY.rglob("*.png"))[:20]]
     return maps, helpers
 
 
@@ -46,12 +53,13 @@ def build_zip(count):
             doc = random_map(ruleset, 40, 30, seed=k, name=f"bench {ruleset} {k}")
             archive.writestr(f"hexside/{ruleset}-{k}.json", mapfile.dumps(doc))
         for k in range(count - own):
-            path = maps[k % len(maps)]
-            archive.writestr(f"community/{k:03d}/{path.relative_to(COMMUNITY)}", path.read_bytes())
-        for path in helpers:
+            name, data = maps[k % len(maps)]
+            archive.writestr(f"community/{k:03d}/{name}", data)
+        for name, data in helpers:
+            folder = posixpath.dirname(name)
             for k in range(count - own):
-                if maps[k % len(maps)].parent == path.parent or path.parent.name == "tiles":
-                    archive.writestr(f"community/{k:03d}/{path.relative_to(COMMUNITY)}", path.read_bytes())
+                if posixpath.dirname(maps[k % len(maps)][0]) == folder or posixpath.basename(folder) == "tiles":
+                    archive.writestr(f"community/{k:03d}/{name}", data)
     return out.getvalue()
 
 

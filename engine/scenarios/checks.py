@@ -5,7 +5,8 @@ parsed and say what a player would trip over at the table: units outside their z
 over the limit, units on terrain they may not enter, reinforcements that never come, the miniatures activation
 deck, TOCS perimeters... Each finding is a :class:`engine.mapfile.Finding` with a code, a severity (error or
 warning), the JSON path, the hex when there is one, and a message a designer understands. The rules come from
-each game's digest (../shared/rules/*.md, section "validation"); the rule numbers are in the messages.
+each game's rulebook (named with its sections in docs/rulesets/<id>.md), by way of the "validation" section of
+its digest; the rule numbers are in the messages.
 
 What a terrain lets a unit do comes from the catalogue's movement data: "X" means the unit's class may not
 enter; "road only" and "road or railroad only" allow it only where the hex also has a road (or railroad).
@@ -238,7 +239,7 @@ def _is(unit, *words):
     return any(w in text for w in words)
 
 
-# -- Old School Tactical (digest ost.md section 9) -----------------------------------------------------------
+# -- Old School Tactical (its digest, section 9) -------------------------------------------------------------
 
 def check_ost(doc, board):
     found = []

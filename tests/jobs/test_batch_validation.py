@@ -12,11 +12,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from jobs import runner
 from jobs.models import Job
 from maps.models import Map
+from tests.data import COMMUNITY
+from tests.data.megamek import BOARDS
 from validations.models import BatchFile, BatchValidation
 from validations.tasks import check_batch_part, summarise_batch
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMUNITY = ROOT.parent / "shared" / "data" / "community"
 SAMPLES = ROOT / "maps" / "samples"
 
 
@@ -32,8 +33,6 @@ def community_zip():
             COMMUNITY / "adrien-bon+bevy_ecs_tiled" / "tiles" / "simple hex flat top.tsx",
         "wesnoth/2p_Hamlets.map": COMMUNITY / "cjhopman+Battle-for-Wesnoth-on-Android" / "wesnoth-1.8.5" / "data"
                                   / "multiplayer" / "maps" / "2p_Hamlets.map",
-        "megamek/Boreal_Reach-14x14.board": COMMUNITY / "MegaMek+megamek" / "data" / "boards" / "solaris"
-                                            / "Boreal_Reach-14x14.board",
         "hexside/hill-112.json": SAMPLES / "hill-112.json",
         "hexside/oosterbeek-crossroads.json": SAMPLES / "oosterbeek-crossroads.json",
     }
@@ -41,6 +40,7 @@ def community_zip():
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, path in picks.items():
             archive.writestr(name, path.read_bytes())
+        archive.writestr("megamek/14x14 Ravine.board", BOARDS["14x14 Ravine.board"])
         archive.writestr("hexside/broken.json", b'{"format": "hexside-map", "version": 1, "name": "x"')
     return out.getvalue()
 

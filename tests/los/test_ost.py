@@ -1,5 +1,5 @@
-"""Old School Tactical LOS: the digest's worked examples (rules/ost.md section 6), the decisions of
-docs/rulesets/ost.md, and the reference evaluator against the compiled kernel on random maps.
+"""Old School Tactical LOS: the rulebook's worked examples (as its digest, section 6, rebuilds them), the
+decisions of docs/rulesets/ost.md, and the reference evaluator against the compiled kernel on random maps.
 
 Every example goes through ``los()``, which also asks the kernel for the same pair both ways and the reference
 for the reverse line, so each one checks the fast path and reciprocity too. Lines run down one column of a

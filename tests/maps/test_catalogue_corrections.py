@@ -1,4 +1,4 @@
-"""Issue 12: every value the catalogue audit (shared/audits/catalogue-audit.md) found wrong or missing, checked
+"""Issue 12: every value the catalogue audit (docs/rulesets/catalogues.md) found wrong or missing, checked
 against the rule that gives it. Each of these failed on the catalogue before the corrections."""
 
 import pytest

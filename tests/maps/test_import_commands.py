@@ -9,13 +9,18 @@ import pytest
 from django.core.management import call_command
 
 from engine import mapfile
+from tests.data import COMMUNITY
+from tests.data.megamek import CITYTECH, DEEP, write_boards
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMUNITY = ROOT.parent / "shared" / "data" / "community"
 TILED = COMMUNITY / "adrien-bon+bevy_ecs_tiled" / "maps" / "hexagonal" / "finite_pointy_top_odd.tmx"
-BOARD = COMMUNITY / "MegaMek+megamek" / "data" / "boards" / "MapSet2" / "16x17 CityTech.board"
-DEEP_BOARD = COMMUNITY / "MegaMek+megamek" / "data" / "boards" / "solaris" / "Ishiyama_ESW_01-10x10.board"
 VASSAL = COMMUNITY / "jzedwards+vassal-hex-n-counters-template" / "template" / "buildFile.xml"
+
+
+@pytest.fixture
+def boards(tmp_path):
+    """MegaMek boards as a designer has them on disk: written into the test's own folder."""
+    return write_boards(tmp_path / "boards")
 
 
 def run(*args):
@@ -47,21 +52,21 @@ def test_import_map_writes_the_vassal_board_image_beside_the_map(tmp_path):
     assert f"wrote {background['image']}" in stdout
 
 
-def test_import_map_with_a_ruleset_and_a_mapping(tmp_path):
+def test_import_map_with_a_ruleset_and_a_mapping(tmp_path, boards):
     mapping = tmp_path / "mine.json"
     mapping.write_text(json.dumps({"ruleset": "ats", "levels": {"scale": 5},
                                    "terrain": {"woods:*": "woods", "pavement:*": "road", "water:*": "creek",
                                                "rough:*": "scrub", "foliage_elev:*": []}}))
-    code, stdout, stderr = run("import_map", BOARD, "--mapping", mapping, "--out", tmp_path / "ats.json")
+    code, stdout, stderr = run("import_map", boards[CITYTECH], "--mapping", mapping, "--out", tmp_path / "ats.json")
     assert code == 0, stdout + stderr
     doc = mapfile.parse((tmp_path / "ats.json").read_text())
     assert doc.ruleset == "ats" and {c.terrain for c in doc.hexes.values()} >= {("woods",), ("road",)}
     assert {c.level for c in doc.hexes.values()} <= {0, 5, 10, 15}
 
 
-def test_import_map_refuses_with_findings_and_writes_nothing(tmp_path):
+def test_import_map_refuses_with_findings_and_writes_nothing(tmp_path, boards):
     out = tmp_path / "x.json"
-    code, stdout, stderr = run("import_map", DEEP_BOARD, "--out", out)
+    code, stdout, stderr = run("import_map", boards[DEEP], "--out", out)
     assert code == 1 and not out.exists()
     assert "[level-out-of-range]" in stdout
     lines = [line for line in stderr.splitlines() if line.strip()]
@@ -70,27 +75,29 @@ def test_import_map_refuses_with_findings_and_writes_nothing(tmp_path):
 
 @pytest.mark.parametrize("args,needle", [
     (["import_map", "nowhere.tmx", "--out", "{tmp}/x.json"], "no such file"),
-    (["import_map", str(BOARD), "--mapping", "{tmp}/bad.json", "--out", "{tmp}/x.json"], "not valid JSON"),
-    (["import_map", str(BOARD), "--mapping", "nowhere.json", "--out", "{tmp}/x.json"], "no such file"),
-    (["validate_map", str(BOARD), "--mapping", "{tmp}/bad.json"], "not valid JSON"),
+    (["import_map", "{board}", "--mapping", "{tmp}/bad.json", "--out", "{tmp}/x.json"], "not valid JSON"),
+    (["import_map", "{board}", "--mapping", "nowhere.json", "--out", "{tmp}/x.json"], "no such file"),
+    (["validate_map", "{board}", "--mapping", "{tmp}/bad.json"], "not valid JSON"),
 ])
-def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, args, needle):
+def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path, boards, args, needle):
     (tmp_path / "bad.json").write_text("{oops")
-    code, _stdout, stderr = run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    code, _stdout, stderr = run(*[a.replace("{tmp}", str(tmp_path)).replace("{board}", str(boards[CITYTECH]))
+                                  for a in args])
     lines = [line for line in stderr.splitlines() if line.strip()]
     assert code == 2 and len(lines) == 1 and needle in lines[0]
 
 
-def test_validate_map_reads_community_formats_and_zips_of_them(tmp_path):
+def test_validate_map_reads_community_formats_and_zips_of_them(tmp_path, boards):
+    board, deep_board = boards[CITYTECH], boards[DEEP]
     archive = tmp_path / "maps.zip"
     with zipfile.ZipFile(archive, "w") as z:
-        z.write(BOARD, "boards/CityTech.board")
-        z.write(DEEP_BOARD, "boards/Ishiyama.board")
-        z.writestr(zipfile.ZipInfo("../escape.board"), BOARD.read_bytes())
-    code, stdout, _ = run("validate_map", TILED, archive, BOARD, "--json")
+        z.write(board, "boards/CityTech.board")
+        z.write(deep_board, "boards/Ishiyama.board")
+        z.writestr(zipfile.ZipInfo("../escape.board"), board.read_bytes())
+    code, stdout, _ = run("validate_map", TILED, archive, board, "--json")
     assert code == 1
     files = {f["file"]: f for f in json.loads(stdout)["files"]}
-    assert files[str(TILED)]["ok"] and files[str(BOARD)]["ok"]
+    assert files[str(TILED)]["ok"] and files[str(board)]["ok"]
     assert files[f"{archive}!boards/CityTech.board"]["ok"]
     deep = files[f"{archive}!boards/Ishiyama.board"]
     # (the rules checks add their warnings about the same board's steep level steps)
@@ -98,7 +105,7 @@ def test_validate_map_reads_community_formats_and_zips_of_them(tmp_path):
         "level-out-of-range"]
     assert deep["findings"][0]["where"] == "$ (0402)" and deep["findings"][0]["severity"] == "error"
     assert [f["code"] for f in files[f"{archive}!../escape.board"]["findings"]] == ["zip-path-escapes"]
-    assert run("validate_map", TILED, BOARD)[0] == 0
+    assert run("validate_map", TILED, board)[0] == 0
 
 
 def test_validate_map_still_reads_a_hexside_map_whatever_its_name(tmp_path):

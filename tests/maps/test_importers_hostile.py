@@ -5,15 +5,14 @@ import os
 import struct
 import zipfile
 import zlib
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from engine.importers import ImportLimits, convert, convert_upload, expand
+from tests.data import COMMUNITY
+from tests.data.megamek import BOARDS, CITYTECH
 
-ROOT = Path(__file__).resolve().parents[2]
-COMMUNITY = ROOT.parent / "shared" / "data" / "community"
 TEMPLATE = COMMUNITY / "jzedwards+vassal-hex-n-counters-template" / "template"
 LIMITS = ImportLimits(max_bytes=2_000_000, max_zip_entries=50, max_zip_total_bytes=5_000_000, max_zip_ratio=100,
                       max_image_pixels=5_000_000)
@@ -41,7 +40,8 @@ def nothing_written(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
-BOARD = (COMMUNITY / "MegaMek+megamek" / "data" / "boards" / "MapSet2" / "16x17 CityTech.board").read_bytes()
+BOARD = BOARDS[CITYTECH]
+HEXAGONAL_MINI = COMMUNITY / "mapeditor+tiled" / "libtiled-java" / "hexagonal-mini" / "hexagonal-mini.tmx"
 
 
 def test_zip_slip_entries_are_not_read():
@@ -104,27 +104,26 @@ def test_an_external_tileset_with_entities_is_refused_too():
     assert "xml-entities" in codes(result.findings) and "missing-tileset" in codes(result.findings)
 
 
-def truncated(path, fraction=0.5):
-    data = path.read_bytes()
+def truncated(data, fraction=0.5):
     return data[: int(len(data) * fraction)]
 
 
-@pytest.mark.parametrize("path,code", [
-    (COMMUNITY / "mapeditor+tiled" / "examples" / "hexagonal-mini.tmx", "bad-xml"),
-    (COMMUNITY / "netorcai+hexabomb" / "editor" / "tiny_tiled.json", "bad-json"),
-    (COMMUNITY / "MegaMek+megamek" / "data" / "boards" / "MapSet2" / "16x17 CityTech.board", "bad-line"),
-    (COMMUNITY / "cjhopman+Battle-for-Wesnoth-on-Android" / "wesnoth-1.8.5" / "data" / "multiplayer" / "maps" /
-     "2p_Hamlets.map", "ragged-map"),
-    (TEMPLATE / "buildFile.xml", "bad-xml"),
-], ids=lambda v: v if isinstance(v, str) else v.name)
-def test_truncated_files_give_their_finding(path, code):
-    result = convert(path.name, truncated(path))
+@pytest.mark.parametrize("name,data,code", [
+    (HEXAGONAL_MINI.name, HEXAGONAL_MINI.read_bytes(), "bad-xml"),
+    ("tiny_tiled.json", (COMMUNITY / "netorcai+hexabomb" / "editor" / "tiny_tiled.json").read_bytes(), "bad-json"),
+    (CITYTECH, BOARD, "bad-line"),
+    ("2p_Hamlets.map", (COMMUNITY / "cjhopman+Battle-for-Wesnoth-on-Android" / "wesnoth-1.8.5" / "data" /
+                        "multiplayer" / "maps" / "2p_Hamlets.map").read_bytes(), "ragged-map"),
+    ("buildFile.xml", (TEMPLATE / "buildFile.xml").read_bytes(), "bad-xml"),
+], ids=lambda v: v if isinstance(v, str) and "." in v else "")
+def test_truncated_files_give_their_finding(name, data, code):
+    result = convert(name, truncated(data))
     assert result.doc is None and code in codes(result.findings), result.findings
     assert "truncated" in result.findings[0].message
 
 
 def test_a_truncated_compressed_layer_and_a_binary_file():
-    text = (COMMUNITY / "mapeditor+tiled" / "examples" / "hexagonal-mini.tmx").read_text()
+    text = HEXAGONAL_MINI.read_text()
     start = text.index("eJ")
     cut = text[:start + 40] + text[text.index("\n", start):]
     result = convert("m.tmx", cut.encode())
@@ -193,13 +192,15 @@ def test_damaged_files_and_zips_never_crash_an_importer():
     from engine.importers import DiskFiles
 
     rng = random.Random(10)
-    sources = sorted(p for p in COMMUNITY.rglob("*") if p.suffix in (".tmx", ".map", ".board", ".json", ".tsx"))
+    sources = [(p.name, p.read_bytes(), DiskFiles(p.parent)) for p in sorted(COMMUNITY.rglob("*"))
+               if p.suffix in (".tmx", ".map", ".json", ".tsx")]
+    sources += [(name, data, {}) for name, data in BOARDS.items()]
     module = zip_of({"buildFile.xml": (TEMPLATE / "buildFile.xml").read_bytes(),
                      "images/map.jpg": (TEMPLATE / "images" / "map.jpg").read_bytes(), "a.board": BOARD})
     for _ in range(300):
-        path = rng.choice(sources)
-        result = convert(path.name, mutated(path.read_bytes(), rng), files=DiskFiles(path.parent))
-        assert "import-failed" not in codes(result.findings), (path, result.findings)
+        name, data, files = rng.choice(sources)
+        result = convert(name, mutated(data, rng), files=files)
+        assert "import-failed" not in codes(result.findings), (name, result.findings)
         if result.doc is not None:
             mapfile.parse(result.doc)
     for _ in range(100):

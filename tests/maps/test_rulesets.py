@@ -11,7 +11,7 @@ from engine.rulesets import catalogue
 
 DATA = Path(catalogue.__file__).with_name("data")
 
-# The ids every catalogue must have (spec/map-format.md, "Terrain ids every catalogue has").
+# The ids every catalogue must have (docs/map-format.md, "Terrain ids every catalogue has").
 REQUIRED = {
     "ost": {
         "hex": ["open", "brush", "farm", "wheatfield", "woods", "orchard", "cemetery", "stream", "marsh",
