@@ -409,7 +409,11 @@ def conflict_response(seen, current):
 # -- rulesets --------------------------------------------------------------------------------------------
 
 def ruleset_payload(ruleset):
-    return {"id": ruleset.id, "custom": not ruleset.builtin, "ruleset": ruleset.as_dict()}
+    """The catalogue as data (its scenario fields and table scale included) and, for a game measured in inches,
+    the inches per hex at the catalogue's own hex size, so pages read the rules rather than repeat them."""
+    inches = ruleset.inches_per_hex()
+    return {"id": ruleset.id, "custom": not ruleset.builtin, "ruleset": ruleset.as_dict(),
+            "inches_per_hex": inches[0] if inches else None}
 
 
 @extend_schema(tags=["rulesets"])

@@ -202,6 +202,8 @@ class RulesetSerializer(serializers.Serializer):
     ruleset = serializers.JSONField(help_text="The ruleset as data: levels, terms, terrain catalogue with each "
                                               "entry's drawing style "
                                               "(docs/rulesets/catalogues.md).")
+    inches_per_hex = serializers.FloatField(allow_null=True, help_text="Inches of table per hex at the catalogue's "
+                                            "own hex size, for a game measured in inches (its table_scale); else null.")
 
 
 def edit_result(revision):

@@ -11,6 +11,16 @@ from scenarios.models import Scenario
 LIST_LIMIT = 200
 
 
+def inches_per_hex(scenario, catalogue):
+    """The editor's inches per hex for a game measured in inches, from the one reckoning the checks and cards use."""
+    if catalogue is None or catalogue.table_scale is None:
+        return None
+    try:
+        return scenariofile.inches_per_hex(scenario.scenariodoc())
+    except scenariofile.ScenarioFormatError:  # the checks say what is wrong; the editor shows no scale
+        return None
+
+
 def scenario_list(request):
     scenarios = Scenario.objects.visible_to(request.user).select_related("owner").defer("document")
     maps = Map.objects.visible_to(request.user).defer("document").order_by("name")
@@ -26,14 +36,16 @@ def scenario_page(request, pk):
     can_edit = request.user.is_authenticated and scenario.owner_id == request.user.id
     try:
         catalogue = rulesets.get(scenario.ruleset)
-        game = scenario.ruleset if scenario.ruleset in scenariofile.RULESETS else catalogue.base
+        game = scenario.ruleset if scenario.ruleset in rulesets.builtin_ids() else catalogue.base
     except KeyError:
         catalogue, game = None, None
+    fields = {part: catalogue.scenario_fields(part) if catalogue else {} for part in ("side", "rules", "oob")}
     config = {
         "scenario": scenario.pk, "canEdit": can_edit, "ruleset": scenario.ruleset, "game": game,
         "map": main.pk if main is not None else None,
-        "sideFields": scenariofile.SIDE_FIELDS.get(game, ()), "rulesFields": scenariofile.RULES_FIELDS.get(game, ()),
-        "oobExtra": scenariofile.OOB_EXTRA.get(game, ()), "qualities": scenariofile.QUALITIES.get(game, ()),
+        "sideFields": list(fields["side"]), "rulesFields": list(fields["rules"]), "oobExtra": list(fields["oob"]),
+        "fieldSpecs": fields, "qualities": catalogue.qualities if catalogue else (),
+        "inchesPerHex": inches_per_hex(scenario, catalogue),
         "unitClasses": catalogue.unit_classes if catalogue else (),
         "markerKinds": sorted(catalogue.terrain_ids("marker")) + ["control"] if catalogue else [],
     }

@@ -34,7 +34,6 @@ SMOKE_KINDS = ("smoke", "smoke2")
 # `los` and `height`. The game code only knows what data cannot say: alleys are clear along their road and their
 # underlying terrain across it (9.5.4, 9.5.5), rated hindering here; see ALLEYS.
 CLASSES = {"clear": CLEAR, "hindering": HINDERING, "blocking": BLOCKING}
-ROADS = ("road", "main-road", "narrow-road")
 ALLEYS = ("tree-alley", "urban-alley")
 UPPER_FLOOR_TERRAIN = "large-multi-storey-building"  # 10.4 ex. 5: a unit inside stands at level 1
 
@@ -105,7 +104,8 @@ class Rules(RulesBase):
                 notes.append(note)
             if (cls, height) > best_key:
                 best, best_key, rule = tid, (cls, height), trule
-        if best_key[0] != CLEAR and (best in ALLEYS or any(tid in ROADS for tid in ids)):
+        roads = any(self.catalogue.linear(tid) == "road" for tid in ids)  # the catalogue's linear, not names
+        if best_key[0] != CLEAR and (best in ALLEYS or roads):
             notes.append(f"{label}: the map does not say which hexsides its road crosses, so a line through this "
                          f"alley hex is taken as crossing it, not following the road (Assault 9.5.4)")
         return best, best_key[0], best_key[1], rule, notes

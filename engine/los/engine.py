@@ -16,13 +16,9 @@ from engine.los.answer import RESULTS
 from engine.los.compiled import CompiledMap
 from engine.los.trace import trace
 
-RULES_MODULES = {
-    "ost": "engine.los.ost",
-    "ats": "engine.los.ats",
-    "assault": "engine.los.assault",
-    "miniatures": "engine.los.miniatures",
-    "tocs": "engine.los.tocs",
-}
+# Each built-in ruleset's LOS rules live in the module named by its id (engine/los/<id>): the list of
+# built-ins is the catalogue's, so a new game is a catalogue file and a module of that name.
+RULES_MODULES = {ruleset_id: f"engine.los.{ruleset_id}" for ruleset_id in rulesets.builtin_ids()}
 
 
 def compile_map(doc, markers=(), catalogue=None):

@@ -8,11 +8,10 @@ hedges, bunkers, trenches, rivers, roads) is spotting cover, not an LOS obstacle
 table: ``inches_per_hex`` turns hexes into inches. Decisions: docs/rulesets/miniatures.md.
 """
 
-import math
-
 import numpy as np
 from numba import njit, prange
 
+from engine import rulesets
 from engine.los.answer import Answer, Reason
 from engine.los.base import RulesBase, by_owner, hex_label, hexside_label
 from engine.los.tables import (
@@ -24,7 +23,6 @@ from engine.los.tables import (
 )
 from engine.los.trace import ALONG, HEX
 
-INCHES_PER_YARD_SCALE = 22.86  # 1" = 25 yards = 22.86 m (L390)
 SMOKE_KINDS = ("smoke", "smoke2")
 
 # What a terrain id does to a line passing through it comes from the map's catalogue (engine/rulesets/data/
@@ -35,14 +33,15 @@ BUILT_UP_NOTE = "built-up-area: its 5\" spotting limit is not applied; taken as 
 NONE, DEAD, BLOCKED = 0, 1, 2
 
 
-def inches_per_hex(cmap):
-    """(inches per hex, how it was found): the map's option, else the hex's metres at 1" = 22.86 m, floored."""
+def inches_per_hex(cmap, catalogue):
+    """(inches per hex, how it was found): the map's option, else the hex's metres at the catalogue's table scale
+    (Ruleset.inches_per_hex, the one reckoning the scenario checks and cards use too)."""
     value = cmap.options.get("inches_per_hex")
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-        return float(value), "the map's inches_per_hex"
-    metres = cmap.grid.hex_metres
-    inches = max(1, math.floor(metres / INCHES_PER_YARD_SCALE))
-    return float(inches), f"{metres:g} m per hex / 22.86 m per inch, floored"
+    found = catalogue.inches_per_hex(cmap.grid.hex_metres, value)
+    if found is None:  # a profile that sets no table scale: its base game's
+        found = rulesets.get(catalogue.base).inches_per_hex(cmap.grid.hex_metres, value)
+    inches, how = found
+    return inches, ("the map's inches_per_hex" if how == "given" else how)
 
 
 def inches(value):
@@ -83,7 +82,7 @@ class Rules(RulesBase):
             self.defining.append(defining)
             self.rules.append(rule)
             self.notes.append(notes)
-        self.inches_per_hex, self.scale_source = inches_per_hex(cmap)
+        self.inches_per_hex, self.scale_source = inches_per_hex(cmap, self.catalogue)
 
     def _terrain(self, tid):
         """(blocks LOS through it, height, rule, note or None), as the catalogue rates it."""

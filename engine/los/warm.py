@@ -11,10 +11,11 @@ import time
 
 import numpy as np
 
+from engine import rulesets as registry
 from engine.generate import random_map
 from engine.los import engine, tables
 
-RULESETS = ("ost", "ats", "assault", "miniatures", "tocs")
+RULESETS = registry.builtin_ids()
 
 
 def warm(rulesets=RULESETS):

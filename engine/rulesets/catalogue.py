@@ -10,6 +10,7 @@ load them first. :func:`register` adds a profile by hand (tests, scripts); it wi
 
 import copy
 import json
+import math
 import re
 from functools import cache
 from pathlib import Path
@@ -24,15 +25,18 @@ TERM_KEYS = ("clear", "hindered", "blocked")
 ID_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 # Top-level keys, in the order as_dict() writes them. A custom profile needs only the first four; the
-# others fall back to its base. A built-in file carries all but notes and blind_hex_table.
+# others fall back to its base. A built-in file carries all of them and a scenario section; notes, blind_hex_table
+# and table_scale only where its game has them.
 TOP_REQUIRED = ("id", "name", "base", "terrain")
 TOP_INHERITED = ("source", "level_units", "level_min", "level_max", "level_step", "hex_metres", "terms",
                  "unit_classes")
-TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes", "blind_hex_table", "terrain")
+# Optional sections a profile inherits from its base when it leaves them out (docs/rulesets/catalogues.md).
+TOP_OPTIONAL_INHERITED = ("blind_hex_table", "table_scale", "scenario")
+TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_INHERITED + ("terrain",)
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("los_term", "los_rule", "obstacle", "notes", "decided", "style")
+ENTRY_OPTIONAL = ("linear", "los_term", "los_rule", "obstacle", "notes", "decided", "style")
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
 
 # How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
@@ -50,6 +54,33 @@ CONDITIONS = {
     "upper-location": "the unit enters a location above the hex's ground level (a storey, a steeple)",
 }
 CASE_KEYS = ("when", "cost")
+# What runs through a hex (or along a hexside) for movement: the entry's "linear". Where it is a road, the
+# "along-road" cases hold for a unit set up or moving there; a railroad, the "along-railroad" ones.
+LINEAR = {"road": "along-road", "railroad": "along-railroad"}
+
+# The table scale of a game measured in inches (the miniatures QRS): a hex's metres over metres_per_inch,
+# floored to a multiple of inch_step and at least one step (docs/rulesets/catalogues.md, "Table scale").
+TABLE_SCALE_KEYS = ("metres_per_inch", "inch_step", "rule")
+
+# What a game's scenario adds to the scenario format (docs/scenario-format.md): its OOB keys, side fields and
+# scenario rules, each a field spec, plus its unit qualities and which way its turn track counts.
+SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules")
+SCENARIO_PARTS = ("oob", "side", "rules")
+TURN_TRACKS = ("up", "down")
+FIELD_TYPES = {
+    "integer": "a whole number, from min to max where they are given",
+    "number": "a positive number",
+    "boolean": "true or false",
+    "text": "a string",
+    "choice": "one of the strings in values",
+    "edge": "a map edge: N, E, S or W",
+    "dice": "a dice formula such as 2D6+3 (written upper-case)",
+    "counts": "an object of whole numbers from min to max, by the names in keys (any names without keys)",
+    "overlays": "a list of overlays placed on the map: {id, x: hex, y: hex}",
+    "side-ids": "a list of side ids",
+}
+FIELD_KEYS = ("type", "min", "max", "values", "keys", "default", "means", "rule", "code")
+FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 # What a custom entry with a new id and no style of its own is drawn with, by layer and LOS class.
 DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a", "special": "#d8c8a8"}
@@ -99,6 +130,8 @@ class Ruleset:
         self.unit_classes = tuple(data["unit_classes"])
         self.notes = data.get("notes")
         self.blind_hex_table = data.get("blind_hex_table")
+        self.table_scale = data.get("table_scale")
+        self.scenario = data.get("scenario") or {}
         self.terrain = {entry["id"]: entry for entry in data["terrain"]}
         self._cells = {}
         for cell in (self.blind_hex_table or {}).get("cells", ()):
@@ -144,6 +177,52 @@ class Ruleset:
             if "when" not in case or case["when"] in conditions:
                 return case["cost"]
         return None
+
+    def linear(self, terrain_id):
+        """What runs through this terrain for movement ("road", "railroad") or None; None for an unknown id."""
+        entry = self.terrain.get(terrain_id)
+        return entry.get("linear") if entry is not None else None
+
+    def movement_conditions(self, terrain_ids):
+        """The movement conditions a unit standing in a hex with these terrain ids may claim: along-road where
+        one of them is a road, along-railroad where one is a railroad (the entries' ``linear``)."""
+        kinds = {self.linear(tid) for tid in terrain_ids}
+        return tuple(condition for kind, condition in LINEAR.items() if kind in kinds)
+
+    def scenario_fields(self, part):
+        """{key: field spec} of what this game's scenario takes in one part: "oob", "side" or "rules"."""
+        if part not in SCENARIO_PARTS:
+            raise ValueError(f"part {part!r} is not one of {', '.join(SCENARIO_PARTS)}")
+        return self.scenario.get(part) or {}
+
+    @property
+    def qualities(self):
+        return tuple(self.scenario.get("qualities") or ())
+
+    @property
+    def turn_track(self):
+        """Which way the game's turn record track counts by default: "up" or "down"."""
+        return self.scenario.get("turn_track") or "up"
+
+    def inches_per_hex(self, hex_metres=None, given=None):
+        """(inches of table per hex, where that came from), or None for a game with no table scale.
+
+        ``given`` is a value the map or scenario sets, taken as it is; otherwise the hex's metres (the
+        catalogue's own by default) at the table scale, floored to the scale's step and at least one step.
+        The one place Hexside turns hexes into inches: the LOS, the scenario checks, cards and editor read it.
+        """
+        if _is_number(given) and given > 0:
+            return float(given), "given"
+        scale = self.table_scale
+        if scale is None:
+            return None
+        metres = self.hex_metres if hex_metres is None else hex_metres
+        if not _is_number(metres) or metres <= 0:
+            return None
+        step = scale.get("inch_step", 1)
+        per_inch = scale["metres_per_inch"]
+        inches = max(step, math.floor(metres / per_inch / step + 1e-9) * step)
+        return float(inches), f"{metres:g} m per hex / {per_inch:g} m per inch, floored"
 
     def as_dict(self):
         """The whole profile as JSON data, inherited values filled in; from_dict() reads it back unchanged."""
@@ -322,6 +401,8 @@ def _check_top(data, problems, builtin_id):
     for key in required:
         if key not in data:
             problems.add(key, "is required")
+    if builtin_id and "scenario" not in data:
+        problems.add("scenario", "is required in a built-in catalogue")
 
     rid = data.get("id")
     if "id" in data:
@@ -385,6 +466,11 @@ def _check_top(data, problems, builtin_id):
         if ruleset_base and ruleset_base != "ats":
             problems.add("blind_hex_table", "only an ATS-based ruleset has a Blind Hex Creation Table")
         _check_blind_table(data["blind_hex_table"], problems)
+
+    if "table_scale" in data:
+        _check_table_scale(data["table_scale"], problems)
+    if "scenario" in data:
+        _check_scenario(data["scenario"], problems)
 
     classes = effective("unit_classes")
     classes = set(classes) if isinstance(classes, list) and all(isinstance(c, str) for c in classes) else None
@@ -502,6 +588,8 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
                 first[tid] = path
         if "name" in entry and not _is_text(entry["name"]):
             problems.add(f"{path}.name", "must be a non-empty string")
+        if "linear" in entry and entry["linear"] is not None and entry["linear"] not in LINEAR:
+            problems.add(f"{path}.linear", f"{entry['linear']!r} is not null or one of {', '.join(LINEAR)}")
         for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
             if key in entry and entry[key] not in allowed:
                 problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
@@ -524,6 +612,112 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
             decided = entry["decided"]
             if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
                 problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
+
+
+def _check_table_scale(scale, problems):
+    if scale is None:
+        return
+    if not isinstance(scale, dict):
+        problems.add("table_scale", f"must be an object with the keys {', '.join(TABLE_SCALE_KEYS)}, or null")
+        return
+    _check_keys(scale, TABLE_SCALE_KEYS, ("metres_per_inch",), "table_scale", problems)
+    for key in ("metres_per_inch", "inch_step"):
+        if key in scale and (not _is_number(scale[key]) or scale[key] <= 0):
+            problems.add(f"table_scale.{key}", f"must be a positive number, not {scale[key]!r}")
+    if "rule" in scale and not _is_text(scale["rule"]):
+        problems.add("table_scale.rule", "must be a non-empty string")
+
+
+def _check_scenario(scenario, problems):
+    """The game's scenario section: which fields its scenarios take, each a field spec (FIELD_TYPES)."""
+    if scenario is None:
+        return
+    if not isinstance(scenario, dict):
+        problems.add("scenario", f"must be an object with some of the keys {', '.join(SCENARIO_KEYS)}, or null")
+        return
+    _check_keys(scenario, SCENARIO_KEYS, (), "scenario", problems)
+    if "turn_track" in scenario and scenario["turn_track"] not in TURN_TRACKS:
+        problems.add("scenario.turn_track", f"{scenario['turn_track']!r} is not one of {', '.join(TURN_TRACKS)}")
+    if "qualities" in scenario:
+        qualities = scenario["qualities"]
+        if not isinstance(qualities, list) or not all(_is_text(q) for q in qualities):
+            problems.add("scenario.qualities", "must be a list of quality names")
+        elif len(set(qualities)) != len(qualities):
+            problems.add("scenario.qualities", "lists a quality twice")
+    for part in SCENARIO_PARTS:
+        if part not in scenario:
+            continue
+        fields = scenario[part]
+        if not isinstance(fields, dict):
+            problems.add(f"scenario.{part}", "must be an object of field spec per key")
+            continue
+        for name, spec in fields.items():
+            where = f"scenario.{part}.{name}"
+            if not isinstance(name, str) or not FIELD_NAME.match(name):
+                problems.add(where, f"{name!r} is not a key of lower-case letters, digits and '_'")
+            _check_field(spec, where, problems)
+
+
+def _check_field(spec, where, problems):
+    if not isinstance(spec, dict):
+        problems.add(where, "must be an object with a 'type'")
+        return
+    _check_keys(spec, FIELD_KEYS, ("type",), where, problems)
+    kind = spec.get("type")
+    if "type" in spec and kind not in FIELD_TYPES:
+        problems.add(f"{where}.type", f"{kind!r} is not one of {', '.join(FIELD_TYPES)}")
+        return
+    for key in ("means", "rule", "code"):
+        if key in spec and not _is_text(spec[key]):
+            problems.add(f"{where}.{key}", "must be a non-empty string")
+    for key in ("min", "max"):
+        if key in spec:
+            if kind not in ("integer", "counts"):
+                problems.add(f"{where}.{key}", f"only an integer or counts field has a {key}")
+            elif not _is_int(spec[key]):
+                problems.add(f"{where}.{key}", f"must be a whole number, not {spec[key]!r}")
+    if _is_int(spec.get("min")) and _is_int(spec.get("max")) and spec["min"] > spec["max"]:
+        problems.add(f"{where}.min", f"{spec['min']} is above max {spec['max']}")
+    for key, owner in (("values", "choice"), ("keys", "counts")):
+        if key in spec and kind != owner:
+            problems.add(f"{where}.{key}", f"only a {owner} field has {key}")
+        elif key in spec and (not isinstance(spec[key], list) or not spec[key]
+                              or not all(_is_text(v) for v in spec[key])):
+            problems.add(f"{where}.{key}", "must be a non-empty list of strings")
+    if kind == "choice" and "values" not in spec:
+        problems.add(f"{where}.values", "is required for a choice field")
+    if "default" in spec:
+        problem = field_problem(spec, spec["default"])
+        if problem:
+            problems.add(f"{where}.default", problem)
+
+
+def field_problem(spec, value):
+    """What is wrong with a value of a plain field (integer, number, boolean, text, choice, edge), or None.
+
+    The other kinds need the scenario around them (hexes, sides) and are checked by the scenario format."""
+    kind = spec["type"]
+    if kind == "integer":
+        low, high = spec.get("min"), spec.get("max")
+        if not _is_int(value) or (low is not None and value < low) or (high is not None and value > high):
+            span = (f" from {low}" if low is not None else "") + (f" to {high}" if high is not None else "")
+            return f"expected a whole number{span}, got {value!r}"
+    elif kind == "number":
+        if not _is_number(value) or value <= 0:
+            return f"expected a positive number, got {value!r}"
+    elif kind == "boolean":
+        if not isinstance(value, bool):
+            return f"expected true or false, got {value!r}"
+    elif kind == "text":
+        if not isinstance(value, str):
+            return f"expected text, got {value!r}"
+    elif kind == "choice":
+        if value not in spec.get("values", ()):
+            return f"expected one of {', '.join(spec.get('values', ()))}, got {value!r}"
+    elif kind == "edge":
+        if value not in ("N", "E", "S", "W"):
+            return f"expected a map edge, one of N, E, S, W, got {value!r}"
+    return None
 
 
 def _check_style(style, path, problems):
@@ -644,16 +838,26 @@ def _resolve(data, base):
     for key in TOP_ORDER:
         if key in data:
             merged[key] = copy.deepcopy(data[key])
-        elif base is not None and key in TOP_INHERITED + ("blind_hex_table",) and key in base:
+        elif base is not None and key in TOP_INHERITED + TOP_OPTIONAL_INHERITED and key in base:
             merged[key] = copy.deepcopy(base[key])
     terrain = copy.deepcopy(data["terrain"])
     if data.get("extends_base") and base is not None:
         combined = {entry["id"]: entry for entry in copy.deepcopy(base["terrain"])}
         combined.update((entry["id"], entry) for entry in terrain)
         terrain = list(combined.values())
+    _resolve_linear(terrain, base)
     _resolve_styles(terrain, base, data.get("styles"))
     merged["terrain"] = terrain
     return merged
+
+
+def _resolve_linear(terrain, base):
+    """An entry that replaces a base entry of the same id keeps its road or railroad unless it says otherwise
+    (``"linear": null`` says it carries none); an entry of a new id carries one only where it says so."""
+    base_linear = {e["id"]: e.get("linear") for e in base["terrain"]} if base is not None else {}
+    for entry in terrain:
+        if "linear" not in entry and base_linear.get(entry["id"]):
+            entry["linear"] = base_linear[entry["id"]]
 
 
 def _resolve_styles(terrain, base, overrides):

@@ -288,10 +288,11 @@ def game_block(doc, side_ids):
                          given if given is not None else d["total"]])
         inches = inches_per_hex(doc)
         metres = doc.maps[doc.main_key].grid.hex_metres
-        out += [p("Activation deck", "h3"), small_table(rows),
-                p(f"Scale: one hex is {metres:g} m of ground, {inches:g} inches on the table "
-                  f"(1 inch = 25 yards); measure ranges in hexes × {inches:g}."
-                  + (" Distances in inches are rounded down." if rules.get("rounding") == "floor" else ""))]
+        out += [p("Activation deck", "h3"), small_table(rows)]
+        if inches is not None:
+            out.append(p(f"Scale: one hex is {metres:g} m of ground, {inches:g} inches on the table "
+                         f"(1 inch = 25 yards); measure ranges in hexes × {inches:g}."
+                         + (" Distances in inches are rounded down." if rules.get("rounding") == "floor" else "")))
     elif game == "assault":
         rows = [["Side", "Formations", "Selection", "Command cards", "TA/OAs", "Smoke", "Points"]]
         for side in shown:

@@ -9,7 +9,8 @@ each game's rulebook (named with its sections in docs/rulesets/<id>.md), by way 
 its digest; the rule numbers are in the messages.
 
 What a terrain lets a unit do comes from the catalogue's movement data: "X" means the unit's class may not
-enter; "road only" and "road or railroad only" allow it only where the hex also has a road (or railroad).
+enter; "road only" and "road or railroad only" allow it only where the hex also has a road (or railroad). Which
+terrain is a road or a railroad is the catalogue's too (an entry's ``linear``), never guessed from its name.
 """
 
 from dataclasses import dataclass, field
@@ -17,8 +18,6 @@ from dataclasses import dataclass, field
 from engine import rulesets
 from engine.mapfile import Finding
 from engine.scenarios import scenariofile
-
-ROAD_WORDS = ("road", "highway", "track", "trail", "alley", "path", "bridge")
 
 
 def error(path, message, hex=None, code="invalid"):
@@ -90,9 +89,8 @@ class Board:
         A unit set up in a hex stands at ground level and may have come along the hex's road or railroad: those
         are the conditions that hold for the catalogue's movement cases (docs/rulesets/catalogues.md)."""
         ids = list(self.terrain(ref)) + list(markers)
-        has_road = any(any(w in t for w in ROAD_WORDS) for t in ids)
-        has_rail = any("railroad" in t for t in ids)
-        conditions = tuple(c for c, holds in (("along-road", has_road), ("along-railroad", has_rail)) if holds)
+        conditions = self.catalogue.movement_conditions(ids)
+        has_road, has_rail = "along-road" in conditions, "along-railroad" in conditions
         for tid in ids:
             entry = self.catalogue.terrain.get(tid)
             if entry is None:
@@ -137,9 +135,8 @@ def check(doc):
 
 
 def _game(doc):
-    if doc.ruleset in scenariofile.RULESETS:
-        return doc.ruleset
-    return getattr(rulesets.get(doc.ruleset), "base", None)
+    """The built-in game whose checks apply: the ruleset's base (a built-in is its own base)."""
+    return rulesets.get(doc.ruleset).base
 
 
 def markers_at(doc):
@@ -435,7 +432,7 @@ def check_miniatures(doc, board):
     found = []
     data = doc.data
     ipx = scenariofile.inches_per_hex(doc)
-    if ipx < 1.25:
+    if ipx is not None and ipx < 1.25:
         found.append(warning("rules.inches_per_hex", f"{ipx}\" per hex is smaller than a 3-figure base (1.25\"); "
                                                      "the map's scale may be wrong (V15)", code="miniatures-scale"))
     for s, side in enumerate(data["sides"]):

@@ -16,13 +16,13 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from engine import mapfile
+from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
 from engine.scenarios import victory
 
 FORMAT = "hexside-scenario"
 VERSION = 1
-RULESETS = ("ost", "ats", "assault", "miniatures", "tocs")
+RULESETS = rulesets.builtin_ids()  # the built-in games, as the catalogue lists them
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 EDGES = ("N", "E", "S", "W")
 TEXT_LIMIT = 20_000
@@ -44,41 +44,10 @@ MARKER_KEYS = ("kind", "hex", "side", "count", "facing", "note")
 OBJECTIVE_KEYS = ("id", "hex", "name", "kind", "owner", "vp")
 OBJECTIVE_KINDS = ("objective", "control")
 
-# The OOB entry's fields: common to every game, then what each game adds. Anything else is an error, so a typo
-# is caught rather than kept.
+# The OOB entry's fields common to every game. What each game adds (OOB keys, side fields, scenario rules, unit
+# qualities) is its catalogue's scenario section (engine/rulesets/data/<game>.json, docs/scenario-format.md);
+# anything else is an error, so a typo is caught rather than kept.
 OOB_COMMON = ("id", "unit", "name", "count", "class", "quality", "leader", "weapons", "formation", "hidden", "notes")
-OOB_EXTRA = {
-    "ost": ("casualty_points", "branch"),
-    "ats": ("vp", "dummy"),
-    "assault": ("points", "deck"),
-    "miniatures": ("element", "commander", "attached"),
-    "tocs": ("steps", "parent", "echelon"),
-}
-QUALITIES = {
-    "ost": ("elite", "regular", "poor"),
-    "ats": ("elite", "first-line", "second-line", "green", "conscript"),
-    "assault": ("recruit", "regular", "hardened", "veteran", "elite"),
-    "miniatures": ("veteran", "average", "poor"),
-    "tocs": ("elite", "veteran", "regular", "green"),
-}
-# What each game keeps per side, and for the whole scenario ("rules").
-SIDE_FIELDS = {
-    "ost": ("gut_check", "impulse"),
-    "ats": ("friendly_edge",),
-    "assault": ("formations", "selection", "command_cards", "ta_oas", "smoke"),
-    "miniatures": ("deck",),
-    "tocs": ("op_minimum", "op_reserve"),
-}
-RULES_FIELDS = {
-    "ost": ("luck_cards", "extended_play"),
-    "ats": ("overlays", "setup_order", "vp_values", "conditions"),
-    "assault": ("hand_limit", "early_victory", "minefields"),
-    "miniatures": ("inches_per_hex", "rounding"),
-    "tocs": ("module", "turn_hours"),
-}
-MINIATURES_ELEMENTS = ("platoon", "attached", "local-foo", "divisional-foo", "company-commander", "sniper")
-ASSAULT_DECKS = ("infantry", "artillery", "vehicle")
-ASSAULT_SELECTION = ("free", "draw-and-choose", "random")
 IMPULSE = re.compile(r"^(\d+)D6(?:\+(\d+))?$")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 TURN_COUNTS = ("up", "down")
@@ -152,6 +121,7 @@ class _Reader(mapfile.Reader):
         self.maps = {}
         self.main = None
         self.ruleset = None
+        self.catalogue = None
 
     # -- small readers -------------------------------------------------------------------------------
     def text(self, obj, key, path, required=False, limit=TEXT_LIMIT):
@@ -260,6 +230,67 @@ class _Reader(mapfile.Reader):
         self.error(path, f"expected a hexside ({sides}) or a vertex 0 to 5, got {value!r}", hex, code="bad-facing")
         return None
 
+    def game_fields(self, obj, path, part):
+        """A part's per-game fields ("oob", "side" or "rules"), each checked by its spec in the ruleset's
+        catalogue (scenario.<part>); a ruleset without one takes none."""
+        specs = self.catalogue.scenario_fields(part) if self.catalogue is not None else {}
+        fields = self.fields(obj, path, tuple(specs))
+        for key, spec in specs.items():
+            if key in fields:
+                fields[key] = self.field_value(spec, fields[key], f"{path}.{key}")
+        return fields
+
+    def field_value(self, spec, value, path):
+        """One per-game field checked by its catalogue spec (engine.rulesets.catalogue.FIELD_TYPES)."""
+        kind = spec["type"]
+        if kind == "integer":
+            self.integer(value, path, spec.get("min"), spec.get("max"))
+        elif kind == "number":
+            self.number(value, path)
+        elif kind == "boolean":
+            self.flag(value, path)
+        elif kind == "text" and not isinstance(value, str):
+            self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
+        elif kind == "choice" and value not in spec["values"]:
+            self.error(path, f"expected one of {', '.join(spec['values'])}, got {value!r}",
+                       code=spec.get("code", "bad-choice"))
+        elif kind == "edge":
+            self.edge(value, path)
+        elif kind == "dice":
+            if isinstance(value, str) and IMPULSE.match(value.upper()):
+                return value.upper()
+            self.error(path, f"expected a dice formula such as \"2D6+3\", got {value!r}",
+                       code=spec.get("code", "bad-dice"))
+        elif kind == "counts":
+            self.counts(spec, value, path)
+        elif kind == "overlays":
+            for where, entry in self.entries(value, path, ("id", "x", "y"), ("id", "x", "y")):
+                if not isinstance(entry["id"], str) or not entry["id"]:
+                    self.error(f"{where}.id", "expected the overlay's id, e.g. \"OG1\"", code="bad-type")
+                for k in ("x", "y"):
+                    ref = self.hex(entry[k], f"{where}.{k}")
+                    if ref is not None:
+                        entry[k] = ref
+        elif kind == "side-ids" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            self.error(path, f"expected a list of side ids, got {value!r}", code="bad-type")
+        return value
+
+    def counts(self, spec, value, path):
+        """Whole numbers by name: by the names the spec lists, or by any name."""
+        if value is None:
+            return
+        names = spec.get("keys")
+        if names is not None:
+            if not self.keys(value, path, tuple(names)):
+                return
+        elif not isinstance(value, dict):
+            self.error(path, f"expected an object of {spec.get('means') or 'whole numbers by name'}",
+                       code="bad-type")
+            return
+        for name, n in value.items():
+            if names is None or name in names:
+                self.integer(n, f"{path}.{name}", spec.get("min"), spec.get("max"))
+
     def fields(self, obj, path, allowed):
         """Free per-game fields: only the names the game knows, each a JSON value. Objects inside are written
         with their keys sorted, so that a store that reorders keys (PostgreSQL's jsonb) changes nothing."""
@@ -291,7 +322,7 @@ class _Reader(mapfile.Reader):
                                       f"{ruleset!r}", code="unknown-ruleset")
                 ruleset = None
         self.ruleset = ruleset
-        self.game = self.game_of(ruleset)
+        self.catalogue = self.catalogue_of(ruleset)
         out["ruleset"] = ruleset or ""
         for key, limit in (("subtitle", 200), ("date", 100), ("place", 200), ("introduction", TEXT_LIMIT),
                            ("designer", 200)):
@@ -303,8 +334,7 @@ class _Reader(mapfile.Reader):
         out["play_area"] = self.read_play_area(data.get("play_area"))
         out["turns"] = self.read_turns(data.get("turns", {}))
         out["environment"] = self.read_environment(data.get("environment", {}))
-        out["rules"] = self.fields(data.get("rules", {}), "rules", RULES_FIELDS.get(self.game, ()))
-        self.read_rules(out["rules"])
+        out["rules"] = self.game_fields(data.get("rules", {}), "rules", "rules")
         objectives, self.objective_ids = self.read_objectives(data.get("objectives", []))
         sides, side_ids = self.read_sides(data.get("sides", []), objectives)
         self.side_ids = side_ids
@@ -333,12 +363,14 @@ class _Reader(mapfile.Reader):
             raise ScenarioFormatError(self.errors)
         return ScenarioDoc(data={key: out[key] for key in TOP_KEYS if key in out}, maps=self.maps)
 
-    def game_of(self, ruleset):
-        """The built-in game whose scenario fields a ruleset uses (a custom profile: its base's)."""
-        if ruleset in RULESETS or ruleset is None:
-            return ruleset
-        base = getattr(self.rulesets(ruleset), "base", None)
-        return base if base in RULESETS else None
+    def catalogue_of(self, ruleset):
+        """The ruleset's catalogue (a Ruleset), whose scenario section says what the game's scenario takes."""
+        if not ruleset:
+            return None
+        try:
+            return (self.rulesets or rulesets.get)(ruleset)
+        except KeyError:
+            return None
 
     def read_maps(self, items):
         out = []
@@ -425,7 +457,7 @@ class _Reader(mapfile.Reader):
             return out
         if "count" in value:
             out["count"] = self.integer(value["count"], "turns.count", 1, 1000) or 1
-        default_counts = "down" if self.game == "ost" else "up"
+        default_counts = self.catalogue.turn_track if self.catalogue is not None else "up"
         counts = value.get("counts", default_counts)
         if counts not in TURN_COUNTS:
             self.error("turns.counts", f"expected 'up' or 'down', got {counts!r}", code="bad-turns")
@@ -445,36 +477,6 @@ class _Reader(mapfile.Reader):
         if value.get("visibility") is not None:
             out["visibility"] = self.integer(value["visibility"], "environment.visibility", 1, 1000)
         return out
-
-    def read_rules(self, rules):
-        game = self.game
-        if game == "ost" and "luck_cards" in rules:
-            self.integer(rules["luck_cards"], "rules.luck_cards", 0, 10)
-        if game == "ost" and "extended_play" in rules:
-            self.flag(rules["extended_play"], "rules.extended_play")
-        if game == "ats" and "overlays" in rules:
-            for path, entry in self.entries(rules["overlays"], "rules.overlays", ("id", "x", "y"), ("id", "x", "y")):
-                if not isinstance(entry["id"], str) or not entry["id"]:
-                    self.error(f"{path}.id", "expected the overlay's id, e.g. \"OG1\"", code="bad-type")
-                for k in ("x", "y"):
-                    ref = self.hex(entry[k], f"{path}.{k}")
-                    if ref is not None:
-                        entry[k] = ref
-        if game == "ats" and "vp_values" in rules:
-            values = rules["vp_values"]
-            if not isinstance(values, dict):
-                self.error("rules.vp_values", "expected an object of VP per unit kind, e.g. {\"squad\": 2}",
-                           code="bad-type")
-            else:
-                for k, v in values.items():
-                    self.integer(v, f"rules.vp_values.{k}", 0, 1000)
-        if game == "assault" and "hand_limit" in rules:
-            self.integer(rules["hand_limit"], "rules.hand_limit", 0, 20)
-        if game == "miniatures" and "inches_per_hex" in rules:
-            self.number(rules["inches_per_hex"], "rules.inches_per_hex")
-        if game == "miniatures" and "rounding" in rules and rules["rounding"] not in ("floor", "nearest"):
-            self.error("rules.rounding", f"expected 'floor' or 'nearest', got {rules['rounding']!r}",
-                       code="bad-type")
 
     def read_objectives(self, items):
         out, seen = [], set()
@@ -527,41 +529,11 @@ class _Reader(mapfile.Reader):
         return out, [s["id"] for s in out]
 
     def read_side_fields(self, value, path):
-        fields = self.fields(value, path, SIDE_FIELDS.get(self.game, ()))
-        game = self.game
-        if game == "ost":
-            if "gut_check" in fields:
-                self.integer(fields["gut_check"], f"{path}.gut_check", 2, 12)
-            if "impulse" in fields and not (isinstance(fields["impulse"], str)
-                                            and IMPULSE.match(fields["impulse"].upper())):
-                self.error(f"{path}.impulse", f"expected an impulse formula such as \"2D6+3\", got "
-                                              f"{fields['impulse']!r}", code="bad-impulse")
-            elif "impulse" in fields:
-                fields["impulse"] = fields["impulse"].upper()
-        if game == "ats" and "friendly_edge" in fields:
-            self.edge(fields["friendly_edge"], f"{path}.friendly_edge")
-        if game == "assault":
-            formations = fields.get("formations")
-            if formations is not None:
-                if self.keys(formations, f"{path}.formations", ASSAULT_DECKS):
-                    for deck, n in formations.items():
-                        self.integer(n, f"{path}.formations.{deck}", 0, 50)
-            if "selection" in fields and fields["selection"] not in ASSAULT_SELECTION:
-                self.error(f"{path}.selection", f"expected one of {', '.join(ASSAULT_SELECTION)}, got "
-                                                f"{fields['selection']!r}", code="bad-selection")
-            for k in ("command_cards", "ta_oas", "smoke"):
-                if k in fields:
-                    self.integer(fields[k], f"{path}.{k}", 0, 100)
-        if game == "miniatures" and "deck" in fields:
-            self.integer(fields["deck"], f"{path}.deck", 0, 100)
-        if game == "tocs":
-            for k in ("op_minimum", "op_reserve"):
-                if k in fields:
-                    self.integer(fields[k], f"{path}.{k}", 0, 1000)
-        return fields
+        return self.game_fields(value, path, "side")
 
     def read_oob(self, items, path):
-        allowed = OOB_COMMON + OOB_EXTRA.get(self.game, ())
+        extra = self.catalogue.scenario_fields("oob") if self.catalogue is not None else {}
+        allowed = OOB_COMMON + tuple(key for key in extra if key not in OOB_COMMON)
         out, seen = [], set()
         for where, entry in self.entries(items, path, allowed, ("id", "unit")):
             uid = self.ident(entry["id"], f"{where}.id", seen, "unit")
@@ -576,7 +548,7 @@ class _Reader(mapfile.Reader):
                                              f"got {unit_class!r}", code="bad-class")
             clean["class"] = unit_class if unit_class is not None else (classes[0] if classes else None)
             quality = entry.get("quality")
-            qualities = QUALITIES.get(self.game, ())
+            qualities = self.catalogue.qualities if self.catalogue is not None else ()
             if quality is not None and qualities and quality not in qualities:
                 self.error(f"{where}.quality", f"expected one of {', '.join(qualities)}, got {quality!r}",
                            code="bad-quality")
@@ -595,37 +567,15 @@ class _Reader(mapfile.Reader):
             clean["formation"] = formation
             clean["hidden"] = self.flag(entry["hidden"], f"{where}.hidden") if "hidden" in entry else False
             clean["notes"] = self.text(entry, "notes", f"{where}.notes", limit=2000)
-            for key in OOB_EXTRA.get(self.game, ()):
-                if key in entry:
-                    clean[key] = self.read_oob_extra(key, entry[key], f"{where}.{key}")
+            for key, spec in extra.items():
+                if key in entry and key not in OOB_COMMON:
+                    clean[key] = self.field_value(spec, entry[key], f"{where}.{key}")
             if uid is not None:
                 out.append(clean)
         return out
 
-    def read_oob_extra(self, key, value, path):
-        if key in ("casualty_points", "vp", "points", "steps"):
-            return self.integer(value, path, 0, 1000)
-        if key in ("dummy", "attached"):
-            return self.flag(value, path)
-        if key == "element" and value not in MINIATURES_ELEMENTS:
-            self.error(path, f"expected one of {', '.join(MINIATURES_ELEMENTS)}, got {value!r}", code="bad-element")
-        if key == "commander" and value not in ("elite", "average", "poor"):
-            self.error(path, f"expected elite, average or poor, got {value!r}", code="bad-commander")
-        if key == "deck" and value not in ASSAULT_DECKS:
-            self.error(path, f"expected one of {', '.join(ASSAULT_DECKS)}, got {value!r}", code="bad-deck")
-        if key in ("branch", "parent", "echelon") and not isinstance(value, str):
-            self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
-        return value
-
     def unit_classes(self):
-        if not self.ruleset:
-            return ()
-        try:
-            from engine import rulesets as registry
-
-            return (self.rulesets or registry.get)(self.ruleset).unit_classes
-        except KeyError:
-            return ()
+        return self.catalogue.unit_classes if self.catalogue is not None else ()
 
     def read_placements(self, items, path, units):
         out = []
@@ -710,15 +660,9 @@ class _Reader(mapfile.Reader):
 
     def marker_kinds(self):
         """Markers a scenario may place: the catalogue's marker layer, plus control markers."""
-        if not self.ruleset:
+        if self.catalogue is None:
             return set()
-        try:
-            from engine import rulesets as registry
-
-            catalogue = (self.rulesets or registry.get)(self.ruleset)
-        except KeyError:
-            return set()
-        return set(catalogue.terrain_ids("marker")) | {"control"}
+        return set(self.catalogue.terrain_ids("marker")) | {"control"}
 
     def read_special_rules(self, items):
         out = []
@@ -815,12 +759,18 @@ def _shallow(value):
 
 
 def inches_per_hex(doc):
-    """Miniatures: inches of table per hex, set in the rules or from the map's scale (1 inch = 25 yards)."""
+    """Inches of table per hex, for a game measured in inches (else None): the scenario's rules, else the main
+    map's rules option, else the main map's hex at the catalogue's table scale (Ruleset.inches_per_hex)."""
+    try:
+        catalogue = rulesets.get(doc.ruleset)
+    except KeyError:
+        return None
+    main = doc.maps[doc.main_key]
     given = doc.data["rules"].get("inches_per_hex")
-    if given:
-        return float(given)
-    metres = doc.maps[doc.main_key].grid.hex_metres
-    return round(metres / 22.86, 3)
+    if given is None:
+        given = ((main.extensions or {}).get("rules") or {}).get("inches_per_hex")
+    found = catalogue.inches_per_hex(main.grid.hex_metres, given)
+    return found[0] if found else None
 
 
 def folder_maps(folder, rulesets=None):

@@ -4,11 +4,12 @@ answers are those of the whole grid's tables, for every ruleset, and the tables 
 import numpy as np
 import pytest
 
+from engine import rulesets
 from engine.generate import random_map
 from engine.los import engine, tables
 from tests.los.helpers import all_pairs
 
-RULESETS = ["ost", "ats", "assault", "miniatures", "tocs"]
+RULESETS = rulesets.builtin_ids()
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
