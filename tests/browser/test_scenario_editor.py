@@ -4,7 +4,6 @@ read its sentence, run the checks (a real Celery worker) and see the unit outsid
 the sight lines."""
 
 import io
-import shutil
 
 import pytest
 from django.core.management import call_command
@@ -182,8 +181,6 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
     # The whole scenario is still one that reads, and its history has every step.
     assert Scenario.objects.get(pk=scenario.pk).revision == r
     assert Scenario.objects.get(pk=scenario.pk).revisions.count() == r
-    for name in ("scenario-editor-checks", "scenario-editor-sight"):
-        shutil.copy(f"{ARTIFACTS}/{name}.png", f"docs/img/{name}.png")
 
 
 def test_a_published_sample_reads_without_signing_in(live_server, page):
@@ -205,7 +202,6 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
         e.view.oy = e.view.height / 2 - y * 48; e.view.cache = null; e.view.request(); }""")
     page.wait_for_timeout(300)
     page.screenshot(path=f"{ARTIFACTS}/scenario-sample-hill-112.png")
-    shutil.copy(f"{ARTIFACTS}/scenario-sample-hill-112.png", "docs/img/scenario-sample-hill-112.png")
     page.goto(f"{live_server.url}/scenarios/")
     assert page.locator("table a:text('Hill 112: the Orne heights')").count() == 1
 
