@@ -95,6 +95,8 @@ export class Session extends EventTarget {
       this.sending = false;
       this.emit("state");
     }
+    // A stroke made while the server's copy was being fetched goes out now.
+    if (this.pending.length && !this.conflict) this.flush();
   }
 
   // The server refused a stroke: say why, and take it back off the screen (and the undo stack).
