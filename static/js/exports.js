@@ -1,10 +1,11 @@
 // Export buttons (card PDF, map PNG): each runs an export job, shows its progress, then downloads the file.
 // A form[data-export-url] holds the options (paper, sheet, dpi, hex_mm); a button's data-format picks pdf or png.
-import { runJob } from "./jobs.js";
+import { runJob } from "./lib/jobs.js";
+import { Progress } from "./lib/progress.js";
 
 for (const form of document.querySelectorAll("form[data-export-url]")) {
   const status = form.querySelector("[data-export-status]");
-  const progress = form.querySelector("progress");
+  const progress = new Progress(form.querySelector("progress"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = event.submitter;
@@ -16,12 +17,11 @@ for (const form of document.querySelectorAll("form[data-export-url]")) {
     }
     if (format) parameters.format = format;
     for (const b of form.querySelectorAll("button")) b.disabled = true;
-    progress.hidden = false;
-    progress.value = 0;
+    progress.show({ status: "queued", progress: 0 });
     status.textContent = "queued…";
     try {
       const job = await runJob(form.dataset.exportUrl, parameters, (j) => {
-        progress.value = j.progress || 0;
+        progress.show(j);
         status.textContent = j.message || j.status;
       });
       status.textContent = `ready: ${job.result.filename}`;
@@ -30,7 +30,7 @@ for (const form of document.querySelectorAll("form[data-export-url]")) {
     } catch (error) {
       status.textContent = `not exported: ${error.message}`;
     } finally {
-      progress.hidden = true;
+      progress.hide();
       for (const b of form.querySelectorAll("button")) b.disabled = false;
     }
   });

@@ -239,3 +239,41 @@ def test_tocs_perimeter_and_miniatures_inches(live_server, page, designer):
     page.mouse.click(*point(page, "C3"))
     page.mouse.move(*point(page, "F3"))
     assert '3 hexes = 6" from C3' in page.inner_text("#status-hex")
+
+
+def test_edits_show_at_once_undo_redo_and_a_refusal_rolls_back(live_server, page, designer):
+    """The scenario editor's edit session: no reload after a write, Undo and Redo as new edits (Ctrl+Z, the
+    buttons), and an edit the server refuses taken back with its message."""
+    call_command("load_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    scenario, r = new_scenario(page, live_server, "Undo at Hill 112", "Hill 112 (Old School Tactical) (ost)")
+    page.evaluate("() => { window.stayed = true; }")   # gone if the page reloads
+    page.click("#tabs [role=tab]:text('Scenario')")
+    page.click("#add-rule")
+    assert page.locator("#special-rules li").count() == 1   # shown before the server answers
+    r = saved_after(page, r)
+    assert document(scenario.pk)["special_rules"] == ["New special rule."]
+
+    page.locator("#map-canvas").focus()
+    page.keyboard.press("Control+z")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["special_rules"] == []
+    assert page.locator("#special-rules li").count() == 0
+    page.click("#redo")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["special_rules"] == ["New special rule."]
+    assert Scenario.objects.get(pk=scenario.pk).revisions.count() == r
+
+    # A count of 0 units is no OOB entry the format reads: refused, rolled back, the reason in the banner.
+    page.click("#tabs [role=tab]:text('Side 1')")
+    count = "#oob tr[data-unit='unit-1'] input[aria-label=count]"
+    page.fill(count, "0")
+    page.locator(count).dispatch_event("change")
+    page.locator("#banner").wait_for()
+    assert "refused" in page.inner_text("#banner")
+    page.wait_for_function("() => !window.scenarioEditor.session.busy")
+    assert page.input_value(count) == "1"
+    assert page.evaluate("() => window.scenarioEditor.doc.sides[0].oob[0].count") == 1
+    assert Scenario.objects.get(pk=scenario.pk).revision == r
+    assert page.evaluate("() => window.stayed") is True
+    page.screenshot(path=f"{ARTIFACTS}/scenario-editor-undo.png")

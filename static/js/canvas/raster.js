@@ -1,7 +1,7 @@
 // The terrain layer drawn pixel by pixel: each pixel finds its hex with the grid's own arithmetic (hexAt, inlined)
 // and takes that hex's colour, pattern and level shade; grid lines come from the pixel's distance to the hex's
 // edge. A whole 100 x 100 map costs what its pixels cost, not what 10,000 vector paths cost.
-import { SQRT3 } from "./hexgrid.js";
+import { SQRT3 } from "../hexgrid.js";
 
 const parseColour = (text) => {
   if (text && text[0] === "#" && text.length === 7) {

@@ -1,6 +1,6 @@
 // LOS: click the observer, then the target. The line is drawn at once; the background job's answer colours it
 // and its reasons are listed beside the map. With "markers" on, clicks drop smoke or wrecks for the check.
-import { PALETTE } from "../results.js";
+import { PALETTE } from "../../canvas/results.js";
 
 export const los = {
   id: "los", name: "LOS check", key: "s",

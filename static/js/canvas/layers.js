@@ -1,8 +1,9 @@
-// The map on a canvas: a viewport (zoom around the cursor, pan, fit), the map's layers drawn from the
-// catalogue's styles, each cached off-screen and redrawn only when its data changes, and extra layers a page
+// The map on a canvas: a Viewport (view.js: zoom, pan, fit) with the map's layers drawn from the catalogue's
+// styles, each cached off-screen and redrawn only when its data changes, and extra layers a page
 // adds on top (results, highlights, zones, counters: anything with a draw(ctx, view) function).
-import { SQRT3 } from "./hexgrid.js";
+import { SQRT3 } from "../hexgrid.js";
 import { HexPaint, rasterise } from "./raster.js";
+import { Viewport } from "./view.js";
 
 // -- styles -------------------------------------------------------------------------------------------------
 // Used until every catalogue entry carries its own `style`: a colour by the terrain's LOS class, a few by id.
@@ -90,14 +91,12 @@ export function patternTile(kind, colour, s) {
 // -- the view -----------------------------------------------------------------------------------------------
 const LAYERS = ["terrain", "art", "hexsides", "overlays", "grid"];
 
-export class MapView {
+export class MapView extends Viewport {
   constructor(canvas, model, styles) {
-    this.canvas = canvas;
+    super(canvas);
     this.ctx = canvas.getContext("2d");
     this.model = model;
     this.styles = styles;
-    this.scale = 30;      // screen px per map unit (a hex's circumradius)
-    this.ox = 20; this.oy = 20;   // screen position of map point (0, 0)
     this.showLabels = true;
     this.showGrid = true;
     this.showLevels = true;
@@ -112,48 +111,17 @@ export class MapView {
   }
 
   get grid() { return this.model.grid; }
+  extent() { return this.grid.extent(); }
 
-  // -- coordinates ---------------------------------------------------------------------------------------
-  toMap(sx, sy) { return [(sx - this.ox) / this.scale, (sy - this.oy) / this.scale]; }
-  toScreen(x, y) { return [x * this.scale + this.ox, y * this.scale + this.oy]; }
-  eventPoint(e) {
-    const r = this.canvas.getBoundingClientRect();
-    return [e.clientX - r.left, e.clientY - r.top];
-  }
   hexAtEvent(e) { const [x, y] = this.toMap(...this.eventPoint(e)); return this.grid.hexAt(x, y); }
   // The screen point of a hex's centre, for tests and tools.
   screenOf(col, row) { return this.toScreen(...this.grid.centre(col, row)); }
 
   resize() {
-    const dpr = window.devicePixelRatio || 1, r = this.canvas.getBoundingClientRect();
-    this.width = Math.max(1, r.width); this.height = Math.max(1, r.height);
-    this.canvas.width = Math.round(this.width * dpr); this.canvas.height = Math.round(this.height * dpr);
-    this.dpr = dpr;
-    if (!this.fitted) { this.fit(); this.fitted = true; }
+    this.measure();
     this.cache = null;
     this.request();
   }
-
-  fit() {
-    const [x0, y0, x1, y1] = this.grid.extent(), pad = 16;
-    this.scale = Math.max(2, Math.min((this.width - 2 * pad) / (x1 - x0), (this.height - 2 * pad) / (y1 - y0)));
-    this.ox = pad - x0 * this.scale + ((this.width - 2 * pad) - (x1 - x0) * this.scale) / 2;
-    this.oy = pad - y0 * this.scale + ((this.height - 2 * pad) - (y1 - y0) * this.scale) / 2;
-    this.request();
-  }
-
-  zoomAt(sx, sy, factor) {
-    const [mx, my] = this.toMap(sx, sy);
-    this.scale = Math.max(2, Math.min(400, this.scale * factor));
-    this.ox = sx - mx * this.scale; this.oy = sy - my * this.scale;
-    // While the wheel turns, the cached layers are stretched; they are drawn again at the new scale once it stops.
-    this.zooming = true;
-    this.request();
-    clearTimeout(this.zoomTimer);
-    this.zoomTimer = setTimeout(() => { this.zooming = false; this.request(); }, 150);
-  }
-
-  panBy(dx, dy) { this.ox += dx; this.oy += dy; this.request(); }
 
   invalidate(what = { all: true }) {
     if (what.all || what.overlays) this.dirty.all = true;

@@ -1,6 +1,6 @@
 // How LOS results look on the map: a colour-blind-safe palette (Okabe & Ito) with a pattern for each answer,
 // so no answer is told by hue alone. Results stay on screen for the revision they answer, marked stale after.
-import { patternTile } from "./mapview.js";
+import { patternTile } from "./layers.js";
 
 export const PALETTE = {
   clear: { colour: "#0072B2", pattern: null, dash: [], label: "clear" },

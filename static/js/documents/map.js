@@ -1,7 +1,8 @@
 // A map document held as lookups the view and the tools can use: hexes by "col,row", hexsides by canonical
 // "col,row,side", overlays with their anchors parsed. Changed only through apply(ops), which mirrors
-// engine/edits.py and gives the inverse operations. Shared by the painter and any page that shows a map.
-import { Grid, rotateAxial } from "./hexgrid.js";
+// engine/edits.py and gives the inverse operations. Shared by the painter and any page that shows a map;
+// `mapKind` at the end is what the edit session (session.js) needs to edit a map.
+import { Grid, rotateAxial } from "../hexgrid.js";
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 export const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
@@ -195,9 +196,85 @@ export class MapModel {
     return { inverse, touched };
   }
 
+  // Take another model's state (the session rebuilding the local view from the server's), telling listeners.
+  assign(other) {
+    this.cells = new Map(other.cells); this.hexsides = new Map(other.hexsides);
+    this.overlays = clone(other.overlays); this.background = clone(other.background);
+    this.name = other.name;
+    this.changed({ all: true });
+  }
+
+  // The document as the server writes it (engine/mapfile.py to_dict, less the sorting of hexes and hexsides):
+  // what a test compares with the server's copy.
+  toDocument() {
+    const g = this.grid, d = this.document;
+    const hexes = [...this.cells].map(([key, cell]) => {
+      const [c, r] = key.split(",").map(Number), e = { hex: g.label(c, r), terrain: [...cell.terrain], level: cell.level };
+      if (cell.storeys !== 1) e.storeys = cell.storeys;
+      if (cell.art) e.art = clone(Array.isArray(cell.art[0][0]) ? cell.art : [cell.art]);
+      if (cell.label_note != null) e.label_note = cell.label_note;
+      return e;
+    });
+    const hexsides = [...this.hexsides].map(([key, terrain]) => {
+      const [col, row, side] = g.hexsideName(key.split(",").map(Number));
+      return { hex: g.label(col, row), side, terrain };
+    });
+    const overlays = this.overlays.map((o) => ({ id: o.id, anchor: g.label(...o.anchor), rotation: o.rotation || 0,
+                                                 hexes: clone(o.hexes), hexsides: clone(o.hexsides) }));
+    const out = { format: d.format, version: d.version, name: this.name, ruleset: d.ruleset, grid: clone(d.grid),
+                  defaults: clone(this.defaults), hexes, hexsides, overlays };
+    if (this.background) out.background = clone(this.background);
+    out.extensions = clone(d.extensions);
+    return out;
+  }
+
   // A hex's state as shown in the conflict banner.
   describeHex(col, row) {
     const c = this.cell(col, row);
     return `${c.terrain.join("+")}, level ${c.level}${c.storeys > 1 ? `, ${c.storeys} storeys` : ""}`;
   }
 }
+
+// -- what the edit session needs to know of a map ------------------------------------------------------------
+
+// The hexes, hexsides, overlays and scan a stroke changes: a clash is one of them changed on the server too.
+function footprint(model, ops) {
+  const g = model.grid, keys = new Set();
+  for (const op of ops) {
+    if (op.hexes) for (const h of op.hexes) keys.add("h:" + g.key(...g.parseHex(h)));
+    if (op.hex && op.side !== undefined) keys.add("s:" + g.hexside(...g.parseHex(op.hex), op.side).join(","));
+    else if (op.hex) keys.add("h:" + g.key(...g.parseHex(op.hex)));
+    if (op.op.endsWith("_overlay")) keys.add("o:" + (op.id || op.overlay.id));
+    if (op.op === "set_background") keys.add("b");
+  }
+  return keys;
+}
+
+function stateOf(model, key) {
+  const [kind, rest] = [key.slice(0, 1), key.slice(2)];
+  if (kind === "h") { const [c, r] = rest.split(",").map(Number); return JSON.stringify(model.cell(c, r)); }
+  if (kind === "s") return model.hexsides.get(rest) || null;
+  if (kind === "o") return JSON.stringify(model.overlays.find((o) => o.id === rest) || null);
+  return JSON.stringify(model.background);
+}
+
+// How a clash is shown: the hex, theirs and mine.
+function describeClash(theirs, mine, key) {
+  if (key.startsWith("h:")) {
+    const [c, r] = key.slice(2).split(",").map(Number);
+    return { where: theirs.grid.label(c, r), hex: [c, r], theirs: theirs.describeHex(c, r), mine: mine.describeHex(c, r) };
+  }
+  return { where: key.slice(2) || "background", theirs: stateOf(theirs, key), mine: "(this stroke)" };
+}
+
+export const mapKind = {
+  name: "map",
+  urls: {
+    document: (id) => `/api/maps/${id}/`,
+    edits: (id) => `/api/maps/${id}/edits/`,
+    current: (id) => `/api/maps/${id}/current/`,
+    restore: (id, n) => `/api/maps/${id}/revisions/${n}/restore/`,
+  },
+  model: (document) => new MapModel(clone(document)),
+  footprint, stateOf, describeClash,
+};

@@ -52,10 +52,16 @@ export async function request(method, url, body, { raw = false, signal, headers 
   return data;
 }
 
+// The one test for a stale revision: the API answers 409 when a write names a revision that is no longer the
+// latest (someone else saved first). Only the edit session (session.js) acts on it, by rebasing.
+export const isStale = (err) => err instanceof ApiError && err.status === 409;
+// A refusal the designer can act on (bad values): the write will never pass as sent.
+export const isRefused = (err) => err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 409;
+
 export const get = (url, options) => request("GET", url, undefined, options);
 export const post = (url, body, options) => request("POST", url, body, options);
 
-// The map API's addresses, in one place.
+// The API's addresses, in one place.
 export const urls = {
   map: (id) => `/api/maps/${id}/`,
   edits: (id) => `/api/maps/${id}/edits/`,
@@ -67,4 +73,7 @@ export const urls = {
   findings: (id) => `/api/maps/${id}/findings/`,
   ruleset: (id) => `/api/rulesets/${id}/`,
   job: (kind, id) => `/api/maps/${id}/${kind}/`,
+  scenario: (id) => `/api/scenarios/${id}/`,
+  scenarioEdits: (id) => `/api/scenarios/${id}/edits/`,
+  scenarioJob: (kind, id) => `/api/scenarios/${id}/${kind}/`,
 };

@@ -1,0 +1,77 @@
+// The tools' options (terrain, radius, level mode, hexside feature, overlay action and template, LOS marker):
+// inputs with data-option="key" mirror p.options; overlay templates come from the map and from selections.
+import { $, $$, el } from "../../lib/dom.js";
+
+const NUMBERS = ["radius", "rotation", "level", "storeys"];
+const MARKERS = ["smoke", "smoke2", "wreck", "vehicle", "rubble", "dust", "flame"];
+
+export class Options {
+  constructor(p, hexTerrains, sideTerrains) {
+    this.p = p;
+    this.templates = [];
+    const fillSelect = (sel, items) => { for (const t of items) sel.append(el("option", { value: t.id }, t.name || t.id)); };
+    fillSelect($("#opt-terrain"), hexTerrains);
+    fillSelect($("#opt-hexside"), sideTerrains);
+    const r = p.ruleset;
+    for (const id of ["#opt-level", "#los-from-level", "#los-to-level"]) {
+      const input = $(id);
+      if (r.level_min != null) input.min = r.level_min;
+      if (r.level_max != null) input.max = r.level_max;
+      input.step = r.level_step || 1;
+    }
+    const markers = r.terrain.filter((t) => t.layer === "marker");
+    for (const k of MARKERS) {
+      const entry = markers.find((t) => t.id === k);
+      $("#opt-marker").append(el("option", { value: k }, entry ? entry.name || k : k));
+    }
+    for (const input of $$("[data-option]")) {
+      const key = input.dataset.option;
+      if (input.type === "checkbox") input.checked = !!p.options[key];
+      else input.value = p.options[key];
+      input.addEventListener("change", () => {
+        const v = input.type === "checkbox" ? input.checked : input.value;
+        p.options[key] = NUMBERS.includes(key) ? Number(v) : v;
+        if (key === "overlayMode" || key === "template") p.view.request();
+      });
+    }
+    $("#rotate").addEventListener("click", () => this.rotate());
+    this.refreshTemplates();
+  }
+
+  set(values) {
+    Object.assign(this.p.options, values);
+    for (const [k, v] of Object.entries(values)) {
+      const input = document.querySelector(`[data-option="${k}"]`);
+      if (input) input.value = v;
+    }
+  }
+
+  rotate() {
+    const o = this.p.options;
+    o.rotation = (o.rotation + 1) % 6;
+    $("#opt-rotation").value = o.rotation;
+    this.p.view.request();
+  }
+
+  template() { return this.templates.find((t) => t.key === this.p.options.template) || null; }
+
+  addTemplate(t) {
+    const n = this.templates.length + 1, key = `selection-${n}`;
+    this.templates.push({ key, base: "sel", name: `Selection ${n} (${t.hexes.length} hexes)`, ...t });
+    this.p.options.template = key;
+    this.refreshTemplates();
+    this.set({ overlayMode: "stamp" });
+    this.p.say(`made an overlay template of ${t.hexes.length} hexes; click to stamp it`);
+  }
+
+  // The map's own overlays are templates too, listed again whenever the map's overlays change.
+  refreshTemplates() {
+    const sel = $("#opt-template");
+    sel.replaceChildren(el("option", { value: "" }, "— choose —"));
+    const fromMap = this.p.model.overlays.map((o) => ({ key: `map-${o.id}`, base: o.id.replace(/-\d+$/, ""),
+                                                        name: `${o.id} (on the map)`, hexes: o.hexes, hexsides: o.hexsides }));
+    this.templates = [...this.templates.filter((t) => !t.key.startsWith("map-")), ...fromMap];
+    for (const t of this.templates) sel.append(el("option", { value: t.key }, t.name));
+    sel.value = this.p.options.template;
+  }
+}

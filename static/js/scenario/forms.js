@@ -1,0 +1,68 @@
+// Small helpers of the scenario editor's panels: form fields that call back on change, ids, counts.
+import { el } from "../lib/dom.js";
+
+export const EDGES = ["N", "E", "S", "W"];
+
+export function numberOrNull(text) {
+  if (text === "" || text == null) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : text;
+}
+
+export function parseFacing(text) { return /^\d$/.test(text) ? Number(text) : text; }
+
+export function freshId(base, taken) {
+  for (let n = 1; ; n++) if (!taken.includes(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+// A labelled input (text, number, checkbox, color) or textarea; onchange gets the value in its type.
+export function field(label, value, onchange, attrs = {}) {
+  const read = (e) => attrs.type === "number" ? numberOrNull(e.target.value)
+    : attrs.type === "checkbox" ? e.target.checked : e.target.value;
+  const input = attrs.type === "textarea"
+    ? el("textarea", { rows: attrs.rows || 3, onchange: (e) => onchange(e.target.value) })
+    : el("input", { type: attrs.type || "text", onchange: (e) => onchange(read(e)), ...attrs });
+  if (attrs.type === "checkbox") input.checked = !!value; else input.value = value ?? "";
+  if (attrs.name) input.name = attrs.name;
+  return el("label", {}, label, " ", input);
+}
+
+// A select of [value, text] options; "" reads as null.
+export function select(label, value, options, onchange, attrs = {}) {
+  const s = selectBare(value, options, (v) => onchange(v === "" ? null : v));
+  for (const [k, v] of Object.entries(attrs)) s.setAttribute(k, v);
+  return el("label", {}, label, " ", s);
+}
+
+export function selectBare(value, options, onchange) {
+  const s = el("select", { onchange: (e) => onchange(e.target.value) }, ...options.map(([v, t]) => el("option", { value: v ?? "" }, t)));
+  s.value = value ?? "";
+  return s;
+}
+
+// A game's own field (rules, side fields): a checkbox, a number, JSON for objects, else text.
+export function freeField(key, value, onchange, onError) {
+  const label = key.replaceAll("_", " ");
+  const numeric = typeof value === "number" || /^(gut_check|luck_cards|hand_limit|deck|command_cards|ta_oas|smoke|op_minimum|op_reserve|turn_hours|inches_per_hex)$/.test(key);
+  if (typeof value === "boolean" || /^(extended_play|early_victory|minefields)$/.test(key)) {
+    return field(label, value, onchange, { type: "checkbox" });
+  }
+  if (value !== undefined && typeof value === "object" && value !== null) {
+    return field(label + " (JSON)", JSON.stringify(value), (v) => {
+      try { onchange(v.trim() ? JSON.parse(v) : null); } catch { onError(`${key}: not valid JSON`); }
+    });
+  }
+  return field(label, value, (v) => onchange(v === "" ? null : v), numeric ? { type: "number", step: "any" } : {});
+}
+
+export function unitCounts(side) {
+  const placed = {}, arriving = {};
+  for (const p of side.placements) placed[p.unit] = (placed[p.unit] || 0) + 1;
+  for (const r of side.reinforcements) for (const u of r.units) arriving[u.unit] = (arriving[u.unit] || 0) + u.count;
+  return { placed, arriving };
+}
+
+export function abbreviation(unit) {
+  const words = String(unit.unit || "?").replace(/[()]/g, "").split(/[\s/-]+/).filter(Boolean);
+  return words.length > 1 ? words.slice(0, 3).map((w) => w[0]).join("").toUpperCase() : words[0].slice(0, 3);
+}

@@ -1,0 +1,220 @@
+// The scenario editor page (templates/scenarios/scenario_editor.html): the map read-only on the painter's canvas
+// (canvas/), the scenario drawn over it (layer.js), tools that turn clicks into edits (tools/) and panels for the
+// metadata, each side and the jobs (panels/). Edits go through the same edit session as the painter's
+// (session.js): applied here at once, sent in the background with the revision they were made on, undoable; the
+// server's answer is the truth (a refused edit is rolled back and its message shown).
+import { get, urls } from "../lib/api.js";
+import { $, banner, el } from "../lib/dom.js";
+import { Progress } from "../lib/progress.js";
+import { MapView, Styles } from "../canvas/layers.js";
+import { attachPointer, zoomKey } from "../canvas/view.js";
+import { MapModel } from "../documents/map.js";
+import { scenarioKind } from "../documents/scenario.js";
+import { Session } from "../session.js";
+import { wireSession } from "../sessionbar.js";
+import { parseFacing } from "./forms.js";
+import { drawScenario } from "./layer.js";
+import { runChecks } from "./panels/checks.js";
+import { scenarioPanel } from "./panels/scenario.js";
+import { addSide, sidePanel } from "./panels/side.js";
+import { runSight } from "./panels/sight.js";
+import { entry, marker } from "./tools/markers.js";
+import { objective } from "./tools/objectives.js";
+import { place, placeUnit, remove, turn } from "./tools/placements.js";
+import { perimeter, zone } from "./tools/zones.js";
+
+const pan = { id: "pan", name: "Pan", edit: false };
+const TOOLS = [pan, zone, place, remove, turn, objective, marker, entry, perimeter];
+const POLL_MS = 5000;   // a scenario is read whole to see whether it changed: less often than a map
+
+class ScenarioEditor {
+  constructor(config) {
+    this.config = config;
+    this.id = config.scenario;
+    this.canEdit = config.canEdit;
+    this.tab = "scenario";
+    this.tool = this.canEdit ? zone : pan;
+    this.selectedUnit = null;      // OOB id of the active side
+    this.selectedReinforcement = 0;
+    this.markerKind = (config.markerKinds || [])[0] || "control";
+    this.facing = null;
+    this.findings = [];
+    this.activeFinding = null;
+    this.sight = null;
+    this.sightSide = null;
+    this.progress = new Progress($("#job-progress"), $("#job-message"));
+  }
+
+  get doc() { return this.session.local.data; }
+  get sideIndex() { return typeof this.tab === "number" ? this.tab : 0; }
+  get side() { return this.doc.sides[this.sideIndex]; }
+  // What the tests and the console read: the revision shown once nothing is waiting, the document, the sentences.
+  get scenario() { return { revision: this.shownRevision, document: this.doc, victory: this.victory }; }
+
+  async start() {
+    const data = await get(urls.scenario(this.id));
+    this.session = new Session(scenarioKind, this.id, data.document, data.revision);
+    this.victory = data.victory;
+    this.shownRevision = data.revision;
+    const first = this.doc.maps[0];
+    const mapDocument = first.document || (await get(urls.map(this.config.map))).document;
+    const ruleset = (await get(urls.ruleset(this.config.ruleset))).ruleset;
+    this.styles = new Styles(ruleset);
+    this.model = new MapModel(mapDocument);
+    this.grid = this.model.grid;
+    if (this.config.game === "miniatures") {
+      this.inchesPerHex = this.doc.rules.inches_per_hex || Math.round((mapDocument.grid.hex_metres / 22.86) * 1000) / 1000;
+    }
+    this.view = new MapView($("#map-canvas"), this.model, this.styles);
+    this.view.addLayer({ draw: (ctx) => drawScenario(ctx, this) });
+    this.buildTools();
+    this.bindCanvas();
+    this.bindSession();
+    $("#fit").addEventListener("click", () => this.view.fit());
+    $("#run-checks").addEventListener("click", () => runChecks(this));
+    $("#run-sight").addEventListener("click", () => runSight(this));
+    document.addEventListener("keydown", (e) => {
+      if (/^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "Escape" && this.tool.cancel) { this.tool.cancel(); this.view.request(); return; }
+      zoomKey(this.view, e);
+    });
+    this.render();
+    setInterval(() => this.session.poll().catch(() => {}), POLL_MS);
+    document.body.dataset.ready = "1";
+    window.scenarioEditor = this;   // for the tests and the console
+  }
+
+  // -- editing --------------------------------------------------------------------------------------------
+  bindSession() {
+    const s = this.session;
+    wireSession(s, { canEdit: this.canEdit });
+    s.local.onChange(() => { this.render(); this.view.request(); });
+    s.addEventListener("remote", (e) => { if (e.detail.data && e.detail.data.victory) this.victory = e.detail.data.victory; this.render(); });
+    s.addEventListener("state", () => { if (!s.busy) this.shownRevision = s.revision; });
+  }
+
+  banner(text) { banner("error", text); }
+
+  // Operations made on what is shown: applied at once, saved in the background. One that cannot apply here
+  // (the document moved under a stale panel) is not sent.
+  send(operations, label = "edit") {
+    if (!this.canEdit || !operations.length) return;
+    try {
+      this.session.commit(operations, label);
+    } catch (err) {
+      this.banner(`Not changed: ${err.message}`);
+    }
+  }
+
+  // A change of one value; nothing is sent when the value is already that (a field losing focus again).
+  set(path, value, label) {
+    if (JSON.stringify(this.session.local.valueAt(path)) === JSON.stringify(value)) return;
+    this.send([{ op: "set", path, value }], label || path);
+  }
+
+  // -- the map --------------------------------------------------------------------------------------------
+  hexOf(ref) {
+    if (typeof ref !== "string" || ref.includes(":")) return null;   // hexes of other maps are not drawn here
+    try { return this.grid.parseLabel(ref); } catch { return null; }
+  }
+  label(col, row) { return this.grid.label(col, row); }
+
+  // Facings a counter may have: Assault's vertices 0-5, else the grid's hexsides.
+  facings() { return this.config.game === "assault" ? [0, 1, 2, 3, 4, 5] : [...this.grid.sides]; }
+
+  buildTools() {
+    const nav = $("#tools");
+    nav.replaceChildren();
+    for (const tool of TOOLS) {
+      if ((tool.edit && !this.canEdit) || (tool.game && tool.game !== this.config.game)) continue;
+      nav.append(el("button", { type: "button", class: "tool", "data-tool": tool.id, "aria-pressed": String(this.tool === tool),
+                                title: tool.note || tool.name, onclick: () => this.useTool(tool.id) }, tool.name));
+    }
+    if (!this.canEdit) return;
+    const kinds = el("select", { id: "marker-kind", onchange: (e) => { this.markerKind = e.target.value; } },
+                     ...(this.config.markerKinds || []).map((k) => el("option", { value: k }, k)));
+    kinds.value = this.markerKind;
+    const facing = el("select", { id: "facing", onchange: (e) => { this.facing = e.target.value === "" ? null : parseFacing(e.target.value); } },
+                      ...[["", "none"], ...this.facings().map((f) => [String(f), String(f)])].map(([v, t]) => el("option", { value: v }, t)));
+    facing.value = this.facing == null ? "" : String(this.facing);
+    nav.append(el("label", {}, "Marker", kinds), el("label", { title: "The facing new counters and markers get" }, "Facing", facing));
+  }
+
+  useTool(id) {
+    if (this.tool.cancel) this.tool.cancel();
+    this.tool = TOOLS.find((t) => t.id === id) || pan;
+    for (const b of document.querySelectorAll("#tools .tool")) b.setAttribute("aria-pressed", String(b.dataset.tool === id));
+    $("#map-canvas").dataset.tool = id;
+    $("#status-note").textContent = this.tool.note || "";
+  }
+
+  bindCanvas() {
+    const canvas = $("#map-canvas"), on = (hex) => hex && this.grid.contains(...hex);
+    attachPointer(this.view, {
+      panWhen: () => this.tool === pan,
+      down: (e) => { const hex = this.view.hexAtEvent(e); if (on(hex) && this.tool.down) this.tool.down(this, hex); },
+      hover: (e) => {
+        const hex = this.view.hexAtEvent(e);
+        $("#status-hex").textContent = on(hex) ? this.describe(...hex) : "—";
+      },
+      move: (e) => { const hex = this.view.hexAtEvent(e); if (on(hex) && this.tool.move) this.tool.move(this, hex); },
+      up: (e, { panned, click }) => {
+        const hex = this.view.hexAtEvent(e);
+        // A click without a drag (with the Pan tool) marks the hex distances are measured from.
+        if (panned) { if (click && on(hex)) this.lastHex = hex; return; }
+        if (this.tool.up) { this.tool.up(this, hex); return; }
+        if (!on(hex)) return;
+        this.lastHex = hex;
+        if (this.tool.click) this.tool.click(this, hex);
+      },
+    });
+    canvas.addEventListener("dragover", (e) => { if (this.canEdit) e.preventDefault(); });
+    canvas.addEventListener("drop", (e) => {
+      e.preventDefault();
+      const unit = e.dataTransfer.getData("text/plain"), hex = this.view.hexAtEvent(e);
+      if (unit && on(hex) && this.side) placeUnit(this, unit, hex);
+    });
+  }
+
+  describe(col, row) {
+    const label = this.label(col, row), parts = [label];
+    if (this.lastHex && this.inchesPerHex) {
+      const d = this.grid.distance(this.lastHex, [col, row]);
+      parts.push(`${d} hex${d === 1 ? "" : "es"} = ${+(d * this.inchesPerHex).toFixed(2)}" from ${this.label(...this.lastHex)}`);
+    }
+    const cell = this.model.resolvedCell(col, row);
+    parts.push(cell.terrain.map((t) => this.styles.name(t)).join(" + "));
+    for (const side of this.doc.sides) {
+      const n = side.placements.filter((p) => p.hex === label).length;
+      if (n) parts.push(`${side.name}: ${n} unit${n > 1 ? "s" : ""}`);
+      if (side.setup_zone.includes(label)) parts.push(`${side.name} setup zone`);
+    }
+    const o = this.doc.objectives.find((x) => x.hex === label);
+    if (o) parts.push(`objective ${o.name || o.id}`);
+    return parts.join(" · ");
+  }
+
+  // -- the panels -----------------------------------------------------------------------------------------
+  render() {
+    $("#scenario-title").textContent = this.doc.title;
+    const tabs = $("#tabs");
+    tabs.replaceChildren();
+    const tab = (key, text) => el("button", { type: "button", role: "tab", "aria-selected": String(this.tab === key),
+                                              onclick: () => { this.tab = key; this.selectedUnit = null; this.render(); this.view.request(); } }, text);
+    tabs.append(tab("scenario", "Scenario"));
+    this.doc.sides.forEach((side, i) => tabs.append(tab(i, side.name)));
+    if (this.canEdit) tabs.append(el("button", { type: "button", id: "add-side", onclick: () => addSide(this) }, "+ Side"));
+    if (typeof this.tab === "number" && !this.doc.sides[this.tab]) this.tab = "scenario";
+    const panel = $("#panel");
+    panel.replaceChildren(this.tab === "scenario" ? scenarioPanel(this) : sidePanel(this, this.tab));
+    if (!this.canEdit) for (const input of panel.querySelectorAll("input, select, textarea, button")) input.disabled = true;
+  }
+}
+
+const config = JSON.parse(document.getElementById("scenario-config").textContent);
+const editor = new ScenarioEditor(config);
+editor.start().catch((err) => {
+  const b = document.getElementById("banner");
+  b.textContent = `The scenario could not be loaded: ${err.message}`;
+  b.hidden = false;
+});

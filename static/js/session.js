@@ -1,0 +1,195 @@
+// The edit session of a page: the one local document (what the designer sees), operations applied to it at
+// once, their inverses kept for undo, each stroke sent in the background with the revision it was made on,
+// rebased on 409 (fetch the server's copy, put the pending strokes back on top), and others' edits followed by
+// polling. Used by the painter (documents/map.js, mapKind) and the scenario editor (documents/scenario.js,
+// scenarioKind): a kind supplies the model (with apply(ops) -> {inverse}), the endpoints and how to tell a clash.
+import { get, isRefused, isStale, post } from "./lib/api.js";
+
+// `local` is what the designer sees (the server's copy with pending strokes on top); `base` is the server's copy
+// at `revision`. Strokes go out one at a time, in order. Events: state, saved, refused, offline, conflict, remote.
+export class Session extends EventTarget {
+  constructor(kind, id, document, revision) {
+    super();
+    this.kind = kind;
+    this.id = id;
+    this.base = kind.model(document);
+    this.local = kind.model(document);
+    this.revision = revision;
+    this.pending = [];      // strokes applied locally, not yet accepted: {ops, label, entry}
+    this.undoStack = [];    // {ops, inverse, label}
+    this.redoStack = [];
+    this.maxUndo = 500;
+    this.sending = false;
+    this.conflict = null;
+  }
+
+  emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+  get busy() { return this.sending || this.pending.length > 0; }
+
+  // A new stroke from a tool or a panel: shown at once, sent in turn, undoable. An operation that cannot apply
+  // throws here, before anything is sent.
+  commit(ops, label = "edit", { undoable = true } = {}) {
+    if (!ops.length) return null;
+    const { inverse } = this.local.apply(ops);
+    const entry = { ops, inverse, label };
+    if (undoable) {
+      this.undoStack.push(entry);
+      if (this.undoStack.length > this.maxUndo) this.undoStack.shift();
+      this.redoStack = [];
+    }
+    const stroke = { ops, label, entry: undoable ? entry : null };
+    this.pending.push(stroke);
+    this.emit("state");
+    this.flush();
+    return stroke;
+  }
+
+  // Undo sends the inverse operations as a new stroke: itself a revision, never a rewrite of history.
+  undo() {
+    const entry = this.undoStack.pop();
+    if (!entry) return;
+    const { inverse } = this.local.apply(entry.inverse);
+    this.redoStack.push({ ops: entry.inverse, inverse, label: entry.label });
+    this.pending.push({ ops: entry.inverse, label: "undo " + entry.label, entry: null });
+    this.emit("state");
+    this.flush();
+  }
+
+  redo() {
+    const redo = this.redoStack.pop();
+    if (!redo) return;
+    const { inverse } = this.local.apply(redo.inverse);
+    this.undoStack.push({ ops: redo.inverse, inverse, label: redo.label });
+    this.pending.push({ ops: redo.inverse, label: "redo " + redo.label, entry: null });
+    this.emit("state");
+    this.flush();
+  }
+
+  async flush() {
+    if (this.sending || this.conflict) return;
+    this.sending = true;
+    let saved = false;
+    try {
+      while (this.pending.length && !this.conflict) {
+        const stroke = this.pending[0];
+        const t0 = performance.now();
+        try {
+          const answer = await post(this.kind.urls.edits(this.id), { revision: this.revision, operations: stroke.ops });
+          this.base.apply(stroke.ops);
+          this.revision = answer.revision;
+          this.pending.shift();
+          saved = true;
+          this.emit("saved", { stroke, answer, ms: performance.now() - t0, at: performance.now() });
+        } catch (err) {
+          if (isStale(err)) await this.rebase(stroke);
+          else if (isRefused(err)) this.refuse(stroke, err);
+          else {
+            this.emit("offline", { error: err });
+            await new Promise((r) => setTimeout(r, 2000)); // kept pending: tried again, never dropped
+          }
+        }
+      }
+      // The server's reading of what it stored (defaults filled in) replaces ours once nothing is waiting.
+      if (saved && this.kind.refetchAfterSave && !this.pending.length && !this.conflict) await this.takeCurrent();
+    } finally {
+      this.sending = false;
+      this.emit("state");
+    }
+    // A stroke made while the server's copy was being fetched goes out now.
+    if (this.pending.length && !this.conflict) this.flush();
+  }
+
+  // The server refused a stroke: say why, and take it back off the screen (and the undo stack).
+  refuse(stroke, err) {
+    this.pending.shift();
+    if (stroke.entry) this.undoStack = this.undoStack.filter((e) => e !== stroke.entry);
+    this.rebuild();
+    this.emit("refused", { stroke, errors: (err.body && err.body.errors) || [], message: err.message });
+  }
+
+  // The local view again: the server's copy with the strokes still pending on top.
+  rebuild() {
+    const view = this.kind.model(this.base.toDocument ? this.base.toDocument() : this.base.document);
+    for (const s of this.pending) {
+      try { s.entry ? (s.entry.inverse = view.apply(s.ops).inverse) : view.apply(s.ops); } catch { /* gone */ }
+    }
+    this.local.assign(view);
+  }
+
+  fetchCurrent() { return get(this.kind.urls.document(this.id)); }
+
+  // Take the server's copy as the base (and, with nothing pending, as what is shown).
+  async takeCurrent(data = null) {
+    data = data || (await this.fetchCurrent());
+    if (this.pending.length && data.revision === this.revision) return data;
+    this.base = this.kind.model(data.document);
+    this.revision = data.revision;
+    this.rebuild();
+    this.emit("remote", { revision: data.revision, data });
+    return data;
+  }
+
+  // 409: someone else saved first. Take their copy; if they changed what this stroke changes, ask; else resend.
+  async rebase(stroke) {
+    const data = await this.fetchCurrent();
+    const theirs = this.kind.model(data.document), k = this.kind, clashes = [];
+    for (const key of k.footprint(this.base, stroke.ops)) {
+      if (k.stateOf(theirs, key) !== k.stateOf(this.base, key)) clashes.push(key);
+    }
+    this.base = theirs;
+    this.revision = data.revision;
+    this.rebuild();
+    this.emit("remote", { revision: data.revision, data });
+    if (clashes.length) {
+      this.conflict = { stroke, items: clashes.map((key) => k.describeClash(theirs, this.local, key)) };
+      this.emit("conflict", this.conflict);
+    }
+  }
+
+  // The designer's answer to a real conflict: keep mine (send the stroke on top) or keep theirs (drop it).
+  resolve(keepMine) {
+    const conflict = this.conflict;
+    if (!conflict) return;
+    this.conflict = null;
+    if (!keepMine) {
+      this.pending = this.pending.filter((s) => s !== conflict.stroke);
+      if (conflict.stroke.entry) this.undoStack = this.undoStack.filter((e) => e !== conflict.stroke.entry);
+      this.rebuild();
+    }
+    this.emit("state");
+    this.flush();
+  }
+
+  // Another tab or designer saved: load their copy when nothing of ours is waiting (else the 409 path does it).
+  async poll() {
+    if (this.busy || this.conflict || this.polling) return false;
+    this.polling = true;
+    try {
+      const now = await get(this.kind.urls.current(this.id));
+      if (now.revision === this.revision || this.busy) return false;
+      const data = now.document ? now : await this.fetchCurrent();
+      if (this.busy || data.revision === this.revision) return false;
+      await this.takeCurrent(data);
+      this.emit("state");
+      return true;
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  // Restore an earlier revision (a new revision on the server), then load it; undo starts afresh.
+  async restore(number) {
+    await this.waitIdle();
+    await post(this.kind.urls.restore(this.id, number), { revision: this.revision });
+    this.undoStack = []; this.redoStack = [];
+    await this.takeCurrent();
+    this.emit("state");
+  }
+
+  waitIdle() {
+    return new Promise((resolve) => {
+      const check = () => (this.busy ? setTimeout(check, 50) : resolve());
+      check();
+    });
+  }
+}

@@ -1,0 +1,46 @@
+// The edit session's controls, the same on every page that edits: Undo and Redo (buttons, Ctrl+Z,
+// Ctrl+Shift+Z, Ctrl+Y), the save state, and the banners for a refused stroke, a lost connection and a conflict.
+import { $, banner } from "./lib/dom.js";
+
+// wire(session, {canEdit, onConflict(conflict) -> extra work such as a highlight, onSettled()})
+export function wireSession(session, { canEdit = true, onConflict = () => {}, onResolved = () => {} } = {}) {
+  const undo = $("#undo"), redo = $("#redo");
+  undo.hidden = redo.hidden = !canEdit;
+  undo.addEventListener("click", () => session.undo());
+  redo.addEventListener("click", () => session.redo());
+  document.addEventListener("keydown", (e) => {
+    if (!canEdit || !(e.ctrlKey || e.metaKey) || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    const key = e.key.toLowerCase();
+    if (key === "z") { e.preventDefault(); if (e.shiftKey) session.redo(); else session.undo(); }
+    if (key === "y") { e.preventDefault(); session.redo(); }
+  });
+  const show = () => showState(session);
+  session.addEventListener("state", show);
+  session.addEventListener("refused", (e) => {
+    const errors = e.detail.errors.map((x) => `${x.path}${x.hex ? " (" + x.hex + ")" : ""}: ${x.message}`);
+    banner("error", `The server refused “${e.detail.stroke.label}”; it was taken back.`, errors.length ? errors : [e.detail.message]);
+  });
+  session.addEventListener("offline", (e) => banner("warn", `Not saved yet: ${e.detail.error.message}. Trying again…`));
+  session.addEventListener("conflict", (e) => {
+    const { stroke, items } = e.detail;
+    const answer = (keepMine) => () => { banner(null); onResolved(); session.resolve(keepMine); };
+    banner("conflict", `Someone else changed what “${stroke.label}” changes. Which version do you keep?`,
+      items.map((i) => `${i.where}: theirs ${i.theirs}; yours ${i.mine}`),
+      [["Keep mine", answer(true)], ["Keep theirs", answer(false)]]);
+    onConflict(e.detail);
+  });
+  window.addEventListener("beforeunload", (e) => { if (session.busy) { e.preventDefault(); e.returnValue = ""; } });
+  show();
+}
+
+export function showState(session) {
+  const s = $("#save-state"), undo = $("#undo"), redo = $("#redo");
+  s.textContent = session.conflict ? "conflict: choose a version" : session.pending.length
+    ? `saving (${session.pending.length})…` : `saved · revision ${session.revision}`;
+  s.dataset.state = session.conflict ? "conflict" : session.pending.length ? "pending" : "saved";
+  document.body.dataset.revision = session.revision;
+  undo.disabled = !session.undoStack.length;
+  redo.disabled = !session.redoStack.length;
+  undo.title = session.undoStack.length ? `Undo ${session.undoStack.at(-1).label} (Ctrl+Z)` : "Nothing to undo (Ctrl+Z)";
+  redo.title = session.redoStack.length ? `Redo ${session.redoStack.at(-1).label} (Ctrl+Shift+Z)` : "Nothing to redo (Ctrl+Shift+Z)";
+}
