@@ -40,19 +40,25 @@ export function selectBare(value, options, onchange) {
   return s;
 }
 
-// A game's own field (rules, side fields): a checkbox, a number, JSON for objects, else text.
-export function freeField(key, value, onchange, onError) {
+// A game's own field (rules, side fields), drawn as its catalogue spec says (config.fieldSpecs): a checkbox, a
+// number within its range, a choice of its values, JSON for objects, else text.
+export function freeField(key, value, onchange, onError, spec = {}) {
   const label = key.replaceAll("_", " ");
-  const numeric = typeof value === "number" || /^(gut_check|luck_cards|hand_limit|deck|command_cards|ta_oas|smoke|op_minimum|op_reserve|turn_hours|inches_per_hex)$/.test(key);
-  if (typeof value === "boolean" || /^(extended_play|early_victory|minefields)$/.test(key)) {
-    return field(label, value, onchange, { type: "checkbox" });
+  const type = spec.type || (typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : "");
+  if (type === "boolean") return field(label, value, onchange, { type: "checkbox" });
+  if (type === "choice" && Array.isArray(spec.values)) {
+    return select(label, value, [["", "—"], ...spec.values.map((v) => [v, String(v)])], onchange);
   }
+  const numeric = type === "integer" || type === "number";
   if (value !== undefined && typeof value === "object" && value !== null) {
     return field(label + " (JSON)", JSON.stringify(value), (v) => {
       try { onchange(v.trim() ? JSON.parse(v) : null); } catch { onError(`${key}: not valid JSON`); }
     });
   }
-  return field(label, value, (v) => onchange(v === "" ? null : v), numeric ? { type: "number", step: "any" } : {});
+  const limits = numeric ? { type: "number", step: type === "integer" ? "1" : "any" } : {};
+  if (numeric && spec.min !== undefined) limits.min = spec.min;
+  if (numeric && spec.max !== undefined) limits.max = spec.max;
+  return field(label, value, (v) => onchange(v === "" ? null : v), limits);
 }
 
 export function unitCounts(side) {

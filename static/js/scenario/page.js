@@ -62,9 +62,8 @@ class ScenarioEditor {
     this.styles = new Styles(ruleset);
     this.model = new MapModel(mapDocument);
     this.grid = this.model.grid;
-    if (this.config.game === "miniatures") {
-      this.inchesPerHex = this.doc.rules.inches_per_hex || Math.round((mapDocument.grid.hex_metres / 22.86) * 1000) / 1000;
-    }
+    // The catalogue's one reckoning (the server's, in the page's config); a scale the designer typed wins.
+    this.inchesPerHex = this.doc.rules.inches_per_hex || this.config.inchesPerHex || null;
     this.view = new MapView($("#map-canvas"), this.model, this.styles);
     this.view.addLayer({ draw: (ctx) => drawScenario(ctx, this) });
     this.buildTools();

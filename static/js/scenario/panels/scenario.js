@@ -5,7 +5,7 @@ import { field, freeField, numberOrNull, select, selectBare } from "../forms.js"
 import { removeObjective } from "../tools/objectives.js";
 
 export function scenarioPanel(ed) {
-  const free = (k, v, fn) => freeField(k, v, fn, (m) => ed.banner(m));
+  const free = (k, v, fn) => freeField(k, v, fn, (m) => ed.banner(m), (ed.config.fieldSpecs?.rules || {})[k]);
   const d = ed.doc, sides = [["", "a roll decides"], ...d.sides.map((s) => [s.id, s.name])];
   const box = el("div", { id: "scenario-panel" });
   box.append(el("h3", {}, "Scenario"),

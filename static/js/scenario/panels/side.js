@@ -6,7 +6,7 @@ import { EDGES, field, freeField, freshId, numberOrNull, selectBare, unitCounts 
 import { victoryBuilder } from "./victory.js";
 
 export function sidePanel(ed, i) {
-  const free = (k, v, fn) => freeField(k, v, fn, (m) => ed.banner(m));
+  const free = (k, v, fn) => freeField(k, v, fn, (m) => ed.banner(m), (ed.config.fieldSpecs?.side || {})[k]);
   const side = ed.doc.sides[i], path = `sides[${i}]`, box = el("div", { id: "side-panel" });
   const counts = unitCounts(side);
   box.append(el("div", { class: "fields" },
