@@ -1,5 +1,7 @@
 """The Hexside map format, version 1 (docs/map-format.md): read, check and write. No Django.
 
+Its checks give the **format errors** (docs/validation.md): what makes a file not a map at all.
+
 ``parse(data)`` takes the JSON text or the decoded object and gives a :class:`MapDoc`, or raises
 :class:`MapFormatError` listing every problem found, each with its JSON path, its hex and what was expected.
 ``dumps(doc)`` writes it back deterministically, so an unchanged map exports byte for byte the same.
