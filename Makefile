@@ -38,13 +38,8 @@ run: setup
 	@echo "  API: http://$(HOST):$(PORT)/api/   docs: http://$(HOST):$(PORT)/api/docs/   admin: http://$(HOST):$(PORT)/admin/"
 	@echo "  Sign in as demo / demo. Ctrl-C stops the server and the worker."
 	@echo ""
-	@trap 'kill 0' INT TERM; \
-	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker -n heavy@%h --queues=$(HEAVY_QUEUE) \
-		--loglevel=warning --concurrency=$(WORKERS) & \
-	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker -n interactive@%h --queues=$(INTERACTIVE_QUEUE) \
-		--loglevel=warning --concurrency=$(INTERACTIVE_WORKERS) & \
-	$(PY) -m gunicorn hexside.wsgi --bind $(HOST):$(PORT) --workers 2 --threads 8 --timeout 120 --log-level warning; \
-	kill 0
+	$(PY) -m hexside.run --host $(HOST) --port $(PORT) --workers $(WORKERS) \
+		--interactive-workers $(INTERACTIVE_WORKERS) --heavy-queue=$(HEAVY_QUEUE) --interactive-queue=$(INTERACTIVE_QUEUE)
 
 # One numba thread per pool process: the processes already use the cores. This worker takes both queues.
 worker: setup
@@ -52,6 +47,7 @@ worker: setup
 		--loglevel=info --concurrency=$(WORKERS)
 
 test: setup
+	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 bench: setup

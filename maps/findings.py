@@ -1,4 +1,4 @@
-"""A stored map's findings (docs/validation.md): the format's and the rules' checks, kept in the cache per content.
+"""A stored map's findings (docs/validation.md): its format warnings and map checks, kept in the cache per content.
 
 They are computed on the request: the rules checks cost about one pass over the listed hexes, and the LOS sample
 is bounded by HEXSIDE_FINDINGS_LOS_*.
@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from engine import render as map_render
-from engine.checks import findings as map_validation
+from engine.checks import findings as file_findings
 
 FINDINGS_CACHE_SECONDS = 3600
 
@@ -23,7 +23,7 @@ def map_findings(map):
         doc = map.mapdoc()
         # Compiling a map for LOS costs about a second per 25,000 hexes: past the limit, no sample on a request.
         pairs = settings.HEXSIDE_FINDINGS_LOS_PAIRS if doc.grid.size <= settings.HEXSIDE_FINDINGS_LOS_MAX_HEXES else 0
-        found = [f.as_dict() for f in map_validation.check_map(doc, los_pairs=pairs,
+        found = [f.as_dict() for f in file_findings.check_map(doc, los_pairs=pairs,
                                                            los_seconds=settings.HEXSIDE_FINDINGS_LOS_SECONDS)]
         cache.set(key, found, FINDINGS_CACHE_SECONDS)
     return found

@@ -22,13 +22,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
 from django.db.models import F, Q
-from django.db.models.signals import post_delete
-from django.dispatch import receiver
 from django.utils import timezone
 
 from engine import edits, mapfile, rulesets
 from engine.hexgrid import Grid
-from maps import scans
 
 logger = logging.getLogger(__name__)
 
@@ -127,13 +124,6 @@ class Map(models.Model):
         if name == self.name:
             return self
         return apply_edits(self.pk, author, None, [{"op": "rename", "name": name}]).map
-
-
-@receiver(post_delete, sender=Map)
-def delete_scans(sender, instance, **kwargs):
-    """A deleted map's board scans go with it, once the deletion is committed."""
-    pk = instance.pk
-    transaction.on_commit(lambda: scans.forget(pk))
 
 
 class MapRevision(models.Model):

@@ -12,9 +12,11 @@ import warnings
 from pathlib import Path
 
 from django.conf import settings
+from django.db import transaction
 from PIL import Image
 
 from engine import mapfile
+from maps.models import apply_edits
 
 FORMATS = {"PNG": "png", "JPEG": "jpg"}
 CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg"}
@@ -98,11 +100,18 @@ def copy(from_map_id, to_map_id):
 def forget(map_id):
     """Remove a deleted map's scans."""
     shutil.rmtree(folder(map_id).parent, ignore_errors=True)
+
+
+def forget_deleted(sender, instance, **kwargs):
+    """A deleted map's board scans go with it, once the deletion is committed (connected in MapsConfig.ready,
+    so that the models never import this module back)."""
+    pk = instance.pk
+    transaction.on_commit(lambda: forget(pk))
+
+
 def attach(map_id, grid, data, extension, size, author, revision=None):
     """Store a checked scan beside the map and name it in the map's background entry, fitted to the whole grid:
     (the new MapRevision, the entry). Raises StaleRevision when ``revision`` is not the current one."""
-    from maps.models import apply_edits
-
     name = store(map_id, data, extension)
     entry = {"image": name, **first_alignment(grid, size)}
     return apply_edits(map_id, author, revision, [{"op": "set_background", "background": entry}]), entry

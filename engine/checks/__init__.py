@@ -1,11 +1,11 @@
-"""Rules-level map checks, per ruleset (docs/validation.md): what each game's rules allow a map to hold.
+"""**Map checks**, per ruleset (docs/validation.md): what each game's rules allow a map to hold.
 
     from engine import checks
     findings = checks.run(doc)      # mapfile.Finding list, warnings and errors, each with its hex (and side)
 
 The checks are data-driven (rules.py, data/<ruleset>.json); a sample of LOS answers is asked both ways
-(reciprocity.py), bounded in count and time. The format's own checks stay in engine.mapfile; engine.checks.findings
-runs both. No Django here.
+(reciprocity.py), bounded in count and time. The format errors stay in engine.mapfile; a file's findings (format
+errors, format warnings and map checks together) are engine.checks.findings. No Django here.
 """
 
 from engine import rulesets

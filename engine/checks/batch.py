@@ -1,11 +1,12 @@
-"""Checking one file of a batch: convert it from whatever format it is in, then validate it. No Django.
+"""The **batch file check** (docs/validation.md): one file of a batch validation, converted from whatever format it
+is in, then given its findings. No Django.
 
 The verdict a designer reads first: ``invalid`` (it could not be read or converted, or breaks a rule outright),
 ``warnings`` (usable, with things to look at) or ``ok``.
 """
 
 from engine import mapfile
-from engine.checks import findings as map_validation
+from engine.checks import findings as file_findings
 
 VERDICTS = ("ok", "warnings", "invalid")
 
@@ -22,7 +23,7 @@ def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0):
     ``document`` is the canonical map document (or None), ready to be opened as a map of one's own.
     """
     try:
-        doc, findings, source_format = map_validation.validate_upload(upload, limits=limits, los_pairs=los_pairs,
+        doc, findings, source_format = file_findings.validate_upload(upload, limits=limits, los_pairs=los_pairs,
                                                                   los_seconds=los_seconds)
     except Exception as exc:  # noqa: BLE001 - one file that breaks an importer must not stop the batch
         doc, source_format = None, "unknown"

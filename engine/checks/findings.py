@@ -1,7 +1,8 @@
-"""Map checks: the format's errors first, then warnings a designer wants to hear about before the table does.
+"""A file's **findings** (docs/validation.md): its format errors first, then the format warnings and the map checks,
+what a designer wants to hear about before the table does.
 
-Format errors come from engine.mapfile (a map with errors is not loaded at all). Warnings never stop a map from
-loading or LOS from being answered.
+Format errors come from engine.mapfile (a map with errors is not loaded at all; it gets no other checks); the
+map checks from engine.checks. Warnings never stop a map from loading or LOS from being answered.
 """
 
 from pathlib import Path

@@ -1,4 +1,5 @@
-"""A sample of LOS answers asked both ways: A to B must equal B to A (levels swapped along), in every ruleset.
+"""Map checks, the LOS part: a sample of LOS answers asked both ways. A to B must equal B to A (levels swapped
+along), in every ruleset.
 
 A difference means the map holds something the engine reads one way only (or an engine bug); either way the
 designer should hear of it before two players disagree at the table. The sample is bounded in count and time,

@@ -1,4 +1,4 @@
-"""The rules-level checks: what each game's rules say a map may hold, beyond what the map format checks.
+"""Map checks, the rules part: what each game's rules say a map may hold, beyond the format errors.
 
 Which terrain plays which part (a road, a building, a river...) and each threshold come from the ruleset's check
 data (data/<ruleset>.json, docs/validation.md); what a terrain is (its layer, LOS class, height) comes from the

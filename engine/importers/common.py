@@ -19,21 +19,15 @@ from PIL import Image
 
 from engine import mapfile
 from engine.hexgrid import MAX_SIZE, Grid
+from engine.importers import mappings
+from engine.importers.errors import Refused, finding
 
 LISTED_HEXES = 12  # hexes named in one finding's message; the rest are counted
-
-
-class Refused(Exception):
-    """The file cannot be imported at all; the context's findings say why."""
 
 
 class SiblingTooLarge(ValueError):
     def __init__(self, path, size, limit):
         super().__init__(f"{path} is {size / 1e6:.1f} MB; at most {limit / 1e6:.1f} MB")
-
-
-def finding(path, message, hex=None, code="invalid", severity="error"):
-    return mapfile.Finding(path, message, hex, code, severity)
 
 
 def too_large(name, size, limit):
@@ -197,8 +191,6 @@ class MapBuilder:
     """The map being imported: each hex's source codes and elevation, mapped to the ruleset once at the end."""
 
     def __init__(self, context, grid_kwargs, name=None):
-        from engine.importers import mappings
-
         self.context = context
         self.mapping = mappings.resolve(context)
         columns, rows = grid_kwargs["columns"], grid_kwargs["rows"]

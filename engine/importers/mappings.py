@@ -18,7 +18,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from engine import rulesets
-from engine.importers.common import Refused, finding
+from engine.importers.errors import Refused, finding
 
 FOLDER = Path(__file__).resolve().parent / "mappings"
 DEFAULT_RULESET = "ost"

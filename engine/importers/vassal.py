@@ -24,6 +24,7 @@ import math
 import posixpath
 
 from engine.importers.common import SAFE_NAME, MapBuilder, Refused, check_image, integer, number, parse_xml
+from engine.importers.zips import read_zip
 
 SQRT3 = math.sqrt(3)
 
@@ -67,8 +68,6 @@ def board_names(data, context):
 
 
 def open_module(data, context):
-    from engine.importers import read_zip
-
     entries, problems = read_zip(data, context.limits)
     if entries is None:
         context.refuse("$", f"the module cannot be opened: {problems[0].message}", code=problems[0].code)

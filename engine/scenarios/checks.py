@@ -1,4 +1,4 @@
-"""Scenario checks, per ruleset: is the scenario playable by its game's rules? No Django.
+"""**Scenario checks** (docs/validation.md), per ruleset: is the scenario playable by its game's rules? No Django.
 
 The scenario format (engine/scenarios/scenariofile.py) refuses what is malformed; these checks look at a scenario that
 parsed and say what a player would trip over at the table: units outside their zone or the play area, stacks

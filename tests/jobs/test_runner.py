@@ -120,11 +120,19 @@ def test_a_heartbeat_keeps_the_row_warm_until_the_job_is_no_longer_ours():
     rows = Job.objects.filter(pk=job.pk, attempts=job.attempts, status="running")
     with runner.Heartbeat(rows, every=0.05) as beat:
         first = Job.objects.get(pk=job.pk).heartbeat
-        time.sleep(0.3)
-        assert Job.objects.get(pk=job.pk).heartbeat > first
+        assert until(lambda: Job.objects.get(pk=job.pk).heartbeat > first)
         dispatch.cancel(job)
-        time.sleep(0.3)
-        assert beat.lost
+        assert until(lambda: beat.lost)
+
+
+def until(condition, seconds=10):
+    """Poll a condition until it holds (or the time is up): whether it held."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 @pytest.mark.django_db(transaction=True)

@@ -5,11 +5,11 @@ import io
 import json
 import os
 import signal
-import subprocess
 import time
 
 import numpy as np
 import pytest
+from django.core.management import call_command
 
 from engine import mapfile
 from engine.los import engine
@@ -18,7 +18,7 @@ from jobs import dispatch
 from jobs.models import Job
 from maps.models import Map, apply_edits
 from tests.jobs.conftest import JOBS_SETTINGS, interactive, use_broker
-from tests.jobs.workers import PYTHON, ROOT, Worker, forget_redis_queue
+from tests.jobs.workers import Worker, forget_redis_queue
 from tests.services import REDIS_URL, need_redis
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -57,11 +57,10 @@ def wait_until(test, seconds=WAIT, every=0.05):
 
 
 def command(*args):
-    """A management command's JSON output, run as its own process."""
-    out = subprocess.run([PYTHON, "manage.py", *args, "--json"], cwd=ROOT, capture_output=True, text=True,
-                         check=False, timeout=120)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    """A management command's JSON output (run in this process: what it prints is the point, not the process)."""
+    out = io.StringIO()
+    call_command(*args, "--json", stdout=out)
+    return json.loads(out.getvalue())
 
 
 def map_file(map, folder):

@@ -38,6 +38,22 @@ def forget_redis_queue(url, queue):
     redis.Redis.from_url(url).delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
 
 
+def group_alive(pgid):
+    """Whether any process of a process group is left (a zombie not yet reaped counts)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def signal_group(pgid, signum):
+    try:
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        pass
+
+
 class Worker:
     """One `celery -A hexside worker` in its own process group (so that killing it kills its pool too)."""
 
@@ -85,8 +101,8 @@ class Worker:
 
     def kill(self):
         """SIGKILL the whole worker, main process and pool, as a machine that dies would."""
-        if self.alive:
-            os.killpg(self.process.pid, signal.SIGKILL)
+        if self.process is not None:
+            signal_group(self.process.pid, signal.SIGKILL)
         self._reap()
 
     def terminate(self):
@@ -95,27 +111,30 @@ class Worker:
             self._terminating = True
             self.process.send_signal(signal.SIGTERM)
 
-    def stop(self, timeout=5):
-        if self.alive:
+    def stop(self, timeout=15):
+        """A warm shutdown, waited on until the worker's whole process group is gone; killed if not in ``timeout``."""
+        if self.process is not None:
             self.terminate()
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+            if not self.gone(timeout):
+                signal_group(self.process.pid, signal.SIGKILL)
         self._reap()
+
+    def gone(self, timeout):
+        """Wait (polling) until no process of the worker's group is left; whether none is."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.process.poll()  # reap the main process once it exits, so that its group can empty
+            if not group_alive(self.process.pid):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
 
     def _reap(self):
         if self in Worker.running:
             Worker.running.remove(self)
-        if self.process is not None:
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                pass
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)  # a pool process left behind, if any
-            except ProcessLookupError:
-                pass
+        if self.process is not None and not self.gone(10):
+            raise RuntimeError(f"worker {self.name}: processes of its group are still there after SIGKILL")
         if getattr(self, "_log", None) is not None:
             self._log.close()
             self._log = None

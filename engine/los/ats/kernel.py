@@ -34,7 +34,7 @@ from engine.los.ats.tables import (
 from engine.los.tables import ALONG_CODE, HEX_CODE, SIDE_CODE, segment_touches_art, shape_id
 
 # -- the compiled kernel -----------------------------------------------------------------------------------
-# The same rules as _Line, step by step, without the reasons. Effects: NONE 0, IGNORED 1, HINDERING 2,
+# The same rules as line.Line, step by step, without the reasons. Effects: NONE 0, IGNORED 1, HINDERING 2,
 # BLIND 3, WALL 4.
 
 @njit(cache=True)
@@ -126,7 +126,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
           art_hex_start, art_ring_start, art_x, art_y, table, terraced, any_vehicle,
           lookup, q0, r0, dq_min, dr_min, dr_span, shape_start, step_kind, step_q1, step_r1, step_q2, step_r2,
           step_side):
-    """(result, hindrances, blind) of one line: the rules of _Line."""
+    """(result, hindrances, blind) of one line: the rules of line.Line."""
     if ia == ib:
         return 0, 0, False
     qa, ra, qb, rb = hq[ia], hr[ia], hq[ib], hr[ib]

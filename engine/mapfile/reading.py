@@ -1,162 +1,37 @@
-"""The Hexside map format, version 1 (docs/map-format.md): read, check and write. No Django.
+"""Reading a map file: every problem found is reported (format errors), not just the first."""
 
-``parse(data)`` takes the JSON text or the decoded object and gives a :class:`MapDoc`, or raises
-:class:`MapFormatError` listing every problem found, each with its JSON path, its hex and what was expected.
-``dumps(doc)`` writes it back deterministically, so an unchanged map exports byte for byte the same.
-"""
-
-import hashlib
-import json
-import math
-import re
-from dataclasses import dataclass, field
 
 from shapely.geometry import Polygon
 
 from engine import jsonsafe
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS, Grid
+from engine.mapfile.document import (
+    ART_TOLERANCE,
+    BACKGROUND_IMAGE,
+    BACKGROUND_KEYS,
+    FORMAT,
+    GRID_KEYS,
+    HEX_KEYS,
+    HEXSIDE_KEYS,
+    MAX_STOREYS,
+    OVERLAY_HEX_KEYS,
+    OVERLAY_KEYS,
+    TERRAIN_ID,
+    TOP_KEYS,
+    VERSION,
+    Cell,
+    Finding,
+    MapDoc,
+    MapFormatError,
+    Overlay,
+    _fmt_point,
+    _is_int,
+    _is_number,
+    _is_point,
+    _kind,
+    _overlay_place,
+)
 
-
-@dataclass(frozen=True)
-class Cell:
-    """What stands in one hex."""
-
-    terrain: tuple
-    level: int = 0
-    storeys: int = 1
-    art: tuple | None = None  # tuple of polygons, each a tuple of (x, y) points in map space
-    label_note: str | None = None
-
-
-@dataclass
-class Overlay:
-    id: str
-    anchor: tuple  # (column, row)
-    rotation: int = 0
-    hexes: list = field(default_factory=list)  # [{"hex": [dq, dr], "terrain": [..], "level": ..}, ..] as given
-    hexsides: list = field(default_factory=list)  # [{"hex": [dq, dr], "side": "N", "terrain": ..}, ..]
-
-
-@dataclass
-class MapDoc:
-    name: str
-    ruleset: str
-    grid: Grid
-    default_terrain: tuple = ("open",)
-    default_level: int = 0
-    hexes: dict = field(default_factory=dict)  # (column, row) -> Cell, only the hexes listed
-    hexsides: dict = field(default_factory=dict)  # canonical (column, row, side 0-2) -> terrain id
-    overlays: list = field(default_factory=list)
-    extensions: dict = field(default_factory=dict)
-    background: dict | None = None  # the board scan under the map: {"image", "origin", "hex_px", "rotation", "opacity"}
-
-    def default_cell(self):
-        return Cell(terrain=tuple(self.default_terrain), level=self.default_level)
-
-    def cell(self, col, row):
-        """What a hex holds before overlays: listed or default."""
-        return self.hexes.get((col, row)) or self.default_cell()
-
-    def resolved(self):
-        """(cells, hexsides) with overlays laid over the map, in their order; cells lists non-default hexes only."""
-        cells = dict(self.hexes)
-        hexsides = dict(self.hexsides)
-        for overlay in self.overlays:
-            for (col, row), cell in overlay_cells(self.grid, overlay, self.default_cell()):
-                cells[(col, row)] = cell
-            for key, terrain in overlay_hexsides(self.grid, overlay):
-                hexsides[key] = terrain
-        return cells, hexsides
-
-
-FORMAT = "hexside-map"
-VERSION = 1
-TOP_KEYS = ("format", "version", "name", "ruleset", "grid", "defaults", "hexes", "hexsides", "overlays", "background",
-            "extensions")
-GRID_KEYS = ("orientation", "columns", "rows", "stagger", "labels", "hex_metres")
-HEX_KEYS = ("hex", "terrain", "level", "storeys", "art", "label_note")
-HEXSIDE_KEYS = ("hex", "side", "terrain")
-OVERLAY_KEYS = ("id", "hexes", "hexsides", "anchor", "rotation")
-OVERLAY_HEX_KEYS = ("hex", "terrain", "level", "storeys", "label_note")
-BACKGROUND_KEYS = ("image", "origin", "hex_px", "rotation", "opacity")
-BACKGROUND_IMAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
-MAX_STOREYS = 10
-TERRAIN_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-ART_TOLERANCE = 1e-6
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem in a map file: where (JSON path, hex) and what was expected."""
-
-    path: str
-    message: str
-    hex: str | None = None
-    code: str = "invalid"
-    severity: str = "error"
-    side: str | None = None  # for a finding about a hexside: its side of ``hex``
-
-    def as_dict(self):
-        return {"severity": self.severity, "code": self.code, "where": self.where, "path": self.path,
-                "hex": self.hex, "side": self.side, "message": self.message}
-
-    @property
-    def where(self):
-        return f"{self.path} ({self.hex})" if self.hex else self.path
-
-    def __str__(self):
-        return f"{self.where}: {self.message}"
-
-
-class FormatError(ValueError):
-    """A file refused whole; ``errors`` lists every Finding."""
-
-    what = "the file"
-
-    def __init__(self, errors):
-        self.errors = list(errors)
-        count = len(self.errors)
-        super().__init__(f"{count} error{'s' if count != 1 else ''} in {self.what}: "
-                         + "; ".join(str(e) for e in self.errors))
-
-
-class MapFormatError(FormatError):
-    what = "the map file"
-
-
-def rotate_axial(dq, dr, steps):
-    """Rotate an axial offset by 60 degrees clockwise, ``steps`` times."""
-    x, y, z = dq, dr, -dq - dr
-    for _ in range(steps % 6):
-        x, y, z = -y, -z, -x
-    return x, y
-
-
-def _overlay_place(grid, overlay, offset):
-    dq, dr = rotate_axial(offset[0], offset[1], overlay.rotation)
-    q, r = grid.to_axial(*overlay.anchor)
-    return grid.from_axial(q + dq, r + dr)
-
-
-def overlay_cells(grid, overlay, default):
-    """The (hex, Cell) pairs an overlay lays down, in map coordinates (hexes may fall off the map)."""
-    for entry in overlay.hexes:
-        terrain = entry.get("terrain", default.terrain)
-        if isinstance(terrain, str):
-            terrain = [terrain]
-        yield _overlay_place(grid, overlay, entry["hex"]), Cell(
-            terrain=tuple(terrain), level=entry.get("level", default.level),
-            storeys=entry.get("storeys", 1), label_note=entry.get("label_note"))
-
-
-def overlay_hexsides(grid, overlay):
-    for entry in overlay.hexsides:
-        col, row = _overlay_place(grid, overlay, entry["hex"])
-        side = (grid.side_index(entry["side"]) + overlay.rotation) % 6
-        yield grid.hexside(col, row, side), entry["terrain"]
-
-
-# -- reading ---------------------------------------------------------------------------------------------
 
 def parse(data, rulesets=None):
     """A MapDoc from JSON text, bytes or the decoded object; MapFormatError listing every problem otherwise.
@@ -559,72 +434,6 @@ class _Reader(Reader):
         return out
 
 
-# -- writing ---------------------------------------------------------------------------------------------
-
-def to_dict(doc):
-    """The canonical document: keys in the spec's order, hexes and hexsides sorted by column then row."""
-    grid = doc.grid
-    hexes = []
-    for (col, row) in sorted(doc.hexes):
-        cell = doc.hexes[(col, row)]
-        entry = {"hex": grid.label(col, row), "terrain": list(cell.terrain), "level": cell.level}
-        if cell.storeys != 1:
-            entry["storeys"] = cell.storeys
-        if cell.art:
-            entry["art"] = [[[x, y] for x, y in poly] for poly in cell.art]
-        if cell.label_note is not None:
-            entry["label_note"] = cell.label_note
-        hexes.append(entry)
-    hexsides = []
-    for key in sorted(doc.hexsides, key=lambda k: grid.hexside_name(k)[:2] + (k[2],)):
-        col, row, side = grid.hexside_name(key)
-        hexsides.append({"hex": grid.label(col, row), "side": side, "terrain": doc.hexsides[key]})
-    overlays = []
-    for overlay in doc.overlays:
-        overlays.append({"id": overlay.id, "anchor": grid.label(*overlay.anchor), "rotation": overlay.rotation,
-                         "hexes": sorted(overlay.hexes, key=lambda e: tuple(e["hex"])),
-                         "hexsides": sorted(overlay.hexsides, key=lambda e: (tuple(e["hex"]), e["side"]))})
-    out = {
-        "format": FORMAT,
-        "version": VERSION,
-        "name": doc.name,
-        "ruleset": doc.ruleset,
-        "grid": grid.as_dict(),
-        "defaults": {"terrain": list(doc.default_terrain), "level": doc.default_level},
-        "hexes": hexes,
-        "hexsides": hexsides,
-        "overlays": overlays,
-    }
-    if doc.background is not None:
-        out["background"] = dict(doc.background)
-    out["extensions"] = json.loads(json.dumps(doc.extensions, sort_keys=True))
-    return out
-
-
-def dumps(doc):
-    """Deterministic JSON text: one hex, hexside or overlay per line, everything sorted."""
-    data = to_dict(doc)
-    lines = ["{"]
-    keys = list(data)
-    for n, key in enumerate(keys):
-        value = data[key]
-        comma = "," if n < len(keys) - 1 else ""
-        if isinstance(value, list) and value:
-            lines.append(f"  {json.dumps(key)}: [")
-            lines.extend(f"    {_compact(item)}{',' if k < len(value) - 1 else ''}" for k, item in enumerate(value))
-            lines.append(f"  ]{comma}")
-        else:
-            lines.append(f"  {json.dumps(key)}: {_compact(value)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def content_hash(doc):
-    return hashlib.sha256(dumps(doc).encode("utf-8")).hexdigest()
-
-
-# -- small helpers ---------------------------------------------------------------------------------------
-
 _OPEN_BY_RULESET = {"ost": "open", "ats": "open-ground", "assault": "clear", "miniatures": "open", "tocs": "open"}
 
 
@@ -636,33 +445,3 @@ def _default_open(catalogue):
         if candidate and candidate in catalogue.terrain_ids("hex"):
             return candidate
     return sorted(catalogue.terrain_ids("hex"))[0]
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
-
-
-def _compact(value):
-    # Entries are built in a fixed key order; free data (extensions) is sorted so that it is stable too.
-    return _ENCODER.encode(value)
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _is_point(value):
-    return (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value))
-
-
-def _fmt_point(point):
-    return f"({point[0]:.3f}, {point[1]:.3f})"
-
-
-def _kind(value):
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
-        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__)

@@ -1,0 +1,116 @@
+"""Patterns and markers: a pattern is drawn once per (pattern, colour, size) into a hex-shaped sprite and pasted
+into each hex that has it.
+
+A pattern with scattered pieces (rubble) draws them from random numbers seeded by the pattern's name through a
+stable digest, never ``hash()`` (which changes per process), so that every worker draws the same picture.
+"""
+
+import math
+import random
+import zlib
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from engine.render.styles import SQRT3
+
+
+def hex_points(orientation, s, cx, cy, inset=0.0):
+    first = 0.0 if orientation == "flat" else -30.0
+    r = s - inset
+    return [(cx + r * math.cos(math.radians(first + 60 * i)), cy + r * math.sin(math.radians(first + 60 * i)))
+            for i in range(6)]
+
+
+def _sprite_box(orientation, s):
+    w, h = (2 * s, SQRT3 * s) if orientation == "flat" else (SQRT3 * s, 2 * s)
+    return int(math.ceil(w)) + 2, int(math.ceil(h)) + 2
+
+
+def _draw_pattern(draw, pattern, colour, w, h, s):
+    lw = max(1, round(s * 0.035))
+    rng = random.Random(zlib.crc32(pattern.encode()))
+    if pattern == "dots":
+        step, r = s * 0.3, max(1.0, s * 0.045)
+        for j, y in enumerate(np.arange(step / 2, h, step)):
+            for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
+                draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+    elif pattern in ("hatch", "crosshatch"):
+        step = s * 0.24
+        for k in np.arange(-h, w + h, step):
+            draw.line([(k, h), (k + h, 0)], fill=colour, width=lw)
+            if pattern == "crosshatch":
+                draw.line([(k, 0), (k + h, h)], fill=colour, width=lw)
+    elif pattern == "trees":
+        r = s * 0.17
+        spots = [(0.0, 0.0)] + [(0.55 * math.cos(a), 0.55 * math.sin(a)) for a in np.radians(np.arange(30, 390, 60))]
+        for dx, dy in spots:
+            x, y = w / 2 + dx * s, h / 2 + dy * s
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+            draw.ellipse([x - r * 0.45, y - r * 0.6, x + r * 0.15, y], fill=tuple(min(255, c + 40) for c in colour))
+    elif pattern == "bricks":
+        step = s * 0.22
+        for j, y in enumerate(np.arange(step, h, step)):
+            draw.line([(0, y), (w, y)], fill=colour, width=lw)
+            for x in np.arange((step if j % 2 else 0), w, 2 * step):
+                draw.line([(x, y - step), (x, y)], fill=colour, width=lw)
+    elif pattern == "waves":
+        step, amp = s * 0.28, s * 0.05
+        for y in np.arange(step / 2, h, step):
+            xs = np.arange(0, w + 2, max(1.0, s * 0.05))
+            draw.line([(x, y + amp * math.sin(x / (s * 0.12))) for x in xs], fill=colour, width=lw)
+    elif pattern == "marsh":
+        step = s * 0.3
+        for j, y in enumerate(np.arange(step / 2, h, step)):
+            for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
+                draw.line([(x - s * 0.09, y), (x + s * 0.09, y)], fill=colour, width=lw)
+                for dx in (-0.05, 0, 0.05):
+                    draw.line([(x + dx * s, y), (x + dx * 1.6 * s, y - s * 0.1)], fill=colour, width=max(1, lw // 2))
+    elif pattern == "rubble":
+        for _ in range(int(14 + 0 * s)):
+            x, y, r = rng.uniform(0, w), rng.uniform(0, h), s * rng.uniform(0.04, 0.08)
+            draw.polygon([(x + r * math.cos(a), y + r * math.sin(a)) for a in np.radians([0, 80, 170, 250])],
+                         fill=colour)
+    elif pattern == "grass":
+        step = s * 0.34
+        for j, y in enumerate(np.arange(step / 2, h, step)):
+            for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
+                for dx in (-0.06, 0, 0.06):
+                    draw.line([(x, y), (x + dx * s, y - s * 0.1)], fill=colour, width=max(1, lw // 2))
+
+
+@lru_cache(maxsize=128)
+def pattern_sprite(pattern, colour, orientation, s):
+    """An RGBA image of a pattern clipped to a hex of circumradius ``s`` px, centred in its box."""
+    w, h = _sprite_box(orientation, s)
+    sprite = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    _draw_pattern(ImageDraw.Draw(sprite), pattern, tuple(colour) + (255,), w, h, s)
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).polygon(hex_points(orientation, s, w / 2, h / 2, inset=max(1.0, s * 0.03)), fill=255)
+    alpha = Image.fromarray(np.minimum(np.asarray(sprite.getchannel("A")), np.asarray(mask)))
+    sprite.putalpha(alpha)
+    return sprite
+
+
+def paste_pattern(image, pattern, colour, orientation, s, cx, cy):
+    sprite = pattern_sprite(pattern, tuple(colour), orientation, round(s, 2))
+    image.paste(sprite, (int(round(cx - sprite.width / 2)), int(round(cy - sprite.height / 2))), sprite)
+
+
+def draw_marker(draw, kind, cx, cy, r, fill, stroke):
+    lw = max(1, round(r * 0.18))
+    if kind == "circle":
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=stroke, width=lw)
+    elif kind == "square":
+        draw.rectangle([cx - r, cy - r, cx + r, cy + r], fill=fill, outline=stroke, width=lw)
+    elif kind == "triangle":
+        draw.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=fill, outline=stroke)
+    elif kind == "cross":
+        draw.line([(cx, cy - r), (cx, cy + r)], fill=stroke or fill, width=lw * 2)
+        draw.line([(cx - r * 0.6, cy - r * 0.35), (cx + r * 0.6, cy - r * 0.35)], fill=stroke or fill, width=lw * 2)
+    elif kind == "star":
+        pts = [(cx + (r if k % 2 == 0 else r * 0.45) * math.cos(math.radians(-90 + 36 * k)),
+                cy + (r if k % 2 == 0 else r * 0.45) * math.sin(math.radians(-90 + 36 * k))) for k in range(10)]
+        draw.polygon(pts, fill=fill, outline=stroke)
+

@@ -1,0 +1,96 @@
+"""The screen image, thumbnails and viewsheds: the map at a fixed scale for the map page, small pictures for lists.
+"""
+
+import math
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from engine.mapfile import Cell
+from engine.render.canvas import MARGIN, Canvas
+from engine.render.map import draw_map
+from engine.render.styles import RESULT_COLOURS, hex_look, level_fill, level_steps
+
+SCALE = 24  # the screen image: pixels per map unit
+THUMB_PX = 320  # the longer side of a thumbnail
+MOSAIC_ABOVE = 6000  # hexes: a thumbnail of a larger map is one pixel per hex, scaled (bounded cost)
+
+
+def image_space(grid):
+    """((width, height), px): the screen image's size in pixels and the map-space-to-pixel function render_map
+    draws it with (the map page lays its highlights over the image with the same one)."""
+    min_x, min_y, max_x, max_y = grid.extent()
+    width = int(math.ceil((max_x - min_x) * SCALE)) + 2 * MARGIN
+    height = int(math.ceil((max_y - min_y) * SCALE)) + 2 * MARGIN
+
+    def px(point):
+        return (MARGIN + (point[0] - min_x) * SCALE, MARGIN + (point[1] - min_y) * SCALE)
+    return (width, height), px
+
+
+def render_map(cmap, highlight=None, labels=True):
+    """The screen image: the map as an RGB image; ``highlight`` maps hex index to an RGBA colour laid over it."""
+    return draw_map(cmap, SCALE, MARGIN, labels=labels and cmap.n <= 4000, shading=highlight)
+
+
+def render_thumbnail(cmap, size=THUMB_PX):
+    """A small picture of a compiled map, at most ``size`` pixels on its longer side."""
+    grid = cmap.grid
+    min_x, min_y, max_x, max_y = grid.extent()
+    scale = size / max(max_x - min_x, max_y - min_y)
+    if scale >= 2:
+        return draw_map(cmap, scale, margin=0, labels=False, patterns=scale >= 7)
+    cells = {grid.from_index(i): Cell(terrain=cmap.terrain[i], level=int(cmap.level[i])) for i in range(cmap.n)}
+    return mosaic(grid, cmap.catalogue, cells, Cell(terrain=("-",)), size)
+
+
+def mosaic(grid, catalogue, cells, default, size=THUMB_PX):
+    """The map as one pixel per hex (its fill, shaded by level), stretched to the map's proportions.
+
+    ``cells`` maps (column, row) to a Cell for the hexes that differ from ``default``; the colours are worked
+    out once per (terrain, level) and laid down by numpy, so the cost is small per hex."""
+    codes = {}
+    index = np.zeros((grid.columns, grid.rows), dtype=np.int32)
+    for (col, row), cell in cells.items():
+        if grid.contains(col, row):
+            key = (tuple(cell.terrain), int(cell.level))
+            index[col, row] = codes.setdefault(key, len(codes) + 1)
+    palette = [level_fill(hex_look(catalogue, default.terrain)[0], level_steps(catalogue, default.level))]
+    for (terrain, level), _ in sorted(codes.items(), key=lambda item: item[1]):
+        palette.append(level_fill(hex_look(catalogue, terrain)[0], level_steps(catalogue, level)))
+    pixels = np.array(palette, dtype=np.uint8)[index.T]
+    image = Image.fromarray(pixels)
+    min_x, min_y, max_x, max_y = grid.extent()
+    aspect = (max_x - min_x) / (max_y - min_y)
+    w, h = (size, max(1, round(size / aspect))) if aspect >= 1 else (max(1, round(size * aspect)), size)
+    return image.resize((w, h), Image.BOX if image.width > w else Image.NEAREST)
+
+
+def thumbnail_of(doc, catalogue, size=THUMB_PX):
+    """A MapDoc's thumbnail at a bounded cost: drawn hex by hex when small, a mosaic of its cells when large
+    (a large map is never compiled for its thumbnail)."""
+    if doc.grid.size <= MOSAIC_ABOVE:
+        from engine.los.engine import compile_map
+
+        return render_thumbnail(compile_map(doc, catalogue=catalogue), size)
+    cells, _ = doc.resolved()
+    return mosaic(doc.grid, catalogue, cells, doc.default_cell(), size)
+
+
+def viewshed_shading(cmap, shed):
+    """A viewshed (engine.viewshed) as per-hex shading for draw_map or render_print: {index: RGBA}."""
+    shading = {}
+    for label, answer in shed["hexes"].items():
+        key = "blind" if answer["blind"] else answer["result"]
+        shading[cmap.index_of(label)] = RESULT_COLOURS[key]
+    return shading
+
+
+def render_viewshed(cmap, shed):
+    """A viewshed drawn over the screen image, the observer's hex outlined."""
+    image = render_map(cmap, viewshed_shading(cmap, shed))
+    draw = ImageDraw.Draw(image)
+    canvas = Canvas(cmap, SCALE, MARGIN, None)
+    corners = canvas.corners(cmap.index_of(shed["from"]))
+    draw.line(corners + corners[:1], fill=(0, 0, 0), width=3)
+    return image
