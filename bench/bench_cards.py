@@ -83,7 +83,8 @@ def main():
     map = Map.objects.create_from_doc(samples_user(), doc, published=True)
     times = []
     for k in range(args.repeat):
-        seconds, job = timed("export", {"format": "png", "dpi": 300, "hex_mm": 19.0 + k / 1000}, map=map)  # a new request
+        # a new request each time
+        seconds, job = timed("export", {"format": "png", "dpi": 300, "hex_mm": 19.0 + k / 1000}, map=map)
         times.append(seconds)
     png = statistics.median(times)
     print(f"60x40 map at 300 dpi, 19 mm hexes: {job.result['width']} x {job.result['height']} px, "

@@ -24,7 +24,7 @@ django.setup()
 
 from engine import mapfile  # noqa: E402
 from engine.generate import random_map  # noqa: E402
-from engine.scenarios import checks as scenario_checks
+from engine.scenarios import checks as scenario_checks  # noqa: E402
 from engine.scenarios import scenariofile  # noqa: E402
 from engine.scenarios.sightlines import sight_lines_of  # noqa: E402
 

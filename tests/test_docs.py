@@ -47,7 +47,8 @@ def test_every_program_run_with_python_m_is_installed():
 
 
 def test_every_file_of_the_repository_named_exists():
-    named = mentions(r"(?<![\w./-])((?:bench|tests|maps|jobs|docs|hexside|engine|scenarios|validations|documents|templates|static)/[\w./-]+\.\w+)")
+    folders = "bench|tests|maps|jobs|docs|hexside|engine|scenarios|validations|documents|templates|static"
+    named = mentions(rf"(?<![\w./-])((?:{folders})/[\w./-]+\.\w+)")
     assert named
     assert [(doc, path) for doc, path in named if "*" not in path and not (ROOT / path).exists()] == []
 

@@ -20,7 +20,8 @@ class ValidationListView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(operation_id="validations_list", summary="Your batch validations, newest first", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="validations_list", summary="Your batch validations, newest first",
+                   responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
         batches = BatchValidation.objects.filter(owner=request.user).select_related("job")[:PAGE_LIST]
         return Response({"validations": [
@@ -51,7 +52,8 @@ class ValidationListView(APIView):
 class ValidationDetailView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="validations_retrieve", summary="A batch validation's report: progress, each file's verdict and findings",
+    @extend_schema(operation_id="validations_retrieve",
+                   summary="A batch validation's report: progress, each file's verdict and findings",
                    responses={200: OpenApiTypes.OBJECT, 404: OpenApiResponse(description="No such batch of yours.")})
     def get(self, request, pk):
         return Response(batch_report(own_batch(request.user, pk)))

@@ -71,7 +71,8 @@ def register_fonts():
 @lru_cache(maxsize=1)
 def styles():
     register_fonts()
-    base = ParagraphStyle("body", fontName=FONT, bulletFontName=FONT, fontSize=9, leading=11.5, textColor=INK, spaceAfter=3)
+    base = ParagraphStyle("body", fontName=FONT, bulletFontName=FONT, fontSize=9, leading=11.5, textColor=INK,
+                          spaceAfter=3)
     return {
         "title": ParagraphStyle("title", base, fontName=BOLD, fontSize=20, leading=24, spaceAfter=2),
         "subtitle": ParagraphStyle("subtitle", base, fontName=ITALIC, fontSize=11, leading=14, spaceAfter=2),
@@ -214,7 +215,8 @@ def forces_table(doc, side, frame_w):
     table = Table(rows, colWidths=[w * frame_w for w in widths], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
         ("BACKGROUND", (0, 0), (-1, 0), SHADE), ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("FONTNAME", (0, 0), (-1, -1), FONT),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
         ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]))
     return table
@@ -248,7 +250,8 @@ def turn_track(doc, side_ids, frame_w):
     for start in range(0, len(cells), TURNS_PER_ROW):
         r = len(rows)
         rows += [cells[start:start + TURNS_PER_ROW], marks[start:start + TURNS_PER_ROW]]
-        shading += [("BACKGROUND", (c, r), (c, r + 1), SHADE) for c, n in enumerate(numbers[start:start + TURNS_PER_ROW])
+        shading += [("BACKGROUND", (c, r), (c, r + 1), SHADE)
+                    for c, n in enumerate(numbers[start:start + TURNS_PER_ROW])
                     if n in arriving]
     width = frame_w / TURNS_PER_ROW
     table = Table(rows, colWidths=[width] * min(TURNS_PER_ROW, len(cells)), hAlign="LEFT")
@@ -275,7 +278,8 @@ def game_block(doc, side_ids):
         out += [p("Gut check and impulse points", "h3"), small_table(rows)]
         extras = []
         if rules.get("luck_cards") is not None:
-            extras.append(f"Each player draws {rules['luck_cards']} luck card{'s' if rules['luck_cards'] != 1 else ''}.")
+            luck = rules["luck_cards"]
+            extras.append(f"Each player draws {luck} luck card{'s' if luck != 1 else ''}.")
         if "extended_play" in rules:
             extras.append("Extended play is " + ("in use." if rules["extended_play"] else "not used."))
         out += [p(" ".join(extras))] if extras else []

@@ -202,7 +202,8 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     # More than 100 steps undo: 105 strokes, then 105 Ctrl+Z, and A1..A5 are as they were.
     before = Map.objects.get(pk=map.pk).revision
     page.evaluate("""() => { for (let i = 0; i < 105; i++)
-        painter.commit([{op: "set_terrain", hexes: [`A${1 + i % 5}`], terrain: [i % 2 ? "woods" : "brush"]}], `step ${i}`); }""")
+        painter.commit([{op: "set_terrain", hexes: [`A${1 + i % 5}`], terrain: [i % 2 ? "woods" : "brush"]}],
+                       `step ${i}`); }""")
     wait_saved(page, timeout=60000)
     page.locator("#map-canvas").focus()
     for _ in range(105):

@@ -106,7 +106,8 @@ def test_a_designer_signs_up_makes_imports_duplicates_and_deletes_maps(live_serv
     page.get_by_role("button", name="Import").click()
     findings = page.locator(".field.has-errors .errorlist li")
     assert findings.count() >= 2, page.locator("main form").inner_text()
-    assert any("lava" in t for t in findings.all_inner_texts()) and any("colour" in t for t in findings.all_inner_texts())
+    texts = findings.all_inner_texts()
+    assert any("lava" in t for t in texts) and any("colour" in t for t in texts)
     shot(page, "import-errors")
     assert Map.objects.count() == 1
     page.get_by_label("Map file").set_input_files(str(SAMPLE))

@@ -27,7 +27,7 @@ def sign_in(page, live_server, user):
 
 
 def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(  # noqa: F811 - fixtures by name
-        live_server, page, start_worker, jobs_isolated, django_user_model):
+        live_server, page, start_worker, jobs_isolated, django_user_model):  # noqa: F811
     start_worker("browser-batch")
     user = django_user_model.objects.create_user("checker", password="x")
     data = BytesIO(community_zip())

@@ -121,7 +121,8 @@ def test_tocs_briefs_keep_their_secrets(docs):
         for unit in names[sid]:
             assert flat(unit) not in text["public"], unit
         assert flat(side["brief"]["mission"]) in text[sid]
-        assert flat(side["brief"]["mission"]) not in text[other] and flat(side["brief"]["mission"]) not in text["public"]
+        mission = flat(side["brief"]["mission"])
+        assert mission not in text[other] and mission not in text["public"]
         assert flat(side["brief"]["intelligence"]) not in text[other]
         assert "SECRET" in text[sid]
         sentence = victory.sentences_for(doc)[sid]
