@@ -41,7 +41,7 @@ def full_map(grid, rng):
     """A map whose every hex is listed, as a finished map's are: the largest document of that size."""
     hexes = [{"hex": grid.label(c, r), "terrain": [rng.choice(TERRAIN)], "level": rng.randint(-1, 3)}
              for c, r in grid.hexes()]
-    hexsides = [{"hex": grid.label(c, 10), "side": "S", "terrain": "hedge"} for c in range(grid.columns)]
+    hexsides = [{"hex": grid.label(c, min(10, grid.rows - 1)), "side": "S", "terrain": "hedge"} for c in range(grid.columns)]
     return {"format": "hexside-map", "version": 1, "name": "Edit bench", "ruleset": "ost", "grid": grid.as_dict(),
             "hexes": hexes, "hexsides": hexsides}
 
@@ -56,11 +56,13 @@ def main():
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--hexes", type=int, default=1000)
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--columns", type=int, default=60)
+    parser.add_argument("--rows", type=int, default=40)
     args = parser.parse_args()
 
     call_command("migrate", verbosity=0)
     rng = random.Random(112)
-    grid = Grid("flat", 60, 40, "even", "letter-number", 50)
+    grid = Grid("flat", args.columns, args.rows, "even", "letter-number", 50)
     users = get_user_model().objects
     user = users.filter(username=BENCH_USER).first() or users.create_user(BENCH_USER)
     token, _ = Token.objects.get_or_create(user=user)
