@@ -78,11 +78,7 @@ def load(document):
     at = _label_index(grid).__getitem__
     hexes = {}
     for entry in document["hexes"]:
-        art = entry.get("art")
-        hexes[at(entry["hex"])] = Cell(
-            terrain=tuple(entry["terrain"]), level=entry["level"], storeys=entry.get("storeys", 1),
-            art=tuple(tuple((x, y) for x, y in polygon) for polygon in art) if art else None,
-            label_note=entry.get("label_note"))
+        hexes[at(entry["hex"])] = cell_of(entry)
     hexsides = {grid.hexside(*at(entry["hex"]), entry["side"]): entry["terrain"] for entry in document["hexsides"]}
     overlays = [Overlay(id=o["id"], anchor=at(o["anchor"]), rotation=o["rotation"],
                         hexes=[_entry(e, mapfile.OVERLAY_HEX_KEYS) for e in o["hexes"]],
@@ -93,6 +89,19 @@ def load(document):
                   default_terrain=tuple(defaults["terrain"]), default_level=defaults["level"], hexes=hexes,
                   hexsides=hexsides, overlays=overlays, extensions=document["extensions"],
                   background=document.get("background"))
+
+
+def cell_of(entry):
+    """The Cell of a hex's entry as mapfile.to_dict writes it."""
+    art = entry.get("art")
+    return Cell(terrain=tuple(entry["terrain"]), level=entry["level"], storeys=entry.get("storeys", 1),
+                art=tuple(tuple((x, y) for x, y in polygon) for polygon in art) if art else None,
+                label_note=entry.get("label_note"))
+
+
+def label_index(grid):
+    """Every hex of a grid by its label."""
+    return _label_index(grid)
 
 
 def _entry(stored, keys):

@@ -131,10 +131,10 @@ def edit_request_problems(data):
     return found
 
 
-def revisions_response(viewset, document, serializer, heavy="document"):
+def revisions_response(viewset, document, serializer, heavy=("snapshot", "changes")):
     """A document's revisions, newest first, paginated as the viewset's lists are; ``heavy`` is the field holding
     each revision's document, left unread."""
-    revisions = document.revisions.select_related("author").defer(heavy)
+    revisions = document.revisions.select_related("author").defer(*heavy)
     page = viewset.paginate_queryset(revisions)
     if page is not None:
         return viewset.get_paginated_response(serializer(page, many=True).data)
@@ -160,8 +160,6 @@ class MapViewSet(viewsets.ModelViewSet):
 
     def get_queryset(self):
         maps = Map.objects.visible_to(self.request.user).select_related("owner")
-        if self.action in ("list", "edits", "restore", "revisions", "revision", "destroy", "current"):
-            maps = maps.defer("document")  # these never read it, or read it again holding the row
         return maps
 
     def get_throttles(self):
@@ -309,7 +307,7 @@ class MapViewSet(viewsets.ModelViewSet):
                                                                            404: NOT_FOUND})
     @action(detail=True, methods=["get"])
     def revisions(self, request, pk=None):
-        return revisions_response(self, self.get_object(), MapRevisionSerializer, heavy="packed")
+        return revisions_response(self, self.get_object(), MapRevisionSerializer)
 
     @extend_schema(summary="One revision, with its document",
                    responses={200: MapRevisionDetailSerializer, 404: NOT_FOUND})
@@ -363,7 +361,7 @@ class MapViewSet(viewsets.ModelViewSet):
     def background(self, request, pk=None):
         map = self.get_object()
         if request.method == "GET":
-            entry = map.document.get("background") or {}
+            entry = map.mapdoc().background or {}
             path = scans.path_of(map.pk, entry.get("image"))
             if path is None:
                 raise Http404(f"map {map.pk} has no board scan")
