@@ -9,6 +9,7 @@ not changed (403). The work is done in scenarios.models and engine.scenarios.edi
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
@@ -115,10 +116,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
     lookup_value_regex = r"\d+"
 
     def get_queryset(self):
-        scenarios = Scenario.objects.visible_to(self.request.user).select_related("owner")
-        if self.action in ("list", "edits", "restore", "revisions", "revision", "destroy"):
-            scenarios = scenarios.defer("document")
-        return scenarios
+        return Scenario.objects.visible_to(self.request.user).select_related("owner")
 
     def get_serializer_class(self):
         if self.action == "list":
@@ -213,7 +211,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
         except scenariofile.ScenarioFormatError as exc:
             return errors_response(exc.errors, status.HTTP_409_CONFLICT)
         response = HttpResponse(text, content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{scenario.filename()}"'
+        response["Content-Disposition"] = content_disposition_header(True, scenario.filename())
         response["ETag"] = f'"{scenario.content_hash}"'
         return response
 
