@@ -36,8 +36,8 @@ ATTEMPTS = 3  # an edit "on whatever is current" worked out again when another w
 class StaleRevision(Exception):
     """The client edited a revision that is no longer the current one."""
 
-    def __init__(self, current):
-        self.current = current
+    def __init__(self, current, seen=None):
+        self.current, self.seen = current, seen
         super().__init__(f"the document is at revision {current}")
 
 
@@ -193,7 +193,8 @@ class Document(models.Model):
             moved = type(self).objects.filter(pk=self.pk, revision=seen).update(
                 content_hash=written.content_hash, revision=F("revision") + 1, updated=timezone.now(), **columns)
             if not moved:
-                raise StaleRevision(type(self).objects.filter(pk=self.pk).values_list("revision", flat=True).first())
+                raise StaleRevision(type(self).objects.filter(pk=self.pk).values_list("revision", flat=True).first(),
+                                    seen)
             for name, value in columns.items():
                 setattr(self, name, value)
             self.content_hash, self.revision = written.content_hash, seen + 1
@@ -210,14 +211,14 @@ class Document(models.Model):
         for _ in range(ATTEMPTS):
             document = cls.objects.get(pk=pk)
             if revision is not None and revision != document.revision:
-                raise StaleRevision(document.revision)
+                raise StaleRevision(document.revision, revision)
             written, summary = change(document)
             try:
                 return document.commit(written, author, summary, snapshot=snapshot)
             except StaleRevision:
                 if revision is not None:
                     raise
-        raise StaleRevision(cls.objects.get(pk=pk).revision)  # it kept moving while we worked
+        raise StaleRevision(cls.objects.get(pk=pk).revision, revision)  # it kept moving while we worked
 
 
 def summary_of(summary, length=300):

@@ -61,7 +61,8 @@ def visible_jobs(user):
     maps = Map.objects.visible_to(user).values("pk")
     mine = Q(map__isnull=True, requested_by=user) if user.is_authenticated else Q(pk__in=[])
     scenarios = Q(map__isnull=True, scenario_id__in=Scenario.objects.visible_to(user).values("pk"))
-    return Job.objects.filter(Q(map__in=maps) | mine | scenarios).select_related("map", "requested_by").defer("map__grid")
+    return (Job.objects.filter(Q(map__in=maps) | mine | scenarios).select_related("map", "requested_by")
+            .defer("map__grid"))
 
 
 def job_payload(job, request=None):

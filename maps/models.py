@@ -87,7 +87,7 @@ def map_state(doc, head=None):
     return MapState(doc, head or head_of(doc), hex_lines, side_lines)
 
 
-def map_written(old, doc):
+def map_written(old, doc, touched=None):
     """The next revision's content from the MapState it was edited from (None: no delta, a snapshot).
 
     Only the hexes and hexsides that differ are written again; untouched cells are the same objects (engine.edits
@@ -99,7 +99,7 @@ def map_written(old, doc):
     if old is None or head["grid"] != old.head["grid"]:
         state, changes = map_state(doc, head), None
     else:
-        state, changes = changed_state(old, doc, head)
+        state, changes = changed_state(old, doc, head, touched)
     content = Written(state, state.text(), changes, weight=len(doc.hexes) + 1)
     limit = settings.HEXSIDE_MAX_MAP_BYTES
     if len(content.data) > limit:
@@ -108,13 +108,24 @@ def map_written(old, doc):
     return content
 
 
-def changed_state(old, doc, head):
+def changed_state(old, doc, head, touched=None):
     grid = doc.grid
     rows = grid.rows
     hex_lines = list(old.hex_lines)
     was, now = old.doc.hexes, doc.hexes
     hexes, added = {}, 0
-    for pos, cell in now.items():
+    if touched is not None:
+        for pos in touched:
+            cell = now.get(pos)
+            if cell is None:
+                if pos in was:
+                    hexes[grid.label(*pos)] = None
+                    hex_lines[pos[0] * rows + pos[1]] = None
+            elif was.get(pos) != cell:
+                entry = mapfile.hex_entry(grid, pos, cell)
+                hexes[entry["hex"]] = entry
+                hex_lines[pos[0] * rows + pos[1]] = mapfile.line(entry)
+    for pos, cell in (now.items() if touched is None else ()):
         before = was.get(pos)
         if before is cell:
             continue
@@ -125,7 +136,7 @@ def changed_state(old, doc, head):
         entry = mapfile.hex_entry(grid, pos, cell)
         hexes[entry["hex"]] = entry
         hex_lines[pos[0] * rows + pos[1]] = mapfile.line(entry)
-    if len(was) + added > len(now):
+    if touched is None and len(was) + added > len(now):
         for pos in was.keys() - now.keys():
             hexes[grid.label(*pos)] = None
             hex_lines[pos[0] * rows + pos[1]] = None
@@ -302,10 +313,10 @@ def apply_edits(map_id, author, revision, operations):
     limits included); in every case nothing is written.
     """
     def change(map):
-        old = map.state()
-        doc, summary = edits.apply(old.doc, operations)
+        old, touched = map.state(), set()
+        doc, summary = edits.apply(old.doc, operations, touched=touched)
         try:
-            return map_written(old, doc), summary
+            return map_written(old, doc, touched), summary
         except MapTooLarge as exc:
             raise edits.EditError([edits.Problem(None, f.path, f.message) for f in exc.errors]) from None
 
