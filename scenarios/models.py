@@ -13,8 +13,8 @@ from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
 
-from engine.scenarios import edits, scenariofile
 from documents.models import Document, Revision, StaleRevision, Written
+from engine.scenarios import edits, scenariofile
 from maps.models import Map
 
 __all__ = ["Scenario", "ScenarioRevision", "StaleRevision", "apply_edits", "restore_revision", "library_maps"]

@@ -21,9 +21,9 @@ def watch_edits(monkeypatch):
     seen = {"in_transaction": [], "meanwhile": None}
     real = edits.apply
 
-    def watched(doc, operations, rulesets=None):
+    def watched(doc, operations, rulesets=None, **kwargs):
         seen["in_transaction"].append(connection.in_atomic_block)
-        result = real(doc, operations, rulesets)
+        result = real(doc, operations, rulesets, **kwargs)
         meanwhile, seen["meanwhile"] = seen["meanwhile"], None
         if meanwhile is not None:
             meanwhile()
