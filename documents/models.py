@@ -6,9 +6,9 @@ would not be smaller, e.g. a restore), the whole document zlib-packed: saving a 
 the stroke, and reading any revision replays fewer than SNAPSHOT_EVERY deltas from the snapshot before it.
 
 The document row holds the current revision's number and content hash, not the document: the current document
-is the last revision read back, and each process keeps the last few it read or wrote (keyed by document and
-revision, so a process never serves a revision another process moved on from). Edits are worked out outside the
-write transaction, on the revision as read; the transaction only moves the row on if it is still at that
+is the last revision read back, and each process keeps the last few it read or wrote (keyed by document, revision
+and content hash, so a process never serves a revision another process moved on from). Edits are worked out
+outside the write transaction, on the revision as read; the transaction only moves the row on if it is still at that
 revision (an optimistic lock: StaleRevision otherwise, which the API answers with 409 and the current revision).
 
 The content hash is the sha256 of the exported file, as before: a function of content only (two documents with
@@ -63,27 +63,29 @@ class Written:
 
 
 _lock = threading.Lock()
-_states = OrderedDict()  # (model label, pk) -> (revision, state, weight)
+_states = OrderedDict()  # (model label, pk) -> (revision, content hash, state, weight)
 
 
-def remember(document, number, state, weight=1):
+def remember(document, number, content_hash, state, weight=1):
+    """Keep a document's state in this process. Kept by content hash too: a state is only ever given for the
+    content it is (a revision written in a transaction that was rolled back, or a reused id, cannot be served)."""
     key = (document._meta.label, document.pk)
     with _lock:
         _states.pop(key, None)
-        _states[key] = (number, state, weight)
-        while len(_states) > CACHED_DOCUMENTS or (len(_states) > 1 and sum(w for _, _, w in _states.values())
+        _states[key] = (number, content_hash, state, weight)
+        while len(_states) > CACHED_DOCUMENTS or (len(_states) > 1 and sum(kept[3] for kept in _states.values())
                                                    > CACHED_WEIGHT):
             _states.popitem(last=False)
 
 
-def remembered(document, number):
+def remembered(document, number, content_hash):
     key = (document._meta.label, document.pk)
     with _lock:
         found = _states.get(key)
-        if found is None or found[0] != number:
+        if found is None or found[:2] != (number, content_hash):
             return None
         _states.move_to_end(key)
-        return found[1]
+        return found[2]
 
 
 def forget_states():
@@ -126,7 +128,8 @@ class Document(models.Model):
     def state_at(self, number):
         """The state of revision ``number``: from this process's memory, or its snapshot and the deltas after
         it (fewer than SNAPSHOT_EVERY); the revision model's DoesNotExist if there is none."""
-        state = remembered(self, number)
+        current = number == self.revision
+        state = remembered(self, number, self.content_hash) if current else None
         if state is not None:
             return state
         revisions = self.revisions
@@ -138,8 +141,8 @@ class Document(models.Model):
         state = None
         for snapshot, changes in rows.values_list("snapshot", "changes").iterator():
             state = self.read_state(unpack(snapshot)) if state is None else self.patched(state, changes)
-        if number == self.revision:
-            remember(self, number, state, self.weight_of(state))
+        if current:
+            remember(self, number, self.content_hash, state, self.weight_of(state))
         return state
 
     def weight_of(self, state):
@@ -178,7 +181,7 @@ class Document(models.Model):
             changes=None if snapshot else written.changes,
             author=author if author is not None and author.is_authenticated else None,
             summary=summary_of(summary))
-        remember(self, number, written.state, written.weight)
+        remember(self, number, written.content_hash, written.state, written.weight)
         return revision
 
     def commit(self, written, author, summary, snapshot=False):
