@@ -5,7 +5,7 @@
 Runs against the default database (DATABASE_URL, or the SQLite file), migrating it first, through Django's test
 client with token authentication. Prints the map file's size, the median and worst time of a one-hex edit
 request, the time the write transaction held (on SQLite, the database's one write lock), and the bytes the new
-revision stored, with its ratio to the map file (what every revision stored before it was compressed). The map
+revision stored (its changes; a snapshot every so many revisions), with its ratio to the map file. The map
 and user it makes are removed after.
 """
 
@@ -81,12 +81,12 @@ class HeldTimer:
 
 
 def stored_bytes(revision):
-    packed = getattr(revision, "packed", None)
-    if packed is not None:
-        return len(bytes(packed))
+    """What a revision stored: its snapshot (the whole map, compressed) or its changes."""
+    if revision.snapshot is not None:
+        return len(bytes(revision.snapshot))
     import json
 
-    return len(json.dumps(revision.document).encode("utf-8"))  # before: the document as a JSON column
+    return len(json.dumps(revision.changes, separators=(",", ":")).encode("utf-8"))
 
 
 def main():
@@ -133,8 +133,8 @@ def main():
         print(f"write transaction held: median {statistics.median(held) * 1000:.0f} ms, "
               f"worst {max(held) * 1000:.0f} ms ({statistics.median(held) / statistics.median(times):.0%} "
               "of the request)")
-        print(f"stored per revision: {revision_bytes / 1e6:.2f} MB; map file {document_bytes / 1e6:.2f} MB; "
-              f"ratio {revision_bytes / document_bytes:.3f}")
+        print(f"stored by the last revision: {revision_bytes:,} bytes; map file {document_bytes / 1e6:.2f} MB; "
+              f"ratio {revision_bytes / document_bytes:.6f}")
     finally:
         Map.objects.filter(owner=user).delete()
         user.delete()

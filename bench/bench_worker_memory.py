@@ -66,7 +66,7 @@ def measure():
     rss, peak = megabytes()
     print(f"worker ready: {rss} MB resident", flush=True)
     worst = 0
-    for map in Map.objects.defer("document").order_by("pk"):
+    for map in Map.objects.order_by("pk"):
         job = Job.objects.create(kind="viewshed", parameters={"from": [250, 250]}, request_key=f"bench-{map.pk}",
                                  map=map, map_hash=map.content_hash)
         started = time.perf_counter()

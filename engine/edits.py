@@ -47,10 +47,11 @@ class EditError(ValueError):
                          + "; ".join(str(p) for p in self.errors))
 
 
-def apply(doc, operations, rulesets=None):
+def apply(doc, operations, rulesets=None, touched=None):
     """The edited map and a one-line summary of what changed; EditError listing every problem otherwise.
 
-    ``rulesets`` looks a ruleset up by id, as for :func:`engine.mapfile.parse`.
+    ``rulesets`` looks a ruleset up by id, as for :func:`engine.mapfile.parse`. ``touched``, a set, is given the
+    hexes whose entries the operations set or removed (so that a large map's store need not look at every hex).
     """
     if not isinstance(operations, list) or not operations:
         raise EditError([Problem(None, "operations", "expected a non-empty list of operations")])
@@ -58,6 +59,8 @@ def apply(doc, operations, rulesets=None):
         raise EditError([Problem(None, "operations", f"at most {MAX_OPERATIONS} operations in one request, "
                                                      f"got {len(operations)}")])
     editor = _Editor(doc, rulesets)
+    if touched is not None:
+        editor.touched = touched
     notes = []
     for index, op in enumerate(operations):
         note = editor.run(index, op)
@@ -78,11 +81,7 @@ def load(document):
     at = _label_index(grid).__getitem__
     hexes = {}
     for entry in document["hexes"]:
-        art = entry.get("art")
-        hexes[at(entry["hex"])] = Cell(
-            terrain=tuple(entry["terrain"]), level=entry["level"], storeys=entry.get("storeys", 1),
-            art=tuple(tuple((x, y) for x, y in polygon) for polygon in art) if art else None,
-            label_note=entry.get("label_note"))
+        hexes[at(entry["hex"])] = cell_of(entry)
     hexsides = {grid.hexside(*at(entry["hex"]), entry["side"]): entry["terrain"] for entry in document["hexsides"]}
     overlays = [Overlay(id=o["id"], anchor=at(o["anchor"]), rotation=o["rotation"],
                         hexes=[_entry(e, mapfile.OVERLAY_HEX_KEYS) for e in o["hexes"]],
@@ -93,6 +92,19 @@ def load(document):
                   default_terrain=tuple(defaults["terrain"]), default_level=defaults["level"], hexes=hexes,
                   hexsides=hexsides, overlays=overlays, extensions=document["extensions"],
                   background=document.get("background"))
+
+
+def cell_of(entry):
+    """The Cell of a hex's entry as mapfile.to_dict writes it."""
+    art = entry.get("art")
+    return Cell(terrain=tuple(entry["terrain"]), level=entry["level"], storeys=entry.get("storeys", 1),
+                art=tuple(tuple((x, y) for x, y in polygon) for polygon in art) if art else None,
+                label_note=entry.get("label_note"))
+
+
+def label_index(grid):
+    """Every hex of a grid by its label."""
+    return _label_index(grid)
 
 
 def _entry(stored, keys):
@@ -120,6 +132,7 @@ class _Editor:
         self.rulesets = rulesets
         self.problems = []
         self.default = doc.default_cell()
+        self.touched = set()
 
     def problem(self, index, path, message, hex=None):
         self.problems.append(Problem(index, path, message, hex))
@@ -226,6 +239,7 @@ class _Editor:
 
     def put(self, pos, cell):
         """Store a cell; a hex back to exactly the defaults is no longer listed."""
+        self.touched.add(pos)
         if cell == self.default:
             self.doc.hexes.pop(pos, None)
         else:
@@ -254,6 +268,7 @@ class _Editor:
             return None
         for pos in hexes:
             self.doc.hexes.pop(pos, None)
+        self.touched.update(hexes)
         return f"clear_hexes {_count(hexes, self.grid)}"
 
     def set_art(self, index, path, op):

@@ -1,5 +1,6 @@
-"""Every error under /api/ is JSON with a reason: DRF's exception handler, and the few errors from below DRF
-(an oversize body, a number the database cannot hold, a SQLite database locked past its timeout) answered as
+"""Every error under /api/ is JSON with a reason: DRF's exception handler; the documents' errors (problems with
+their paths, edits that do not apply, a revision that moved on) in the API's shapes; and the few errors from below
+DRF (an oversize body, a number the database cannot hold, a SQLite database locked past its timeout) answered as
 what they are rather than as a 500."""
 
 import logging
@@ -10,6 +11,10 @@ from django.db import DataError, OperationalError
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from documents.models import StaleRevision
+from documents.serializers import EditProblems, Problems
+from engine import edits, mapfile
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +40,25 @@ def client_error(exc):
     return None
 
 
+def document_error(exc):
+    """The answer to a document's error: 400 with each problem and its path, or 409 with the current revision."""
+    if isinstance(exc, edits.EditError):
+        exc = EditProblems(exc.errors)
+    elif isinstance(exc, mapfile.FormatError):
+        exc = Problems(exc.errors)
+    if isinstance(exc, Problems):
+        return Response(exc.payload(), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, StaleRevision):
+        return Response({"detail": f"the edits were made on revision {exc.seen} but the map is at revision "
+                                   f"{exc.current}; reload it and apply them again", "revision": exc.current},
+                        status=status.HTTP_409_CONFLICT)
+    return None
+
+
 def exception_handler(exc, context):
+    response = document_error(exc)
+    if response is not None:
+        return response
     response = drf_exception_handler(exc, context)
     if response is not None:
         return response

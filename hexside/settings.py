@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "axes",
+    "documents",
     "maps",
     "jobs",
     "scenarios",

@@ -26,7 +26,7 @@ class JobAdmin(admin.ModelAdmin):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("map__document")
+        return super().get_queryset(request)
 
     def has_add_permission(self, request):
         return False

@@ -61,8 +61,8 @@ def visible_jobs(user):
     maps = Map.objects.visible_to(user).values("pk")
     mine = Q(map__isnull=True, requested_by=user) if user.is_authenticated else Q(pk__in=[])
     scenarios = Q(map__isnull=True, scenario_id__in=Scenario.objects.visible_to(user).values("pk"))
-    return Job.objects.filter(Q(map__in=maps) | mine | scenarios).select_related("map", "requested_by").defer(
-        "map__document", "map__grid")
+    return (Job.objects.filter(Q(map__in=maps) | mine | scenarios).select_related("map", "requested_by")
+            .defer("map__grid"))
 
 
 def job_payload(job, request=None):
@@ -86,7 +86,7 @@ class MapJobView(APIView):
     request_serializer = None
 
     def post(self, request, pk):
-        map = get_object_or_404(Map.objects.visible_to(request.user).defer("document"), pk=pk)
+        map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
         serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid()})
         serializer.is_valid(raise_exception=True)
         refused = self.over_limit(map)

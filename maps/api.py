@@ -5,9 +5,8 @@ map does not exist as far as anyone else can tell (404); another user's publishe
 changed (403). The work is done in maps.models and engine.edits; these views translate requests and answers.
 """
 
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, Http404
 from django.urls import reverse
-from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularSwaggerView
@@ -17,18 +16,13 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from documents.serializers import Problems, problem, request_data, uploaded
+from documents.views import DocumentViewSetMixin, download
 from engine import edits, mapfile, rulesets
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
 from maps import scans
-from maps.models import (
-    Map,
-    MapRevision,
-    StaleRevision,
-    apply_edits,
-    check_name,
-    restore_revision,
-)
+from maps.models import Map, apply_edits, check_name, restore_revision
 from maps.serializers import (
     ConflictSerializer,
     EditErrorsSerializer,
@@ -47,7 +41,9 @@ from maps.serializers import (
     edit_result,
 )
 
-CREATE_KEYS = ("document", "name", "ruleset", "grid", "defaults", "published")
+__all__ = ["IsOwnerOrReadOnly", "MapViewSet", "RulesetViewSet", "ApiDocsView", "doc_from_request",
+           "errors_response"]
+
 NOT_FOUND = OpenApiResponse(description="No such map, or a private map of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your map (or not signed in): it can be read, not changed.")
 
@@ -57,109 +53,30 @@ class IsOwnerOrReadOnly(permissions.BasePermission):
         return request.method in permissions.SAFE_METHODS or obj.owner_id == request.user.id
 
 
-def errors_response(findings, status_code=status.HTTP_400_BAD_REQUEST):
-    return Response({"errors": [{"path": f.path, "hex": f.hex, "message": f.message} for f in findings]},
-                    status=status_code)
-
-
-def problem(path, message):
-    return mapfile.Finding(path, message)
-
-
 def doc_from_request(data):
-    """The MapDoc a create request describes: a whole map file, or a blank map; MapFormatError otherwise."""
-    if not isinstance(data, dict):
-        raise mapfile.MapFormatError([problem("$", "expected an object")])
-    found = [problem(key, f"unknown key {key!r}; expected one of: {', '.join(CREATE_KEYS)}")
-             for key in data if key not in CREATE_KEYS]
-    if "published" in data and not isinstance(data["published"], bool):
-        found.append(problem("published", "expected true or false"))
-    if "document" in data:
-        for key in ("name", "ruleset", "grid", "defaults"):
-            if key in data:
-                found.append(problem(key, "give either a whole map file in 'document' or name, ruleset and grid "
-                                          "for a blank map, not both"))
-        source, prefix = data["document"], "document."
-    else:
-        source = {"format": mapfile.FORMAT, "version": mapfile.VERSION}
-        source.update((key, data[key]) for key in ("name", "ruleset", "grid", "defaults") if key in data)
-        prefix = ""
+    """The MapDoc a create request describes (MapCreateSerializer), for the site's form; MapFormatError with every
+    finding otherwise."""
     try:
-        doc = mapfile.parse(source)
-    except mapfile.MapFormatError as exc:
-        found.extend(mapfile.Finding(prefix + f.path if f.path != "$" else (prefix[:-1] or "$"), f.message, f.hex)
-                     for f in exc.errors)
-        doc = None
-    if doc is not None:
-        try:
-            check_name(doc.name)
-        except mapfile.MapFormatError as exc:
-            found.extend(exc.errors)
-    if found:
-        raise mapfile.MapFormatError(found)
-    return doc
+        return MapCreateSerializer().to_internal_value(data)["doc"]
+    except Problems as exc:
+        raise mapfile.MapFormatError(exc.findings) from None
 
 
-def uploaded(request, what):
-    """(content, published) of an import request: the file as multipart ``file`` or the JSON body itself;
-    FormatError (one finding) when there is nothing to read."""
-    try:
-        data = request.data
-    except ParseError as exc:
-        raise mapfile.FormatError([problem("$", str(exc.detail))]) from None
-    if request.content_type.startswith("application/json"):
-        return data, published_flag(request.query_params.get("published"))
-    upload = request.FILES.get("file")
-    if upload is None:
-        raise mapfile.FormatError([problem("file", f"upload the {what} file in the field 'file'")])
-    return upload.read(), published_flag(data.get("published", request.query_params.get("published")))
-
-
-def edit_request_problems(data):
-    """What is wrong with the frame of an edits request ({"revision": N, "operations": [...]}), as Problems."""
-    if not isinstance(data, dict):
-        return [edits.Problem(None, "$", "expected {\"revision\": N, \"operations\": [...]}")]
-    found = []
-    revision = data.get("revision")
-    if not isinstance(revision, int) or isinstance(revision, bool) or revision < 1:
-        found.append(edits.Problem(None, "revision", "expected the revision the edits were made on, a whole number "
-                                                     f"from 1; got {revision!r}"))
-    found.extend(edits.Problem(None, key, f"unknown key {key!r}; expected revision and operations")
-                 for key in data if key not in ("revision", "operations"))
-    return found
-
-
-def revisions_response(viewset, document, serializer, heavy="document"):
-    """A document's revisions, newest first, paginated as the viewset's lists are; ``heavy`` is the field holding
-    each revision's document, left unread."""
-    revisions = document.revisions.select_related("author").defer(heavy)
-    page = viewset.paginate_queryset(revisions)
-    if page is not None:
-        return viewset.get_paginated_response(serializer(page, many=True).data)
-    return Response(serializer(revisions, many=True).data)
-
-
-def published_flag(value):
-    """A published flag from a form field or a query parameter."""
-    if value is None or isinstance(value, bool):
-        return bool(value)
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("", "0", "false", "no", "off"):
-        return False
-    raise mapfile.MapFormatError([problem("published", f"expected true or false, got {value!r}")])
+def errors_response(findings, status_code=status.HTTP_400_BAD_REQUEST):
+    return Response(Problems(findings).payload(), status=status_code)
 
 
 @extend_schema(tags=["maps"])
-class MapViewSet(viewsets.ModelViewSet):
+class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
     lookup_value_regex = r"\d+"
+    apply_edits = staticmethod(apply_edits)
+    restore_revision = staticmethod(restore_revision)
+    revision_serializer = MapRevisionSerializer
+    revision_detail_serializer = MapRevisionDetailSerializer
 
     def get_queryset(self):
         maps = Map.objects.visible_to(self.request.user).select_related("owner")
-        if self.action in ("list", "edits", "restore", "revisions", "revision", "destroy", "current"):
-            maps = maps.defer("document")  # these never read it, or read it again holding the row
         return maps
 
     def get_throttles(self):
@@ -190,17 +107,9 @@ class MapViewSet(viewsets.ModelViewSet):
         ],
     )
     def create(self, request, *args, **kwargs):
-        try:
-            data = request.data
-            doc = doc_from_request(data)
-            map = Map.objects.create_from_doc(request.user, doc, published=data.get("published", False),
-                                              summary="created" if "document" not in data
-                                              else "created from a map file")
-        except ParseError as exc:
-            return errors_response([problem("$", str(exc.detail))])
-        except mapfile.MapFormatError as exc:
-            return errors_response(exc.errors)
-        return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
+        serializer = MapCreateSerializer(data=request_data(request), context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        return Response(MapDetailSerializer(serializer.save()).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="A map, with its document", responses={200: MapDetailSerializer, 404: NOT_FOUND})
     def retrieve(self, request, *args, **kwargs):
@@ -239,14 +148,10 @@ class MapViewSet(viewsets.ModelViewSet):
     @action(detail=False, methods=["post"], url_path="import", url_name="import",
             parser_classes=[MultiPartParser, FormParser, StrictJSONParser])
     def import_file(self, request):
-        try:
-            content, published = uploaded(request, "map")
-            doc = mapfile.parse(content)
-            check_name(doc.name)
-            map = Map.objects.create_from_doc(request.user, doc, published=published,
-                                              summary="imported from a map file")
-        except mapfile.FormatError as exc:
-            return errors_response(exc.errors)
+        content, published = uploaded(request, "map")
+        doc = mapfile.parse(content)
+        check_name(doc.name)
+        map = Map.objects.create_from_doc(request.user, doc, published=published, summary="imported from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -257,10 +162,7 @@ class MapViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def export(self, request, pk=None):
         map = self.get_object()
-        response = HttpResponse(map.export(), content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = content_disposition_header(True, map.filename())
-        response["ETag"] = f'"{map.content_hash}"'
-        return response
+        return download(map, map.export(), "map.json")
 
     @extend_schema(
         summary="Apply edit operations, all or nothing",
@@ -277,18 +179,7 @@ class MapViewSet(viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def edits(self, request, pk=None):
-        map = self.get_object()
-        data = request.data
-        found = edit_request_problems(data)
-        if found:
-            return edit_errors_response(found)
-        try:
-            new = apply_edits(map.pk, request.user, data["revision"], data.get("operations"))
-        except StaleRevision as exc:
-            return conflict_response(data["revision"], exc.current)
-        except edits.EditError as exc:
-            return edit_errors_response(exc.errors)
-        return Response(edit_result(new))
+        return self.edit(request)
 
     @extend_schema(
         summary="The map's findings: the format's warnings and its game's rules checks",
@@ -307,18 +198,13 @@ class MapViewSet(viewsets.ModelViewSet):
                                                                            404: NOT_FOUND})
     @action(detail=True, methods=["get"])
     def revisions(self, request, pk=None):
-        return revisions_response(self, self.get_object(), MapRevisionSerializer, heavy="packed")
+        return self.history()
 
     @extend_schema(summary="One revision, with its document",
                    responses={200: MapRevisionDetailSerializer, 404: NOT_FOUND})
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>\d+)", url_name="revision")
     def revision(self, request, pk=None, number=None):
-        map = self.get_object()
-        try:
-            revision = map.revisions.select_related("author").get(number=number)
-        except MapRevision.DoesNotExist:
-            raise Http404(f"map {map.pk} has no revision {number}") from None
-        return Response(MapRevisionDetailSerializer(revision).data)
+        return self.one_revision(number)
 
     @extend_schema(
         summary="Bring an earlier revision back, as a new revision",
@@ -327,25 +213,14 @@ class MapViewSet(viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"], url_path=r"revisions/(?P<number>\d+)/restore", url_name="restore")
     def restore(self, request, pk=None, number=None):
-        map = self.get_object()
-        serializer = RestoreRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        revision = serializer.validated_data.get("revision")
-        try:
-            new = restore_revision(map.pk, request.user, int(number), revision)
-        except StaleRevision as exc:
-            return conflict_response(revision, exc.current)
-        except MapRevision.DoesNotExist:
-            raise Http404(f"map {map.pk} has no revision {number}") from None
-        return Response(edit_result(new))
+        return self.restore_to(request, number)
 
     @extend_schema(summary="The map's current revision, for pages that follow a map being edited",
                    description="Cheap enough to ask every few seconds: it reads two columns.",
                    responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND})
     @action(detail=True, methods=["get"])
     def current(self, request, pk=None):
-        map = self.get_object()
-        return Response({"revision": map.revision, "content_hash": map.content_hash})
+        return self.current_revision()
 
     @extend_schema(
         summary="The board scan under the map: download it (GET) or upload a new one (POST)",
@@ -361,7 +236,7 @@ class MapViewSet(viewsets.ModelViewSet):
     def background(self, request, pk=None):
         map = self.get_object()
         if request.method == "GET":
-            entry = map.document.get("background") or {}
+            entry = map.mapdoc().background or {}
             path = scans.path_of(map.pk, entry.get("image"))
             if path is None:
                 raise Http404(f"map {map.pk} has no board scan")
@@ -387,23 +262,8 @@ class MapViewSet(viewsets.ModelViewSet):
             return errors_response([problem("image", str(exc))])
         name = scans.store(map.pk, data, extension)
         entry = {"image": name, **scans.first_alignment(map.hex_grid(), size)}
-        try:
-            new = apply_edits(map.pk, request.user, revision, [{"op": "set_background", "background": entry}])
-        except StaleRevision as exc:
-            return conflict_response(revision, exc.current)
+        new = apply_edits(map.pk, request.user, revision, [{"op": "set_background", "background": entry}])
         return Response({**edit_result(new), "background": entry, "size": list(size)})
-
-
-def edit_errors_response(problems):
-    count = len(problems)
-    return Response({"detail": f"{count} problem{'s' if count != 1 else ''} in the edits; nothing was changed",
-                     "errors": [p.as_dict() for p in problems]}, status=status.HTTP_400_BAD_REQUEST)
-
-
-def conflict_response(seen, current):
-    return Response({"detail": f"the edits were made on revision {seen} but the map is at revision {current}; "
-                               "reload it and apply them again", "revision": current},
-                    status=status.HTTP_409_CONFLICT)
 
 
 # -- rulesets --------------------------------------------------------------------------------------------

@@ -1,29 +1,29 @@
 """Maps as stored documents, their history, and the rulesets designers add.
 
-A map is kept whole, as the map format's canonical document (``mapfile.to_dict``): the engine reads it without
-knowing about the database, and an export is the document written out. Every change is a numbered revision
-holding the whole document, compressed (a one-hex edit of a large map stores a few per cent of the map, not all
-of it again), so any earlier state can be brought back; bringing one back is itself a new revision, and nothing
-is ever lost.
+A map is a document with revisions (documents.models): each revision stores what it changed (the hexes and
+hexsides painted, the parts of the map file set), with the whole map file as a snapshot every so often, so a
+stroke on a large map stores the stroke, and any earlier state can be brought back; bringing one back is itself
+a new revision, and nothing is ever lost. The engine reads the map as a MapDoc without knowing the database, and
+an export is the map file written out.
 
-An edit is worked out before its write transaction, from the map as it was read; the transaction only checks
-that the map is still at that revision and writes. On SQLite, where one writer holds the whole database, the
-write lock is held for the time of a write, not for the time of an edit.
+An edit is worked out before its write transaction, from the map as it was read (kept in memory by the process
+that last read or wrote it, with each hex's line of the map file, so that after a stroke only the stroke's lines
+are written again to hash the file); the transaction only checks that the map is still at that revision and
+writes. On SQLite, where one writer holds the whole database, the write lock is held for the time of a write.
 """
 
-import hashlib
 import json
 import logging
 import threading
-import zlib
+from dataclasses import replace
 from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
-from django.db.models import F, Q
-from django.utils import timezone
+from django.db.models import Q
 
+from documents.models import Document, Revision, StaleRevision, Written, pack, unpack
 from engine import edits, mapfile, rulesets
 from engine.hexgrid import Grid
 
@@ -31,13 +31,7 @@ logger = logging.getLogger(__name__)
 
 NAME_LENGTH = edits.NAME_LENGTH
 
-
-class StaleRevision(Exception):
-    """The client edited a revision that is no longer the current one."""
-
-    def __init__(self, current):
-        self.current = current
-        super().__init__(f"the map is at revision {current}")
+__all__ = ["Map", "MapRevision", "StaleRevision", "apply_edits", "restore_revision", "pack", "unpack", "written"]
 
 
 class MapQuerySet(models.QuerySet):
@@ -50,74 +44,214 @@ class MapQuerySet(models.QuerySet):
     def create_from_doc(self, owner, doc, published=False, summary="created"):
         """A new map at revision 1 from a MapDoc, with its first revision written."""
         check_name(doc.name)
-        document, content_hash, packed = written(doc)
+        content = map_written(None, doc)
         with transaction.atomic():
-            map = self.create(owner=owner, name=doc.name, ruleset=doc.ruleset, grid=document["grid"],
-                              document=document, content_hash=content_hash, published=published, revision=1)
-            map.record(owner, summary, packed)
+            map = self.create(owner=owner, content_hash=content.content_hash, published=published, revision=1,
+                              **map_columns(content.state))
+            map.record(content, owner, summary)
         return map
 
 
-class Map(models.Model):
+class MapState:
+    """A map as a process keeps it: the MapDoc, and the map file's lines for its hexes and hexsides."""
+
+    __slots__ = ("doc", "head", "hex_lines", "side_lines")
+
+    def __init__(self, doc, head, hex_lines, side_lines):
+        self.doc, self.head, self.hex_lines, self.side_lines = doc, head, hex_lines, side_lines
+
+    def text(self):
+        """The map file, as mapfile.dumps writes it."""
+        grid = self.doc.grid
+        sides = self.side_lines
+        return mapfile.write(self.head, {
+            "hexes": [line for line in self.hex_lines if line is not None],
+            "hexsides": [sides[key] for key in sorted(sides, key=lambda k: mapfile.hexside_order(grid, k))]})
+
+
+def head_of(doc):
+    """The canonical document without its hexes and hexsides (the name, grid, defaults, overlays ...)."""
+    return mapfile.to_dict(replace(doc, hexes={}, hexsides={}))
+
+
+def map_state(doc, head=None):
+    grid = doc.grid
+    rows = grid.rows
+    hex_lines = [None] * (grid.columns * rows)
+    for pos, cell in doc.hexes.items():
+        hex_lines[pos[0] * rows + pos[1]] = mapfile.line(mapfile.hex_entry(grid, pos, cell))
+    side_lines = {key: mapfile.line(mapfile.hexside_entry(grid, key, terrain)) for key, terrain in doc.hexsides.items()}
+    return MapState(doc, head or head_of(doc), hex_lines, side_lines)
+
+
+def map_written(old, doc, touched=None):
+    """The next revision's content from the MapState it was edited from (None: no delta, a snapshot).
+
+    Only the hexes and hexsides that differ are written again; untouched cells are the same objects (engine.edits
+    shares them), so finding what differs costs a pass over the map's dict, not a writing of the map. Raises
+    MapTooLarge past the size limits in settings.
+    """
+    check_hexes(doc.grid)
+    head = head_of(doc)
+    if old is None or head["grid"] != old.head["grid"]:
+        state, changes = map_state(doc, head), None
+    else:
+        state, changes = changed_state(old, doc, head, touched)
+    content = Written(state, state.text(), changes, weight=len(doc.hexes) + 1)
+    limit = settings.HEXSIDE_MAX_MAP_BYTES
+    if len(content.data) > limit:
+        raise MapTooLarge([mapfile.Finding("$", f"the map file would be {len(content.data)} bytes, more than the "
+                                                f"limit of {limit} bytes (HEXSIDE_MAX_MAP_BYTES)", code="too-large")])
+    return content
+
+
+def changed_state(old, doc, head, touched=None):
+    grid = doc.grid
+    rows = grid.rows
+    hex_lines = list(old.hex_lines)
+    was, now = old.doc.hexes, doc.hexes
+    hexes, added = {}, 0
+    if touched is not None:
+        for pos in touched:
+            cell = now.get(pos)
+            if cell is None:
+                if pos in was:
+                    hexes[grid.label(*pos)] = None
+                    hex_lines[pos[0] * rows + pos[1]] = None
+            elif was.get(pos) != cell:
+                entry = mapfile.hex_entry(grid, pos, cell)
+                hexes[entry["hex"]] = entry
+                hex_lines[pos[0] * rows + pos[1]] = mapfile.line(entry)
+    for pos, cell in (now.items() if touched is None else ()):
+        before = was.get(pos)
+        if before is cell:
+            continue
+        if before is None:
+            added += 1
+        elif before == cell:
+            continue
+        entry = mapfile.hex_entry(grid, pos, cell)
+        hexes[entry["hex"]] = entry
+        hex_lines[pos[0] * rows + pos[1]] = mapfile.line(entry)
+    if touched is None and len(was) + added > len(now):
+        for pos in was.keys() - now.keys():
+            hexes[grid.label(*pos)] = None
+            hex_lines[pos[0] * rows + pos[1]] = None
+    side_lines = old.side_lines
+    hexsides = []
+    if doc.hexsides != old.doc.hexsides:
+        side_lines = dict(side_lines)
+        for key in doc.hexsides.keys() | old.doc.hexsides.keys():
+            terrain = doc.hexsides.get(key)
+            if terrain == old.doc.hexsides.get(key):
+                continue
+            entry = mapfile.hexside_entry(grid, key, terrain)
+            hexsides.append([entry["hex"], entry["side"], terrain])
+            if terrain is None:
+                del side_lines[key]
+            else:
+                side_lines[key] = mapfile.line(entry)
+    top = {key: head.get(key) for key in head.keys() | old.head.keys()
+           if key not in ("hexes", "hexsides") and head.get(key) != old.head.get(key)}
+    changes = {"hexes": hexes, "hexsides": hexsides, "top": top}
+    if len(hexes) + len(hexsides) > max(1000, (len(now) + len(doc.hexsides)) // 2):
+        changes = None  # most of the map: a snapshot is no larger
+    return MapState(doc, head, hex_lines, side_lines), changes
+
+
+def patched_state(state, changes):
+    """A MapState after a revision's delta, as map_written made it."""
+    doc, head = state.doc, state.head
+    if changes["top"]:
+        head = {**head, **changes["top"]}
+        if head.get("background") is None:
+            head.pop("background", None)
+        else:
+            head["background"] = {k: head["background"][k] for k in mapfile.BACKGROUND_KEYS if k in head["background"]}
+        doc = edits.load({**head, "hexes": [], "hexsides": []})
+    grid = doc.grid
+    rows = grid.rows
+    at = edits.label_index(grid)
+    hexes, hex_lines = dict(state.doc.hexes), list(state.hex_lines)
+    for label, entry in changes["hexes"].items():
+        pos = at[label]
+        if entry is None:
+            hexes.pop(pos, None)
+            hex_lines[pos[0] * rows + pos[1]] = None
+        else:
+            cell = hexes[pos] = edits.cell_of(entry)
+            hex_lines[pos[0] * rows + pos[1]] = mapfile.line(mapfile.hex_entry(grid, pos, cell))
+    hexsides, side_lines = state.doc.hexsides, state.side_lines
+    if changes["hexsides"]:
+        hexsides, side_lines = dict(hexsides), dict(side_lines)
+        for label, side, terrain in changes["hexsides"]:
+            key = grid.hexside(*at[label], side)
+            if terrain is None:
+                hexsides.pop(key, None)
+                side_lines.pop(key, None)
+            else:
+                hexsides[key] = terrain
+                side_lines[key] = mapfile.line(mapfile.hexside_entry(grid, key, terrain))
+    doc = replace(doc, hexes=hexes, hexsides=hexsides)
+    return MapState(doc, head_of(doc) if changes["top"] else head, hex_lines, side_lines)
+
+
+def map_columns(state):
+    doc = state.doc
+    return {"name": doc.name, "ruleset": doc.ruleset, "grid": doc.grid.as_dict()}
+
+
+class Map(Document):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="maps")
     name = models.CharField(max_length=NAME_LENGTH)
     ruleset = models.CharField(max_length=64, help_text="The id of the ruleset the map is made for.")
     grid = models.JSONField(help_text="The document's grid, kept beside it so that lists need not load maps whole.")
-    document = models.JSONField(help_text="The map file, as the map format's canonical document.")
-    revision = models.PositiveIntegerField(default=1)
-    content_hash = models.CharField(max_length=64, help_text="sha256 of the exported map file.")
-    published = models.BooleanField(default=False, help_text="Published maps can be read by everyone.")
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
 
     objects = MapQuerySet.as_manager()
 
-    class Meta:
-        ordering = ["-updated", "-id"]
+    class Meta(Document.Meta):
         indexes = [models.Index(fields=["published", "-updated"])]
 
     def __str__(self):
         return self.name
 
+    # the document base's hooks
+    def read_state(self, document):
+        return map_state(edits.load(document))
+
+    def document_of(self, state):
+        return json.loads(state.text())  # the same as mapfile.to_dict(state.doc), in a fraction of the time
+
+    def patched(self, state, changes):
+        return patched_state(state, changes)
+
+    def columns_of(self, state):
+        return map_columns(state)
+
+    def weight_of(self, state):
+        return len(state.doc.hexes) + 1
+
+    def commit(self, content, author, summary, snapshot=False):
+        """Make a MapDoc (or content map_written gave) the next revision; see Document.commit."""
+        if isinstance(content, mapfile.MapDoc):
+            content = map_written(self.state(), content)
+        return super().commit(content, author, summary, snapshot=snapshot)
+
+    # maps
     def hex_grid(self):
         return Grid(**self.grid)
 
     def mapdoc(self):
-        """The stored document read back as a MapDoc; it was checked before it was stored."""
-        return edits.load(self.document)
+        """The current revision as a MapDoc; it was checked before it was stored."""
+        return self.state().doc
 
     def export(self):
         """The map file as a designer downloads it: deterministic, byte for byte the same while unchanged."""
-        return mapfile.dumps(self.mapdoc())
+        return self.state().text()
 
     def filename(self):
         safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.name.lower()).strip("-")
         return f"{safe or 'map'}.json"
-
-    def record(self, author, summary, packed=None):
-        """Write the current state down as a revision (``packed``: the document compressed, if already done)."""
-        return self.revisions.create(number=self.revision, packed=packed or pack(self.document),
-                                     content_hash=self.content_hash,
-                                     author=author if author is not None and author.is_authenticated else None,
-                                     summary=edits.summarise([summary]) if summary else "")
-
-    def commit(self, doc, author, summary):
-        """Make a MapDoc the map's next revision, if the map is still at the revision it was read at.
-
-        The document is written (and compressed) first; the transaction then only checks the revision and
-        writes. Raises StaleRevision, and writes nothing, when the map has moved on since it was read.
-        """
-        document, content_hash, packed = written(doc)
-        seen = self.revision
-        with transaction.atomic():
-            moved = Map.objects.filter(pk=self.pk, revision=seen).update(
-                document=document, content_hash=content_hash, name=doc.name, ruleset=doc.ruleset,
-                grid=document["grid"], revision=F("revision") + 1, updated=timezone.now())
-            if not moved:
-                raise StaleRevision(Map.objects.filter(pk=self.pk).values_list("revision", flat=True).first())
-            self.document, self.content_hash, self.name, self.ruleset = document, content_hash, doc.name, doc.ruleset
-            self.grid, self.revision = document["grid"], seen + 1
-            return self.record(author, summary, packed)
 
     def rename(self, name, author):
         """A new name is a change of the map file, so it is a revision too."""
@@ -126,60 +260,24 @@ class Map(models.Model):
         return apply_edits(self.pk, author, None, [{"op": "rename", "name": name}]).map
 
 
-class MapRevision(models.Model):
+class MapRevision(Revision):
     map = models.ForeignKey(Map, on_delete=models.CASCADE, related_name="revisions")
-    number = models.PositiveIntegerField()
-    packed = models.BinaryField(help_text="The map file of this revision: canonical JSON, zlib-compressed.")
-    content_hash = models.CharField(max_length=64)
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                               related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
-    summary = models.CharField(max_length=edits.SUMMARY_LENGTH, blank=True)
+
+    document_field = "map"
 
     class Meta:
         ordering = ["map", "-number"]
         constraints = [models.UniqueConstraint(fields=["map", "number"], name="unique_map_revision_number")]
-
-    def __str__(self):
-        return f"{self.map} r{self.number}"
-
-    @property
-    def document(self):
-        """The revision's map file, as the canonical document."""
-        return unpack(self.packed)
-
-    @document.setter
-    def document(self, value):
-        self.packed = pack(value)
 
 
 class MapTooLarge(mapfile.MapFormatError):
     """A map past HEXSIDE_MAX_HEXES hexes or HEXSIDE_MAX_MAP_BYTES bytes of map file."""
 
 
-def pack(document):
-    """A document as a revision stores it: compact JSON, zlib-compressed (a tenth of the size or less)."""
-    return zlib.compress(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
-
-
-def unpack(packed):
-    return json.loads(zlib.decompress(bytes(packed)).decode("utf-8"))
-
-
 def written(doc):
-    """The canonical document, its content hash and its compressed form, from one writing of the map file.
-
-    The same as (mapfile.to_dict(doc), mapfile.content_hash(doc)), in about half the time: writing a
-    large map is the larger part of an edit. Raises MapTooLarge past the size limits in settings.
-    """
-    check_hexes(doc.grid)
-    text = mapfile.dumps(doc)
-    data = text.encode("utf-8")
-    limit = settings.HEXSIDE_MAX_MAP_BYTES
-    if len(data) > limit:
-        raise MapTooLarge([mapfile.Finding("$", f"the map file would be {len(data)} bytes, more than the limit of "
-                                                f"{limit} bytes (HEXSIDE_MAX_MAP_BYTES)", code="too-large")])
-    return json.loads(text), hashlib.sha256(data).hexdigest(), zlib.compress(data, 6)
+    """The canonical document, its content hash and its snapshot, from one writing of the map file."""
+    content = map_written(None, doc)
+    return json.loads(content.text), content.content_hash, pack(content.text)
 
 
 def check_hexes(grid):
@@ -204,37 +302,23 @@ def apply_edits(map_id, author, revision, operations):
     meanwhile. Raises StaleRevision, or edits.EditError listing every bad operation (a map grown past the size
     limits included); in every case nothing is written.
     """
-    for _ in range(ATTEMPTS):
-        map = Map.objects.get(pk=map_id)
-        if revision is not None and revision != map.revision:
-            raise StaleRevision(map.revision)
-        doc, summary = edits.apply(map.mapdoc(), operations)
+    def change(map):
+        old, touched = map.state(), set()
+        doc, summary = edits.apply(old.doc, operations, touched=touched)
         try:
-            return map.commit(doc, author, summary)
+            return map_written(old, doc, touched), summary
         except MapTooLarge as exc:
             raise edits.EditError([edits.Problem(None, f.path, f.message) for f in exc.errors]) from None
-        except StaleRevision:
-            if revision is not None:
-                raise
-    raise StaleRevision(Map.objects.get(pk=map_id).revision)  # it kept moving while we worked
+
+    return Map.edit(map_id, author, revision, change)
 
 
 def restore_revision(map_id, author, number, revision=None):
-    """Bring back revision ``number`` as a new MapRevision; MapRevision.DoesNotExist if there is none."""
-    for _ in range(ATTEMPTS):
-        map = Map.objects.get(pk=map_id)
-        if revision is not None and revision != map.revision:
-            raise StaleRevision(map.revision)
-        old = map.revisions.get(number=number)
-        try:
-            return map.commit(edits.load(old.document), author, f"restored revision {number}")
-        except StaleRevision:
-            if revision is not None:
-                raise
-    raise StaleRevision(Map.objects.get(pk=map_id).revision)
+    """Bring back revision ``number`` as a new MapRevision (a snapshot); MapRevision.DoesNotExist if there is none."""
+    def change(map):
+        return map_written(None, edits.load(map.document_at(number))), f"restored revision {number}"
 
-
-ATTEMPTS = 3  # an edit "on whatever is current" worked out again when another write came first
+    return Map.edit(map_id, author, revision, change, snapshot=True)
 
 
 # -- rulesets designers add ------------------------------------------------------------------------------

@@ -1,16 +1,24 @@
-"""The shapes of the map API: what it answers, and what it takes, for the OpenAPI schema.
+"""The shapes of the map API: what it answers, and what it takes.
 
-Requests that carry map content (create, import, edits) are checked by the map format and by engine.edits, not
-here, so that every problem comes back in one shape: ``{"errors": [{"path", "hex", "message"}, ...]}``.
+Requests that carry map content (create, import, edits) are checked by the map format and by engine.edits, and
+every problem comes back in one shape, ``{"errors": [{"path", "hex", "message"}, ...]}`` (documents.serializers).
 """
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from engine import edits
+from documents.serializers import (  # noqa: F401  (the shapes every document shares, named here for the schema)
+    ConflictSerializer,
+    CreateSerializer,
+    EditResultSerializer,
+    RestoreRequestSerializer,
+    edit_result,
+)
+from documents.serializers import EditRequestSerializer as DocumentEditRequestSerializer
+from engine import edits, mapfile
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
-from maps.models import Map, MapRevision
+from maps.models import Map, MapRevision, check_name
 
 HEX = {"oneOf": [{"type": "string", "description": "A hex label", "example": "C4"},
                  {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
@@ -121,8 +129,13 @@ class MapUpdateSerializer(serializers.ModelSerializer):
         return map
 
 
-class MapCreateSerializer(serializers.Serializer):
+class MapCreateSerializer(CreateSerializer):
     """Either a whole map file in ``document``, or ``name``, ``ruleset`` and ``grid`` for a blank map."""
+
+    blank_keys = ("name", "ruleset", "grid", "defaults")
+    kind = "map"
+    both_message = ("give either a whole map file in 'document' or name, ruleset and grid for a blank map, "
+                    "not both")
 
     document = serializers.JSONField(required=False, help_text="A whole map file (docs/map-format.md).")
     name = serializers.CharField(required=False)
@@ -131,6 +144,21 @@ class MapCreateSerializer(serializers.Serializer):
     defaults = serializers.JSONField(required=False, help_text='{"terrain": [...], "level": 0}; the ruleset\'s '
                                                                "open ground at level 0 by default.")
     published = serializers.BooleanField(required=False, default=False)
+
+    def parse(self, source):
+        return mapfile.parse(source)
+
+    def check(self, doc):
+        check_name(doc.name)
+
+    def read_blank(self, data, found):
+        source = {"format": mapfile.FORMAT, "version": mapfile.VERSION}
+        source.update((key, data[key]) for key in self.blank_keys if key in data)
+        return self.read_file(source, "", found)
+
+    def create(self, validated_data):
+        return Map.objects.create_from_doc(self.context["request"].user, validated_data["doc"],
+                                           published=validated_data["published"], summary=validated_data["summary"])
 
 
 class MapImportSerializer(serializers.Serializer):
@@ -157,26 +185,8 @@ class EditErrorsSerializer(serializers.Serializer):
     errors = EditErrorSerializer(many=True)
 
 
-class EditRequestSerializer(serializers.Serializer):
-    revision = serializers.IntegerField(min_value=1, help_text="The revision the edits were made on.")
+class EditRequestSerializer(DocumentEditRequestSerializer):
     operations = serializers.ListField(child=OperationField(), help_text="Applied in order; see docs/api.md.")
-
-
-class RestoreRequestSerializer(serializers.Serializer):
-    revision = serializers.IntegerField(required=False, min_value=1,
-                                        help_text="The current revision as the client knows it; 409 if stale.")
-
-
-class EditResultSerializer(serializers.Serializer):
-    revision = serializers.IntegerField()
-    content_hash = serializers.CharField()
-    summary = serializers.CharField()
-    updated = serializers.DateTimeField()
-
-
-class ConflictSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    revision = serializers.IntegerField(help_text="The map's current revision.")
 
 
 class MapRevisionSerializer(serializers.ModelSerializer):
@@ -204,8 +214,3 @@ class RulesetSerializer(serializers.Serializer):
                                               "(docs/rulesets/catalogues.md).")
     inches_per_hex = serializers.FloatField(allow_null=True, help_text="Inches of table per hex at the catalogue's "
                                             "own hex size, for a game measured in inches (its table_scale); else null.")
-
-
-def edit_result(revision):
-    return {"revision": revision.number, "content_hash": revision.content_hash, "summary": revision.summary,
-            "updated": revision.created}

@@ -237,13 +237,10 @@ def document_for(job):
     if job.map_id is None:
         raise JobError("this job is not about a map")
     try:
-        map = Map.objects.only("content_hash").get(pk=job.map_id)
+        map = Map.objects.get(pk=job.map_id)
     except Map.DoesNotExist:
         raise JobError("the map was deleted") from None
-    if map.content_hash == job.map_hash:
-        return Map.objects.values_list("document", flat=True).get(pk=map.pk)
-    document = (map.revisions.filter(content_hash=job.map_hash).order_by("-number")
-                .values_list("document", flat=True).first())
+    document = map.content_at(job.map_hash)
     if document is None:
         raise JobError(f"the map no longer holds the content this job was asked about (hash {job.map_hash[:12]})")
     return document

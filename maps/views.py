@@ -30,7 +30,7 @@ RECENT_REVISIONS = 10
 
 
 def _listing(maps):
-    return maps.select_related("owner").defer("document")[:HOME_LIMIT]
+    return maps.select_related("owner")[:HOME_LIMIT]
 
 
 def home(request):
@@ -90,7 +90,7 @@ def map_duplicate(request, pk):
 @login_required
 def map_delete(request, pk):
     """Delete one's own map and its history, after a confirmation page."""
-    map = get_object_or_404(Map.objects.visible_to(request.user).defer("document"), pk=pk)
+    map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
     if map.owner_id != request.user.id:
         raise PermissionDenied("only the owner may delete a map")
     if request.method == "POST":
@@ -109,7 +109,7 @@ def map_page(request, pk):
         "grid": map.hex_grid(),
         "counts": {key: len(document.get(key, [])) for key in ("hexes", "hexsides", "overlays")},
         "defaults": document.get("defaults", {}),
-        "revisions": map.revisions.select_related("author").defer("packed")[:RECENT_REVISIONS],
+        "revisions": map.revisions.select_related("author").defer("snapshot", "changes")[:RECENT_REVISIONS],
         "is_owner": request.user.is_authenticated and map.owner_id == request.user.id,
         **map_page_context(map),
     }
@@ -119,7 +119,7 @@ def map_page(request, pk):
 @ensure_csrf_cookie
 def map_editor(request, pk):
     """The map painter: the owner edits; anyone else who may read the map sees it read-only."""
-    map = get_object_or_404(Map.objects.visible_to(request.user).select_related("owner").defer("document"), pk=pk)
+    map = get_object_or_404(Map.objects.visible_to(request.user).select_related("owner"), pk=pk)
     can_edit = request.user.is_authenticated and map.owner_id == request.user.id
     config = {"map": map.pk, "ruleset": map.ruleset, "canEdit": can_edit, "name": map.name,
               "user": request.user.get_username() if request.user.is_authenticated else None,
@@ -150,7 +150,7 @@ def map_image(request, pk):
     picture and Retry-After. A stored picture has an ETag (content hash and styles), so a browser asks again
     cheaply; a placeholder is never cached.
     """
-    map = get_object_or_404(Map.objects.visible_to(request.user).defer("document"), pk=pk)
+    map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
     path = images.path_of(MAP_IMAGE, map)
     if not path.exists():
         try:

@@ -6,19 +6,25 @@ another user's private scenario does not exist for anyone else (404); another's 
 not changed (403). The work is done in scenarios.models and engine.scenarios.edits.
 """
 
-from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated, ParseError, ValidationError
+from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine import mapfile
+from documents.serializers import (
+    ConflictSerializer,
+    EditResultSerializer,
+    RestoreRequestSerializer,
+    request_data,
+    uploaded,
+)
+from documents.views import DocumentViewSetMixin, download
 from engine.scenarios import cards, edits, scenariofile
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
@@ -26,32 +32,9 @@ from jobs import dispatch
 from jobs.api import SIGN_IN, UNAVAILABLE, job_payload
 from jobs.models import Job
 from jobs.serializers import JobAcceptedSerializer, JobSerializer, ScenarioExportSerializer
-from maps.api import (
-    IsOwnerOrReadOnly,
-    conflict_response,
-    edit_errors_response,
-    edit_request_problems,
-    errors_response,
-    problem,
-    revisions_response,
-    uploaded,
-)
-from maps.serializers import (
-    ConflictSerializer,
-    EditErrorsSerializer,
-    EditResultSerializer,
-    ErrorsSerializer,
-    RestoreRequestSerializer,
-    edit_result,
-)
-from scenarios.models import (
-    Scenario,
-    ScenarioRevision,
-    StaleRevision,
-    apply_edits,
-    library_maps,
-    restore_revision,
-)
+from maps.api import IsOwnerOrReadOnly, errors_response
+from maps.serializers import EditErrorsSerializer, ErrorsSerializer
+from scenarios.models import Scenario, apply_edits, library_maps, restore_revision
 from scenarios.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
@@ -63,50 +46,17 @@ from scenarios.serializers import (
     ScenarioUpdateSerializer,
 )
 
-CREATE_KEYS = ("document", "title", "ruleset", "map", "published")
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your scenario (or not signed in): it can be read, not changed.")
 
 
-def doc_from_request(data, user):
-    """The ScenarioDoc a create request describes: a whole scenario file, or a blank scenario on a map."""
-    if not isinstance(data, dict):
-        raise scenariofile.ScenarioFormatError([problem("$", "expected an object")])
-    found = [problem(key, f"unknown key {key!r}; expected one of: {', '.join(CREATE_KEYS)}")
-             for key in data if key not in CREATE_KEYS]
-    if "published" in data and not isinstance(data["published"], bool):
-        found.append(problem("published", "expected true or false"))
-    if "document" in data:
-        found.extend(problem(key, "give either a whole scenario file in 'document' or title, ruleset and map for "
-                                  "a blank scenario, not both") for key in ("title", "ruleset", "map") if key in data)
-        source, prefix = data["document"], "document."
-    else:
-        prefix = ""
-        source = {"format": scenariofile.FORMAT, "version": scenariofile.VERSION, "title": data.get("title", ""),
-                  "ruleset": data.get("ruleset", "")}
-        if "map" not in data:
-            found.append(problem("map", "is required: the id of the map the scenario is played on"))
-        else:
-            source["maps"] = [{"key": "main", "id": data["map"]}]
-            if "ruleset" not in data:
-                try:
-                    source["ruleset"] = library_maps(user)({"id": data["map"]}).ruleset
-                except (scenariofile.MapLookupError, TypeError, ValueError):
-                    pass  # the map entry's own reading says what is wrong
-    try:
-        doc = scenariofile.parse(source, library_maps(user))
-    except scenariofile.ScenarioFormatError as exc:
-        found.extend(mapfile.Finding(prefix + f.path if f.path != "$" else (prefix[:-1] or "$"), f.message,
-                                          f.hex) for f in exc.errors)
-        doc = None
-    if found:
-        raise scenariofile.ScenarioFormatError(found)
-    return doc
-
-
 @extend_schema(tags=["scenarios"])
-class ScenarioViewSet(viewsets.ModelViewSet):
+class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
+    apply_edits = staticmethod(apply_edits)
+    restore_revision = staticmethod(restore_revision)
+    revision_serializer = ScenarioRevisionSerializer
+    revision_detail_serializer = ScenarioRevisionDetailSerializer
 
     def get_throttles(self):
         if self.action in ("create", "import_file"):
@@ -115,10 +65,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
     lookup_value_regex = r"\d+"
 
     def get_queryset(self):
-        scenarios = Scenario.objects.visible_to(self.request.user).select_related("owner")
-        if self.action in ("list", "edits", "restore", "revisions", "revision", "destroy"):
-            scenarios = scenarios.defer("document")
-        return scenarios
+        return Scenario.objects.visible_to(self.request.user).select_related("owner")
 
     def get_serializer_class(self):
         if self.action == "list":
@@ -139,17 +86,9 @@ class ScenarioViewSet(viewsets.ModelViewSet):
                                  value={"title": "Hill 112", "ruleset": "ost", "map": 1})],
     )
     def create(self, request, *args, **kwargs):
-        try:
-            data = request.data
-            doc = doc_from_request(data, request.user)
-        except ParseError as exc:
-            return errors_response([problem("$", str(exc.detail))])
-        except scenariofile.ScenarioFormatError as exc:
-            return errors_response(exc.errors)
-        scenario = Scenario.objects.create_from_doc(
-            request.user, doc, published=data.get("published", False),
-            summary="created from a scenario file" if "document" in data else "created")
-        return Response(ScenarioDetailSerializer(scenario).data, status=status.HTTP_201_CREATED)
+        serializer = ScenarioCreateSerializer(data=request_data(request), context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        return Response(ScenarioDetailSerializer(serializer.save()).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="A scenario, with its document",
                    responses={200: ScenarioDetailSerializer, 404: NOT_FOUND})
@@ -192,11 +131,8 @@ class ScenarioViewSet(viewsets.ModelViewSet):
     @action(detail=False, methods=["post"], url_path="import", url_name="import",
             parser_classes=[MultiPartParser, FormParser, StrictJSONParser])
     def import_file(self, request):
-        try:
-            content, published = uploaded(request, "scenario")
-            doc = scenariofile.parse(content, library_maps(request.user))
-        except mapfile.FormatError as exc:
-            return errors_response(exc.errors)
+        content, published = uploaded(request, "scenario")
+        doc = scenariofile.parse(content, library_maps(request.user))
         scenario = Scenario.objects.create_from_doc(request.user, doc, published=published,
                                                     summary="imported from a scenario file")
         return Response(ScenarioDetailSerializer(scenario).data, status=status.HTTP_201_CREATED)
@@ -212,10 +148,7 @@ class ScenarioViewSet(viewsets.ModelViewSet):
             text = scenario.export()
         except scenariofile.ScenarioFormatError as exc:
             return errors_response(exc.errors, status.HTTP_409_CONFLICT)
-        response = HttpResponse(text, content_type="application/json; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{scenario.filename()}"'
-        response["ETag"] = f'"{scenario.content_hash}"'
-        return response
+        return download(scenario, text, "scenario.json")
 
     @extend_schema(
         summary="Apply edit operations, all or nothing",
@@ -233,54 +166,26 @@ class ScenarioViewSet(viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def edits(self, request, pk=None):
-        scenario = self.get_object()
-        data = request.data
-        found = edit_request_problems(data)
-        if found:
-            return edit_errors_response(found)
-        try:
-            new = apply_edits(scenario.pk, request.user, data["revision"], data.get("operations"))
-        except StaleRevision as exc:
-            return conflict_response(data["revision"], exc.current)
-        except edits.EditError as exc:
-            return edit_errors_response(exc.errors)
-        return Response(edit_result(new))
+        return self.edit(request)
 
     @extend_schema(summary="The scenario's revisions, newest first",
                    responses={200: ScenarioRevisionSerializer(many=True), 404: NOT_FOUND})
     @action(detail=True, methods=["get"])
     def revisions(self, request, pk=None):
-        return revisions_response(self, self.get_object(), ScenarioRevisionSerializer)
+        return self.history()
 
     @extend_schema(summary="One revision, with its document",
                    responses={200: ScenarioRevisionDetailSerializer, 404: NOT_FOUND})
     @action(detail=True, methods=["get"], url_path=r"revisions/(?P<number>\d+)", url_name="revision")
     def revision(self, request, pk=None, number=None):
-        scenario = self.get_object()
-        try:
-            revision = scenario.revisions.select_related("author").get(number=number)
-        except ScenarioRevision.DoesNotExist:
-            raise Http404(f"scenario {scenario.pk} has no revision {number}") from None
-        return Response(ScenarioRevisionDetailSerializer(revision).data)
+        return self.one_revision(number)
 
     @extend_schema(summary="Bring an earlier revision back, as a new revision", request=RestoreRequestSerializer,
                    responses={200: EditResultSerializer, 400: ErrorsSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
                               409: ConflictSerializer})
     @action(detail=True, methods=["post"], url_path=r"revisions/(?P<number>\d+)/restore", url_name="restore")
     def restore(self, request, pk=None, number=None):
-        scenario = self.get_object()
-        serializer = RestoreRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        revision = serializer.validated_data.get("revision")
-        try:
-            new = restore_revision(scenario.pk, request.user, int(number), revision)
-        except StaleRevision as exc:
-            return conflict_response(revision, exc.current)
-        except ScenarioRevision.DoesNotExist:
-            raise Http404(f"scenario {scenario.pk} has no revision {number}") from None
-        except scenariofile.ScenarioFormatError as exc:
-            return errors_response(exc.errors)
-        return Response(edit_result(new))
+        return self.restore_to(request, number)
 
 
 # -- the scenario's jobs ------------------------------------------------------------------------------------

@@ -2,18 +2,20 @@
 
 A scenario is kept whole as the scenario format's canonical document (engine/scenarios/scenariofile.py): sides, OOB,
 setup zones, placements, reinforcements, markers, objectives, victory conditions and special rules are its
-structured parts, read by the checks, the API and the card from the one document. Every change is a numbered
-revision holding the whole document; bringing one back is itself a new revision.
+structured parts, read by the checks, the API and the card from the one document. It is a document with
+revisions (documents.models): each revision stores the top-level parts it changed, with a snapshot every so often;
+bringing one back is itself a new revision.
 """
 
-import hashlib
+import copy
 
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
 
+from documents.models import Document, Revision, StaleRevision, Written
 from engine.scenarios import edits, scenariofile
-from maps.models import Map, StaleRevision
+from maps.models import Map
 
 __all__ = ["Scenario", "ScenarioRevision", "StaleRevision", "apply_edits", "restore_revision", "library_maps"]
 
@@ -47,9 +49,15 @@ def library_maps(user):
     return lookup
 
 
-def written(doc):
-    text = scenariofile.dumps(doc)
-    return doc.data, hashlib.sha256(text.encode("utf-8")).hexdigest()
+def written(doc, old=None):
+    """The next revision's content from a ScenarioDoc: its canonical document, the hash of its file, and the
+    top-level parts that changed since ``old`` (the document edited; None: a snapshot)."""
+    document = doc.data
+    changes = None
+    if old is not None:
+        changes = {"set": {key: value for key, value in document.items() if old.get(key) != value},
+                   "drop": [key for key in old if key not in document]}
+    return Written(document, scenariofile.dumps(doc), changes)
 
 
 class ScenarioQuerySet(models.QuerySet):
@@ -59,33 +67,51 @@ class ScenarioQuerySet(models.QuerySet):
         return self.filter(Q(published=True) | Q(owner=user))
 
     def create_from_doc(self, owner, doc, published=False, summary="created"):
-        document, content_hash = written(doc)
+        content = written(doc)
         with transaction.atomic():
-            scenario = self.create(owner=owner, title=doc.title, ruleset=doc.ruleset, document=document,
-                                   content_hash=content_hash, published=published, revision=1)
-            scenario.record(owner, summary)
+            scenario = self.create(owner=owner, content_hash=content.content_hash, published=published, revision=1,
+                                   **scenario_columns(content.state))
+            scenario.record(content, owner, summary)
         return scenario
 
 
-class Scenario(models.Model):
+def scenario_columns(document):
+    return {"title": document.get("title", ""), "ruleset": document.get("ruleset", "")}
+
+
+class Scenario(Document):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scenarios")
     title = models.CharField(max_length=TITLE_LENGTH)
     ruleset = models.CharField(max_length=64)
-    document = models.JSONField(help_text="The scenario file, as the scenario format's canonical document.")
-    revision = models.PositiveIntegerField(default=1)
-    content_hash = models.CharField(max_length=64, help_text="sha256 of the exported scenario file.")
-    published = models.BooleanField(default=False, help_text="Published scenarios can be read by everyone.")
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
 
     objects = ScenarioQuerySet.as_manager()
 
-    class Meta:
-        ordering = ["-updated", "-id"]
+    class Meta(Document.Meta):
         indexes = [models.Index(fields=["published", "-updated"])]
 
     def __str__(self):
         return self.title
+
+    # the document base's hooks: a scenario is kept as its canonical document
+    def read_state(self, document):
+        return document
+
+    def document_of(self, state):
+        return copy.deepcopy(state)  # the kept state is shared: a caller may change what it is given
+
+    def patched(self, state, changes):
+        document = {key: value for key, value in state.items() if key not in changes["drop"]}
+        document.update(changes["set"])
+        return document
+
+    def columns_of(self, state):
+        return scenario_columns(state)
+
+    def commit(self, content, author, summary, snapshot=False):
+        """Make a ScenarioDoc (or content written() gave) the next revision; see Document.commit."""
+        if isinstance(content, scenariofile.ScenarioDoc):
+            content = written(content, self.document)
+        return super().commit(content, author, summary, snapshot=snapshot)
 
     def scenariodoc(self, document=None):
         """The stored document read back, its maps looked up as the owner sees them."""
@@ -98,55 +124,32 @@ class Scenario(models.Model):
         safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.title.lower()).strip("-")
         return f"{safe or 'scenario'}.json"
 
-    def record(self, author, summary):
-        return self.revisions.create(number=self.revision, document=self.document, content_hash=self.content_hash,
-                                     author=author if author is not None and author.is_authenticated else None,
-                                     summary=edits.summarise([summary]) if summary else "")
-
-    def commit(self, doc, author, summary):
-        """Make a ScenarioDoc the next revision. Call inside a transaction holding the row."""
-        self.document, self.content_hash = written(doc)
-        self.title = doc.title
-        self.ruleset = doc.ruleset
-        self.revision += 1
-        self.save(update_fields=["document", "content_hash", "title", "ruleset", "revision", "updated"])
-        return self.record(author, summary)
-
     def main_map(self):
         """The main map when it is in the library (by id or name), else None (embedded)."""
         entries = self.document.get("maps") or [{}]
         return find_map(self.owner, entries[0])
 
 
-class ScenarioRevision(models.Model):
+class ScenarioRevision(Revision):
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="revisions")
-    number = models.PositiveIntegerField()
-    document = models.JSONField()
-    content_hash = models.CharField(max_length=64)
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                               related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
-    summary = models.CharField(max_length=300, blank=True)
+
+    document_field = "scenario"
 
     class Meta:
         ordering = ["scenario", "-number"]
         constraints = [models.UniqueConstraint(fields=["scenario", "number"], name="unique_scenario_revision_number")]
 
-    def __str__(self):
-        return f"{self.scenario} r{self.number}"
-
 
 def apply_edits(scenario_id, author, revision, operations):
-    """Apply edit operations in one transaction holding the row; the new ScenarioRevision.
+    """Apply edit operations; the new ScenarioRevision. Worked out on the scenario as read, written only if it has
+    not moved on meanwhile (as for maps). Raises StaleRevision, or edits.EditError listing every problem; in both
+    cases nothing is written."""
+    def change(scenario):
+        old = scenario.document
+        doc, summary = edits.apply(old, operations, library_maps(scenario.owner))
+        return written(doc, old), summary
 
-    Raises StaleRevision, or edits.EditError listing every problem; in both cases nothing is written.
-    """
-    with transaction.atomic():
-        scenario = Scenario.objects.select_for_update().get(pk=scenario_id)
-        if revision is not None and revision != scenario.revision:
-            raise StaleRevision(scenario.revision)
-        doc, summary = edits.apply(scenario.document, operations, library_maps(scenario.owner))
-        return scenario.commit(doc, author, summary)
+    return Scenario.edit(scenario_id, author, revision, change)
 
 
 def restore_revision(scenario_id, author, number, revision=None):
@@ -154,9 +157,7 @@ def restore_revision(scenario_id, author, number, revision=None):
 
     The old document is read again (its maps may have changed or gone): ScenarioFormatError if it no longer
     reads, and nothing is written."""
-    with transaction.atomic():
-        scenario = Scenario.objects.select_for_update().get(pk=scenario_id)
-        if revision is not None and revision != scenario.revision:
-            raise StaleRevision(scenario.revision)
-        old = scenario.revisions.get(number=number)
-        return scenario.commit(scenario.scenariodoc(old.document), author, f"restored revision {number}")
+    def change(scenario):
+        return written(scenario.scenariodoc(scenario.document_at(number))), f"restored revision {number}"
+
+    return Scenario.edit(scenario_id, author, revision, change, snapshot=True)

@@ -5,8 +5,9 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from engine.scenarios import edits, victory
-from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision
+from documents.serializers import CreateSerializer, EditRequestSerializer, problem
+from engine.scenarios import edits, scenariofile, victory
+from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision, library_maps
 
 
 class ScenarioLinksSerializer(serializers.Serializer):
@@ -71,14 +72,44 @@ class ScenarioUpdateSerializer(serializers.ModelSerializer):
         return scenario
 
 
-class ScenarioCreateSerializer(serializers.Serializer):
+class ScenarioCreateSerializer(CreateSerializer):
     """Either a whole scenario file in ``document``, or a title, ruleset and map for a blank scenario."""
+
+    blank_keys = ("title", "ruleset", "map")
+    kind = "scenario"
+    both_message = ("give either a whole scenario file in 'document' or title, ruleset and map for a blank "
+                    "scenario, not both")
 
     document = serializers.JSONField(required=False, help_text="A whole scenario file (docs/scenario-format.md).")
     title = serializers.CharField(required=False, max_length=TITLE_LENGTH)
     ruleset = serializers.CharField(required=False)
     map = serializers.IntegerField(required=False, help_text="The id of the (main) map it is played on.")
     published = serializers.BooleanField(required=False, default=False)
+
+    def keys(self):
+        return ("document", "title", "ruleset", "map", "published")
+
+    def parse(self, source):
+        return scenariofile.parse(source, library_maps(self.context["request"].user))
+
+    def read_blank(self, data, found):
+        source = {"format": scenariofile.FORMAT, "version": scenariofile.VERSION, "title": data.get("title", ""),
+                  "ruleset": data.get("ruleset", "")}
+        if "map" not in data:
+            found.append(problem("map", "is required: the id of the map the scenario is played on"))
+        else:
+            source["maps"] = [{"key": "main", "id": data["map"]}]
+            if "ruleset" not in data:
+                try:
+                    source["ruleset"] = library_maps(self.context["request"].user)({"id": data["map"]}).ruleset
+                except (scenariofile.MapLookupError, TypeError, ValueError):
+                    pass  # the map entry's own reading says what is wrong
+        return self.read_file(source, "", found)
+
+    def create(self, validated_data):
+        return Scenario.objects.create_from_doc(self.context["request"].user, validated_data["doc"],
+                                                published=validated_data["published"],
+                                                summary=validated_data["summary"])
 
 
 class ScenarioImportSerializer(serializers.Serializer):
@@ -96,8 +127,7 @@ class ScenarioOperationField(serializers.DictField):
     pass
 
 
-class ScenarioEditRequestSerializer(serializers.Serializer):
-    revision = serializers.IntegerField(min_value=1, help_text="The revision the edits were made on.")
+class ScenarioEditRequestSerializer(EditRequestSerializer):
     operations = serializers.ListField(child=ScenarioOperationField(), help_text="Applied in order.")
 
 

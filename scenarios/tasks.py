@@ -36,12 +36,9 @@ def doc_for(job):
         scenario = Scenario.objects.get(pk=parameters["scenario"])
     except Scenario.DoesNotExist:
         raise JobError("the scenario was deleted") from None
-    document = scenario.document
-    if scenario.content_hash != parameters["content_hash"]:
-        document = (scenario.revisions.filter(content_hash=parameters["content_hash"]).order_by("-number")
-                    .values_list("document", flat=True).first())
-        if document is None:
-            raise JobError("the scenario no longer holds the content this job was asked about")
+    document = scenario.content_at(parameters["content_hash"])
+    if document is None:
+        raise JobError("the scenario no longer holds the content this job was asked about")
     try:
         return scenario.scenariodoc(document)
     except rule_checks.scenariofile.ScenarioFormatError as exc:

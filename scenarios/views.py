@@ -22,8 +22,8 @@ def inches_per_hex(scenario, catalogue):
 
 
 def scenario_list(request):
-    scenarios = Scenario.objects.visible_to(request.user).select_related("owner").defer("document")
-    maps = Map.objects.visible_to(request.user).defer("document").order_by("name")
+    scenarios = Scenario.objects.visible_to(request.user).select_related("owner")
+    maps = Map.objects.visible_to(request.user).order_by("name")
     return render(request, "scenarios/scenario_list.html",
                   {"scenarios": scenarios[:LIST_LIMIT], "maps": maps[:LIST_LIMIT], "limit": LIST_LIMIT})
 

@@ -41,4 +41,15 @@ from engine.mapfile.document import (  # noqa: F401
     rotate_axial,
 )
 from engine.mapfile.reading import _OPEN_BY_RULESET, Reader, _default_open, _Reader, decode, parse  # noqa: F401
-from engine.mapfile.writing import _ENCODER, _compact, content_hash, dumps, to_dict  # noqa: F401
+from engine.mapfile.writing import (  # noqa: F401
+    _ENCODER,
+    _compact,
+    content_hash,
+    dumps,
+    hex_entry,
+    hexside_entry,
+    hexside_order,
+    line,
+    to_dict,
+    write,
+)

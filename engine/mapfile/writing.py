@@ -10,20 +10,10 @@ def to_dict(doc):
     """The canonical document: keys in the spec's order, hexes and hexsides sorted by column then row."""
     grid = doc.grid
     hexes = []
-    for (col, row) in sorted(doc.hexes):
-        cell = doc.hexes[(col, row)]
-        entry = {"hex": grid.label(col, row), "terrain": list(cell.terrain), "level": cell.level}
-        if cell.storeys != 1:
-            entry["storeys"] = cell.storeys
-        if cell.art:
-            entry["art"] = [[[x, y] for x, y in poly] for poly in cell.art]
-        if cell.label_note is not None:
-            entry["label_note"] = cell.label_note
-        hexes.append(entry)
-    hexsides = []
-    for key in sorted(doc.hexsides, key=lambda k: grid.hexside_name(k)[:2] + (k[2],)):
-        col, row, side = grid.hexside_name(key)
-        hexsides.append({"hex": grid.label(col, row), "side": side, "terrain": doc.hexsides[key]})
+    for pos in sorted(doc.hexes):
+        hexes.append(hex_entry(grid, pos, doc.hexes[pos]))
+    hexsides = [hexside_entry(grid, key, doc.hexsides[key])
+                for key in sorted(doc.hexsides, key=lambda k: hexside_order(grid, k))]
     overlays = []
     for overlay in doc.overlays:
         overlays.append({"id": overlay.id, "anchor": grid.label(*overlay.anchor), "rotation": overlay.rotation,
@@ -46,22 +36,58 @@ def to_dict(doc):
     return out
 
 
+def hex_entry(grid, pos, cell):
+    """One hex's entry in the canonical document."""
+    entry = {"hex": grid.label(*pos), "terrain": list(cell.terrain), "level": cell.level}
+    if cell.storeys != 1:
+        entry["storeys"] = cell.storeys
+    if cell.art:
+        entry["art"] = [[[x, y] for x, y in poly] for poly in cell.art]
+    if cell.label_note is not None:
+        entry["label_note"] = cell.label_note
+    return entry
+
+
+def hexside_entry(grid, key, terrain):
+    col, row, side = grid.hexside_name(key)
+    return {"hex": grid.label(col, row), "side": side, "terrain": terrain}
+
+
+def hexside_order(grid, key):
+    """Where a canonical hexside comes in the document: by the hex it is named from, then by side."""
+    return grid.hexside_name(key)[:2] + (key[2],)
+
+
 def dumps(doc):
     """Deterministic JSON text: one hex, hexside or overlay per line, everything sorted."""
-    data = to_dict(doc)
-    lines = ["{"]
+    return write(to_dict(doc))
+
+
+def line(item):
+    """An entry of a list as dumps writes it on its own line (without the comma between entries)."""
+    return "    " + _compact(item)
+
+
+def write(data, lines_of=None):
+    """The text of a canonical document; ``lines_of`` may give a list's entries already written by line(), in
+    their order (so that a large map's text can be written again without writing every hex again)."""
+    lines_of = lines_of or {}
+    out = ["{"]
     keys = list(data)
     for n, key in enumerate(keys):
         value = data[key]
         comma = "," if n < len(keys) - 1 else ""
-        if isinstance(value, list) and value:
-            lines.append(f"  {json.dumps(key)}: [")
-            lines.extend(f"    {_compact(item)}{',' if k < len(value) - 1 else ''}" for k, item in enumerate(value))
-            lines.append(f"  ]{comma}")
+        items = lines_of.get(key)
+        if items is None and isinstance(value, list):
+            items = [line(item) for item in value]
+        if items:
+            out.append(f"  {json.dumps(key)}: [")
+            out.append(",\n".join(items))
+            out.append(f"  ]{comma}")
         else:
-            lines.append(f"  {json.dumps(key)}: {_compact(value)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+            out.append(f"  {json.dumps(key)}: {_compact([] if items is not None else value)}{comma}")
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def content_hash(doc):
