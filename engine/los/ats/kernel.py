@@ -1,5 +1,5 @@
 """The compiled kernel of ATS LOS: the reference's decisions on arrays, many pairs at once.
-tests/los/test_ats.py keeps it equal to the reference (engine/los/ats/reference.py) on every pair."""
+tests/engine/los/test_ats.py keeps it equal to the reference (engine/los/ats/reference.py) on every pair."""
 
 from numba import njit, prange
 

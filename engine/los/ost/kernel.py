@@ -1,5 +1,5 @@
 """The compiled kernel of Old School Tactical LOS: the reference's decisions on arrays, many pairs at once.
-tests/los/test_ost.py keeps it equal to the reference (engine/los/ost/reference.py) on every pair."""
+tests/engine/los/test_ost.py keeps it equal to the reference (engine/los/ost/reference.py) on every pair."""
 
 import numpy as np
 from numba import njit, prange

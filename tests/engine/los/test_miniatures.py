@@ -12,7 +12,7 @@ from engine.los.compiled import CompiledMap
 from engine.los.miniatures import Rules
 from engine.los.trace import ALONG, trace
 from engine.mapfile import Cell, MapDoc
-from tests.los.helpers import agree_on_every_pair, all_pairs, check
+from tests.engine.los.helpers import agree_on_every_pair, all_pairs, check
 
 # Flat hexes: a line down one column passes through that column's hexes only. 50 m hexes: 2" each.
 GRID = Grid("flat", 5, 16, "even", hex_metres=50)

@@ -21,7 +21,7 @@ from engine.los.engine import (
     viewshed_answer,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = sorted((ROOT / "maps" / "samples").glob("*.json"))
 ANSWER_KEYS = ["from", "to", "from_level", "to_level", "result", "hindrances", "blind", "term", "reasons",
                "assumptions"]
@@ -188,7 +188,7 @@ def test_a_custom_profile_re_rating_woods_changes_the_answer(base):
     from engine import rulesets
     from engine.hexgrid import Grid
     from engine.mapfile import Cell, MapDoc
-    from tests.los.helpers import check
+    from tests.engine.los.helpers import check
 
     open_id, woods, level = WOODS[base]
     entry = dict(rulesets.get(base).get(woods), los="clear", height=0)

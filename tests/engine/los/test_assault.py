@@ -12,7 +12,7 @@ from engine.los.assault import Rules
 from engine.los.compiled import CompiledMap
 from engine.los.trace import ALONG, CORNER, HEX, trace
 from engine.mapfile import Cell, MapDoc
-from tests.los.helpers import agree_on_every_pair, all_pairs, check
+from tests.engine.los.helpers import agree_on_every_pair, all_pairs, check
 
 
 def make(hexes=None, markers=(), grid=None):

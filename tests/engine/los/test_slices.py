@@ -7,7 +7,7 @@ import pytest
 from engine import rulesets
 from engine.generate import random_map
 from engine.los import engine, tables
-from tests.los.helpers import all_pairs
+from tests.engine.los.helpers import all_pairs
 
 RULESETS = rulesets.builtin_ids()
 

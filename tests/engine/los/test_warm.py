@@ -10,7 +10,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management import call_command
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 FIRST_ANSWERS = """
 import json

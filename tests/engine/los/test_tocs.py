@@ -12,8 +12,8 @@ from engine.hexgrid import Grid
 from engine.los.compiled import CompiledMap
 from engine.los.tocs import Rules
 from engine.mapfile import Cell, MapDoc
-from tests.los import helpers
-from tests.los.helpers import agree_on_every_pair, all_pairs
+from tests.engine.los import helpers
+from tests.engine.los.helpers import agree_on_every_pair, all_pairs
 
 # TOCS maps: flat hexes, "CC.RR" labels, even-numbered (1-based) columns half a hex lower (digest §1.1).
 GRID = Grid("flat", 40, 16, "odd", labels="xx.yy", hex_metres=1200)

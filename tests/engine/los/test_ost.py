@@ -523,7 +523,7 @@ def test_brush_cites_14_2_4_as_docs_los_shows():
     answer = los(build({"C6": {"terrain": ["brush"]}}), "C4", "C8")
     assert [(r.hex, r.terrain, r.effect, r.rule) for r in answer.reasons] == [("C6", "brush", "hindering",
                                                                               "OST 14.2.4")]
-    docs = (Path(__file__).resolve().parents[2] / "docs" / "los.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "los.md").read_text(encoding="utf-8")
     example = json.loads(docs.split("```json\n", 1)[1].split("```", 1)[0])
     assert example["reasons"][0]["rule"] == "OST 14.2.4" and example["reasons"][0]["terrain"] == "brush"
     assert answer.term == example["term"]

@@ -17,7 +17,7 @@ from engine.los.ats import Rules
 from engine.los.compiled import CompiledMap
 from engine.los.trace import ALONG, trace
 from engine.mapfile import Cell, MapDoc
-from tests.los.helpers import agree_on_every_pair, all_pairs, check
+from tests.engine.los.helpers import agree_on_every_pair, all_pairs, check
 
 GRID = Grid("flat", 8, 30, "odd")
 CATALOGUE = rulesets.get("ats")
