@@ -11,7 +11,6 @@ import time
 import numpy as np
 from celery import shared_task
 
-from engine import render
 from engine.los import engine
 from engine.los.answer import RESULT_CODE
 from engine.los.compiled import MARKER_KINDS
@@ -19,7 +18,6 @@ from engine.scenarios import cards, victory
 from engine.scenarios import checks as rule_checks
 from jobs import runner
 from jobs.runner import JobError, JobTask
-from maps import images
 from scenarios.models import Scenario
 
 
@@ -190,7 +188,7 @@ def sight_sentence(name, entry, play_hexes):
     return text[0].upper() + text[1:]
 
 
-# -- exports: the card PDF and print map PNG -------------------------------------------------------------------
+# -- exports: the card PDF and the scenario's map PNG (a map's own print is maps.tasks.export) ------------
 
 @shared_task(base=JobTask, bind=True, name="authoring.export")
 def export(self, job_id):
@@ -198,12 +196,10 @@ def export(self, job_id):
 
 
 def answer_export(job):
-    """An export job's file: a scenario's card sheet (PDF) or its map (PNG), or a map's print PNG. The same
-    request on the same content is the same job (dispatch's request_key and map_hash), so it is drawn once."""
+    """An export job's file: a scenario's card sheet (PDF) or its map (PNG). The same request on the same
+    content is the same job (dispatch's request key), so it is drawn once."""
     parameters = job.parameters
     report = lambda progress, message: runner.report(job, progress, message)  # noqa: E731
-    if "scenario" not in parameters:
-        return export_map(job, parameters, report)
     doc = doc_for(job)
     report(10, "drawing the card" if parameters["format"] == "pdf" else "drawing the map")
     sheet = parameters.get("sheet") or cards.sheets(doc)[0]
@@ -214,22 +210,3 @@ def answer_export(job):
         content = cards.scenario_map_png(doc, sheet, parameters["dpi"], parameters["hex_mm"])
         name = cards.sheet_filename(doc, sheet, "png")
     return runner.Outcome({"filename": name, "bytes": len(content), "sheet": sheet}, file=(name, content))
-
-
-def export_map(job, parameters, report):
-    """A map's print PNG, at the job's dpi and hex size, drawn from the map content the job was asked about."""
-    from engine.los.engine import compile_map
-    from maps.models import Map
-
-    map = Map.objects.filter(pk=job.map_id).first()
-    if map is None:
-        raise JobError("the map was deleted")
-    if map.content_hash != job.map_hash:
-        raise JobError("the map was edited since this export was asked for; ask again")
-    report(10, "drawing the map")
-    image = render.render_print(compile_map(map.mapdoc()), dpi=parameters["dpi"], hex_mm=parameters["hex_mm"])
-    report(80, "writing the PNG")
-    content = images.png(image, compress_level=1)
-    name = cards.safe_name(map.name) + ".png"
-    return runner.Outcome({"filename": name, "bytes": len(content), "width": image.width, "height": image.height},
-                          file=(name, content))
