@@ -20,7 +20,7 @@ class Subject:
     model: type  # given by the app: jobs imports no app
     readable: Callable  # readable(user) -> a queryset of the subjects this user may read
     hash_field: str = "content_hash"  # the subject's current content hash: a job for another one is stale
-    owner_field: str = "owner"  # its owner may cancel its jobs
+    owner_field: str = "owner_id"  # the id of its owner, who may cancel its jobs
     label: str = ""  # in words ("map"), for the API's descriptions
 
     def __str__(self):
@@ -38,6 +38,12 @@ def register(subject):
     SUBJECTS[subject.name] = subject
     post_delete.connect(_delete_jobs, sender=subject.model, weak=False, dispatch_uid=f"jobs-subject-{subject.name}")
     return subject
+
+
+def unregister(name):
+    """Forget a subject (a test's own); its jobs are no longer anyone's to read."""
+    subject = SUBJECTS.pop(name)
+    post_delete.disconnect(sender=subject.model, dispatch_uid=f"jobs-subject-{name}")
 
 
 def get(name):
@@ -86,7 +92,7 @@ def _current(field_of, output_field):
 def with_current(jobs):
     """The jobs with their subject's current content hash and owner (``subject_hash``, ``subject_owner_id``)."""
     return jobs.annotate(subject_hash=_current(lambda s: s.hash_field, models.CharField()),
-                         subject_owner_id=_current(lambda s: f"{s.owner_field}_id", models.BigIntegerField()))
+                         subject_owner_id=_current(lambda s: s.owner_field, models.BigIntegerField()))
 
 
 def current(job):
@@ -97,5 +103,5 @@ def current(job):
     if subject is None or job.subject_id is None:
         return None, None
     row = (subject.model._default_manager.filter(pk=job.subject_id)
-           .values_list(subject.hash_field, f"{subject.owner_field}_id").first())
+           .values_list(subject.hash_field, subject.owner_field).first())
     return row or (None, None)
