@@ -82,6 +82,8 @@ class JobSummarySerializer(serializers.ModelSerializer):
         return reverse("job-detail", args=[job.pk])
 
     def get_stale(self, job) -> bool:
+        if not job.content_hash:
+            return False  # a job about no content (or none it names)
         current, _ = subjects.current(job)
         return current is not None and current != job.content_hash
 

@@ -12,15 +12,17 @@ def to_subjects(apps, schema_editor):
     for job in Job.objects.exclude(map_id=None).only("pk", "map_id", "kind").iterator():
         kind = "map-export" if job.kind == "export" else job.kind
         Job.objects.filter(pk=job.pk).update(subject_type="map", subject_id=job.map_id, kind=kind)
-    Job.objects.filter(map_id=None).exclude(scenario_id=None).update(subject_type="scenario",
-                                                                       subject_id=models.F("scenario_id"))
+    # A scenario job's content hash was in its parameters only.
+    for job in Job.objects.filter(map_id=None).exclude(scenario_id=None).only("pk", "scenario_id", "parameters"):
+        Job.objects.filter(pk=job.pk).update(subject_type="scenario", subject_id=job.scenario_id,
+                                             content_hash=str(job.parameters.get("content_hash") or "")[:64])
 
 
 def from_subjects(apps, schema_editor):
     Job = apps.get_model("jobs", "Job")
     Job.objects.filter(subject_type="map").update(map_id=models.F("subject_id"))
     Job.objects.filter(kind="map-export").update(kind="export")
-    Job.objects.filter(subject_type="scenario").update(scenario_id=models.F("subject_id"))
+    Job.objects.filter(subject_type="scenario").update(scenario_id=models.F("subject_id"), content_hash="")
 
 
 class Migration(migrations.Migration):
