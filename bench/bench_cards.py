@@ -68,12 +68,12 @@ def main():
     for k in range(args.repeat):
         seconds, job = timed("export", {"scenario": scenario.pk, "content_hash": scenario.content_hash,
                                         "format": "pdf", "sheet": "card" if scenario.ruleset != "tocs" else "public",
-                                        "paper": "a4", "run": k}, scenario_id=scenario.pk)  # run: a new request
+                                        "paper": "a4", "run": k}, subject=scenario)  # run: a new request
         times.append(seconds)
     size = job.result["bytes"]
     card = statistics.median(times)
     start = time.perf_counter()
-    again, created = dispatch.submit("export", job.parameters, scenario_id=scenario.pk)
+    again, created = dispatch.submit("export", job.parameters, subject=scenario)
     stored = time.perf_counter() - start
     print(f"card PDF of {scenario.title!r} (the largest sample): median {card:.2f} s of {args.repeat} "
           f"(aim {AIMS['card']:.0f} s, ratio {card / AIMS['card']:.2f}), {size / 1e3:.0f} kB; "
@@ -83,8 +83,8 @@ def main():
     map = Map.objects.create_from_doc(samples_user(), doc, published=True)
     times = []
     for k in range(args.repeat):
-        # a new request each time
-        seconds, job = timed("export", {"format": "png", "dpi": 300, "hex_mm": 19.0 + k / 1000}, map=map)
+        # each a new request
+        seconds, job = timed("map-export", {"format": "png", "dpi": 300, "hex_mm": 19.0 + k / 1000}, subject=map)
         times.append(seconds)
     png = statistics.median(times)
     print(f"60x40 map at 300 dpi, 19 mm hexes: {job.result['width']} x {job.result['height']} px, "

@@ -68,7 +68,7 @@ def measure():
     worst = 0
     for map in Map.objects.order_by("pk"):
         job = Job.objects.create(kind="viewshed", parameters={"from": [250, 250]}, request_key=f"bench-{map.pk}",
-                                 map=map, map_hash=map.content_hash)
+                                 subject_type="map", subject_id=map.pk, content_hash=map.content_hash)
         started = time.perf_counter()
         tasks.viewshed.apply(args=[job.pk])
         job.refresh_from_db()

@@ -13,26 +13,27 @@ RESULT_PREVIEW = 20_000
 
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
-    list_display = ["id", "kind", "status", "progress", "map", "requested_by", "created", "finished", "attempts",
-                    "worker"]
-    list_filter = ["status", "kind", "created"]
-    search_fields = ["=id", "map__name", "requested_by__username", "worker", "error"]
+    list_display = ["id", "kind", "status", "progress", "subject", "requested_by", "created", "finished",
+                    "attempts", "worker"]
+    list_filter = ["status", "kind", "subject_type", "created"]
+    search_fields = ["=id", "requested_by__username", "worker", "error"]
     date_hierarchy = "created"
-    list_select_related = ["map", "requested_by"]
+    list_select_related = ["requested_by"]
     actions = ["cancel_jobs"]
-    fields = ["kind", "status", "step", "progress", "message", "map", "scenario_id", "map_hash", "parameters_pretty",
-              "result_pretty", "result_file", "error", "requested_by", "created", "started", "finished", "worker",
-              "heartbeat", "attempts", "parts_total", "parts_done", "request_key"]
+    fields = ["kind", "status", "step", "progress", "message", "subject_type", "subject_id", "content_hash",
+              "parameters_pretty", "result_pretty", "result_file", "error", "requested_by", "created", "started",
+              "finished", "worker", "heartbeat", "attempts", "parts_total", "parts_done", "request_key"]
     readonly_fields = fields
-
-    def get_queryset(self, request):
-        return super().get_queryset(request)
 
     def has_add_permission(self, request):
         return False
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="about", ordering="subject_type")
+    def subject(self, job):
+        return f"{job.subject_type} {job.subject_id}" if job.subject_type else "-"
 
     @admin.display(description="parameters")
     def parameters_pretty(self, job):

@@ -1,13 +1,14 @@
-"""The job API: ask for an LOS answer, a viewshed or a whole-map analysis of a map, then follow the job.
+"""The job API that every kind shares: follow a job, list your jobs, cancel one, download its file; and the base of
+the apps' views that start a job about one of their subjects (maps/jobs.py, scenarios/jobs.py).
 
-Who may: anyone who may read the map, signed in or not (its owner, or anyone when it is published); another
-user's private map does not exist for them (404), and neither do its jobs. The work is in jobs.dispatch and the
-tasks; these views translate requests and answers.
+Who may read a job: whoever may read its subject (a map, a scenario: its app says, jobs.subjects), signed in or
+not; another user's private map does not exist for them (404), and neither do its jobs. A job about no subject is
+its requester's alone. The work is in jobs.dispatch and the apps' tasks; these views translate requests and
+answers.
 """
 
 import mimetypes
 
-from django.conf import settings
 from django.db.models import Q
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
@@ -25,23 +26,18 @@ from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.los.engine import observer_chunks
 from hexside import throttles
-from jobs import conf, dispatch, sweep
+from jobs import dispatch, subjects, sweep
 from jobs.models import Job
 from jobs.serializers import (
-    AnalysisRequestSerializer,
     DetailSerializer,
     JobAcceptedSerializer,
+    JobFilterSerializer,
     JobSerializer,
     JobSummarySerializer,
-    LosRequestSerializer,
-    MapExportSerializer,
-    ViewshedRequestSerializer,
 )
-from maps.models import Map
 
-NOT_FOUND = OpenApiResponse(description="No such map (or job), or a private map of another user.")
+NOT_FOUND = OpenApiResponse(description="No such job, or a job about another user's private map or scenario.")
 UNAVAILABLE = OpenApiResponse(DetailSerializer, description="The job queue (broker) cannot be reached; nothing "
                                                             "was queued.")
 SIGNED_OUT = OpenApiResponse(DetailSerializer, description="Not signed in, and no stored answer to give.")
@@ -51,18 +47,10 @@ FIELD_ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description="The request is 
                                                                 "off the map (20 columns x 12 rows)\"]}.")
 
 
-MAX_ID = 2**63 - 1  # the largest id a database column holds
-
-
 def visible_jobs(user):
-    """The jobs a user may see: those on maps and scenarios they may read, and their own jobs on no map."""
-    from scenarios.models import Scenario
-
-    maps = Map.objects.visible_to(user).values("pk")
-    mine = Q(map__isnull=True, requested_by=user) if user.is_authenticated else Q(pk__in=[])
-    scenarios = Q(map__isnull=True, scenario_id__in=Scenario.objects.visible_to(user).values("pk"))
-    return (Job.objects.filter(Q(map__in=maps) | mine | scenarios).select_related("map", "requested_by")
-            .defer("map__grid"))
+    """The jobs a user may see: those about subjects they may read, and their own jobs about none."""
+    mine = Q(subject_type="", requested_by=user) if user.is_authenticated else Q(pk__in=[])
+    return subjects.with_current(Job.objects.filter(subjects.readable(user) | mine)).select_related("requested_by")
 
 
 def job_payload(job, request=None):
@@ -73,122 +61,69 @@ SIGN_IN = ("sign in to start a job (POST /api/token/ for a token, or the admin's
            "visitors get the stored answer of a question already answered on a published map")
 
 
-class MapJobView(APIView):
-    """POST a question about a map: 202 with the job to follow, or 200 with the job that already answered it.
+class SubjectJobView(APIView):
+    """POST a question about a subject (a map, a scenario): 202 with the job to follow, or 200 with the job that
+    already answered it for this content.
 
-    Starting a job takes a signed-in user and is throttled (hexside/throttles.py); an anonymous visitor gets the stored
-    answer when there is one, and 401/403 saying why otherwise.
+    Starting a job takes a signed-in user and is throttled (hexside/throttles.py); an anonymous visitor gets the
+    stored answer when there is one, and 401/403 saying why otherwise. An app's view says which kind it starts
+    and fills in get_subject() and parameters(); the rest is the same for every kind.
     """
 
     permission_classes = [permissions.AllowAny]
     throttle_classes = throttles.JOBS
     kind = None
-    request_serializer = None
 
-    def post(self, request, pk):
-        map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
-        serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid()})
-        serializer.is_valid(raise_exception=True)
-        refused = self.over_limit(map)
-        if refused:
-            return Response(refused, status=status.HTTP_400_BAD_REQUEST)
-        if not request.user.is_authenticated:
-            stored = dispatch.find_same(self.kind, dict(serializer.validated_data), map, map.content_hash)
-            if stored is None or stored.status != Job.Status.SUCCEEDED:
-                raise NotAuthenticated(SIGN_IN)
-            stored.map = map
-            return Response(job_payload(stored, request), status=status.HTTP_200_OK)
-        try:
-            job, _ = dispatch.submit(self.kind, dict(serializer.validated_data), map=map, user=request.user,
-                                           parts=self.parts(map, serializer.validated_data))
-        except dispatch.BrokerUnavailable as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        if job.status == Job.Status.SUCCEEDED:
-            job.map = map
-            return Response(job_payload(job, request), status=status.HTTP_200_OK)
-        return Response({"job": job.pk, "url": reverse("job-detail", args=[job.pk])},
-                        status=status.HTTP_202_ACCEPTED)
+    def get_subject(self, request, pk):
+        """The subject the job is about, as this user may read it, or Http404."""
+        raise NotImplementedError
 
-    def parts(self, map, parameters):
-        return ()
+    def parameters(self, request, subject):
+        """The job's parameters from the request, checked and normalised, or raise ValidationError."""
+        raise NotImplementedError
 
-    def over_limit(self, map):
+    def over_limit(self, subject, parameters):
         """{"detail", "limit"} when the job would cost more than this server allows (checked before queueing)."""
         return None
 
+    def parts(self, subject, parameters):
+        """The (start, stop) slices of a kind that runs in parts."""
+        return ()
 
-def map_job_schema(summary, description, request, example):
-    return extend_schema(
-        tags=["jobs"], summary=summary, description=description, request=request,
-        responses={202: JobAcceptedSerializer, 200: JobSerializer, 400: FIELD_ERRORS, 401: SIGNED_OUT,
-                   403: SIGNED_OUT, 404: NOT_FOUND, 429: THROTTLED, 503: UNAVAILABLE},
-        examples=[OpenApiExample("Request", value=example, request_only=True),
-                  OpenApiExample("Queued", value={"job": 42, "url": "/api/jobs/42/"}, response_only=True,
-                                 status_codes=["202"])],
-    )
-
-
-SAME_REQUEST = ("The same request on the same map content answers at once with the job that already succeeded "
-                "(200), or with the queued or running one (202), instead of computing it again.")
-
-
-class LosJobView(MapJobView):
-    kind = Job.Kind.LOS
-    request_serializer = LosRequestSerializer
-
-    @map_job_schema("Line of sight between two hexes, as a job",
-                    "The result is the LOS answer with every reason (docs/los.md), exactly what `manage.py los "
-                    "MAP FROM TO --json` prints. " + SAME_REQUEST, LosRequestSerializer,
-                    {"from": "C4", "to": "H9", "from_level": 1, "markers": [{"hex": "E6", "kind": "smoke"}]})
     def post(self, request, pk):
-        return super().post(request, pk)
+        subject = self.get_subject(request, pk)
+        parameters = self.parameters(request, subject)
+        refused = self.over_limit(subject, parameters)
+        if refused:
+            return Response(refused, status=status.HTTP_400_BAD_REQUEST)
+        if not request.user.is_authenticated:
+            stored = dispatch.find_same(self.kind, parameters, subject)
+            if stored is None or stored.status != Job.Status.SUCCEEDED:
+                raise NotAuthenticated(SIGN_IN)
+            return Response(job_payload(stored, request), status=status.HTTP_200_OK)
+        try:
+            job, _ = dispatch.submit(self.kind, parameters, subject=subject, user=request.user,
+                                     parts=self.parts(subject, parameters))
+        except dispatch.BrokerUnavailable as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        if job.status == Job.Status.SUCCEEDED:
+            return Response(job_payload(job, request), status=status.HTTP_200_OK)
+        return Response(JobAcceptedSerializer({"job": job.pk, "url": reverse("job-detail", args=[job.pk])}).data,
+                        status=status.HTTP_202_ACCEPTED)
 
 
-class ViewshedJobView(MapJobView):
-    kind = Job.Kind.VIEWSHED
-    request_serializer = ViewshedRequestSerializer
-
-    @map_job_schema("Everything one hex sees, as a job",
-                    "The result is what `manage.py viewshed MAP FROM --json` prints: every hex of the map with "
-                    "result, hindrances and blind. " + SAME_REQUEST, ViewshedRequestSerializer, {"from": "C4"})
-    def post(self, request, pk):
-        return super().post(request, pk)
-
-    def over_limit(self, map):
-        hexes, limit = map.hex_grid().size, settings.HEXSIDE_MAX_VIEWSHED_HEXES
-        if hexes > limit:
-            return {"detail": f"a viewshed answers every hex of the map: this map has {hexes:,} hexes, more than "
-                              f"this server's limit of {limit:,} (HEXSIDE_MAX_VIEWSHED_HEXES)",
-                    "limit": "HEXSIDE_MAX_VIEWSHED_HEXES"}
-        return None
-
-
-class AnalysisJobView(MapJobView):
-    kind = Job.Kind.ANALYSIS
-    request_serializer = AnalysisRequestSerializer
-
-    @map_job_schema("Whole-map visibility, as a job run in parallel parts",
-                    "Every hex against every hex. The result holds per-hex counts of clear, hindered, blocked and "
-                    "blind targets (as `manage.py analyze_map --json` prints them) and `mode`: \"matrix\" when the "
-                    "full matrix is also a .npz file at `result_file`, \"counts\" for a map past "
-                    "HEXSIDE_ANALYSIS_MATRIX_PAIRS (per-hex counts only). A map past HEXSIDE_MAX_ANALYSIS_PAIRS is "
-                    "refused (400, naming the limit). Progress rises as parts finish. " + SAME_REQUEST,
-                    AnalysisRequestSerializer, {"height": 0})
-    def post(self, request, pk):
-        return super().post(request, pk)
-
-    def parts(self, map, parameters):
-        return observer_chunks(map.hex_grid().size, conf.get("ANALYSIS_PARTS"))
-
-    def over_limit(self, map):
-        hexes = map.hex_grid().size
-        pairs, limit = hexes * (hexes - 1) // 2, settings.HEXSIDE_MAX_ANALYSIS_PAIRS
-        if pairs > limit:
-            return {"detail": f"a whole-map analysis answers every pair of hexes: this map's {hexes:,} hexes make "
-                              f"{pairs:,} pairs, more than this server's limit of {limit:,} "
-                              "(HEXSIDE_MAX_ANALYSIS_PAIRS); ask for viewsheds of the hexes you need instead",
-                    "limit": "HEXSIDE_MAX_ANALYSIS_PAIRS"}
-        return None
+def job_schema(summary, description, request=None, example=None, errors=FIELD_ERRORS, not_found=NOT_FOUND):
+    """The schema of a SubjectJobView's POST."""
+    examples = [OpenApiExample("Queued", value={"job": 42, "url": "/api/jobs/42/"}, response_only=True,
+                               status_codes=["202"])]
+    if example is not None:
+        examples.insert(0, OpenApiExample("Request", value=example, request_only=True))
+    responses = {202: JobAcceptedSerializer, 200: JobSerializer, 401: SIGNED_OUT, 403: SIGNED_OUT,
+                 404: not_found, 429: THROTTLED, 503: UNAVAILABLE}
+    if errors is not None:
+        responses[400] = errors
+    return extend_schema(tags=["jobs"], summary=summary, description=description, request=request,
+                         responses=responses, examples=examples)
 
 
 @extend_schema(tags=["jobs"])
@@ -199,28 +134,14 @@ class JobListView(ListAPIView):
     serializer_class = JobSummarySerializer
 
     def get_queryset(self):
-        jobs = visible_jobs(self.request.user).filter(requested_by=self.request.user).defer("result")
-        for name in ("status", "kind", "map"):
-            value = self.request.query_params.get(name)
-            if value:
-                jobs = jobs.filter(**{name: value})
-        return jobs
+        # An empty filter (?kind=) filters nothing, as if it were not given.
+        filters = JobFilterSerializer(data={k: v for k, v in self.request.query_params.items() if v != ""})
+        filters.is_valid(raise_exception=True)
+        return filters.filter(visible_jobs(self.request.user).filter(requested_by=self.request.user).defer("result"))
 
-    @extend_schema(summary="Your jobs, newest first (without their results)", parameters=[
-        OpenApiParameter("status", str, description="Only the jobs with this status: " + ", ".join(Job.Status.values)),
-        OpenApiParameter("kind", str, description="Only the jobs of this kind: " + ", ".join(Job.Kind.values)),
-        OpenApiParameter("map", int, description="Only the jobs about this map.")])
+    @extend_schema(summary="Your jobs, newest first (without their results)", parameters=[JobFilterSerializer],
+                   responses={200: JobSummarySerializer(many=True), 400: FIELD_ERRORS})
     def get(self, request, *args, **kwargs):
-        params = request.query_params
-        errors = {}
-        if params.get("map") and not (params["map"].isascii() and params["map"].isdigit()
-                                      and int(params["map"]) <= MAX_ID):
-            errors["map"] = ["expected a map id"]
-        for name, choices in (("status", Job.Status.values), ("kind", Job.Kind.values)):
-            if params.get(name) and params[name] not in choices:
-                errors[name] = [f"expected one of: {', '.join(choices)}"]
-        if errors:
-            return Response(errors, status=status.HTTP_400_BAD_REQUEST)
         return super().get(request, *args, **kwargs)
 
 
@@ -255,16 +176,17 @@ class JobCancelView(APIView):
 
     @extend_schema(
         tags=["jobs"], summary="Cancel a queued or running job", request=None,
-        description="Who may: whoever asked for the job, the map's owner, and staff. A job that has already "
-                    "finished is left as it is (409).",
+        description="Who may: whoever asked for the job, the owner of its map (or scenario), and staff. A job "
+                    "that has already finished is left as it is (409).",
         responses={200: JobSerializer, 403: DetailSerializer, 404: NOT_FOUND, 409: JobSerializer})
     def post(self, request, pk):
         job = get_object_or_404(visible_jobs(request.user), pk=pk)
         user = request.user
-        allowed = user.is_authenticated and (user.is_staff or job.requested_by_id == user.pk
-                                             or (job.map is not None and job.map.owner_id == user.pk))
+        _, owner_id = subjects.current(job)
+        allowed = user.is_authenticated and (user.is_staff or user.pk in (job.requested_by_id, owner_id))
         if not allowed:
-            return Response({"detail": "only whoever asked for this job, the map's owner or staff may cancel it"},
+            return Response({"detail": "only whoever asked for this job, the owner of its map (or scenario) or "
+                                       "staff may cancel it"},
                             status=status.HTTP_403_FORBIDDEN)
         cancelled = dispatch.cancel(job)
         job.refresh_from_db()
@@ -274,7 +196,8 @@ class JobCancelView(APIView):
 class JobFileView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(tags=["jobs"], summary="Download a job's result file (the analysis matrix as .npz, a card PDF, a map PNG)",
+    @extend_schema(tags=["jobs"],
+                   summary="Download a job's result file (the analysis matrix as .npz, a card PDF, a map PNG)",
                    responses={(200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
                               404: NOT_FOUND})
     def get(self, request, pk):
@@ -286,14 +209,3 @@ class JobFileView(APIView):
         name = name or job.result_file.name.rsplit("/", 1)[-1]
         content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
         return FileResponse(job.result_file.open("rb"), as_attachment=True, filename=name, content_type=content_type)
-
-
-class MapExportJobView(MapJobView):
-    kind = Job.Kind.EXPORT
-    request_serializer = MapExportSerializer
-
-    @map_job_schema("Export a map as a print PNG, as a job",
-                    "Any dpi up to 300 for a chosen hex size, with legend and scale bar. The download is the "
-                    "job's `result_file`. " + SAME_REQUEST, MapExportSerializer, {"dpi": 300, "hex_mm": 19})
-    def post(self, request, pk):
-        return super().post(request, pk)

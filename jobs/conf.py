@@ -21,8 +21,8 @@ DEFAULTS = {
     # Interactive jobs (a person waits for the answer) go to a queue of their own, with workers of their own, so
     # they never wait behind heavy ones (analyses, images, exports); empty: the same queue as the others.
     "INTERACTIVE_QUEUE": "interactive",
-    # The kinds that are interactive, comma-separated.
-    "INTERACTIVE_KINDS": "los,viewshed",
+    # The kinds that are interactive, comma-separated; empty: those registered as interactive (jobs.kinds).
+    "INTERACTIVE_KINDS": "",
     # A whole-map analysis is split into this many parts of about equal work.
     "ANALYSIS_PARTS": 16,
     # Publishing to the broker: how many retries before the API answers 503.
@@ -36,15 +36,21 @@ def get(name):
     value = getattr(settings, f"JOBS_{name}", None)
     if value is None:
         value = os.environ.get(f"HEXSIDE_JOBS_{name}")
-    if value is None or value == "" and name not in ("QUEUE", "INTERACTIVE_QUEUE"):
+    if value is None or value == "" and name not in ("QUEUE", "INTERACTIVE_QUEUE", "INTERACTIVE_KINDS"):
         return DEFAULTS[name]
     return type(DEFAULTS[name])(value)
 
 
 def queue_for(kind):
     """The Celery queue a kind of job goes to: the interactive queue for interactive kinds, else QUEUE."""
-    interactive = {k.strip() for k in get("INTERACTIVE_KINDS").split(",")}
-    if kind in interactive and get("INTERACTIVE_QUEUE"):
+    from jobs import kinds
+
+    names = get("INTERACTIVE_KINDS")
+    if names:
+        interactive = kind in {k.strip() for k in names.split(",")}
+    else:
+        interactive = kind in kinds.KINDS and kinds.KINDS[kind].interactive
+    if interactive and get("INTERACTIVE_QUEUE"):
         return get("INTERACTIVE_QUEUE")
     return get("QUEUE")
 

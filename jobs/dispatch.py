@@ -17,7 +17,7 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 
 from hexside.celery import app
-from jobs import conf, kinds
+from jobs import conf, kinds, subjects
 from jobs.models import Job, JobPart
 
 logger = logging.getLogger(__name__)
@@ -33,22 +33,35 @@ def request_key(kind, parameters):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def find_same(kind, parameters, map=None, map_hash=""):
-    """A job that already answers this request on this map content: succeeded first, else one still live."""
-    jobs = Job.objects.filter(kind=kind, request_key=request_key(kind, parameters), map=map, map_hash=map_hash)
+def find_same(kind, parameters, subject=None, content_hash=None):
+    """A job that already answers this request on this content: succeeded first, else one still live."""
+    subject_type, subject_id, content_hash = about(subject, content_hash)
+    jobs = Job.objects.filter(kind=kind, request_key=request_key(kind, parameters), subject_type=subject_type,
+                              subject_id=subject_id, content_hash=content_hash)
     done = jobs.filter(status=Job.Status.SUCCEEDED).order_by("-finished", "-id").first()
     return done or jobs.filter(status__in=Job.LIVE).order_by("-id").first()
 
 
-def submit(kind, parameters, map=None, user=None, parts=(), scenario_id=None):
+def about(subject, content_hash=None):
+    """(subject_type, subject_id, content_hash) of a job about ``subject`` (a model instance of a registered
+    Subject, or None); the content hash defaults to the subject's current one."""
+    if subject is None:
+        return "", None, content_hash or ""
+    spec = subjects.of(subject)
+    return spec.name, subject.pk, spec.hash_of(subject) if content_hash is None else content_hash
+
+
+def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=None):
     """(job, created): the job answering this request, queued now unless the same one exists.
 
-    ``parameters`` must already be checked and normalised (equal questions, equal dicts). ``parts`` lists
-    (start, stop) slices for a kind that runs in parts. Raises BrokerUnavailable when nothing could be queued.
+    ``parameters`` must already be checked and normalised (equal questions, equal dicts). ``subject`` is what the
+    job is about (a map, a scenario: jobs.subjects), at its current content unless ``content_hash`` says which.
+    ``parts`` lists (start, stop) slices for a kind that runs in parts. Raises BrokerUnavailable when nothing
+    could be queued.
     """
     spec = kinds.get(kind)
-    map_hash = map.content_hash if map is not None else ""
-    same = find_same(kind, parameters, map, map_hash)
+    subject_type, subject_id, content_hash = about(subject, content_hash)
+    same = find_same(kind, parameters, subject, content_hash)
     if same is not None:
         return same, False
     parts = list(parts)
@@ -58,9 +71,10 @@ def submit(kind, parameters, map=None, user=None, parts=(), scenario_id=None):
     try:
         with transaction.atomic():
             job = Job.objects.create(
-                kind=kind, parameters=parameters, request_key=request_key(kind, parameters), map=map,
-                map_hash=map_hash, scenario_id=scenario_id, requested_by=user, queue=conf.queue_for(kind),
-                step=Job.Step.PARTS if spec.split else Job.Step.ONE, parts_total=len(parts),
+                kind=kind, parameters=parameters, request_key=request_key(kind, parameters),
+                subject_type=subject_type, subject_id=subject_id, content_hash=content_hash, requested_by=user,
+                queue=conf.queue_for(kind), step=Job.Step.PARTS if spec.split else Job.Step.ONE,
+                parts_total=len(parts),
                 message=f"waiting for a worker ({len(parts)} parts)" if spec.split else "waiting for a worker")
             if spec.split:
                 JobPart.objects.bulk_create(JobPart(job=job, index=k, start=start, stop=stop)
@@ -70,7 +84,7 @@ def submit(kind, parameters, map=None, user=None, parts=(), scenario_id=None):
                 publish(job)
     except IntegrityError:
         # The same request was queued by someone else between our look and our write: share theirs.
-        same = find_same(kind, parameters, map, map_hash)
+        same = find_same(kind, parameters, subject, content_hash)
         if same is None:
             raise
         return same, False

@@ -1,6 +1,13 @@
-"""Which Celery task runs each kind of job. Tasks are sent by name, so the web process need not import them."""
+"""The kinds of job, registered by the apps that run them (each from its AppConfig.ready()).
+
+jobs knows no kind of its own: an app says which Celery task runs its kind (tasks are sent by name, so the web
+process need not import them), and the job layer queues, runs, sweeps and shows the jobs the same way for all.
+A new kind is one register() call in its app; Job.kind is a plain column, so it needs no jobs migration.
+"""
 
 from dataclasses import dataclass
+
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 
 @dataclass(frozen=True)
@@ -8,24 +15,27 @@ class Kind:
     name: str
     task: str  # runs the job; for a job split into parts, assembles them
     part_task: str = ""  # runs one part, for a job split into parts
+    label: str = ""  # in words, for the admin and messages; default: the name
+    interactive: bool = False  # a person waits for the answer: the interactive queue (jobs.conf.queue_for)
 
     @property
     def split(self):
         return bool(self.part_task)
 
+    def __str__(self):
+        return self.label or self.name
 
-KINDS = {
-    "los": Kind("los", "maps.los"),
-    "viewshed": Kind("viewshed", "maps.viewshed"),
-    "analysis": Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part"),
-    "map-image": Kind("map-image", "maps.map_image"),
-    "batch-validation": Kind("batch-validation", "validations.batch_validation_assemble",
-                             part_task="validations.batch_validation_part"),
-    "scenario-checks": Kind("scenario-checks", "authoring.scenario_checks"),
-    "sight-lines": Kind("sight-lines", "authoring.sight_lines"),
-    "export": Kind("export", "authoring.export"),  # a card PDF or a print PNG, of a scenario or of a map
-    # "validation" has its place in Job.Kind; they get a line here when their tasks exist.
-}
+
+KINDS = {}
+
+
+def register(kind):
+    """Make a kind of job known; registering the same kind again (a second ready()) changes nothing."""
+    known = KINDS.get(kind.name)
+    if known is not None and known != kind:
+        raise ImproperlyConfigured(f"two kinds of job are named {kind.name!r}: {known} and {kind}")
+    KINDS[kind.name] = kind
+    return kind
 
 
 def get(name):
@@ -33,3 +43,13 @@ def get(name):
         return KINDS[name]
     except KeyError:
         raise KeyError(f"no task runs {name!r} jobs yet") from None
+
+
+def names():
+    return sorted(KINDS)
+
+
+def validate(name):
+    """Job.kind's validator: a kind some app registered."""
+    if name not in KINDS:
+        raise ValidationError(f"{name!r} is not a kind of job; expected one of: {', '.join(names())}")

@@ -1,7 +1,8 @@
-"""Background jobs: what was asked, on which map content, and what came of it.
+"""Background jobs: what was asked, about which subject's content, and what came of it.
 
 Celery carries only a job's id; everything else (parameters, progress, the result) lives here, so that any
-worker, the API and the admin see the same state, and a result outlives the worker that computed it.
+worker, the API and the admin see the same state, and a result outlives the worker that computed it. The kinds
+(jobs.kinds) and the subjects a job may be about (jobs.subjects) are registered by the apps.
 """
 
 from django.conf import settings
@@ -10,19 +11,10 @@ from django.db.models import Q
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
+from jobs import kinds
+
 
 class Job(models.Model):
-    class Kind(models.TextChoices):
-        LOS = "los", "line of sight"
-        VIEWSHED = "viewshed", "viewshed"
-        ANALYSIS = "analysis", "whole-map analysis"
-        VALIDATION = "validation", "validation"
-        EXPORT = "export", "export"
-        MAP_IMAGE = "map-image", "map image"
-        BATCH_VALIDATION = "batch-validation", "batch validation"
-        SCENARIO_CHECKS = "scenario-checks", "scenario checks"
-        SIGHT_LINES = "sight-lines", "scenario sight lines"
-
     class Status(models.TextChoices):
         QUEUED = "queued"
         RUNNING = "running"
@@ -39,12 +31,16 @@ class Job(models.Model):
         PARTS = "parts", "parts"
         ASSEMBLE = "assemble", "assembling"
 
-    kind = models.CharField(max_length=32, choices=Kind.choices)
+    kind = models.CharField(max_length=32, validators=[kinds.validate], help_text="A kind an app registered "
+                                                                                  "(jobs.kinds).")
     parameters = models.JSONField(default=dict, blank=True, help_text="The request, checked and normalised.")
     request_key = models.CharField(max_length=64, help_text="sha256 of kind and parameters: finds the same request.")
-    map = models.ForeignKey("maps.Map", on_delete=models.CASCADE, null=True, blank=True, related_name="jobs")
-    scenario_id = models.PositiveBigIntegerField(null=True, blank=True)
-    map_hash = models.CharField(max_length=64, blank=True, help_text="The map's content hash the job computes for.")
+    subject_type = models.CharField(max_length=32, blank=True, help_text="What the job is about (a Subject an app "
+                                                                         "registered, jobs.subjects); empty: "
+                                                                         "nothing but its requester's own.")
+    subject_id = models.PositiveBigIntegerField(null=True, blank=True)
+    content_hash = models.CharField(max_length=64, blank=True, help_text="The subject's content hash the job "
+                                                                         "computes for.")
 
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     step = models.CharField(max_length=16, choices=Step.choices, default=Step.ONE, blank=True)
@@ -77,19 +73,24 @@ class Job(models.Model):
     class Meta:
         ordering = ["-created", "-id"]
         indexes = [
-            models.Index(fields=["map", "map_hash", "request_key"]),
+            models.Index(fields=["subject_type", "subject_id", "content_hash", "request_key"],
+                         name="jobs_job_subject_idx"),
             models.Index(fields=["status", "heartbeat"]),
             models.Index(fields=["requested_by", "-created"]),
         ]
         constraints = [
             # Two identical requests on the same content share one live job instead of computing twice.
-            models.UniqueConstraint(fields=["map", "map_hash", "request_key"],
+            models.UniqueConstraint(fields=["subject_type", "subject_id", "content_hash", "request_key"],
                                     condition=Q(status__in=["queued", "running"]),
                                     name="jobs_one_live_job_per_request"),
         ]
 
     def __str__(self):
-        return f"{self.get_kind_display()} job {self.pk} ({self.status})"
+        return f"{self.kind_label} job {self.pk} ({self.status})"
+
+    @property
+    def kind_label(self):
+        return str(kinds.KINDS.get(self.kind, self.kind))
 
     @property
     def is_finished(self):
@@ -126,6 +127,6 @@ class JobPart(models.Model):
 
 @receiver(post_delete, sender=Job)
 def delete_result_file(sender, instance, **kwargs):
-    """A job's file goes with it (a deleted map takes its jobs, and their files, along)."""
+    """A job's file goes with it (a deleted subject takes its jobs, and their files, along)."""
     if instance.result_file:
         instance.result_file.delete(save=False)

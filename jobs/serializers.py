@@ -1,19 +1,20 @@
-"""The shapes of the job API: what each kind of job takes (checked against the map before anything is queued)
-and what a job looks like from outside.
+"""The shapes of the job API that every kind shares: a job as seen from outside, a queued job's answer, the list's
+filters, and the pieces the apps build their requests from (a hex of a grid; unknown keys refused by name).
 
-Requests are normalised (hexes become labels, defaults are filled in, markers sorted) so that two ways of
-asking the same question give the same parameters, and so find the same job.
+The kinds' own request serializers live with their apps (maps/jobs.py, scenarios/jobs.py). Requests are
+normalised (hexes become labels, defaults are filled in) so that two ways of asking the same question give the
+same parameters, and so find the same job.
 """
 
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from engine.los.compiled import MARKER_KINDS
 from hexside.renderers import StoredJSON
+from jobs import kinds, subjects
 from jobs.models import Job
 
-LEVEL_LIMIT = 1000
+MAX_ID = 2**63 - 1  # the largest id a database column holds
 HEX_SCHEMA = {"oneOf": [{"type": "string", "example": "C4"},
                         {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
                          "example": [2, 3]}],
@@ -38,60 +39,6 @@ class HexField(serializers.Field):
         return value
 
 
-def level_field(help_text, default=None):
-    return serializers.IntegerField(required=False, allow_null=default is None, default=default,
-                                    min_value=-LEVEL_LIMIT, max_value=LEVEL_LIMIT, help_text=help_text)
-
-
-@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(MARKER_KINDS)})$",
-                      "description": "One of: " + ", ".join(MARKER_KINDS)})
-class MarkerKindField(serializers.ChoiceField):
-    """A marker kind. Not an enum in the schema, where it would collide with the jobs' own "kind" enum."""
-
-
-class MarkerSerializer(serializers.Serializer):
-    hex = HexField()
-    kind = MarkerKindField(MARKER_KINDS)
-    count = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
-
-
-class JobRequestSerializer(serializers.Serializer):
-    """Unknown keys are refused by name: a misspelt option must not silently give another answer."""
-
-    markers = MarkerSerializer(many=True, required=False, default=list,
-                               help_text="Counters that change LOS (smoke, wrecks, ..), as a scenario places them.")
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = [key for key in data if key not in self.fields]
-            if unknown:
-                expected = ", ".join(self.fields)
-                raise serializers.ValidationError({key: [f"unknown field; expected one of: {expected}"]
-                                                   for key in unknown})
-        return super().to_internal_value(data)
-
-    def validate_markers(self, markers):
-        grid = self.context["grid"]
-        return sorted(({"hex": m["hex"], "kind": m["kind"], "count": m["count"]} for m in markers),
-                      key=lambda m: (grid.index(*grid.parse_hex(m["hex"])), m["kind"], m["count"]))
-
-
-class LosRequestSerializer(JobRequestSerializer):
-    locals()["from"] = HexField(help_text="The observer's hex.")  # "from" is a Python keyword
-    to = HexField(help_text="The target's hex.")
-    from_level = level_field("The observer's level; default: where a unit in that hex stands.")
-    to_level = level_field("The target's level; default: where a unit in that hex stands.")
-
-
-class ViewshedRequestSerializer(JobRequestSerializer):
-    locals()["from"] = HexField(help_text="The observer's hex.")
-    level = level_field("The observer's level; default: where a unit in that hex stands.")
-
-
-class AnalysisRequestSerializer(JobRequestSerializer):
-    height = level_field("Observers and targets this many levels above where a unit stands.", default=0)
-
-
 class JobAcceptedSerializer(serializers.Serializer):
     job = serializers.IntegerField(help_text="The job's id.")
     url = serializers.CharField(help_text="Where to follow the job: GET it until its status is final.")
@@ -104,18 +51,24 @@ class DetailSerializer(serializers.Serializer):
 class JobSummarySerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
     requested_by = serializers.CharField(source="requested_by.username", default=None, read_only=True)
-    stale = serializers.SerializerMethodField(help_text="True when the map has changed since the job was asked: "
-                                                        "the result is for the content in map_hash.")
-    scenario = serializers.IntegerField(source="scenario_id", read_only=True, allow_null=True)
+    map_hash = serializers.CharField(source="content_hash", read_only=True,
+                                     help_text="The content hash (of the map, or the scenario) the job computes for.")
+    stale = serializers.SerializerMethodField(help_text="True when the job's map (or scenario) has changed since "
+                                                        "the job was asked: the result is for the content in "
+                                                        "map_hash.")
 
     class Meta:
         model = Job
-        fields = ["id", "url", "kind", "status", "progress", "message", "map", "scenario", "map_hash", "stale",
+        # After "message": the id of the job's subject, one field per kind of subject ("map", "scenario").
+        fields = ["id", "url", "kind", "status", "progress", "message", "map_hash", "stale",
                   "parameters", "requested_by", "created", "started", "finished", "attempts"]
         read_only_fields = fields
 
     # Who asked, and which worker (host and pid) ran it: for the requester and staff only.
     PRIVATE = {"requested_by": None, "worker": ""}
+
+    def get_fields(self):
+        return with_subjects(super().get_fields(), after="message")
 
     def to_representation(self, job):
         data = super().to_representation(job)
@@ -129,7 +82,10 @@ class JobSummarySerializer(serializers.ModelSerializer):
         return reverse("job-detail", args=[job.pk])
 
     def get_stale(self, job) -> bool:
-        return job.map_id is not None and job.map is not None and job.map.content_hash != job.map_hash
+        if not job.content_hash:
+            return False  # a job about no content (or none it names)
+        current, _ = subjects.current(job)
+        return current is not None and current != job.content_hash
 
 
 class ResultField(serializers.JSONField):
@@ -157,7 +113,7 @@ class JobSerializer(JobSummarySerializer):
 
 
 class StrictSerializer(serializers.Serializer):
-    """Unknown keys are refused by name (as in JobRequestSerializer, without its markers)."""
+    """Unknown keys are refused by name: a misspelt option must not silently give another answer."""
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -168,49 +124,55 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-def print_fields():
-    """dpi and hex size of a print image, with the renderer's limits."""
-    from engine import render
+@extend_schema_field({"type": "integer", "nullable": True})
+class SubjectIdField(serializers.Field):
+    """The id of the job's subject when it is of this field's type (a map's job: "map": 7, "scenario": null)."""
 
-    return (serializers.IntegerField(min_value=10, max_value=render.MAX_DPI, default=150,
-                                     help_text=f"Dots per inch, 10 to {render.MAX_DPI}."),
-            serializers.FloatField(min_value=render.HEX_MM_RANGE[0], max_value=render.HEX_MM_RANGE[1], default=19.0,
-                                   help_text="A hex's width across the flats, in millimetres."))
+    def __init__(self, subject, **kwargs):
+        self.subject = subject
+        super().__init__(source="*", read_only=True, help_text=f"The {subject}'s id, for a job about a {subject}.",
+                         **kwargs)
 
-
-class MapExportSerializer(StrictSerializer):
-    dpi, hex_mm = print_fields()
-
-    def validate(self, data):
-        from engine import render
-
-        grid = self.context["grid"]
-        width, height = render.printed_size(grid, data["dpi"], data["hex_mm"])
-        if width * height * 1.3 > render.MAX_PIXELS:
-            raise serializers.ValidationError({"dpi": [f"the image would be {width} x {height} pixels; at most "
-                                                       f"{render.MAX_PIXELS:,}: lower the dpi or the hex size"]})
-        return {"format": "png", **data}
+    def to_representation(self, job):
+        return job.subject_id if job.subject_type == self.subject.name else None
 
 
-class ScenarioExportSerializer(StrictSerializer):
-    format = serializers.ChoiceField(choices=["pdf", "png"], default="pdf",
-                                     help_text="pdf: the printable card; png: the map with the scenario on it.")
-    paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
-    sheet = serializers.CharField(required=False, help_text="card; for TOCS public or a side's id (its secret "
-                                                            "brief). Default: the first sheet.")
-    dpi, hex_mm = print_fields()
+def with_subjects(fields, after):
+    """The fields with one SubjectIdField per registered subject, placed after the field ``after``."""
+    out = {}
+    for name, field in fields.items():
+        out[name] = field
+        if name == after:
+            out.update((s.name, SubjectIdField(s)) for s in subjects.all())
+    return out
 
-    def validate_sheet(self, value):
-        sheets = self.context["sheets"]
-        if value not in sheets:
-            raise serializers.ValidationError(f"this scenario's sheets are {', '.join(sheets)}")
+
+class JobFilterSerializer(serializers.Serializer):
+    """The job list's filters (?status=, ?kind=, and ?<subject>=<id> for each kind of subject, e.g. ?map=7)."""
+
+    status = serializers.ChoiceField(choices=Job.Status.values, required=False,
+                                     help_text="Only the jobs with this status.")
+    kind = serializers.CharField(required=False, help_text="Only the jobs of this kind.")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for subject in subjects.all():
+            fields[subject.name] = serializers.IntegerField(
+                required=False, min_value=0, max_value=MAX_ID, help_text=f"Only the jobs about this {subject}.",
+                error_messages={"invalid": f"expected a {subject} id", "min_value": f"expected a {subject} id",
+                                "max_value": f"expected a {subject} id"})
+        return fields
+
+    def validate_kind(self, value):
+        if value not in kinds.KINDS:
+            raise serializers.ValidationError(f"expected one of: {', '.join(kinds.names())}")
         return value
 
-    def validate(self, data):
-        """Equal exports give equal parameters (the job layer's request key): only what the format uses."""
-        out = {"format": data["format"], "sheet": data.get("sheet") or self.context["sheets"][0]}
-        if data["format"] == "pdf":
-            out["paper"] = data["paper"]
-        else:
-            out.update(dpi=data["dpi"], hex_mm=data["hex_mm"])
-        return out
+    def filter(self, jobs):
+        data = dict(self.validated_data)
+        for name in ("status", "kind"):
+            if name in data:
+                jobs = jobs.filter(**{name: data.pop(name)})
+        for name, pk in data.items():
+            jobs = jobs.filter(subject_type=name, subject_id=pk)
+        return jobs

@@ -17,3 +17,20 @@ class MapsConfig(AppConfig):
         rulesets.set_loader(custom_rulesets)
         # A deleted map's board scans go with it (the handler lives with the scans; the models don't import them).
         post_delete.connect(scans.forget_deleted, sender=Map, dispatch_uid="maps.scans.forget_deleted")
+        register_jobs()
+
+
+def register_jobs():
+    """The jobs about a map, and who may read them: the job layer knows maps only from here."""
+    from jobs import kinds, subjects
+    from maps.models import Map
+
+    subjects.register(subjects.Subject("map", Map, readable=Map.objects.visible_to, label="map"))
+    for kind in (
+        kinds.Kind("los", "maps.los", label="line of sight", interactive=True),
+        kinds.Kind("viewshed", "maps.viewshed", label="viewshed", interactive=True),
+        kinds.Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part", label="whole-map analysis"),
+        kinds.Kind("map-image", "maps.map_image", label="map image"),
+        kinds.Kind("map-export", "maps.export", label="map print"),
+    ):
+        kinds.register(kind)

@@ -1,7 +1,8 @@
-"""The Celery tasks that run the LOS engine for jobs: one line, a viewshed, the whole map in parts.
+"""The Celery tasks of a map's jobs: one line, a viewshed, the whole map in parts, the map page's picture and
+the map's print PNG.
 
-A job computes for the map content it was asked about (its ``map_hash``), not for whatever the map holds when a
-worker gets to it: the document comes from the map if unchanged, else from the revision with that hash. Each
+A job computes for the map content it was asked about (its ``content_hash``), not for whatever the map holds when
+a worker gets to it: the document comes from the map if unchanged, else from the revision with that hash. Each
 worker process keeps the last few compiled maps, keyed by content hash and markers, so a run of questions about
 one map compiles it once.
 """
@@ -59,6 +60,11 @@ def analysis_assemble(self, job_id):
 @shared_task(base=JobTask, bind=True, name="maps.map_image")
 def map_image(self, job_id):
     runner.run(self, job_id, draw_map_image)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.export")
+def export(self, job_id):
+    runner.run(self, job_id, export_map)
 
 
 # -- the work --------------------------------------------------------------------------------------------
@@ -177,14 +183,37 @@ def draw_map_image(job):
     from engine import render
     from maps import images
 
-    if job.map_id is None:
+    if job.subject_type != "map":
         raise JobError("this job is not about a map")
-    ruleset = Map.objects.filter(pk=job.map_id).values_list("ruleset", flat=True).first()
-    content = SimpleNamespace(content_hash=job.map_hash, ruleset=ruleset)
+    ruleset = Map.objects.filter(pk=job.subject_id).values_list("ruleset", flat=True).first()
+    content = SimpleNamespace(content_hash=job.content_hash, ruleset=ruleset)
     path = images.path_of(MAP_IMAGE, content)
     if not path.exists():
         images.store(MAP_IMAGE, content, render.render_map(compiled_for(job)))
     return {"image": str(path.relative_to(images.folder()))}
+
+
+def export_map(job):
+    """A map's print PNG, at the job's dpi and hex size, drawn from the map content the job was asked about.
+    The same request on the same content is the same job (dispatch's request key and content hash), so it is
+    drawn once."""
+    from engine import render
+    from engine.scenarios import cards
+    from maps import images
+
+    parameters = job.parameters
+    map = Map.objects.filter(pk=job.subject_id).first() if job.subject_type == "map" else None
+    if map is None:
+        raise JobError("the map was deleted")
+    if map.content_hash != job.content_hash:
+        raise JobError("the map was edited since this export was asked for; ask again")
+    runner.report(job, 10, "drawing the map")
+    image = render.render_print(engine.compile_map(map.mapdoc()), dpi=parameters["dpi"], hex_mm=parameters["hex_mm"])
+    runner.report(job, 80, "writing the PNG")
+    content = images.png(image, compress_level=1)
+    name = cards.safe_name(map.name) + ".png"
+    return Outcome({"filename": name, "bytes": len(content), "width": image.width, "height": image.height},
+                   file=(name, content))
 
 
 def npz_bytes(**arrays):
@@ -203,7 +232,7 @@ def npz_bytes(**arrays):
 def compiled_for(job):
     """The compiled map (markers placed) for the job's map at the job's content hash; cached per process."""
     markers = job.parameters.get("markers") or []
-    key = (job.map_hash, json.dumps(markers, sort_keys=True))
+    key = (job.content_hash, json.dumps(markers, sort_keys=True))
     cmap = _compiled.get(key)
     if cmap is not None and _catalogue_current(cmap):
         _compiled.move_to_end(key)
@@ -234,13 +263,14 @@ def _catalogue_current(cmap):
 
 def document_for(job):
     """The map document with the job's content hash: the map's own if unchanged, else from its history."""
-    if job.map_id is None:
+    if job.subject_type != "map":
         raise JobError("this job is not about a map")
     try:
-        map = Map.objects.get(pk=job.map_id)
+        map = Map.objects.get(pk=job.subject_id)
     except Map.DoesNotExist:
         raise JobError("the map was deleted") from None
-    document = map.content_at(job.map_hash)
+    document = map.content_at(job.content_hash)
     if document is None:
-        raise JobError(f"the map no longer holds the content this job was asked about (hash {job.map_hash[:12]})")
+        raise JobError("the map no longer holds the content this job was asked about "
+                       f"(hash {job.content_hash[:12]})")
     return document

@@ -1,4 +1,4 @@
-"""Every route of maps: the pages, the API under api/, its schema and its documentation page."""
+"""Every route of maps: the pages, the API under api/ (with the map's jobs), its schema and its documentation page."""
 
 from pathlib import Path
 
@@ -9,7 +9,7 @@ from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
 from hexside import accounts
-from maps import api, views
+from maps import api, jobs, views
 
 # Swagger UI's files, from the pinned drf-spectacular-sidecar package: the docs page needs no internet.
 SWAGGER_UI_DIR = Path(drf_spectacular_sidecar.__file__).parent / "static/drf_spectacular_sidecar/swagger-ui-dist"
@@ -29,6 +29,10 @@ urlpatterns = [
     path("maps/<int:pk>/delete/", views.map_delete, name="map-delete"),
     path("maps/<int:pk>/map.png", views.map_image, name="map-image"),
     path("maps/<int:pk>/edit/", views.map_editor, name="map-editor"),
+    path("api/maps/<int:pk>/los/", jobs.LosJobView.as_view(), name="map-los-job"),
+    path("api/maps/<int:pk>/viewshed/", jobs.ViewshedJobView.as_view(), name="map-viewshed-job"),
+    path("api/maps/<int:pk>/analysis/", jobs.AnalysisJobView.as_view(), name="map-analysis-job"),
+    path("api/maps/<int:pk>/print/", jobs.MapExportJobView.as_view(), name="map-export-job"),
     path("api/token/", accounts.TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", api.ApiDocsView.as_view(url_name="schema"), name="api-docs"),

@@ -154,12 +154,12 @@ def map_image(request, pk):
     path = images.path_of(MAP_IMAGE, map)
     if not path.exists():
         try:
-            job, _ = dispatch.submit(Job.Kind.MAP_IMAGE, {}, map=map, user=request.user)
+            job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
         except dispatch.BrokerUnavailable:
             return _placeholder(status=503)
         if job.status == Job.Status.SUCCEEDED and not path.exists():
             job.delete()  # its picture was removed from storage: draw it again
-            job, _ = dispatch.submit(Job.Kind.MAP_IMAGE, {}, map=map, user=request.user)
+            job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
         if map.hex_grid().size <= settings.HEXSIDE_MAP_IMAGE_WAIT_HEXES:
             dispatch.wait(job, settings.HEXSIDE_MAP_IMAGE_WAIT_SECONDS)
         if not path.exists():

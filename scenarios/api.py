@@ -1,21 +1,17 @@
 """The scenario API under /api/scenarios/, in the shape of /api/maps/: list, create, read, publish, delete,
-import, export, edits with revision, revisions and restore; and the scenario's jobs (checks, sight lines).
+import, export, edits with revision, revisions and restore (its jobs are in scenarios/jobs.py).
 
 Who may do what is as for maps: everyone reads published scenarios; owners read, edit and delete their own;
 another user's private scenario does not exist for anyone else (404); another's published one can be read,
 not changed (403). The work is done in scenarios.models and engine.scenarios.edits.
 """
 
-from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from documents.serializers import (
     ConflictSerializer,
@@ -25,13 +21,9 @@ from documents.serializers import (
     uploaded,
 )
 from documents.views import DocumentViewSetMixin, download
-from engine.scenarios import cards, edits, scenariofile
+from engine.scenarios import edits, scenariofile
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from jobs import dispatch
-from jobs.api import SIGN_IN, UNAVAILABLE, job_payload
-from jobs.models import Job
-from jobs.serializers import JobAcceptedSerializer, JobSerializer, ScenarioExportSerializer
 from maps.api import IsOwnerOrReadOnly, errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
 from scenarios.models import Scenario, apply_edits, library_maps, restore_revision
@@ -187,85 +179,3 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def restore(self, request, pk=None, number=None):
         return self.restore_to(request, number)
 
-
-# -- the scenario's jobs ------------------------------------------------------------------------------------
-
-class ScenarioJobView(APIView):
-    """POST: 202 with the job to follow, or 200 with the job that already answered for this content. Starting a
-    job takes a signed-in user and is throttled, as for maps; an anonymous visitor gets the stored answer."""
-
-    permission_classes = [permissions.AllowAny]
-    throttle_classes = throttles.JOBS
-    kind = None
-
-    def options_of(self, request, scenario):
-        """The job's own parameters from the request body (none by default), or raise ValidationError."""
-        if request.data:
-            raise ValidationError({key: ["unknown field; this job takes no parameters"] for key in request.data}
-                                  if isinstance(request.data, dict) else {"detail": "expected no body"})
-        return {}
-
-    def post(self, request, pk):
-        scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
-        parameters = {"scenario": scenario.pk, "content_hash": scenario.content_hash,
-                      **self.options_of(request, scenario)}
-        if not request.user.is_authenticated:
-            stored = dispatch.find_same(self.kind, parameters)
-            if stored is None or stored.status != Job.Status.SUCCEEDED:
-                raise NotAuthenticated(SIGN_IN)
-            return Response(job_payload(stored, request), status=status.HTTP_200_OK)
-        try:
-            job, _ = dispatch.submit(self.kind, parameters, user=request.user, scenario_id=scenario.pk)
-        except dispatch.BrokerUnavailable as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        if job.status == Job.Status.SUCCEEDED:
-            return Response(job_payload(job, request), status=status.HTTP_200_OK)
-        return Response({"job": job.pk, "url": reverse("job-detail", args=[job.pk])},
-                        status=status.HTTP_202_ACCEPTED)
-
-
-def scenario_job_schema(summary, description):
-    return extend_schema(tags=["jobs"], summary=summary, description=description, request=None,
-                         responses={202: JobAcceptedSerializer, 200: JobSerializer, 404: NOT_FOUND, 503: UNAVAILABLE})
-
-
-class ChecksJobView(ScenarioJobView):
-    kind = Job.Kind.SCENARIO_CHECKS
-
-    @scenario_job_schema("Check a scenario against its game's rules, as a job",
-                         "The result holds `findings` (severity, code, path, hex, message), `summary` (per side "
-                         "counts, casualty points, points, the miniatures deck) and `victory` (each side's "
-                         "sentence). The same scenario content answers at once with the job that already did it.")
-    def post(self, request, pk):
-        return super().post(request, pk)
-
-
-class SightLinesJobView(ScenarioJobView):
-    kind = Job.Kind.SIGHT_LINES
-
-    @scenario_job_schema("Sight lines of a scenario, as a job",
-                         "For each side: which objectives, enemy setup hexes and entry hexes its setup zone sees "
-                         "and is seen from, and the dead ground between the sides, with a sentence per side.")
-    def post(self, request, pk):
-        return super().post(request, pk)
-
-
-class ExportJobView(ScenarioJobView):
-    kind = Job.Kind.EXPORT
-
-    def options_of(self, request, scenario):
-        serializer = ScenarioExportSerializer(data=request.data if isinstance(request.data, dict) else None,
-                                              context={"sheets": [sheet for sheet, _ in cards.sheet_choices(scenario.document)]})
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
-
-    @extend_schema(tags=["jobs"], summary="Export a scenario's printable card (PDF) or its map (PNG), as a job",
-                   description="The job's `result_file` is the download (`GET /api/jobs/<id>/file/`). A TOCS "
-                               "scenario has a public sheet and one secret brief per side: name it in `sheet`. The "
-                               "same export of the same scenario revision answers at once with the stored file.",
-                   request=ScenarioExportSerializer,
-                   responses={202: JobAcceptedSerializer, 200: JobSerializer, 400: OpenApiResponse(
-                       description="A bad format, paper, sheet, dpi or hex size, by field."), 404: NOT_FOUND,
-                       503: UNAVAILABLE})
-    def post(self, request, pk):
-        return super().post(request, pk)

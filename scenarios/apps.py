@@ -8,3 +8,21 @@ class ScenariosConfig(AppConfig):
     name = "scenarios"
     label = "authoring"
     verbose_name = "Scenarios"
+
+    def ready(self):
+        register_jobs()
+
+
+def register_jobs():
+    """The jobs about a scenario, and who may read them: the job layer knows scenarios only from here."""
+    from jobs import kinds, subjects
+    from scenarios.models import Scenario
+
+    subjects.register(subjects.Subject("scenario", Scenario, readable=Scenario.objects.visible_to,
+                                       label="scenario"))
+    for kind in (
+        kinds.Kind("scenario-checks", "authoring.scenario_checks", label="scenario checks"),
+        kinds.Kind("sight-lines", "authoring.sight_lines", label="scenario sight lines"),
+        kinds.Kind("export", "authoring.export", label="scenario export"),  # a card PDF or the scenario's map PNG
+    ):
+        kinds.register(kind)

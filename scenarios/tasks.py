@@ -9,13 +9,11 @@ one call, not a loop over pairs in Python.
 
 from celery import shared_task
 
-from engine import render
 from engine.scenarios import cards, victory
 from engine.scenarios import checks as rule_checks
 from engine.scenarios.sightlines import sight_lines_of
 from jobs import runner
 from jobs.runner import JobError, JobTask
-from maps import images
 from scenarios.models import Scenario
 
 
@@ -62,7 +60,7 @@ def answer_sight_lines(job):
     return sight_lines_of(doc_for(job), progress=lambda p, m: runner.report(job, p, m))
 
 
-# -- exports: the card PDF and print map PNG -------------------------------------------------------------------
+# -- exports: the card PDF and the scenario's map PNG (a map's own print is maps.tasks.export) ------------
 
 @shared_task(base=JobTask, bind=True, name="authoring.export")
 def export(self, job_id):
@@ -70,12 +68,10 @@ def export(self, job_id):
 
 
 def answer_export(job):
-    """An export job's file: a scenario's card sheet (PDF) or its map (PNG), or a map's print PNG. The same
-    request on the same content is the same job (dispatch's request_key and map_hash), so it is drawn once."""
+    """An export job's file: a scenario's card sheet (PDF) or its map (PNG). The same request on the same
+    content is the same job (dispatch's request key), so it is drawn once."""
     parameters = job.parameters
     report = lambda progress, message: runner.report(job, progress, message)  # noqa: E731
-    if "scenario" not in parameters:
-        return export_map(job, parameters, report)
     doc = doc_for(job)
     report(10, "drawing the card" if parameters["format"] == "pdf" else "drawing the map")
     sheet = parameters.get("sheet") or cards.sheets(doc)[0]
@@ -86,22 +82,3 @@ def answer_export(job):
         content = cards.scenario_map_png(doc, sheet, parameters["dpi"], parameters["hex_mm"])
         name = cards.sheet_filename(doc, sheet, "png")
     return runner.Outcome({"filename": name, "bytes": len(content), "sheet": sheet}, file=(name, content))
-
-
-def export_map(job, parameters, report):
-    """A map's print PNG, at the job's dpi and hex size, drawn from the map content the job was asked about."""
-    from engine.los.engine import compile_map
-    from maps.models import Map
-
-    map = Map.objects.filter(pk=job.map_id).first()
-    if map is None:
-        raise JobError("the map was deleted")
-    if map.content_hash != job.map_hash:
-        raise JobError("the map was edited since this export was asked for; ask again")
-    report(10, "drawing the map")
-    image = render.render_print(compile_map(map.mapdoc()), dpi=parameters["dpi"], hex_mm=parameters["hex_mm"])
-    report(80, "writing the PNG")
-    content = images.png(image, compress_level=1)
-    name = cards.safe_name(map.name) + ".png"
-    return runner.Outcome({"filename": name, "bytes": len(content), "width": image.width, "height": image.height},
-                          file=(name, content))

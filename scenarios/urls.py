@@ -3,7 +3,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from scenarios import api, views
+from scenarios import api, jobs, views
 
 router = DefaultRouter()
 router.register("scenarios", api.ScenarioViewSet, basename="scenario")
@@ -11,8 +11,8 @@ router.register("scenarios", api.ScenarioViewSet, basename="scenario")
 urlpatterns = [
     path("scenarios/", views.scenario_list, name="scenario-list-page"),
     path("scenarios/<int:pk>/", views.scenario_page, name="scenario-page"),
-    path("api/scenarios/<int:pk>/checks/", api.ChecksJobView.as_view(), name="scenario-checks-job"),
-    path("api/scenarios/<int:pk>/sight-lines/", api.SightLinesJobView.as_view(), name="scenario-sight-lines-job"),
-    path("api/scenarios/<int:pk>/print/", api.ExportJobView.as_view(), name="scenario-export-job"),
+    path("api/scenarios/<int:pk>/checks/", jobs.ChecksJobView.as_view(), name="scenario-checks-job"),
+    path("api/scenarios/<int:pk>/sight-lines/", jobs.SightLinesJobView.as_view(), name="scenario-sight-lines-job"),
+    path("api/scenarios/<int:pk>/print/", jobs.ExportJobView.as_view(), name="scenario-export-job"),
     path("api/", include(router.urls)),
 ]

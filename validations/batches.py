@@ -7,7 +7,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve, reverse
 
 from jobs import dispatch
-from jobs.models import Job
 from validations.models import BatchFile, BatchValidation
 
 PAGE_LIST = 50
@@ -30,7 +29,7 @@ def start_batch(user, upload):
     batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size)
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
     try:
-        job, _ = dispatch.submit(Job.Kind.BATCH_VALIDATION, {"batch": batch.pk}, user=user, parts=parts)
+        job, _ = dispatch.submit("batch-validation", {"batch": batch.pk}, user=user, parts=parts)
     except dispatch.BrokerUnavailable:
         batch.upload.delete(save=False)
         batch.delete()

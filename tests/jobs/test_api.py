@@ -33,7 +33,7 @@ def test_a_los_request_is_queued_and_answered_202_with_the_job(user_client, user
     assert response.status_code == 202, response.content
     job = Job.objects.get()
     assert response.json() == {"job": job.pk, "url": f"/api/jobs/{job.pk}/"}
-    assert job.kind == "los" and job.status == "queued" and job.map_hash == user_map.content_hash
+    assert job.kind == "los" and job.status == "queued" and job.content_hash == user_map.content_hash
     assert job.parameters == {"from": "C4", "to": "H6", "from_level": 1, "to_level": None, "markers": []}
     assert len(broker_messages(jobs_isolated)) == 1
 
@@ -142,7 +142,7 @@ def test_after_an_edit_the_job_is_stale_and_the_same_request_computes_again(user
 
     apply_edits(user_map.pk, user, None, [{"op": "set_terrain", "hexes": ["E5"], "terrain": ["woods"]}])
     body = user_client.get(first["url"]).json()
-    assert body["stale"] is True and body["map_hash"] == job.map_hash
+    assert body["stale"] is True and body["map_hash"] == job.content_hash
     again = post(user_client, user_map, "los", {"from": "C4", "to": "H6"})
     assert again.status_code == 202 and again.json()["job"] != job.pk
 
@@ -262,7 +262,7 @@ def test_when_the_broker_folder_cannot_be_written_the_answer_is_503(user_client,
 def test_the_admin_lists_jobs_with_filters_and_shows_a_result_read_only(client, django_user_model, user_map):
     admin = django_user_model.objects.create_superuser("boss", password="boss-password")
     job, _ = dispatch.submit("los", {"from": "C4", "to": "H6", "from_level": None, "to_level": None, "markers": []},
-                             map=user_map)
+                             subject=user_map)
     run_here(job, {"result": "hindered", "term": "Degraded <-1 FP>"})
     client.force_login(admin)
     listing = client.get("/admin/jobs/job/?status__exact=succeeded")

@@ -32,7 +32,7 @@ def download(client, job):
 def test_card_and_map_exports_through_a_worker(worker, django_user_model):
     # The module's worker starts before this test's broker folder is emptied, so it may hold messages an earlier
     # module left for job ids that are reused here: cancelled rows under those ids let it drop them harmlessly.
-    Job.objects.bulk_create(Job(kind=Job.Kind.LOS, status=Job.Status.CANCELLED, request_key=f"stale-{k}")
+    Job.objects.bulk_create(Job(kind="los", status=Job.Status.CANCELLED, request_key=f"stale-{k}")
                             for k in range(100))
     call_command("load_samples", stdout=io.StringIO())
     owner = django_user_model.objects.create_user("printer", password="x")

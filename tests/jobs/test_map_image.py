@@ -30,7 +30,7 @@ def test_the_map_image_is_drawn_once_by_a_worker_and_served_from_storage(worker,
     assert image.width > 100 and image.height > 100
     job = Job.objects.get(kind="map-image")
     assert job.status == "succeeded" and job.worker.startswith(worker.name)
-    assert job.map_hash == user_map.content_hash
+    assert job.content_hash == user_map.content_hash
 
     again = user_client.get(f"/maps/{user_map.pk}/map.png")
     assert again.status_code == 200 and Job.objects.filter(kind="map-image").count() == 1  # not drawn again

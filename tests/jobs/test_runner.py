@@ -88,7 +88,7 @@ def test_with_the_broker_unreachable_the_sweep_tries_again_next_time():
 
 
 def test_the_sweep_requeues_only_the_part_that_was_lost(user_map, jobs_isolated):
-    job, _ = dispatch.submit("analysis", {"height": 0, "markers": []}, map=user_map, parts=[(0, 10), (10, 80)])
+    job, _ = dispatch.submit("analysis", {"height": 0, "markers": []}, subject=user_map, parts=[(0, 10), (10, 80)])
     for message in broker_messages(jobs_isolated):
         message.unlink()
     lost = runner.take_part(job.pk, 0, "w pid 1")
@@ -101,7 +101,7 @@ def test_the_sweep_requeues_only_the_part_that_was_lost(user_map, jobs_isolated)
 
 
 def test_the_last_part_queues_the_assembly_once_however_often_it_is_counted(user_map, jobs_isolated):
-    job, _ = dispatch.submit("analysis", {"height": 0, "markers": []}, map=user_map, parts=[(0, 40), (40, 80)])
+    job, _ = dispatch.submit("analysis", {"height": 0, "markers": []}, subject=user_map, parts=[(0, 40), (40, 80)])
     for index in (0, 1):
         part = runner.take_part(job.pk, index, "w pid 1")
         JobPart.objects.filter(pk=part.pk).update(status="done", data=b"")
@@ -151,7 +151,7 @@ def test_in_eager_mode_a_job_runs_in_the_request_after_its_commit(user_client, u
 
 @pytest.mark.django_db(transaction=True)
 def test_a_part_that_raises_fails_the_whole_job_naming_the_part(user_map):
-    job, _ = dispatch.submit("analysis", {"height": 0, "markers": []}, map=user_map, parts=[(0, 40), (40, 80)])
+    job, _ = dispatch.submit("analysis", {"height": 0, "markers": []}, subject=user_map, parts=[(0, 40), (40, 80)])
 
     def work(job, part):
         raise ValueError("no such terrain: 'lava'")

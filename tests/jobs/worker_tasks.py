@@ -18,7 +18,8 @@ KINDS = {
     "test-fail": Kind("test-fail", "tests.jobs.fail"),
     "test-die": Kind("test-die", "tests.jobs.die"),
 }
-kinds.KINDS.update(KINDS)  # in the worker, so that its sweeper can requeue them too
+for kind in KINDS.values():
+    kinds.register(kind)  # in the worker too, so that its sweeper can requeue them
 
 
 @shared_task(base=JobTask, bind=True, name="tests.jobs.sleep")

@@ -310,7 +310,7 @@ def test_every_entry_point_finds_a_custom_ruleset_in_a_fresh_process(client, use
     with override_settings(HEXSIDE_MAP_IMAGE_WAIT_SECONDS=0, MEDIA_ROOT=str(tmp_path / "media")):
         image = client.get(f"/maps/{desert.pk}/map.png")  # the page that answered 500 in a fresh process
         assert image.status_code == 202  # queued: the web process draws no map (issue 7 point 2)
-        job = Job.objects.get(kind=Job.Kind.MAP_IMAGE, map=desert)
+        job = Job.objects.get(kind="map-image", subject_type="map", subject_id=desert.pk)
         forget_custom_rulesets()  # the worker that draws it is a fresh process too
         taken = runner.take(job.pk, "test pid 0")
         assert runner.finish(taken, runner.Outcome(draw_map_image(taken)))
@@ -336,8 +336,8 @@ def test_a_worker_recompiles_a_map_whose_custom_ruleset_changed(user, make_map):
     custom = CustomRuleset.objects.create(slug="ost-desert", owner=user, data=custom_data())
     desert = make_map(user, ruleset="ost-desert", hexes=[{"hex": "C4", "terrain": ["dunes"]}], overlays=[],
                       hexsides=[])
-    job = Job.objects.create(kind="los", map_id=desert.pk, map_hash=desert.content_hash, request_key="k",
-                             parameters={})
+    job = Job.objects.create(kind="los", subject_type="map", subject_id=desert.pk, content_hash=desert.content_hash,
+                             request_key="k", parameters={})
     first = compiled_for(job)
     assert compiled_for(job) is first  # unchanged: the cached one
     data = custom_data()

@@ -1,0 +1,184 @@
+"""A map's jobs: LOS, viewsheds, whole-map analyses and print exports, asked through the API (the kinds are
+registered by MapsConfig.ready()).
+
+Requests are checked against the map before anything is queued and normalised (hexes become labels, defaults
+are filled in, markers sorted), so that two ways of asking the same question give the same parameters, and so
+find the same job. The work is in maps/tasks.py.
+"""
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from rest_framework import serializers
+
+from engine import render
+from engine.los.compiled import MARKER_KINDS
+from engine.los.engine import observer_chunks
+from jobs import conf
+from jobs.api import SubjectJobView, job_schema
+from jobs.serializers import HexField, StrictSerializer
+from maps.models import Map
+
+# -- what each kind takes ----------------------------------------------------------------------------------
+
+LEVEL_LIMIT = 1000
+
+
+def level_field(help_text, default=None):
+    return serializers.IntegerField(required=False, allow_null=default is None, default=default,
+                                    min_value=-LEVEL_LIMIT, max_value=LEVEL_LIMIT, help_text=help_text)
+
+
+@extend_schema_field({"type": "string", "pattern": f"^({'|'.join(MARKER_KINDS)})$",
+                      "description": "One of: " + ", ".join(MARKER_KINDS)})
+class MarkerKindField(serializers.ChoiceField):
+    """A marker kind. Not an enum in the schema, where it would collide with the jobs' own "kind" enum."""
+
+
+class MarkerSerializer(serializers.Serializer):
+    hex = HexField()
+    kind = MarkerKindField(MARKER_KINDS)
+    count = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
+
+
+class LosJobRequestSerializer(StrictSerializer):
+    """What every LOS question may add: the markers on the map. Unknown keys are refused by name."""
+
+    markers = MarkerSerializer(many=True, required=False, default=list,
+                               help_text="Counters that change LOS (smoke, wrecks, ..), as a scenario places them.")
+
+    def validate_markers(self, markers):
+        grid = self.context["grid"]
+        return sorted(({"hex": m["hex"], "kind": m["kind"], "count": m["count"]} for m in markers),
+                      key=lambda m: (grid.index(*grid.parse_hex(m["hex"])), m["kind"], m["count"]))
+
+
+class LosRequestSerializer(LosJobRequestSerializer):
+    locals()["from"] = HexField(help_text="The observer's hex.")  # "from" is a Python keyword
+    to = HexField(help_text="The target's hex.")
+    from_level = level_field("The observer's level; default: where a unit in that hex stands.")
+    to_level = level_field("The target's level; default: where a unit in that hex stands.")
+
+
+class ViewshedRequestSerializer(LosJobRequestSerializer):
+    locals()["from"] = HexField(help_text="The observer's hex.")
+    level = level_field("The observer's level; default: where a unit in that hex stands.")
+
+
+class AnalysisRequestSerializer(LosJobRequestSerializer):
+    height = level_field("Observers and targets this many levels above where a unit stands.", default=0)
+
+
+def print_fields():
+    """dpi and hex size of a print image, with the renderer's limits (a map's print, a scenario's map)."""
+    return (serializers.IntegerField(min_value=10, max_value=render.MAX_DPI, default=150,
+                                     help_text=f"Dots per inch, 10 to {render.MAX_DPI}."),
+            serializers.FloatField(min_value=render.HEX_MM_RANGE[0], max_value=render.HEX_MM_RANGE[1], default=19.0,
+                                   help_text="A hex's width across the flats, in millimetres."))
+
+
+class MapExportSerializer(StrictSerializer):
+    dpi, hex_mm = print_fields()
+
+    def validate(self, data):
+        grid = self.context["grid"]
+        width, height = render.printed_size(grid, data["dpi"], data["hex_mm"])
+        if width * height * 1.3 > render.MAX_PIXELS:
+            raise serializers.ValidationError({"dpi": [f"the image would be {width} x {height} pixels; at most "
+                                                       f"{render.MAX_PIXELS:,}: lower the dpi or the hex size"]})
+        return {"format": "png", **data}
+
+
+# -- the views -------------------------------------------------------------------------------------------
+
+NOT_FOUND = OpenApiResponse(description="No such map, or a private map of another user.")
+SAME_REQUEST = ("The same request on the same map content answers at once with the job that already succeeded "
+                "(200), or with the queued or running one (202), instead of computing it again.")
+
+
+def map_job_schema(summary, description, request, example):
+    return job_schema(summary, description, request, example, not_found=NOT_FOUND)
+
+
+class MapJobView(SubjectJobView):
+    """A question about a map, for anyone who may read it; the request is checked against its grid."""
+
+    request_serializer = None
+
+    def get_subject(self, request, pk):
+        return get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
+
+    def parameters(self, request, map):
+        serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid()})
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+
+class LosJobView(MapJobView):
+    kind = "los"
+    request_serializer = LosRequestSerializer
+
+    @map_job_schema("Line of sight between two hexes, as a job",
+                    "The result is the LOS answer with every reason (docs/los.md), exactly what `manage.py los "
+                    "MAP FROM TO --json` prints. " + SAME_REQUEST, LosRequestSerializer,
+                    {"from": "C4", "to": "H9", "from_level": 1, "markers": [{"hex": "E6", "kind": "smoke"}]})
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+
+class ViewshedJobView(MapJobView):
+    kind = "viewshed"
+    request_serializer = ViewshedRequestSerializer
+
+    @map_job_schema("Everything one hex sees, as a job",
+                    "The result is what `manage.py viewshed MAP FROM --json` prints: every hex of the map with "
+                    "result, hindrances and blind. " + SAME_REQUEST, ViewshedRequestSerializer, {"from": "C4"})
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+    def over_limit(self, map, parameters):
+        hexes, limit = map.hex_grid().size, settings.HEXSIDE_MAX_VIEWSHED_HEXES
+        if hexes > limit:
+            return {"detail": f"a viewshed answers every hex of the map: this map has {hexes:,} hexes, more than "
+                              f"this server's limit of {limit:,} (HEXSIDE_MAX_VIEWSHED_HEXES)",
+                    "limit": "HEXSIDE_MAX_VIEWSHED_HEXES"}
+        return None
+
+
+class AnalysisJobView(MapJobView):
+    kind = "analysis"
+    request_serializer = AnalysisRequestSerializer
+
+    @map_job_schema("Whole-map visibility, as a job run in parallel parts",
+                    "Every hex against every hex. The result holds per-hex counts of clear, hindered, blocked and "
+                    "blind targets (as `manage.py analyze_map --json` prints them) and `mode`: \"matrix\" when the "
+                    "full matrix is also a .npz file at `result_file`, \"counts\" for a map past "
+                    "HEXSIDE_ANALYSIS_MATRIX_PAIRS (per-hex counts only). A map past HEXSIDE_MAX_ANALYSIS_PAIRS is "
+                    "refused (400, naming the limit). Progress rises as parts finish. " + SAME_REQUEST,
+                    AnalysisRequestSerializer, {"height": 0})
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+    def parts(self, map, parameters):
+        return observer_chunks(map.hex_grid().size, conf.get("ANALYSIS_PARTS"))
+
+    def over_limit(self, map, parameters):
+        hexes = map.hex_grid().size
+        pairs, limit = hexes * (hexes - 1) // 2, settings.HEXSIDE_MAX_ANALYSIS_PAIRS
+        if pairs > limit:
+            return {"detail": f"a whole-map analysis answers every pair of hexes: this map's {hexes:,} hexes make "
+                              f"{pairs:,} pairs, more than this server's limit of {limit:,} "
+                              "(HEXSIDE_MAX_ANALYSIS_PAIRS); ask for viewsheds of the hexes you need instead",
+                    "limit": "HEXSIDE_MAX_ANALYSIS_PAIRS"}
+        return None
+
+
+class MapExportJobView(MapJobView):
+    kind = "map-export"
+    request_serializer = MapExportSerializer
+
+    @map_job_schema("Export a map as a print PNG, as a job",
+                    "Any dpi up to 300 for a chosen hex size, with legend and scale bar. The download is the "
+                    "job's `result_file`. " + SAME_REQUEST, MapExportSerializer, {"dpi": 300, "hex_mm": 19})
+    def post(self, request, pk):
+        return super().post(request, pk)

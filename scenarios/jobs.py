@@ -1,0 +1,104 @@
+"""A scenario's jobs: its checks, its sight lines and its print exports, asked through the API (the kinds are
+registered by ScenariosConfig.ready(); the work is in scenarios/tasks.py).
+
+The parameters name the scenario and its content hash, so that an edit makes the next request a new job.
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+
+from engine.scenarios import cards
+from jobs.api import SubjectJobView, job_schema
+from jobs.serializers import StrictSerializer
+from maps.jobs import print_fields
+from scenarios.models import Scenario
+
+NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
+
+
+class ScenarioExportSerializer(StrictSerializer):
+    format = serializers.ChoiceField(choices=["pdf", "png"], default="pdf",
+                                     help_text="pdf: the printable card; png: the map with the scenario on it.")
+    paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
+    sheet = serializers.CharField(required=False, help_text="card; for TOCS public or a side's id (its secret "
+                                                            "brief). Default: the first sheet.")
+    dpi, hex_mm = print_fields()
+
+    def validate_sheet(self, value):
+        sheets = self.context["sheets"]
+        if value not in sheets:
+            raise serializers.ValidationError(f"this scenario's sheets are {', '.join(sheets)}")
+        return value
+
+    def validate(self, data):
+        """Equal exports give equal parameters (the job layer's request key): only what the format uses."""
+        out = {"format": data["format"], "sheet": data.get("sheet") or self.context["sheets"][0]}
+        if data["format"] == "pdf":
+            out["paper"] = data["paper"]
+        else:
+            out.update(dpi=data["dpi"], hex_mm=data["hex_mm"])
+        return out
+
+
+class ScenarioJobView(SubjectJobView):
+    """A job about a scenario, for anyone who may read it, as for maps."""
+
+    def get_subject(self, request, pk):
+        return get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
+
+    def parameters(self, request, scenario):
+        return {"scenario": scenario.pk, "content_hash": scenario.content_hash, **self.options_of(request, scenario)}
+
+    def options_of(self, request, scenario):
+        """The job's own parameters from the request body (none by default), or raise ValidationError."""
+        if request.data:
+            raise ValidationError({key: ["unknown field; this job takes no parameters"] for key in request.data}
+                                  if isinstance(request.data, dict) else {"detail": "expected no body"})
+        return {}
+
+
+def scenario_job_schema(summary, description):
+    return job_schema(summary, description, errors=None, not_found=NOT_FOUND)
+
+
+class ChecksJobView(ScenarioJobView):
+    kind = "scenario-checks"
+
+    @scenario_job_schema("Check a scenario against its game's rules, as a job",
+                         "The result holds `findings` (severity, code, path, hex, message), `summary` (per side "
+                         "counts, casualty points, points, the miniatures deck) and `victory` (each side's "
+                         "sentence). The same scenario content answers at once with the job that already did it.")
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+
+class SightLinesJobView(ScenarioJobView):
+    kind = "sight-lines"
+
+    @scenario_job_schema("Sight lines of a scenario, as a job",
+                         "For each side: which objectives, enemy setup hexes and entry hexes its setup zone sees "
+                         "and is seen from, and the dead ground between the sides, with a sentence per side.")
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+
+class ExportJobView(ScenarioJobView):
+    kind = "export"
+
+    def options_of(self, request, scenario):
+        sheets = [sheet for sheet, _ in cards.sheet_choices(scenario.document)]
+        serializer = ScenarioExportSerializer(data=request.data if isinstance(request.data, dict) else None,
+                                              context={"sheets": sheets})
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    @job_schema("Export a scenario's printable card (PDF) or its map (PNG), as a job",
+                "The job's `result_file` is the download (`GET /api/jobs/<id>/file/`). A TOCS scenario has a "
+                "public sheet and one secret brief per side: name it in `sheet`. The same export of the same "
+                "scenario revision answers at once with the stored file.",
+                request=ScenarioExportSerializer, not_found=NOT_FOUND,
+                errors=OpenApiResponse(description="A bad format, paper, sheet, dpi or hex size, by field."))
+    def post(self, request, pk):
+        return super().post(request, pk)
