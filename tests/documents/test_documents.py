@@ -22,7 +22,8 @@ def woods(*hexes):
 
 def test_a_los_job_queued_before_an_edit_answers_about_the_map_it_was_asked(user, user_map):
     asked = mapfile.parse(user_map.document)
-    job = Job.objects.create(kind=Job.Kind.LOS, map_id=user_map.pk, map_hash=user_map.content_hash,
+    job = Job.objects.create(kind="los", subject_type="map", subject_id=user_map.pk,
+                             content_hash=user_map.content_hash,
                              request_key="asked", parameters={"from": "A1", "to": "J8"})
     apply_edits(user_map.pk, user, None, woods(*[[c, r] for c in range(1, 9) for r in range(8)]))
     edited = Map.objects.get(pk=user_map.pk)
@@ -41,7 +42,8 @@ def test_a_scenario_checks_job_queued_before_an_edit_answers_about_the_scenario_
     created = user_client.post("/api/scenarios/", {"title": "Asked", "map": user_map.pk}, format="json").json()
     scenario = scenarios.Scenario.objects.get(pk=created["id"])
     asked = checks_result(scenario.scenariodoc())
-    job = Job.objects.create(kind=Job.Kind.SCENARIO_CHECKS, scenario_id=scenario.pk, request_key="asked",
+    job = Job.objects.create(kind="scenario-checks", subject_type="scenario", subject_id=scenario.pk,
+                             content_hash=scenario.content_hash, request_key="asked",
                              parameters={"scenario": scenario.pk, "content_hash": scenario.content_hash})
     scenarios.apply_edits(scenario.pk, user, None, [
         {"op": "insert", "path": "sides", "value": {"id": "blue", "name": "Blue", "oob": [
