@@ -280,6 +280,10 @@ HEXSIDE_MAX_ANALYSIS_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_ANALYSIS_PAIR
 # Up to this many pairs an analysis also stores the full matrix (.npz, 4 bytes a pair); past it, only the
 # per-hex counts, each part answering its pairs a bounded number at a time (the job's result says its mode).
 HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(float(os.environ.get("HEXSIDE_ANALYSIS_MATRIX_PAIRS", 12.5e6)))
+# Sight lines of a scenario trace its setup zones against the play area and the enemy: past this many lines (the
+# bound engine.scenarios.sightlines.pairs_bound works out from the scenario alone) the job is refused before it
+# is queued.
+HEXSIDE_MAX_SIGHT_LINES_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_SIGHT_LINES_PAIRS", 1e8)))
 # A viewshed answers every hex of its map: maps with more hexes are refused.
 HEXSIDE_MAX_VIEWSHED_HEXES = int(os.environ.get("HEXSIDE_MAX_VIEWSHED_HEXES", 500 * 500))
 # numba's compiled kernels are cached here (`manage.py warm_kernels` fills it; read-only deployments point it at

@@ -4,12 +4,13 @@ registered by ScenariosConfig.ready(); the work is in scenarios/tasks.py).
 The parameters name the scenario and its content hash, so that an edit makes the next request a new job.
 """
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
-from engine.scenarios import cards
+from engine.scenarios import cards, sightlines
 from jobs.api import SubjectJobView, job_schema
 from jobs.serializers import StrictSerializer
 from maps.jobs import print_fields
@@ -76,6 +77,23 @@ class ChecksJobView(ScenarioJobView):
 
 class SightLinesJobView(ScenarioJobView):
     kind = "sight-lines"
+
+    def over_limit(self, scenario, parameters):
+        data = scenario.document
+        grid = ((data.get("maps") or [{}])[0].get("document") or {}).get("grid")
+        if grid is None:
+            main = scenario.main_map()
+            grid = main.grid if main is not None else None
+        if grid is None:
+            return None  # no main map to read: the job says so itself
+        pairs = sightlines.pairs_bound(data, grid["columns"], grid["rows"])
+        limit = settings.HEXSIDE_MAX_SIGHT_LINES_PAIRS
+        if pairs > limit:
+            return {"detail": f"the sight lines of this scenario would trace up to {pairs:,} lines (its setup zones "
+                              f"against the play area and the enemy), more than this server's limit of {limit:,} "
+                              "(HEXSIDE_MAX_SIGHT_LINES_PAIRS): make the setup zones or the play area smaller",
+                    "limit": "HEXSIDE_MAX_SIGHT_LINES_PAIRS"}
+        return None
 
     @scenario_job_schema("Sight lines of a scenario, as a job",
                          "For each side: which objectives, enemy setup hexes and entry hexes its setup zone sees "

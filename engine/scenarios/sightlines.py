@@ -76,6 +76,23 @@ class _Layout:
         return enemy_zone, enemy_entry, targets
 
 
+def pairs_bound(data, columns, rows):
+    """At most how many lines the sight lines of a scenario document trace, from the document alone and its main
+    map's size (no map is read): what the job may cost, known before it is queued."""
+    sides = data.get("sides") or []
+    play = columns * rows
+    edge = max(columns, rows)
+    zones = [len(s.get("setup_zone") or []) for s in sides]
+    entries = [sum(len(r.get("hexes") or []) + (edge if r.get("edge") else 0) for r in s.get("reinforcements") or [])
+               for s in sides]
+    objectives = len(data.get("objectives") or [])
+    total = 0
+    for n, zone in enumerate(zones):
+        targets = min(play, sum(zones) - zone + sum(entries) - entries[n] + objectives)
+        total += min(zone, play) * (2 * targets + play)
+    return total
+
+
 def pairs_of(doc):
     """How many lines the sight lines of a scenario trace: what its job costs, known before it is queued."""
     layout = _Layout(doc)

@@ -188,3 +188,19 @@ def test_a_bad_sample_file_is_reported_and_the_others_still_load(db, tmp_path):
         call_command("load_scenario_samples", dir=tmp_path, stdout=io.StringIO(), stderr=err)
     assert "sides[0].placements[0].hex (Z40)" in err.getvalue()
     assert list(Scenario.objects.values_list("title", flat=True)) == ["Hill 112: the Orne heights"]
+
+
+def test_sight_lines_too_costly_are_refused_before_they_are_queued(user_client, small):
+    from django.test import override_settings
+
+    from jobs.models import Job
+
+    created = user_client.post("/api/scenarios/", {"document": small}, format="json")
+    assert created.status_code == 201, created.json()
+    url = f"/api/scenarios/{created.json()['id']}/sight-lines/"
+    with override_settings(HEXSIDE_MAX_SIGHT_LINES_PAIRS=100):
+        refused = user_client.post(url, format="json")
+    assert refused.status_code == 400
+    body = refused.json()
+    assert body["limit"] == "HEXSIDE_MAX_SIGHT_LINES_PAIRS" and "setup zones" in body["detail"]
+    assert not Job.objects.filter(kind="sight-lines").exists()
