@@ -155,6 +155,19 @@ class EditRequestSerializer(ProblemsSerializer):
         return {"revision": revision, "operations": data.get("operations")}
 
 
+class RevisionSerializer(serializers.ModelSerializer):
+    """A revision in a document's history; each app names its revision model in a Meta of its own."""
+
+    author = serializers.CharField(source="author.username", allow_null=True, read_only=True)
+
+    class Meta:
+        fields = ["number", "content_hash", "author", "created", "summary"]
+        read_only_fields = fields
+
+
+DETAIL_FIELDS = RevisionSerializer.Meta.fields + ["document"]  # one revision, with its document
+
+
 class RestoreRequestSerializer(serializers.Serializer):
     revision = serializers.IntegerField(required=False, min_value=1,
                                         help_text="The current revision as the client knows it; 409 if stale.")

@@ -9,10 +9,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from documents.serializers import (  # noqa: F401  (the shapes every document shares, named here for the schema)
+    DETAIL_FIELDS,
     ConflictSerializer,
     CreateSerializer,
     EditResultSerializer,
     RestoreRequestSerializer,
+    RevisionSerializer,
     edit_result,
 )
 from documents.serializers import EditRequestSerializer as DocumentEditRequestSerializer
@@ -189,21 +191,16 @@ class EditRequestSerializer(DocumentEditRequestSerializer):
     operations = serializers.ListField(child=OperationField(), help_text="Applied in order; see docs/api.md.")
 
 
-class MapRevisionSerializer(serializers.ModelSerializer):
-    author = serializers.CharField(source="author.username", allow_null=True, read_only=True)
-
-    class Meta:
+class MapRevisionSerializer(RevisionSerializer):
+    class Meta(RevisionSerializer.Meta):
         model = MapRevision
-        fields = ["number", "content_hash", "author", "created", "summary"]
-        read_only_fields = fields
 
 
 class MapRevisionDetailSerializer(MapRevisionSerializer):
     document = serializers.JSONField(read_only=True)
 
     class Meta(MapRevisionSerializer.Meta):
-        fields = MapRevisionSerializer.Meta.fields + ["document"]
-        read_only_fields = fields
+        fields = read_only_fields = DETAIL_FIELDS
 
 
 class RulesetSerializer(serializers.Serializer):

@@ -5,7 +5,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from documents.serializers import CreateSerializer, EditRequestSerializer, problem
+from documents.serializers import DETAIL_FIELDS, CreateSerializer, EditRequestSerializer, RevisionSerializer, problem
 from engine.scenarios import edits, scenariofile, victory
 from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision, library_maps
 
@@ -131,21 +131,16 @@ class ScenarioEditRequestSerializer(EditRequestSerializer):
     operations = serializers.ListField(child=ScenarioOperationField(), help_text="Applied in order.")
 
 
-class ScenarioRevisionSerializer(serializers.ModelSerializer):
-    author = serializers.CharField(source="author.username", allow_null=True, read_only=True)
-
-    class Meta:
+class ScenarioRevisionSerializer(RevisionSerializer):
+    class Meta(RevisionSerializer.Meta):
         model = ScenarioRevision
-        fields = ["number", "content_hash", "author", "created", "summary"]
-        read_only_fields = fields
 
 
 class ScenarioRevisionDetailSerializer(ScenarioRevisionSerializer):
     document = serializers.JSONField(read_only=True)
 
     class Meta(ScenarioRevisionSerializer.Meta):
-        fields = ScenarioRevisionSerializer.Meta.fields + ["document"]
-        read_only_fields = fields
+        fields = read_only_fields = DETAIL_FIELDS
 
 
 class FindingSerializer(serializers.Serializer):
