@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+from hexside.run import group_alive, signal_group
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 PYTHON = sys.executable
 
@@ -36,22 +38,6 @@ def forget_redis_queue(url, queue):
     import redis
 
     redis.Redis.from_url(url).delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
-
-
-def group_alive(pgid):
-    """Whether any process of a process group is left (a zombie not yet reaped counts)."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def signal_group(pgid, signum):
-    try:
-        os.killpg(pgid, signum)
-    except ProcessLookupError:
-        pass
 
 
 class Worker:
