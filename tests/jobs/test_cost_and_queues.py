@@ -52,7 +52,7 @@ def test_no_job_fails_for_a_locked_database_while_a_user_edits_and_asks_los(star
                                                                            make_map, user):
     """The issue's scene (42 of 60 analyses failed with "database is locked" on SQLite): analyses assembling
     while another process writes all the time. On PostgreSQL the same test shows nothing fails either."""
-    start_worker("busy", concurrency=2, env={"HEXSIDE_TEST_PART_DELAY": 0.05})
+    busy = start_worker("busy", concurrency=2, env={"HEXSIDE_TEST_PART_DELAY": 0.05})
     edited = make_map(user, name="Edited meanwhile")
     urls = [user_client.post(f"/api/maps/{user_map.pk}/analysis/", {"height": h}, format="json").json()["url"]
             for h in range(6)]
@@ -81,6 +81,7 @@ def test_no_job_fails_for_a_locked_database_while_a_user_edits_and_asks_los(star
         writer.join()
     failed = [(b["kind"], b["error"]) for b in bodies if b["status"] != "succeeded"]
     assert not failed
+    busy.stop()  # it takes both queues: the next test's LOS must find only its own workers
 
 
 def test_los_runs_on_its_own_queue_while_the_analysis_workers_are_busy(start_worker, user_client, user_map,
