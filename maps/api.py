@@ -12,18 +12,18 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from documents.serializers import Problems, problem, request_data, uploaded
+from documents.serializers import Problems, request_data, uploaded
 from documents.views import DocumentViewSetMixin, download
-from engine import edits, mapfile, rulesets
+from engine import mapfile, rulesets
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
 from maps import scans
 from maps.models import Map, apply_edits, check_name, restore_revision
 from maps.serializers import (
+    BackgroundUploadSerializer,
     ConflictSerializer,
     EditErrorsSerializer,
     EditRequestSerializer,
@@ -122,11 +122,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         map = self.get_object()
         serializer = MapUpdateSerializer(map, data=request.data, partial=partial, context={"request": request})
         serializer.is_valid(raise_exception=True)
-        try:
-            map = serializer.save()
-        except edits.EditError as exc:
-            return Response({"name": [p.message for p in exc.errors]}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(MapDetailSerializer(map).data)
+        return Response(MapDetailSerializer(serializer.save()).data)
 
     @extend_schema(summary="Rename or (un)publish a map",
                    responses={200: MapDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
@@ -228,7 +224,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
                     "It is checked with Pillow against the size and pixel limits, stored beside the map, and "
                     "named in the map's `background` entry (a new revision), fitted to the whole grid and half "
                     "faded; align it afterwards with the `set_background` edit operation.",
-        request={"multipart/form-data": OpenApiTypes.OBJECT},
+        request={"multipart/form-data": BackgroundUploadSerializer},
         responses={200: EditResultSerializer, 400: ErrorsSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
                    409: ConflictSerializer},
     )
@@ -243,27 +239,13 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
             response = FileResponse(open(path, "rb"), content_type=scans.CONTENT_TYPES.get(path.suffix[1:]))
             response["Cache-Control"] = "private, max-age=31536000, immutable"  # the name is the content's hash
             return response
-        try:
-            upload = request.FILES.get("image")
-            revision = request.data.get("revision")
-        except ParseError as exc:
-            return errors_response([problem("$", str(exc.detail))])
-        if upload is None:
-            return errors_response([problem("image", "upload the scan (PNG or JPEG) in the field 'image'")])
-        if revision not in (None, ""):
-            if not str(revision).isdigit():
-                return errors_response([problem("revision", f"expected a whole number, got {revision!r}")])
-            revision = int(revision)
-        else:
-            revision = None
-        try:
-            data, extension, size = scans.check(upload)
-        except scans.ScanError as exc:
-            return errors_response([problem("image", str(exc))])
-        name = scans.store(map.pk, data, extension)
-        entry = {"image": name, **scans.first_alignment(map.hex_grid(), size)}
-        new = apply_edits(map.pk, request.user, revision, [{"op": "set_background", "background": entry}])
-        return Response({**edit_result(new), "background": entry, "size": list(size)})
+        serializer = BackgroundUploadSerializer(data=request_data(request))
+        serializer.is_valid(raise_exception=True)
+        scan = serializer.validated_data
+        name = scans.store(map.pk, scan["image"], scan["extension"])
+        entry = {"image": name, **scans.first_alignment(map.hex_grid(), scan["size"])}
+        new = apply_edits(map.pk, request.user, scan["revision"], [{"op": "set_background", "background": entry}])
+        return Response({**edit_result(new), "background": entry, "size": list(scan["size"])})
 
 
 # -- rulesets --------------------------------------------------------------------------------------------

@@ -13,13 +13,17 @@ from documents.serializers import (  # noqa: F401  (the shapes every document sh
     ConflictSerializer,
     CreateSerializer,
     EditResultSerializer,
+    Problems,
+    ProblemsSerializer,
     RestoreRequestSerializer,
     RevisionSerializer,
     edit_result,
+    problem,
 )
 from documents.serializers import EditRequestSerializer as DocumentEditRequestSerializer
 from engine import edits, mapfile
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
+from maps import scans
 from maps.models import Map, MapRevision, check_name
 
 HEX = {"oneOf": [{"type": "string", "description": "A hex label", "example": "C4"},
@@ -124,11 +128,38 @@ class MapUpdateSerializer(serializers.ModelSerializer):
 
     def update(self, map, validated_data):
         if "name" in validated_data:
-            map = map.rename(validated_data["name"], self.context["request"].user)
+            try:
+                map = map.rename(validated_data["name"], self.context["request"].user)
+            except edits.EditError as exc:
+                raise serializers.ValidationError({"name": [p.message for p in exc.errors]}) from None
         if "published" in validated_data and validated_data["published"] != map.published:
             map.published = validated_data["published"]
             map.save(update_fields=["published", "updated"])
         return map
+
+
+class BackgroundUploadSerializer(ProblemsSerializer):
+    """A board scan upload (multipart): the image, decoded and checked with Pillow against the size and pixel
+    limits, and the revision the client saw (optional)."""
+
+    image = serializers.FileField(help_text="The scan, PNG or JPEG.")
+    revision = serializers.IntegerField(required=False, allow_null=True, help_text="The revision you saw.")
+
+    def to_internal_value(self, data):
+        upload = data.get("image")
+        if upload is None or isinstance(upload, str):
+            raise Problems([problem("image", "upload the scan (PNG or JPEG) in the field 'image'")])
+        revision = data.get("revision")
+        if revision in (None, ""):
+            revision = None
+        elif not str(revision).isdigit():
+            raise Problems([problem("revision", f"expected a whole number, got {revision!r}")])
+        try:
+            image, extension, size = scans.check(upload)
+        except scans.ScanError as exc:
+            raise Problems([problem("image", str(exc))]) from None
+        return {"image": image, "extension": extension, "size": size,
+                "revision": None if revision is None else int(revision)}
 
 
 class MapCreateSerializer(CreateSerializer):
