@@ -21,7 +21,7 @@ from documents.serializers import (
     uploaded,
 )
 from documents.views import DocumentViewSetMixin, download
-from engine.scenarios import edits, scenariofile
+from engine.scenarios import scenariofile
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
 from maps.api import IsOwnerOrReadOnly, errors_response
@@ -95,11 +95,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         serializer = ScenarioUpdateSerializer(scenario, data=request.data, partial=partial,
                                               context={"request": request})
         serializer.is_valid(raise_exception=True)
-        try:
-            scenario = serializer.save()
-        except edits.EditError as exc:
-            return Response({"title": [p.message for p in exc.errors]}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(ScenarioDetailSerializer(scenario).data)
+        return Response(ScenarioDetailSerializer(serializer.save()).data)
 
     @extend_schema(summary="Retitle or (un)publish a scenario",
                    responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})

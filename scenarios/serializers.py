@@ -63,8 +63,11 @@ class ScenarioUpdateSerializer(serializers.ModelSerializer):
         from scenarios.models import apply_edits
 
         if "title" in validated_data and validated_data["title"] != scenario.title:
-            apply_edits(scenario.pk, self.context["request"].user, None,
-                        [{"op": "set", "path": "title", "value": validated_data["title"]}])
+            try:
+                apply_edits(scenario.pk, self.context["request"].user, None,
+                            [{"op": "set", "path": "title", "value": validated_data["title"]}])
+            except edits.EditError as exc:
+                raise serializers.ValidationError({"title": [p.message for p in exc.errors]}) from None
             scenario.refresh_from_db()
         if "published" in validated_data and validated_data["published"] != scenario.published:
             scenario.published = validated_data["published"]
