@@ -10,7 +10,6 @@ from engine import rulesets
 from engine.hexgrid import Grid
 from engine.mapfile import Cell, MapDoc
 
-OPEN = {"ost": "open", "ats": "open-ground", "assault": "clear", "miniatures": "open", "tocs": "open"}
 STRUCTURES = {"light-structure", "heavy-structure", "building", "single-storey-building",
               "large-single-storey-building", "large-multi-storey-building", "village", "town", "city"}
 
@@ -24,9 +23,8 @@ def random_map(ruleset_id="ost", columns=60, rows=40, seed=1, orientation="flat"
     """
     rng = random.Random(seed)
     catalogue = rulesets.get(ruleset_id)
-    base = getattr(catalogue, "base", ruleset_id)
     grid = Grid(orientation, columns, rows, stagger, labels, getattr(catalogue, "hex_metres", None) or 50)
-    open_id = OPEN.get(base, "open")
+    open_id = catalogue.open_hex()
     hex_ids = sorted(terrain or (t for t in catalogue.terrain_ids("hex") if t != open_id and t != "road"))
     side_ids = sorted(sides or catalogue.terrain_ids("hexside"))
     step = catalogue.level_step or 1

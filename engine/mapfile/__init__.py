@@ -40,7 +40,7 @@ from engine.mapfile.document import (  # noqa: F401
     overlay_hexsides,
     rotate_axial,
 )
-from engine.mapfile.reading import _OPEN_BY_RULESET, Reader, _default_open, _Reader, decode, parse  # noqa: F401
+from engine.mapfile.reading import Reader, _default_open, _Reader, decode, parse  # noqa: F401
 from engine.mapfile.writing import (  # noqa: F401
     _ENCODER,
     _compact,

@@ -434,14 +434,6 @@ class _Reader(Reader):
         return out
 
 
-_OPEN_BY_RULESET = {"ost": "open", "ats": "open-ground", "assault": "clear", "miniatures": "open", "tocs": "open"}
-
-
 def _default_open(catalogue):
-    if catalogue is None:
-        return "open"
-    base = getattr(catalogue, "base", None) or catalogue.id
-    for candidate in (_OPEN_BY_RULESET.get(catalogue.id), _OPEN_BY_RULESET.get(base), "open", "clear"):
-        if candidate and candidate in catalogue.terrain_ids("hex"):
-            return candidate
-    return sorted(catalogue.terrain_ids("hex"))[0]
+    """The terrain a hex holds when the file gives none: the catalogue says which (Ruleset.open_hex)."""
+    return "open" if catalogue is None else catalogue.open_hex()

@@ -31,7 +31,7 @@ TOP_REQUIRED = ("id", "name", "base", "terrain")
 TOP_INHERITED = ("source", "level_units", "level_min", "level_max", "level_step", "hex_metres", "terms",
                  "unit_classes")
 # Optional sections a profile inherits from its base when it leaves them out (docs/rulesets/catalogues.md).
-TOP_OPTIONAL_INHERITED = ("blind_hex_table", "table_scale", "scenario")
+TOP_OPTIONAL_INHERITED = ("open_terrain", "blind_hex_table", "table_scale", "scenario")
 TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_INHERITED + ("terrain",)
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
@@ -132,6 +132,7 @@ class Ruleset:
         self.blind_hex_table = data.get("blind_hex_table")
         self.table_scale = data.get("table_scale")
         self.scenario = data.get("scenario") or {}
+        self.open_terrain = data.get("open_terrain")
         self.terrain = {entry["id"]: entry for entry in data["terrain"]}
         self._cells = {}
         for cell in (self.blind_hex_table or {}).get("cells", ()):
@@ -143,6 +144,15 @@ class Ruleset:
 
     def __contains__(self, terrain_id):
         return terrain_id in self.terrain
+
+    def open_hex(self):
+        """The terrain of a hex that holds nothing else: the catalogue's open_terrain, where this ruleset has it,
+        else an entry called open or clear, else its first hex terrain by id."""
+        hexes = self.terrain_ids("hex")
+        for candidate in (self.open_terrain, "open", "clear"):
+            if candidate and candidate in hexes:
+                return candidate
+        return sorted(hexes)[0]
 
     def terrain_ids(self, layer=None):
         """The terrain ids of one layer ("hex", "hexside" or "marker"), or of all, in catalogue order."""
@@ -364,6 +374,7 @@ def _build(data, where, builtin_id):
         raise RulesetError(problems.render(where))
     merged = _resolve(data, base)
     _check_resolved_styles(data, merged, problems)
+    _check_open_terrain(data, merged, problems, builtin_id)
     if problems:
         raise RulesetError(problems.render(where))
     return Ruleset(merged)
@@ -769,6 +780,19 @@ def _check_resolved_styles(data, merged, problems):
                 problems.add(f"{where}.{key}", f"is required on a {layer}-layer entry")
         if style.get("pattern") is not None and style.get("pattern_colour") is None:
             problems.add(f"{where}.pattern_colour", "is required when a pattern is given")
+
+
+def _check_open_terrain(data, merged, problems, builtin_id):
+    """open_terrain, where the profile gives it (a built-in must), names a hex-layer entry of the ruleset; one
+    inherited from the base but not among the profile's own terrain is passed over (Ruleset.open_hex)."""
+    if "open_terrain" not in data:
+        if builtin_id:
+            problems.add("open_terrain", "is required in a built-in catalogue")
+        return
+    open_id = merged["open_terrain"]
+    hexes = {entry["id"] for entry in merged["terrain"] if entry["layer"] == "hex"}
+    if open_id not in hexes:
+        problems.add("open_terrain", f"names no hex-layer terrain of this ruleset: {open_id!r}")
 
 
 def _check_keys(obj, allowed, required, where, problems):

@@ -19,6 +19,9 @@ class Catalogue:
         return {"hex": {"open", "woods", "brush", "light-structure", "stream"},
                 "hexside": {"hedge", "stone-wall", "bocage"}}[layer]
 
+    def open_hex(self):
+        return "open"
+
 
 class Stepped(Catalogue):
     id = base = "ats"
@@ -26,6 +29,9 @@ class Stepped(Catalogue):
 
     def terrain_ids(self, layer):
         return {"hex": {"open-ground", "woods"}, "hexside": {"wall"}}[layer]
+
+    def open_hex(self):
+        return "open-ground"
 
 
 def lookup(ruleset_id):

@@ -374,7 +374,8 @@ def test_builtin_entry_without_style_is_refused():
     data["terrain"][1]["style"]["pattern"] = "dots"
     with pytest.raises(rulesets.RulesetError) as info:
         catalogue._build(data, where="ost.json", builtin_id="ost")
-    assert info.value.errors == ["ost.json: terrain 'brush'.style.fill: is required on a hex-layer entry"]
+    assert info.value.errors == ["ost.json: terrain 'brush'.style.fill: is required on a hex-layer entry",
+                                 "ost.json: open_terrain: names no hex-layer terrain of this ruleset: 'open'"]
 
 
 def test_bad_styles_are_reported_with_their_paths():

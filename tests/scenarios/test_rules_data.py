@@ -3,6 +3,7 @@
 import copy
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -225,3 +226,23 @@ def test_editor_and_ruleset_api_carry_the_catalogues_fields_and_scale(client, ap
     assert api_client.get("/api/rulesets/ost/").json()["inches_per_hex"] is None
     ost = client.get(f"/scenarios/{Scenario.objects.get(ruleset='ost').pk}/").context["config"]
     assert ost["inchesPerHex"] is None and ost["sideFields"] == ["gut_check", "impulse"]
+
+
+def test_the_open_terrain_of_a_hex_is_catalogue_data():
+    """A hex with no terrain holds the catalogue's open_terrain; a profile may name its own."""
+    from engine import mapfile
+
+    for rid, expected in (("ost", "open"), ("ats", "open-ground"), ("assault", "clear"), ("tocs", "open")):
+        assert rulesets.get(rid).open_hex() == expected
+    data = json.loads((Path(catalogue.__file__).with_name("data") / "ats.json").read_text(encoding="utf-8"))
+    data.update(id="ats-steppe", name="Steppe", base="ats", open_terrain="brush")
+    data.pop("scenario", None)
+    steppe = rulesets.from_dict(data)
+    assert steppe.open_hex() == "brush"
+    doc = mapfile.parse({"format": "hexside-map", "version": 1, "name": "n", "ruleset": "ats",
+                         "grid": {"orientation": "flat", "columns": 2, "rows": 2, "stagger": "even",
+                                  "labels": "letter-number", "hex_metres": 40}}, rulesets={"ats": steppe}.get)
+    assert doc.default_terrain == ("brush",)
+    data["open_terrain"] = "stone-wall"  # a hexside, not a hex
+    with pytest.raises(rulesets.RulesetError, match="open_terrain"):
+        rulesets.from_dict(data)
