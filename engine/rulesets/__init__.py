@@ -5,7 +5,8 @@
     ost.get("woods")["los"]          # 'blocking'
     ost.terrain_ids("hexside")       # ['hedge', 'stone-wall', ...]
 
-See catalogue.py and docs/rulesets/catalogues.md.
+The layers, each a module: catalogue (the Ruleset and the format's vocabulary), reading (a file or JSON read
+and checked), registry (which rulesets there are). See docs/rulesets/catalogues.md.
 """
 
 from engine.rulesets.catalogue import (
@@ -18,16 +19,10 @@ from engine.rulesets.catalogue import (
     RulesetError,
     UnknownRuleset,
     UnknownTerrain,
-    all_rulesets,
-    builtin_ids,
-    from_dict,
-    get,
-    load_file,
     provisional_blind_hexes,
-    register,
-    set_loader,
-    unregister,
 )
+from engine.rulesets.reading import from_dict, load_file
+from engine.rulesets.registry import all_rulesets, builtin_ids, get, register, set_loader, unregister
 
 __all__ = [
     "BUILTIN_IDS", "CONDITIONS", "LAYERS", "LOS_CLASSES", "OBSTACLES", "Ruleset", "RulesetError", "UnknownRuleset",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import rulesets
-from engine.rulesets import catalogue
+from engine.rulesets import catalogue, reading
 
 DATA = Path(catalogue.__file__).with_name("data")
 
@@ -245,8 +245,8 @@ def test_load_file_reads_an_unchanged_file_once(tmp_path, monkeypatch):
     path = tmp_path / "arnhem.json"
     path.write_text(json.dumps(CUSTOM), encoding="utf-8")
     reads = []
-    real = catalogue._read_json
-    monkeypatch.setattr(catalogue, "_read_json", lambda p, where: reads.append(p) or real(p, where))
+    real = reading._read_json
+    monkeypatch.setattr(reading, "_read_json", lambda p, where: reads.append(p) or real(p, where))
     first = rulesets.load_file(path)
     assert rulesets.load_file(path) is first
     assert len(reads) == 1
@@ -367,13 +367,13 @@ def test_builtin_entry_without_style_is_refused():
     data["terrain"][1]["style"]["fill"] = None
     data["terrain"][2]["style"]["pattern"] = "stripes"
     with pytest.raises(rulesets.RulesetError) as info:
-        catalogue._build(data, where="ost.json", builtin_id="ost")
+        reading._build(data, where="ost.json", builtin_id="ost")
     assert any(e.startswith("ost.json: terrain[0].style: is required") for e in info.value.errors)
     assert any(e.startswith("ost.json: terrain[2].style.pattern: 'stripes'") for e in info.value.errors)
     del data["terrain"][0]
     data["terrain"][1]["style"]["pattern"] = "dots"
     with pytest.raises(rulesets.RulesetError) as info:
-        catalogue._build(data, where="ost.json", builtin_id="ost")
+        reading._build(data, where="ost.json", builtin_id="ost")
     assert info.value.errors == ["ost.json: terrain 'brush'.style.fill: is required on a hex-layer entry",
                                  "ost.json: open_terrain: names no hex-layer terrain of this ruleset: 'open'"]
 
