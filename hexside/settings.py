@@ -6,7 +6,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from hexside.broker import filesystem_options
+from hexside import broker
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("HEXSIDE_VAR_DIR", BASE_DIR / "var"))
@@ -229,7 +229,8 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 CELERY_BROKER_DIR = Path(os.environ.get("CELERY_BROKER_DIR", VAR_DIR / "broker"))
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    CELERY_BROKER_TRANSPORT_OPTIONS = filesystem_options(CELERY_BROKER_DIR)
+    CELERY_BROKER_TRANSPORT = broker.TRANSPORT  # kombu's, writing each message whole (hexside/broker.py)
+    CELERY_BROKER_TRANSPORT_OPTIONS = broker.filesystem_options(CELERY_BROKER_DIR)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

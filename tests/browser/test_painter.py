@@ -318,11 +318,11 @@ def worker_folder(django_db_setup, tmp_path_factory):
 @pytest.fixture
 def jobs(worker_folder):
     folder, queue = worker_folder
-    saved = (app.conf.broker_url, app.conf.broker_transport_options)
+    saved = (app.conf.broker_url, app.conf.broker_transport, app.conf.broker_transport_options)
     use_broker(REDIS_URL)
     with override_settings(MEDIA_ROOT=str(folder / "media"), JOBS_QUEUE=queue, JOBS_INTERACTIVE_QUEUE=""):
         yield folder
-    app.conf.broker_url, app.conf.broker_transport_options = saved
+    app.conf.broker_url, app.conf.broker_transport, app.conf.broker_transport_options = saved
     app._after_fork()
 
 

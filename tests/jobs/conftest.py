@@ -13,6 +13,7 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
+from hexside.broker import TRANSPORT as BROKER_TRANSPORT
 from hexside.broker import filesystem_options
 from hexside.celery import app
 from tests.jobs import worker_tasks  # noqa: F401 - the test-only kinds, known here as in the workers
@@ -43,8 +44,10 @@ def use_broker(url, folder=None):
     """Point this process's Celery app at a broker (and, for the filesystem transport, a folder)."""
     app.conf.broker_url = url
     if url.startswith("filesystem://"):
+        app.conf.broker_transport = BROKER_TRANSPORT
         app.conf.broker_transport_options = filesystem_options(folder)
     else:
+        app.conf.broker_transport = None
         app.conf.broker_transport_options = {}
     app._after_fork()  # drop pooled connections to the previous broker
 
@@ -55,13 +58,13 @@ def jobs_isolated(jobs_dir, queue_name):
     broker = jobs_dir / "broker"
     for message in broker_messages(broker):
         message.unlink(missing_ok=True)  # what an earlier test left queued is not this test's
-    saved = (app.conf.broker_url, app.conf.broker_transport_options)
+    saved = (app.conf.broker_url, app.conf.broker_transport, app.conf.broker_transport_options)
     use_broker("filesystem://", broker)
     names = {f"JOBS_{k}": v for k, v in JOBS_SETTINGS.items()}
     with override_settings(MEDIA_ROOT=str(jobs_dir / "media"), JOBS_QUEUE=queue_name,
                            JOBS_INTERACTIVE_QUEUE=interactive(queue_name), **names):
         yield broker
-    app.conf.broker_url, app.conf.broker_transport_options = saved
+    app.conf.broker_url, app.conf.broker_transport, app.conf.broker_transport_options = saved
     app._after_fork()
 
 
