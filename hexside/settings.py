@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "axes",
+    "csp",
     "documents",
     "maps",
     "jobs",
@@ -52,9 +53,29 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it answers a locked-out sign-in on every login form (site, admin, API token).
     "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): the pages load scripts and styles from this site only and run no inline
+# script, so an injected <script> or on* attribute does nothing. Images may be data: and blob: URLs (the painter's
+# canvases and downloaded job results); the API's Swagger UI gets its inline styles on its own view (maps/api.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # Password guessing (django-axes): after HEXSIDE_LOGIN_FAILURES failed sign-ins for one account, or from one
 # address, signing in there is refused for HEXSIDE_LOGIN_COOLOFF_MINUTES, the right password included.
@@ -223,6 +244,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Maps, rulesets, line of sight and background jobs of the Hexside studio.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # No online validator badge: it would send the schema to a server on the internet.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # Celery: a folder on disk by default, Redis (or any kombu broker) with CELERY_BROKER_URL.

@@ -30,8 +30,12 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    errors = []
+    errors, refused = [], []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # What the Content-Security-Policy refused (an inline script, a style attribute, a foreign source): Chromium
+    # reports each on the console. Every page of every browser test must need nothing the policy refuses.
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
     yield page
     context.close()
     assert errors == [], f"JavaScript errors on the page: {errors}"
+    assert refused == [], f"refused by the Content-Security-Policy: {refused}"

@@ -121,7 +121,7 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     assert page.locator("#status-hex").inner_text().startswith("C2 · Brush · level 0")
     scale = page.evaluate("painter.view.scale")
     page.mouse.wheel(0, -400)
-    page.wait_for_function(f"painter.view.scale > {scale} * 1.5 && !painter.view.zooming")
+    page.wait_for_function(f"() => painter.view.scale > {scale} * 1.5 && !painter.view.zooming")
     after = point(page, "C2")
     assert abs(after[0] - c2[0]) < 1 and abs(after[1] - c2[1]) < 1
     page.mouse.down(button="right")
@@ -131,7 +131,7 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     assert abs(moved[0] - c2[0] - 100) < 1 and abs(moved[1] - c2[1] - 50) < 1
     page.screenshot(path=f"{ARTIFACTS}/painter-zoomed.png")
     page.keyboard.press("0")
-    page.wait_for_function(f"Math.abs(painter.view.scale - {scale}) < 1e-6")
+    page.wait_for_function(f"() => Math.abs(painter.view.scale - {scale}) < 1e-6")
 
     # Undo and redo, from the keyboard and the toolbar; each is a revision of its own.
     revision = Map.objects.get(pk=map.pk).revision
@@ -189,7 +189,7 @@ def test_painting_a_map_persists_every_layer_and_undo_is_a_revision(live_server,
     # Restore revision 2 (the brush's woods only) from the history panel: a new revision, shown at once.
     before = Map.objects.get(pk=map.pk).revision
     page.locator("#history-list li", has_text="r2 ").get_by_role("button", name="Restore").click()
-    page.wait_for_function(f"painter.editor.revision === {before + 1}")
+    page.wait_for_function(f"() => painter.editor.revision === {before + 1}")
     assert page.evaluate("[painter.model.cell(5, 2).terrain[0], painter.model.hexsides.size]") == ["open", 0]
     assert document(map.pk)["hexsides"] == [] and cells(map.pk)["C2"]["terrain"] == ["woods"]
     assert only_expected(console, 400) == []
@@ -227,7 +227,7 @@ def no_polling(*pages):
     for p in pages:
         p.evaluate("painter.editor.poll = async () => false")
     for p in pages:
-        p.wait_for_function("!painter.editor.polling")
+        p.wait_for_function("() => !painter.editor.polling")
 
 
 def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, browser, page, designer,
@@ -258,8 +258,8 @@ def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, b
     # A real conflict: both change C3 on the same revision. The second page asks which version to keep.
     page.evaluate("painter.editor.poll = painter.editor.constructor.prototype.poll.bind(painter.editor)")
     other.evaluate("painter.editor.poll = painter.editor.constructor.prototype.poll.bind(painter.editor)")
-    page.wait_for_function("painter.editor.revision === 3")
-    other.wait_for_function("painter.editor.revision === 3")
+    page.wait_for_function("() => painter.editor.revision === 3")
+    other.wait_for_function("() => painter.editor.revision === 3")
     no_polling(page, other)
     page.mouse.click(*point(page, "C3"))
     wait_saved(page)
@@ -274,7 +274,7 @@ def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, b
 
     # The first page sees the second's edits within 5 s, without reloading.
     page.evaluate("painter.editor.poll = painter.editor.constructor.prototype.poll.bind(painter.editor)")
-    page.wait_for_function("painter.model.cell(2, 2).terrain[0] === 'marsh' "
+    page.wait_for_function("() => painter.model.cell(2, 2).terrain[0] === 'marsh' "
                            "&& painter.model.cell(4, 4).terrain[0] === 'marsh'",
                            timeout=5000)
     page.screenshot(path=f"{ARTIFACTS}/painter-second-page.png")
@@ -349,7 +349,7 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
     choose_tool(page, "s")
     page.mouse.click(*point(page, "B5"))
     page.mouse.click(*point(page, "H5"))
-    page.wait_for_function("document.querySelector('#los-answer').dataset.result", timeout=60000)
+    page.wait_for_function("() => document.querySelector('#los-answer').dataset.result", timeout=60000)
     answer = page.locator("#los-answer")
     assert answer.get_attribute("data-result") == "blocked"
     reasons = page.locator("#los-reasons .reason")
@@ -364,11 +364,11 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
     revision = Map.objects.get(pk=map.pk).revision
     page.mouse.click(*point(page, "B3"))
     page.mouse.click(*point(page, "H3"))
-    page.wait_for_function("document.querySelector('#los-answer').dataset.result === 'clear'", timeout=60000)
+    page.wait_for_function("() => document.querySelector('#los-answer').dataset.result === 'clear'", timeout=60000)
     page.keyboard.down("Shift")
     page.mouse.click(*point(page, "E3"))
     page.keyboard.up("Shift")
-    page.wait_for_function("document.querySelector('#los-answer').dataset.result === 'hindered'", timeout=60000)
+    page.wait_for_function("() => document.querySelector('#los-answer').dataset.result === 'hindered'", timeout=60000)
     assert page.locator("#marker-list li").inner_text() == "smoke in E3"
     page.screenshot(path=f"{ARTIFACTS}/painter-marker.png")
     assert Map.objects.get(pk=map.pk).revision == revision
@@ -377,14 +377,14 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
     page.click("#clear-markers")
     choose_tool(page, "w")
     page.mouse.click(*point(page, "B5"))
-    page.wait_for_function("document.body.dataset.viewshed", timeout=60000)
+    page.wait_for_function("() => document.body.dataset.viewshed", timeout=60000)
     assert int(page.evaluate("document.body.dataset.viewshed")) == 12 * 9
     assert "blocked" in page.locator("#viewshed-state").inner_text()
     page.screenshot(path=f"{ARTIFACTS}/painter-viewshed.png")
 
     # The whole-map analysis: a heat map of every hex.
     page.click("#run-analysis")
-    page.wait_for_function("painter.results.analysis !== null", timeout=60000)
+    page.wait_for_function("() => painter.results.analysis !== null", timeout=60000)
     assert len(page.evaluate("Object.keys(painter.results.analysis.hexes)")) == 12 * 9
     assert "Analysis of 108 hexes" in page.locator("#analysis-state").inner_text()
     page.screenshot(path=f"{ARTIFACTS}/painter-analysis.png")
@@ -405,7 +405,7 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
         path.write_bytes(content)
         page.set_input_files("#scan-file", str(path))
         page.click("#scan-form button[type=submit]")
-        page.wait_for_function("!document.querySelector('#scan-message').textContent.startsWith('Uploading')")
+        page.wait_for_function("() => !document.querySelector('#scan-message').textContent.startsWith('Uploading')")
         return page.locator("#scan-message").inner_text()
 
     assert "not a PNG or JPEG" in upload("notes.png", b"not an image at all")
@@ -417,7 +417,7 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
 
     # A good scan: uploaded, stored beside the map, named in its background entry, drawn under the map.
     upload("board.png", png(800, 600))
-    page.wait_for_function("painter.model.background && painter.view.background "
+    page.wait_for_function("() => painter.model.background && painter.view.background "
                            "&& painter.view.background.image.complete")
     entry = document(map.pk)["background"]
     stored = jobs / "media" / "maps" / str(map.pk) / "scans" / entry["image"]

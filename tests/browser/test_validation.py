@@ -45,7 +45,7 @@ def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(  # noqa
 
     # The progress bar follows the job, then the page shows the whole report.
     seen = set()
-    page.wait_for_function("document.getElementById('status-text').textContent === 'succeeded' "
+    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
                            "&& document.querySelectorAll('#files tbody tr').length > 0", timeout=120000)
     seen.add(page.locator("#status progress").get_attribute("value"))
     assert "100" in seen
@@ -72,7 +72,7 @@ def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(  # noqa
     # picks out its hex.
     assert page.url.endswith(f"/maps/{map.pk}/edit/")
     page.locator("#findings-panel summary").click()
-    page.wait_for_function("document.querySelectorAll('#findings-list li').length >= 3")
+    page.wait_for_function("() => document.querySelectorAll('#findings-list li').length >= 3")
     assert "this road hex has no road beside it" in page.locator("#findings-list").inner_text()
     outlined = page.evaluate("window.painter.findings.filter((f) => f.at).map((f) => f.hex)")
     assert "E4" in outlined

@@ -66,8 +66,10 @@ export class Sight {
 
   showAnswer(a) {
     const p = this.p, colour = PALETTE[a.result].colour;
+    const answer = el("strong", { class: `answer answer-${a.result}` }, a.result.toUpperCase());
+    answer.style.borderColor = colour;  // a property, not a style attribute: the CSP refuses those
     $("#los-answer").replaceChildren(
-      el("strong", { class: `answer answer-${a.result}`, style: `border-color:${colour}` }, a.result.toUpperCase()),
+      answer,
       ` ${a.from} (level ${a.from_level}) → ${a.to} (level ${a.to_level})${a.term ? ` · ${a.term}` : ""}`
       + `${a.hindrances ? ` · ${a.hindrances} hindrance${a.hindrances > 1 ? "s" : ""}` : ""}${a.blind ? " · blind hex" : ""}`);
     $("#los-answer").dataset.result = a.result;

@@ -11,6 +11,7 @@ export function buildToolbar(p) {
   }
   $("#fit").addEventListener("click", () => p.view.fit());
   $("#help-button").addEventListener("click", () => toggleHelp());
+  $("#help-close").addEventListener("click", () => toggleHelp(false));
   $("#show-labels").addEventListener("change", (e) => { p.view.showLabels = e.target.checked; p.view.invalidate(); });
   $("#show-grid").addEventListener("change", (e) => { p.view.showGrid = e.target.checked; p.view.invalidate(); });
 }
