@@ -92,13 +92,14 @@ class Worker:
         self._reap()
 
     def terminate(self):
-        """Ask for a warm shutdown (the main process stops its pool itself); stop() then waits for it."""
+        """Ask for a cold shutdown (SIGQUIT), as `make run` stops its workers: the main process stops its pool at
+        once (a warm one waits seconds for the broker's next poll); stop() then waits for it."""
         if self.alive and not self._terminating:
             self._terminating = True
-            self.process.send_signal(signal.SIGTERM)
+            self.process.send_signal(signal.SIGQUIT)
 
     def stop(self, timeout=15):
-        """A warm shutdown, waited on until the worker's whole process group is gone; killed if not in ``timeout``."""
+        """A cold shutdown, waited on until the worker's whole process group is gone; killed if not in ``timeout``."""
         if self.process is not None:
             self.terminate()
             if not self.gone(timeout):
