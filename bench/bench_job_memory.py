@@ -11,13 +11,14 @@ Run: .venv/bin/python bench/bench_job_memory.py [--size 500] [--kinds los,viewsh
 
 import argparse
 import json
-import os
 import resource
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import bench_worker_memory  # its way of setting Django up, on a folder of this bench's own
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "var" / "bench-job-memory"
@@ -37,14 +38,7 @@ KINDS = {
 
 
 def setup_django():
-    sys.path.insert(0, str(ROOT))
-    os.environ.update(DJANGO_SETTINGS_MODULE="hexside.settings", DEBUG="0", SECRET_KEY="bench-" + "x" * 60,
-                      HEXSIDE_VAR_DIR=str(FOLDER), CELERY_TASK_ALWAYS_EAGER="1", NUMBA_NUM_THREADS="1",
-                      NUMBA_CACHE_DIR=str(ROOT / "var" / "numba-cache"))
-    os.environ.pop("DATABASE_URL", None)
-    import django
-
-    django.setup()
+    bench_worker_memory.setup_django(FOLDER)
 
 
 def peak_mb():

@@ -22,10 +22,11 @@ FOLDER = ROOT / "var" / "bench-worker-memory"
 AIM_MB = 500
 
 
-def setup_django():
+def setup_django(folder=FOLDER):
+    """Django in this process on a SQLite database of its own under ``folder``, Celery eager."""
     sys.path.insert(0, str(ROOT))
     os.environ.update(DJANGO_SETTINGS_MODULE="hexside.settings", DEBUG="0", SECRET_KEY="bench-" + "x" * 60,
-                      HEXSIDE_VAR_DIR=str(FOLDER), CELERY_TASK_ALWAYS_EAGER="1", NUMBA_NUM_THREADS="1",
+                      HEXSIDE_VAR_DIR=str(folder), CELERY_TASK_ALWAYS_EAGER="1", NUMBA_NUM_THREADS="1",
                       NUMBA_CACHE_DIR=str(ROOT / "var" / "numba-cache"))
     os.environ.pop("DATABASE_URL", None)
     import django
