@@ -80,8 +80,8 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return maps
 
     def get_throttles(self):
-        if self.action in ("create", "import_file"):
-            return [throttle() for throttle in throttles.IMPORTS]
+        if self.action in ("create", "import_file") or (self.action == "background" and self.request.method == "POST"):
+            return [throttle() for throttle in throttles.IMPORTS]  # a scan upload costs a decode, as an import
         return super().get_throttles()
 
     def get_serializer_class(self):

@@ -61,9 +61,11 @@ def decode_scan(data, pixels):
 
     Only the PNG and JPEG readers are tried. The file must end where its image ends (PNG: the IEND chunk, JPEG:
     the EOI marker): bytes behind it are another file riding along (a zip, a page, a script) and are refused, as
-    is an image cut short. Every pixel is decoded (``verify()`` alone reads no pixels), once the header's size is
-    within ``pixels``. What is stored is the pixels written again, oriented as their EXIF said: no chunk, comment
-    or metadata of the upload survives, so nothing but an image can be served from the scan's address.
+    is an image cut short (for a PNG, pixel data short of what its header promises). Every pixel is decoded
+    (``verify()`` alone reads no pixels), once the header's size is within ``pixels``. What is stored is written
+    again from what was decoded, so no chunk, segment, comment or metadata of the upload survives: a PNG is its
+    header, palette and transparency with its pixel rows deflated anew (as fast as copying, and lossless); a
+    JPEG is its pixels encoded again (quality JPEG_QUALITY), turned upright as its EXIF said.
     """
     kind = "PNG or JPEG"
     try:
@@ -83,9 +85,12 @@ def decode_scan(data, pixels):
                 raise ScanError(f"the scan has {len(data) - end:,} bytes after the end of its {kind} image "
                                 "(another file behind the picture); upload the image alone")
             if kind == "PNG":
-                check_png_pixels(data, end)
-            image.load()
-            image = ImageOps.exif_transpose(image)
+                stored = rewrite_png(data, end)
+                image.load()
+            else:
+                image.load()
+                image = ImageOps.exif_transpose(image)
+                stored = reencode_jpeg(image)
     except ScanError:
         raise
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
@@ -94,25 +99,19 @@ def decode_scan(data, pixels):
         raise ScanError("the file is not a PNG or JPEG image; upload a PNG or JPEG") from None
     except Exception as exc:  # noqa: BLE001 - Pillow raises many kinds for a damaged image
         raise ScanError(f"the {kind} image could not be decoded (damaged or cut short: {exc})") from None
-    return reencode(image, kind), FORMATS[kind], image.size
+    return stored, FORMATS[kind], image.size
 
 
 END_NAMES = {"PNG": "the IEND chunk", "JPEG": "the EOI marker"}
-
-
-def reencode(image, kind):
-    out = io.BytesIO()
-    if kind == "PNG":
-        image.save(out, format="PNG", compress_level=PNG_LEVEL)
-    else:
-        if image.mode not in ("L", "RGB", "CMYK"):
-            image = image.convert("RGB")
-        image.save(out, format="JPEG", quality=JPEG_QUALITY)
-    return out.getvalue()
-
-
-PNG_LEVEL = 6
 JPEG_QUALITY = 92
+
+
+def reencode_jpeg(image):
+    if image.mode not in ("L", "RGB", "CMYK"):
+        image = image.convert("RGB")
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=JPEG_QUALITY)
+    return out.getvalue()
 
 
 def image_end(data, kind):
@@ -145,34 +144,48 @@ def png_chunks(data, end):
         pos += 12 + length
 
 
-def check_png_pixels(data, end):
-    """The PNG's pixel data (its IDAT chunks, inflated) holds every row its header promises: a PNG cut short and
-    closed again decodes without complaint, the missing rows black."""
-    ihdr = dict(png_chunks(data, end)).get(b"IHDR", b"")
+PNG_KEPT = (b"IHDR", b"PLTE", b"tRNS")  # what a PNG's pixels need to be read as they were
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_chunk(kind, body):
+    return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
+
+
+def rewrite_png(data, end):
+    """The PNG again: its header, palette and transparency, and its pixel rows (its IDAT chunks inflated, then
+    deflated anew), nothing else. Refused when the rows are short of what the header promises (a PNG cut short
+    and closed again decodes without complaint, the missing rows black)."""
+    chunks = list(png_chunks(data, end))
+    ihdr = dict(chunks).get(b"IHDR", b"")
     if len(ihdr) != 13:
         raise ScanError("the PNG image has no valid header (IHDR)")
     width, height = int.from_bytes(ihdr[0:4], "big"), int.from_bytes(ihdr[4:8], "big")
     depth, colour, interlaced = ihdr[8], ihdr[9], ihdr[12]
     bits = PNG_CHANNELS.get(colour, 4) * depth
-    passes = ADAM7 if interlaced else ((0, 0, 1, 1),)
     expected = 0
-    for x0, y0, dx, dy in passes:
+    for x0, y0, dx, dy in ADAM7 if interlaced else ((0, 0, 1, 1),):
         columns, rows = -(-(width - x0) // dx), -(-(height - y0) // dy)
         if columns > 0 and rows > 0:
             expected += rows * (1 + -(-(columns * bits) // 8))
-    inflate, found = zlib.decompressobj(), 0
-    for kind, body in png_chunks(data, end):
-        if kind != b"IDAT":
-            continue
-        pending = body
-        while pending and found <= expected:
-            found += len(inflate.decompress(pending, 1 << 20))
+    inflate, deflate, found, pixels = zlib.decompressobj(), zlib.compressobj(6), 0, []
+    for kind, body in chunks:
+        pending = body if kind == b"IDAT" else b""
+        while pending and found < expected:
+            rows = inflate.decompress(pending, min(1 << 20, expected - found))
+            found += len(rows)
+            pixels.append(deflate.compress(rows))
             pending = inflate.unconsumed_tail
-        if found > expected:
-            break
     if found < expected:
         raise ScanError(f"the PNG image is cut short: its pixel data holds {found:,} of the {expected:,} bytes "
                         f"its {width} x {height} pixels need")
+    pixels.append(deflate.flush())
+    first = {}
+    for kind, body in chunks:
+        if kind in PNG_KEPT:
+            first.setdefault(kind, body)
+    kept = b"".join(png_chunk(kind, first[kind]) for kind in PNG_KEPT if kind in first)
+    return PNG_SIGNATURE + kept + png_chunk(b"IDAT", b"".join(pixels)) + png_chunk(b"IEND", b"")
 
 
 def jpeg_end(data):

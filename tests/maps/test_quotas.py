@@ -79,6 +79,17 @@ def test_new_map_and_duplicate_forms_are_throttled(user_client, user, make_map):
     assert Map.objects.count() == 3
 
 
+@override_settings(HEXSIDE_THROTTLE_RATES=RATES)
+def test_scan_uploads_count_against_the_import_limit(user_client, user, make_map):
+    map = make_map(user)
+    url = f"/api/maps/{map.pk}/background/"
+    for seed in (1, 2):
+        assert user_client.post(url, {"image": SimpleUploadedFile("b.png", noise_png(seed=seed))}).status_code == 200
+    answer = user_client.post(url, {"image": SimpleUploadedFile("b.png", noise_png(seed=3))})
+    assert answer.status_code == 429 and answer.has_header("Retry-After")
+    assert user_client.get(url).status_code == 200  # downloading it is not an upload
+
+
 # -- (b) the storage quota ------------------------------------------------------------------------------------------
 
 def test_usage_is_the_sum_of_what_the_rows_hold(user, user_client, map_document):
