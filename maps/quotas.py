@@ -62,5 +62,5 @@ def check(user_id, needs, what, path="$", freed=0, taken=None):
     taken = used(user_id) if taken is None else taken
     if taken - freed + needs > quota:
         raise QuotaExceeded(f"you use {amount(taken)} of your {amount(quota)} of storage; {what} needs "
-                            f"{amount(needs)}; delete a map, a board scan or a batch validation to make room",
+                            f"{amount(needs)}; delete a map, a board scan or a batch validation to free space",
                             path=path)

@@ -49,7 +49,7 @@ def quota_of(settings, nbytes):
 
 def assert_refused_for_quota(message, what):
     assert message.startswith("you use ") and " of your " in message and f"{what} needs " in message, message
-    assert "to make room" in message
+    assert "to free space" in message
 
 
 # -- (a) the forms take the API's import limit -------------------------------------------------------------------
