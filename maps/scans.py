@@ -76,7 +76,7 @@ def decode_scan(data, pixels):
             if width * height > pixels:
                 raise ScanError(f"the scan is {width} x {height} pixels ({width * height:,}); at most "
                                 f"{pixels:,} pixels")
-            kind = image.format
+            kind = "JPEG" if image.format == "MPO" else image.format  # MPO: a JPEG with more pictures after it
             end = image_end(data, kind)
             if end is None:
                 raise ScanError(f"the {kind} image is cut short: its end ({END_NAMES[kind]}) is missing; upload "
@@ -115,8 +115,18 @@ def reencode_jpeg(image):
 
 
 def image_end(data, kind):
-    """Where the image of a PNG or JPEG file ends (the byte after IEND or EOI); None when it never does."""
-    return png_end(data) if kind == "PNG" else jpeg_end(data)
+    """Where the image of a PNG or JPEG file ends (the byte after IEND or EOI); None when it never does. The
+    pictures a phone or a camera puts after a JPEG's own (a multi-picture file's, an HDR gain map) are JPEGs
+    whole, each walked to its EOI in turn; they end there too (none of them is kept)."""
+    if kind == "PNG":
+        return png_end(data)
+    end = jpeg_end(data)
+    while end is not None and data[end:end + 2] == b"\xff\xd8":
+        following = jpeg_end(data[end:])
+        if following is None:
+            break
+        end += following
+    return end
 
 
 def png_end(data):

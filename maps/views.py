@@ -81,7 +81,8 @@ def map_new(request):
     if request.method == "POST":
         wait = _import_wait(request)
         if wait is not None:
-            return _refused(request, "maps/map_new.html", {"form": NewMapForm()}, wait)
+            # What was typed is shown again, unchecked: a refused post costs no checking (and no scan decoding).
+            return _refused(request, "maps/map_new.html", {"form": NewMapForm(initial=request.POST.dict())}, wait)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         scan = data.get("scan_data")

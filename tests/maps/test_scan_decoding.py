@@ -65,6 +65,17 @@ def test_bytes_after_the_image_are_refused():
     assert scans.decode_scan(photo("PNG") + b"\x00" * 16, 10**6)[1] == "png"  # padding is not a file
 
 
+def test_a_multi_picture_jpeg_is_taken_as_its_first_picture():
+    first, second = Image.new("RGB", (64, 48), (200, 10, 10)), Image.new("RGB", (64, 48), (10, 10, 200))
+    out = io.BytesIO()
+    first.save(out, format="MPO", save_all=True, append_images=[second])  # as phones write depth or HDR maps
+    data, extension, size = scans.decode_scan(out.getvalue(), 10**6)
+    stored = Image.open(io.BytesIO(data))
+    assert extension == "jpg" and stored.format == "JPEG" and size == (64, 48)
+    assert stored.getpixel((32, 24))[0] > 150 and len(data) < len(out.getvalue())
+    assert "bytes after the end of its JPEG image" in refusal(out.getvalue() + a_zip())
+
+
 def test_cut_short_images_are_refused():
     png, jpeg = photo("PNG"), photo("JPEG")
     assert "cut short" in refusal(png[:len(png) // 2])
