@@ -225,3 +225,18 @@ def test_a_deleted_map_takes_its_scan_and_its_bytes(user, user_client, map_docum
         user_client.post(f"/api/maps/{map.pk}/background/", {"image": SimpleUploadedFile("a.png", noise_png())})
         assert user_client.post(f"/maps/{map.pk}/delete/").status_code == 302
     assert not list(media.rglob("scan-*")) and quotas.used(user.pk) == 0
+
+
+def test_prune_scans_removes_what_no_map_names(user, user_client, map_document, media):
+    from django.core.management import call_command
+
+    map = Map.objects.create_from_doc(user, mapfile.parse(map_document))
+    user_client.post(f"/api/maps/{map.pk}/background/", {"image": SimpleUploadedFile("a.png", noise_png())})
+    left_over = scans.folder(map.pk) / "scan-0123456789abcdef0123.png"  # stored before scans were deleted
+    left_over.write_bytes(b"old")
+    Map.objects.filter(pk=map.pk).update(scan_bytes=0)
+    out = io.StringIO()
+    call_command("prune_scans", stdout=out)
+    assert "removed 1 scan files" in out.getvalue() and not left_over.exists()
+    named = scans.path_of(map.pk, Map.objects.get(pk=map.pk).document["background"]["image"])
+    assert named is not None and Map.objects.get(pk=map.pk).scan_bytes == named.stat().st_size
