@@ -136,9 +136,8 @@ def map_duplicate(request, pk):
         copy = Map.objects.create_from_doc(request.user, doc, extra_bytes=scan.stat().st_size if scan else 0,
                                            summary=f"duplicated from map {original.pk} revision {original.revision}")
     except quotas.QuotaExceeded as exc:
-        response = render(request, "maps/refused.html", {"map": original, "refused": f"Not duplicated: {exc.message}."},
-                          status=400)
-        return response
+        return render(request, "maps/refused.html", {"map": original, "refused": f"Not duplicated: {exc.message}."},
+                      status=400)
     scans.copy(original.pk, copy.pk)
     messages.success(request, f"Duplicated {original.name} as {copy.name}.")
     return redirect("map-page", copy.pk)
