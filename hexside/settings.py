@@ -298,6 +298,10 @@ STATIC_ROOT.mkdir(exist_ok=True)
 HEXSIDE_SCAN_MAX_BYTES = int(os.environ.get("HEXSIDE_SCAN_MAX_BYTES", 20 * 1024 * 1024))
 HEXSIDE_SCAN_MAX_PIXELS = int(os.environ.get("HEXSIDE_SCAN_MAX_PIXELS", 60_000_000))
 
+# What one designer may store (maps/quotas.py): their maps' revisions, board scans and batch uploads, in MB
+# (1 MB = 1,048,576 bytes). 0: no quota.
+HEXSIDE_STORAGE_QUOTA_MB = float(os.environ.get("HEXSIDE_STORAGE_QUOTA_MB", 500))
+
 # -- The cost of a job, bounded before it is queued (issue 7). Refused with a 400 naming the setting. --
 # A whole-map analysis answers n (n - 1) / 2 pairs of hexes: more than this is refused.
 HEXSIDE_MAX_ANALYSIS_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_ANALYSIS_PAIRS", 2e8)))

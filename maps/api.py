@@ -82,8 +82,8 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return maps
 
     def get_throttles(self):
-        if self.action in ("create", "import_file"):
-            return [throttle() for throttle in throttles.IMPORTS]
+        if self.action in ("create", "import_file") or (self.action == "background" and self.request.method == "POST"):
+            return [throttle() for throttle in throttles.IMPORTS]  # a scan upload costs a decode, as an import
         return super().get_throttles()
 
     def get_serializer_class(self):
@@ -223,9 +223,11 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     @extend_schema(
         summary="The board scan under the map: download it (GET) or upload a new one (POST)",
         description="POST a PNG or JPEG as multipart `image` (optional `revision`: the revision the page saw). "
-                    "It is checked with Pillow against the size and pixel limits, stored beside the map, and "
-                    "named in the map's `background` entry (a new revision), fitted to the whole grid and half "
-                    "faded; align it afterwards with the `set_background` edit operation.",
+                    "It is decoded whole with Pillow within the size and pixel limits (a file with bytes after "
+                    "its image's end, or cut short, is refused), written again (no metadata kept), counted "
+                    "against your storage quota, stored beside the map, and named in the map's `background` "
+                    "entry (a new revision), fitted to the whole grid and half faded; align it afterwards with "
+                    "the `set_background` edit operation. The scan it replaces is deleted.",
         request={"multipart/form-data": BackgroundUploadSerializer},
         responses={200: EditResultSerializer, 400: ErrorsSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
                    409: ConflictSerializer},
@@ -244,9 +246,8 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         serializer = BackgroundUploadSerializer(data=request_data(request))
         serializer.is_valid(raise_exception=True)
         scan = serializer.validated_data
-        name = scans.store(map.pk, scan["image"], scan["extension"])
-        entry = {"image": name, **scans.first_alignment(map.hex_grid(), scan["size"])}
-        new = apply_edits(map.pk, request.user, scan["revision"], [{"op": "set_background", "background": entry}])
+        new, entry = scans.attach(map, scan["image"], scan["extension"], scan["size"], request.user,
+                                  scan["revision"])
         return Response({**edit_result(new), "background": entry, "size": list(scan["size"])})
 
 

@@ -21,11 +21,13 @@ from pathlib import Path
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
-from django.db.models import Q
+from django.db.models import F, Q
+from django.dispatch import Signal
 
 from documents.models import Document, Revision, StaleRevision, Written, pack, unpack
 from engine import edits, mapfile, rulesets
 from engine.hexgrid import Grid
+from maps import quotas
 
 logger = logging.getLogger(__name__)
 
@@ -41,14 +43,17 @@ class MapQuerySet(models.QuerySet):
             return self.filter(published=True)
         return self.filter(Q(published=True) | Q(owner=user))
 
-    def create_from_doc(self, owner, doc, published=False, summary="created"):
-        """A new map at revision 1 from a MapDoc, with its first revision written."""
+    def create_from_doc(self, owner, doc, published=False, summary="created", extra_bytes=0):
+        """A new map at revision 1 from a MapDoc, with its first revision written. Refused (QuotaExceeded) past
+        the owner's storage quota, counting ``extra_bytes`` that will come with it (its board scan)."""
         check_name(doc.name)
         content = map_written(None, doc)
+        taken = quotas.used(owner.pk)  # read before the write transaction, not while holding it
         with transaction.atomic():
             map = self.create(owner=owner, content_hash=content.content_hash, published=published, revision=1,
                               **map_columns(content.state))
             map.record(content, owner, summary)
+            quotas.check(owner.pk, map.stored_bytes + extra_bytes, "this map", taken=taken)
         return map
 
 
@@ -196,6 +201,23 @@ def patched_state(state, changes):
     return MapState(doc, head_of(doc) if changes["top"] else head, hex_lines, side_lines)
 
 
+# Sent inside the write transaction of a revision that names another board scan than the one before (or none):
+# maps.scans answers the new scan's size in bytes and deletes the old file once the transaction commits. The
+# models do not import the scans; the scans connect here (MapsConfig.ready).
+background_changed = Signal()
+
+
+def image_of(doc):
+    return (doc.background or {}).get("image")
+
+
+def revision_bytes(revision):
+    """What a revision takes in the database: its snapshot, or its delta as JSON."""
+    if revision.snapshot is not None:
+        return len(revision.snapshot)
+    return len(json.dumps(revision.changes, separators=(",", ":")).encode("utf-8")) if revision.changes else 0
+
+
 def map_columns(state):
     doc = state.doc
     return {"name": doc.name, "ruleset": doc.ruleset, "grid": doc.grid.as_dict()}
@@ -206,6 +228,10 @@ class Map(Document):
     name = models.CharField(max_length=NAME_LENGTH)
     ruleset = models.CharField(max_length=64, help_text="The id of the ruleset the map is made for.")
     grid = models.JSONField(help_text="The document's grid, kept beside it so that lists need not load maps whole.")
+    stored_bytes = models.PositiveBigIntegerField(default=0, help_text="Bytes its revisions take (snapshots and "
+                                                                       "deltas), for its owner's storage quota.")
+    scan_bytes = models.PositiveBigIntegerField(default=0, help_text="Bytes of the board scan its current revision "
+                                                                     "names, for its owner's storage quota.")
 
     objects = MapQuerySet.as_manager()
 
@@ -231,11 +257,36 @@ class Map(Document):
     def weight_of(self, state):
         return len(state.doc.hexes) + 1
 
+    def record(self, written, author, summary, snapshot=False):
+        """Write the revision down and count its bytes on the row (the storage quota reads the row)."""
+        revision = super().record(written, author, summary, snapshot=snapshot)
+        size = revision_bytes(revision)
+        type(self).objects.filter(pk=self.pk).update(stored_bytes=F("stored_bytes") + size)
+        self.stored_bytes += size
+        return revision
+
     def commit(self, content, author, summary, snapshot=False):
-        """Make a MapDoc (or content map_written gave) the next revision; see Document.commit."""
+        """Make a MapDoc (or content map_written gave) the next revision; see Document.commit. A revision that
+        names another board scan counts the new scan's bytes instead of the old one's, whose file goes once the
+        write is committed. Refused (QuotaExceeded, nothing written) when what it adds takes the owner past their
+        storage quota; a change that frees more than it adds (removing a scan) always goes through."""
         if isinstance(content, mapfile.MapDoc):
             content = map_written(self.state(), content)
-        return super().commit(content, author, summary, snapshot=snapshot)
+        old, new = image_of(self.state().doc), image_of(content.state.doc)
+        taken = quotas.used(self.owner_id)
+        with transaction.atomic():
+            before = self.stored_bytes
+            revision = super().commit(content, author, summary, snapshot=snapshot)
+            grown = self.stored_bytes - before
+            if old != new:
+                answers = background_changed.send(sender=Map, map=self, old=old, new=new)
+                scan = sum(size for _, size in answers if size)
+                grown += scan - self.scan_bytes
+                type(self).objects.filter(pk=self.pk).update(scan_bytes=scan)
+                self.scan_bytes = scan
+            if grown > 0:
+                quotas.check(self.owner_id, grown, "this change", taken=taken)
+        return revision
 
     # maps
     def hex_grid(self):

@@ -2,21 +2,27 @@
 
 The map file only names the image (its `background` entry, docs/map-format.md); the file lives at
 ``MEDIA_ROOT/maps/<map id>/scans/<name>``, named by its content's hash so the same scan uploaded twice is one
-file and a name never points at other pixels than the ones aligned to it.
+file and a name never points at other pixels than the ones aligned to it. A map keeps the one scan its
+current revision names: a replaced or removed scan's file is deleted once the revision that dropped it is
+committed (an earlier revision brought back may then name a scan that is gone: the painter shows none), and a
+deleted map's folder goes with it. Each file is an upload decoded whole and written again (decode_scan), and its
+bytes count towards the owner's storage quota (maps.quotas).
 """
 
 import hashlib
 import io
 import shutil
 import warnings
+import zlib
 from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from PIL import Image
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from engine import mapfile
-from maps.models import apply_edits
+from maps import quotas
+from maps.models import Map, apply_edits, image_of
 
 FORMATS = {"PNG": "png", "JPEG": "jpg"}
 CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg"}
@@ -39,33 +45,198 @@ def path_of(map_id, name):
 
 
 def check(upload):
-    """(bytes, extension, (width, height)) of an uploaded PNG or JPEG within the limits; ScanError otherwise."""
+    """(bytes, extension, (width, height)) of an uploaded PNG or JPEG within the limits, decoded whole and written
+    again (decode_scan); ScanError otherwise."""
     limit = settings.HEXSIDE_SCAN_MAX_BYTES
     if upload.size > limit:
         raise ScanError(f"the scan is {upload.size / 1e6:.1f} MB; at most {limit / 1e6:.1f} MB")
     data = upload.read(limit + 1)
     if len(data) > limit:
         raise ScanError(f"the scan is larger than {limit / 1e6:.1f} MB")
-    pixels = settings.HEXSIDE_SCAN_MAX_PIXELS
+    return decode_scan(data, settings.HEXSIDE_SCAN_MAX_PIXELS)
+
+
+def decode_scan(data, pixels):
+    """Decode a PNG or JPEG whole and write it again: (the new file's bytes, extension, size).
+
+    Only the PNG and JPEG readers are tried. The file must end where its image ends (PNG: the IEND chunk, JPEG:
+    the EOI marker): bytes behind it are another file riding along (a zip, a page, a script) and are refused, as
+    is an image cut short (for a PNG, pixel data short of what its header promises). Every pixel is decoded
+    (``verify()`` alone reads no pixels), once the header's size is within ``pixels``. What is stored is written
+    again from what was decoded, so no chunk, segment, comment or metadata of the upload survives: a PNG is its
+    header, palette and transparency with its pixel rows deflated anew (as fast as copying, and lossless); a
+    JPEG is its pixels encoded again (quality JPEG_QUALITY), turned upright as its EXIF said.
+    """
+    kind = "PNG or JPEG"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
-            size = image.size
-            kind = image.format
-            if size[0] * size[1] > pixels:
-                raise ScanError(f"the scan is {size[0]} x {size[1]} pixels ({size[0] * size[1]:,}); at most "
+            image = Image.open(io.BytesIO(data), formats=list(FORMATS))
+            width, height = image.size
+            if width * height > pixels:
+                raise ScanError(f"the scan is {width} x {height} pixels ({width * height:,}); at most "
                                 f"{pixels:,} pixels")
-            image.verify()
+            kind = "JPEG" if image.format == "MPO" else image.format  # MPO: a JPEG with more pictures after it
+            end = image_end(data, kind)
+            if end is None:
+                raise ScanError(f"the {kind} image is cut short: its end ({END_NAMES[kind]}) is missing; upload "
+                                "the whole file")
+            if data[end:].strip(b"\x00"):
+                raise ScanError(f"the scan has {len(data) - end:,} bytes after the end of its {kind} image "
+                                "(another file behind the picture); upload the image alone")
+            if kind == "PNG":
+                stored = rewrite_png(data, end)
+                image.load()
+            else:
+                image.load()
+                image = ImageOps.exif_transpose(image)
+                stored = reencode_jpeg(image)
     except ScanError:
         raise
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
         raise ScanError(f"the scan has too many pixels; at most {pixels:,}") from None
-    except Exception:  # noqa: BLE001 - Pillow raises many kinds for a file that is not an image
-        raise ScanError("the file is not a PNG or JPEG image") from None
-    if kind not in FORMATS:
-        raise ScanError(f"the scan is a {kind} image; upload a PNG or JPEG")
-    return data, FORMATS[kind], size
+    except UnidentifiedImageError:
+        raise ScanError("the file is not a PNG or JPEG image; upload a PNG or JPEG") from None
+    except Exception as exc:  # noqa: BLE001 - Pillow raises many kinds for a damaged image
+        raise ScanError(f"the {kind} image could not be decoded (damaged or cut short: {exc})") from None
+    return stored, FORMATS[kind], image.size
+
+
+END_NAMES = {"PNG": "the IEND chunk", "JPEG": "the EOI marker"}
+JPEG_QUALITY = 92
+
+
+def reencode_jpeg(image):
+    if image.mode not in ("L", "RGB", "CMYK"):
+        image = image.convert("RGB")
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=JPEG_QUALITY)
+    return out.getvalue()
+
+
+def image_end(data, kind):
+    """Where the image of a PNG or JPEG file ends (the byte after IEND or EOI); None when it never does. The
+    pictures a phone or a camera puts after a JPEG's own (a multi-picture file's, an HDR gain map) are JPEGs
+    whole, each walked to its EOI in turn; they end there too (none of them is kept)."""
+    if kind == "PNG":
+        return png_end(data)
+    end = jpeg_end(data)
+    while end is not None and data[end:end + 2] == b"\xff\xd8":
+        following = jpeg_end(data[end:])
+        if following is None:
+            break
+        end += following
+    return end
+
+
+def png_end(data):
+    pos, size = 8, len(data)
+    while pos + 12 <= size:
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        end = pos + 12 + length
+        if end > size:
+            return None
+        if data[pos + 4:pos + 8] == b"IEND":
+            return end
+        pos = end
+    return None
+
+
+PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # colour type -> samples per pixel
+ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))
+
+
+def png_chunks(data, end):
+    pos = 8
+    while pos < end:
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        yield data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+
+
+PNG_KEPT = (b"IHDR", b"PLTE", b"tRNS")  # what a PNG's pixels need to be read as they were
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_chunk(kind, body):
+    return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
+
+
+def rewrite_png(data, end):
+    """The PNG again: its header, palette and transparency, and its pixel rows (its IDAT chunks inflated, then
+    deflated anew), nothing else. Refused when the rows are short of what the header promises (a PNG cut short
+    and closed again decodes without complaint, the missing rows black)."""
+    chunks = list(png_chunks(data, end))
+    ihdr = dict(chunks).get(b"IHDR", b"")
+    if len(ihdr) != 13:
+        raise ScanError("the PNG image has no valid header (IHDR)")
+    width, height = int.from_bytes(ihdr[0:4], "big"), int.from_bytes(ihdr[4:8], "big")
+    depth, colour, interlaced = ihdr[8], ihdr[9], ihdr[12]
+    bits = PNG_CHANNELS.get(colour, 4) * depth
+    expected = 0
+    for x0, y0, dx, dy in ADAM7 if interlaced else ((0, 0, 1, 1),):
+        columns, rows = -(-(width - x0) // dx), -(-(height - y0) // dy)
+        if columns > 0 and rows > 0:
+            expected += rows * (1 + -(-(columns * bits) // 8))
+    inflate, deflate, found, pixels = zlib.decompressobj(), zlib.compressobj(6), 0, []
+    for kind, body in chunks:
+        pending = body if kind == b"IDAT" else b""
+        while pending and found < expected:
+            rows = inflate.decompress(pending, min(1 << 20, expected - found))
+            found += len(rows)
+            pixels.append(deflate.compress(rows))
+            pending = inflate.unconsumed_tail
+    if found < expected:
+        raise ScanError(f"the PNG image is cut short: its pixel data holds {found:,} of the {expected:,} bytes "
+                        f"its {width} x {height} pixels need")
+    pixels.append(deflate.flush())
+    first = {}
+    for kind, body in chunks:
+        if kind in PNG_KEPT:
+            first.setdefault(kind, body)
+    kept = b"".join(png_chunk(kind, first[kind]) for kind in PNG_KEPT if kind in first)
+    return PNG_SIGNATURE + kept + png_chunk(b"IDAT", b"".join(pixels)) + png_chunk(b"IEND", b"")
+
+
+def jpeg_end(data):
+    """Walk the JPEG's segments, and each scan's entropy-coded data up to the next marker, to its EOI."""
+    size = len(data)
+    if data[:2] != b"\xff\xd8":
+        return None
+    pos = 2
+    while pos < size:
+        if data[pos] != 0xFF:
+            return None
+        while pos < size and data[pos] == 0xFF:
+            pos += 1  # fill bytes
+        if pos >= size:
+            return None
+        marker = data[pos]
+        pos += 1
+        if marker == 0xD9:  # EOI
+            return pos
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:
+            continue  # markers without a length
+        if pos + 2 > size:
+            return None
+        length = int.from_bytes(data[pos:pos + 2], "big")
+        if length < 2:
+            return None
+        pos += length
+        if marker == 0xDA:  # start of scan: entropy-coded data up to a marker that is not a restart or a 0 stuffed
+            while True:
+                found = data.find(b"\xff", pos)
+                if found < 0 or found + 1 >= size:
+                    return None
+                following = data[found + 1]
+                if following == 0 or 0xD0 <= following <= 0xD7:
+                    pos = found + 2
+                elif following == 0xFF:
+                    pos = found + 1
+                else:
+                    pos = found
+                    break
+    return None
 
 
 def store(map_id, data, extension):
@@ -91,10 +262,22 @@ def first_alignment(grid, size):
 
 
 def copy(from_map_id, to_map_id):
-    """Give a copy of a map (a duplicate) its own copy of the scans its background entry may name."""
-    source = folder(from_map_id)
-    if source.is_dir():
-        shutil.copytree(source, folder(to_map_id), dirs_exist_ok=True)
+    """Give a copy of a map (a duplicate) its own copy of the scan its background entry names, counted on it."""
+    name = image_of(Map.objects.get(pk=to_map_id).mapdoc())
+    source = path_of(from_map_id, name)
+    if source is None:
+        return
+    target = folder(to_map_id)
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target / name)
+    Map.objects.filter(pk=to_map_id).update(scan_bytes=source.stat().st_size)
+
+
+def discard(map_id, name):
+    """Remove one scan of a map's from storage."""
+    path = path_of(map_id, name)
+    if path is not None:
+        path.unlink(missing_ok=True)
 
 
 def forget(map_id):
@@ -109,9 +292,27 @@ def forget_deleted(sender, instance, **kwargs):
     transaction.on_commit(lambda: forget(pk))
 
 
-def attach(map_id, grid, data, extension, size, author, revision=None):
+def replaced(sender, map, old, new, **kwargs):
+    """A revision names another scan (maps.models.background_changed): the old file goes once the revision is
+    committed (never if it is rolled back); the answer is the new scan's size, counted on the map."""
+    if old is not None and old != new:
+        pk = map.pk
+        transaction.on_commit(lambda: discard(pk, old))
+    path = path_of(map.pk, new)
+    return path.stat().st_size if path is not None else 0
+
+
+def attach(map, data, extension, size, author, revision=None):
     """Store a checked scan beside the map and name it in the map's background entry, fitted to the whole grid:
-    (the new MapRevision, the entry). Raises StaleRevision when ``revision`` is not the current one."""
-    name = store(map_id, data, extension)
-    entry = {"image": name, **first_alignment(grid, size)}
-    return apply_edits(map_id, author, revision, [{"op": "set_background", "background": entry}]), entry
+    (the new MapRevision, the entry). Refused (QuotaExceeded) before anything is stored when the scan would take
+    the owner past their storage quota (the scan it replaces counted as freed). Raises StaleRevision when
+    ``revision`` is not the current one; then the file stored for it goes again."""
+    quotas.check(map.owner_id, len(data), "this scan", path="image", freed=map.scan_bytes)
+    name = store(map.pk, data, extension)
+    entry = {"image": name, **first_alignment(map.hex_grid(), size)}
+    try:
+        return apply_edits(map.pk, author, revision, [{"op": "set_background", "background": entry}]), entry
+    except Exception:
+        if image_of(Map.objects.get(pk=map.pk).mapdoc()) != name:
+            discard(map.pk, name)
+        raise

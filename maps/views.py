@@ -4,11 +4,13 @@ forms and answers."""
 
 import functools
 import io
+import math
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import FileResponse, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve
@@ -17,9 +19,10 @@ from django.views.decorators.http import etag, require_POST
 from PIL import Image, ImageDraw
 
 from engine import edits
+from hexside import throttles
 from jobs import dispatch
 from jobs.models import Job
-from maps import images, scans
+from maps import images, quotas, scans
 from maps.findings import map_page_context
 from maps.forms import ImportForm, NewMapForm
 from maps.models import Map
@@ -43,46 +46,99 @@ def home(request):
 @login_required
 def my_maps(request):
     maps = _listing(Map.objects.filter(owner=request.user))
-    return render(request, "maps/home.html", {"maps": maps, "limit": HOME_LIMIT, "title": "My maps", "mine": True})
+    return render(request, "maps/home.html", {"maps": maps, "limit": HOME_LIMIT, "title": "My maps", "mine": True,
+                                              "storage": _storage(request.user)})
+
+
+def _storage(user):
+    usage = quotas.usage(user)
+    return {**usage, "used_text": quotas.amount(usage["used"]),
+            "quota_text": quotas.amount(usage["quota"]) if usage["quota"] else None}
+
+
+def _import_wait(request):
+    """The API's import throttles (hexside.throttles.IMPORTS) asked for a form's post, so that the site's forms
+    count against the same limit as POST /api/maps/ and /api/maps/import/: the seconds to wait, or None."""
+    waits = []
+    for throttle in (cls() for cls in throttles.IMPORTS):
+        if not throttle.allow_request(request, None):
+            waits.append(throttle.wait() or 60)
+    return math.ceil(max(waits)) if waits else None
+
+
+def _refused(request, template, context, wait):
+    """The form again, saying why it was not taken: 429 with Retry-After."""
+    context["refused"] = (f"You have made too many maps in a short time: try again in {wait} second"
+                          f"{'s' if wait != 1 else ''}.")
+    response = render(request, template, context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @login_required
 def map_new(request):
     form = NewMapForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        wait = _import_wait(request)
+        if wait is not None:
+            # What was typed is shown again, unchecked: a refused post costs no checking (and no scan decoding).
+            return _refused(request, "maps/map_new.html", {"form": NewMapForm(initial=request.POST.dict())}, wait)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        map = Map.objects.create_from_doc(request.user, data["doc"], published=data["published"])
-        if data.get("scan_data"):
-            scans.attach(map.pk, map.hex_grid(), *data["scan_data"], request.user)
-        messages.success(request, f"Created {map.name}.")
-        return redirect("map-page", map.pk)
+        scan = data.get("scan_data")
+        try:
+            with transaction.atomic():
+                map = Map.objects.create_from_doc(request.user, data["doc"], published=data["published"],
+                                                  extra_bytes=len(scan[0]) if scan else 0)
+                if scan:
+                    scans.attach(map, *scan, request.user)
+        except quotas.QuotaExceeded as exc:
+            form.add_error("scan" if scan else None, exc.message)
+        else:
+            messages.success(request, f"Created {map.name}.")
+            return redirect("map-page", map.pk)
     return render(request, "maps/map_new.html", {"form": form}, status=400 if form.errors else 200)
 
 
 @login_required
 def map_import(request):
     form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST":
+        wait = _import_wait(request)
+        if wait is not None:
+            return _refused(request, "maps/map_import.html", {"form": ImportForm()}, wait)
     if request.method == "POST" and form.is_valid():
-        map = Map.objects.create_from_doc(request.user, form.cleaned_data["doc"],
-                                          published=form.cleaned_data["published"],
-                                          summary="imported from a map file")
-        messages.success(request, f"Imported {map.name}.")
-        return redirect("map-page", map.pk)
+        try:
+            map = Map.objects.create_from_doc(request.user, form.cleaned_data["doc"],
+                                              published=form.cleaned_data["published"],
+                                              summary="imported from a map file")
+        except quotas.QuotaExceeded as exc:
+            form.add_error("file", exc.message)
+        else:
+            messages.success(request, f"Imported {map.name}.")
+            return redirect("map-page", map.pk)
     return render(request, "maps/map_import.html", {"form": form}, status=400 if form.errors else 200)
 
 
 @login_required
 @require_POST
 def map_duplicate(request, pk):
-    """A copy of a map one may see, owned by whoever asked, private, with its board scan."""
+    """A copy of a map one may see, owned by whoever asked, private, with its board scan; counted against the
+    import limit and the storage quota as a new map is."""
     original = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
+    wait = _import_wait(request)
+    if wait is not None:
+        return _refused(request, "maps/refused.html", {"map": original}, wait)
     doc = original.mapdoc()
     doc.name = f"{original.name} (copy)"[:edits.NAME_LENGTH]
-    copy = Map.objects.create_from_doc(request.user, doc, summary=f"duplicated from map {original.pk} revision "
-                                                                  f"{original.revision}")
     scan = scans.path_of(original.pk, (doc.background or {}).get("image"))
-    if scan is not None:
-        scans.store(copy.pk, scan.read_bytes(), scan.suffix[1:])
+    try:
+        copy = Map.objects.create_from_doc(request.user, doc, extra_bytes=scan.stat().st_size if scan else 0,
+                                           summary=f"duplicated from map {original.pk} revision {original.revision}")
+    except quotas.QuotaExceeded as exc:
+        return render(request, "maps/refused.html", {"map": original, "refused": f"Not duplicated: {exc.message}."},
+                      status=400)
+    scans.copy(original.pk, copy.pk)
     messages.success(request, f"Duplicated {original.name} as {copy.name}.")
     return redirect("map-page", copy.pk)
 

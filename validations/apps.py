@@ -7,7 +7,20 @@ class ValidationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from django.db.models import Sum
+
         from jobs import kinds
+        from maps import quotas
+        from validations.models import BatchFile, BatchValidation
+
+        # A batch's upload and the maps converted from its files count towards its owner's storage quota
+        # (maps.quotas) while the batch is kept.
+        def stored(user_id):
+            uploads = BatchValidation.objects.filter(owner_id=user_id).aggregate(n=Sum("size"))["n"] or 0
+            converted = BatchFile.objects.filter(batch__owner_id=user_id).aggregate(n=Sum("document_bytes"))["n"]
+            return uploads + (converted or 0)
+
+        quotas.register("validations", stored)
 
         # About no subject: a batch is its owner's alone, as a job about nothing is its requester's.
         kinds.register(kinds.Kind("batch-validation", "validations.batch_validation_assemble",

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve, reverse
 
 from jobs import dispatch
+from maps import quotas
 from validations.models import BatchFile, BatchValidation
 
 PAGE_LIST = 50
@@ -25,6 +26,10 @@ def start_batch(user, upload):
                             "(HEXSIDE_IMPORT_MAX_BYTES)")
     if upload.size == 0:
         raise UploadRefused(f"{upload.name} is empty")
+    try:
+        quotas.check(user.pk, upload.size, "this upload", path="file")
+    except quotas.QuotaExceeded as exc:
+        raise UploadRefused(f"{upload.name}: {exc.message}") from None
     name = os.path.basename(upload.name or "upload")[:255] or "upload"
     batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size)
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]

@@ -57,6 +57,8 @@ class BatchFile(models.Model):
     warnings = models.PositiveIntegerField(default=0)
     findings = models.JSONField(default=list)
     document = models.JSONField(null=True, blank=True, help_text="The converted map, when it could be read.")
+    document_bytes = models.PositiveBigIntegerField(default=0, help_text="Bytes of the converted map as JSON, for "
+                                                                         "the owner's storage quota.")
     map = models.ForeignKey(Map, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                             help_text="The owner's map made from this file, once opened.")
 

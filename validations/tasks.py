@@ -1,5 +1,6 @@
 """The batch-validation job: its files checked in parallel parts, each file's verdict stored as it goes."""
 
+import json
 import time
 
 from celery import shared_task
@@ -30,6 +31,11 @@ def batch_uploads(batch):
     return importers.expand(batch.name, data, importing.limits())
 
 
+def document_bytes(document):
+    """What a converted map takes as stored, counted towards the owner's storage quota (validations/apps.py)."""
+    return 0 if document is None else len(json.dumps(document, separators=(",", ":")).encode("utf-8"))
+
+
 def check_batch_part(job, part):
     """Check every files_total-th map file of the upload, starting at the part's index, storing each as it goes.
 
@@ -49,7 +55,8 @@ def check_batch_part(job, part):
         BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
             "name": checked["name"][:500], "source_format": checked["source_format"][:32],
             "verdict": checked["verdict"], "errors": checked["errors"], "warnings": checked["warnings"],
-            "findings": checked["findings"], "document": checked["document"]})
+            "findings": checked["findings"], "document": checked["document"],
+            "document_bytes": document_bytes(checked["document"])})
         done = BatchFile.objects.filter(batch=batch).count()
         runner.report(job, 95 * done // max(1, total), f"{done} of {total} files checked")
     return b"", time.perf_counter() - started

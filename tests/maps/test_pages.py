@@ -73,7 +73,7 @@ def test_a_new_map_with_a_scan_names_it_in_its_background(site, media):
 
 def test_duplicate_carries_the_scan_and_delete_is_the_owners_alone(site, rival_site, owned, user):
     data, extension, size = png_bytes(), "png", (300, 200)
-    scans.attach(owned.pk, owned.hex_grid(), data, extension, size, user)
+    scans.attach(owned, data, extension, size, user)
     owned.refresh_from_db()
     owned.published = True
     owned.save()
