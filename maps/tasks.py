@@ -1,5 +1,5 @@
-"""The Celery tasks of a map's jobs: one line, a viewshed, the whole map in parts, the map page's picture and
-the map's print PNG.
+"""The Celery tasks of a map's jobs: one line, a viewshed, the whole map in parts, the map page's picture, the
+map's print PNG and its findings.
 
 A job computes for the map content it was asked about (its ``content_hash``), not for whatever the map holds when
 a worker gets to it: the document comes from the map if unchanged, else from the revision with that hash. Each
@@ -60,6 +60,11 @@ def analysis_assemble(self, job_id):
 @shared_task(base=JobTask, bind=True, name="maps.map_image")
 def map_image(self, job_id):
     runner.run(self, job_id, draw_map_image)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.map_findings")
+def map_findings(self, job_id):
+    runner.run(self, job_id, check_map_findings)
 
 
 @shared_task(base=JobTask, bind=True, name="maps.export")
@@ -192,6 +197,16 @@ def draw_map_image(job):
     if not path.exists():
         images.store(MAP_IMAGE, content, render.render_map(compiled_for(job)))
     return {"image": str(path.relative_to(images.folder()))}
+
+
+def check_map_findings(job):
+    """A map's findings for the job's content, checked here (never in a web process, for a large map) and kept
+    under the key the job was asked with (maps.findings); findings already kept are not checked again."""
+    from maps import findings
+
+    key = job.parameters["checks"]
+    found = findings.stored(key) or findings.check_and_store(key, document_for(job))
+    return {"count": len(found), "severity": found.summary["severity"]}
 
 
 def export_map(job):
