@@ -10,7 +10,7 @@ export class Findings {
     if (!p.config.findings) { state.textContent = "Map checks are not available on this server yet."; return; }
     try {
       const data = await get(urls.findings(p.mapId));   // the first page (1000); a large map's count says the rest
-      if (data.job) { state.textContent = "The map is being checked in the background; reopen the panel later."; return; }
+      if (data.job) { state.textContent = "The map is being checked in the background; reload the page in a while."; return; }
       this.items = (data.findings || []).map((f) => {
         let at = null;
         try { if (f.hex) at = p.grid.parseLabel(f.hex); } catch { at = null; }
