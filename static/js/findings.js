@@ -43,7 +43,7 @@ if (more && list) {
       const start = list.children.length;
       list.append(...page.findings.map((f, k) => item(f, start + k)));
       shown.textContent = `${list.children.length} of ${page.count} shown`;
-      if (page.next) { more.dataset.url = page.next; more.disabled = false; } else more.hidden = true;
+      if (page.next) { more.dataset.url = page.next; more.disabled = false; } else more.remove();   // the last page
     } catch (err) {
       shown.textContent = `Could not load more findings: ${err.message}`;
       more.disabled = false;
