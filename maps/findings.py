@@ -5,8 +5,10 @@ A 500 x 500 map may have hundreds of thousands of findings (every hex listed wit
 map page once listed and outlined every one on each view (112 MB of HTML, 36 s). Now a map's findings are
 checked once per content (its hash, and what its ruleset says: a custom one may change) and kept as files under
 ``MEDIA_ROOT/findings/<key>/``: ``summary.json`` (how many of each kind and severity, the first FIRST_SHOWN, and
-the map's contents counted) and the whole list in parts of PART_SIZE (``part-<n>.json``), written to a temporary
-folder and moved into place so a reader never sees half of it. The page reads the summary; the API pages through
+the map's contents counted) and the whole list in parts of PART_SIZE (``part-<n>.json.z``, deflated JSON: a
+finding's words repeat), written to a temporary folder and moved into place so a reader never sees half of it.
+Only the latest HEXSIDE_FINDINGS_KEPT contents' findings are kept (each edit is new content); older ones are
+checked again if asked for. The page reads the summary; the API pages through
 the parts (FindingsPagination), reading only the parts a page needs.
 
 A map of up to HEXSIDE_FINDINGS_WAIT_HEXES hexes is checked on the request that first asks (its checks take
@@ -18,6 +20,8 @@ import json
 import os
 import shutil
 import tempfile
+import time
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -37,6 +41,7 @@ PART_SIZE = 1000
 FIRST_SHOWN = 50
 KINDS_SHOWN = 100
 KIND = "map-findings"
+PARTIAL_SECONDS = 3600
 
 
 # -- where a map's findings are kept ------------------------------------------------------------------------
@@ -79,7 +84,7 @@ class StoredFindings:
         start, stop, _ = where.indices(len(self))
         out = []
         for part in range(start // PART_SIZE, (stop - 1) // PART_SIZE + 1 if stop > start else 0):
-            found = json.loads((self.path / f"part-{part}.json").read_text())
+            found = json.loads(zlib.decompress((self.path / f"part-{part}.json.z").read_bytes()))
             base = part * PART_SIZE
             out.extend(found[max(start - base, 0):stop - base])
         return out
@@ -117,7 +122,8 @@ def store(key, found, doc):
     partial = Path(tempfile.mkdtemp(dir=folder(), prefix=".part-"))
     try:
         for part in range(0, max(len(found), 1), PART_SIZE):
-            (partial / f"part-{part // PART_SIZE}.json").write_text(json.dumps(found[part:part + PART_SIZE]))
+            text = json.dumps(found[part:part + PART_SIZE]).encode()
+            (partial / f"part-{part // PART_SIZE}.json.z").write_bytes(zlib.compress(text, 6))
         summary = summarise(found, doc)
         (partial / "summary.json").write_text(json.dumps(summary))
         try:
@@ -129,7 +135,29 @@ def store(key, found, doc):
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
+    prune()
     return StoredFindings(path, summary)
+
+
+def prune(keep=None):
+    """Remove all but the latest ``keep`` (HEXSIDE_FINDINGS_KEPT) contents' findings, and the partial folders of
+    a process that died writing them (an hour old); whatever is removed is checked again if asked for."""
+    keep = settings.HEXSIDE_FINDINGS_KEPT if keep is None else keep
+    kept, abandoned = [], []
+    now = time.time()
+    with os.scandir(folder()) as entries:
+        for entry in entries:
+            try:
+                made = entry.stat().st_mtime
+            except FileNotFoundError:
+                continue
+            if not entry.name.startswith(".part-"):
+                kept.append((made, entry.path))
+            elif now - made > PARTIAL_SECONDS:
+                abandoned.append(entry.path)
+    kept.sort(reverse=True)
+    for path in [path for _, path in kept[keep:]] + abandoned:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 # -- checking a map -----------------------------------------------------------------------------------------

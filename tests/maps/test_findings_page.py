@@ -1,6 +1,7 @@
 """The map page and the findings API on a map with a huge number of findings (issue 17, point 3): the page is
 bounded whatever the map (counts by kind, the first few), and the API pages through every finding."""
 
+import os
 import re
 
 import pytest
@@ -110,3 +111,16 @@ def test_findings_are_kept_per_content_and_ruleset_data(user, media):
     assert findings.stored(key).summary == found.summary
     assert len(found[0:len(found)]) == len(found) == found.summary["count"]
     assert key != findings.key_of("ats", map.content_hash) != findings.key_of(map.ruleset, "0" * 64)
+
+
+@pytest.mark.django_db
+def test_only_the_latest_contents_findings_are_kept(user, media, settings):
+    settings.HEXSIDE_FINDINGS_KEPT = 2
+    maps = [Map.objects.create_from_doc(user, mapfile.parse({**many_findings(4 + k), "name": f"Map {k}"}))
+            for k in range(4)]
+    keys = [findings.key_of(map.ruleset, map.content_hash) for map in maps]
+    for k, map in enumerate(maps):
+        findings.map_findings(map)
+        os.utime(media / "findings" / keys[k], (1000 + k, 1000 + k))  # made in this order, a second apart
+    assert [findings.stored(key) is not None for key in keys] == [False, False, True, True]
+    assert findings.map_findings(maps[0]).summary["count"] > 0  # checked again when asked for
