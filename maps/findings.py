@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 from django.conf import settings
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
@@ -68,6 +68,13 @@ def key_of(ruleset_id, content_hash):
     return hashlib.sha256(what.encode()).hexdigest()[:40]
 
 
+class Removed(exceptions.APIException):
+    """The findings were removed (pruned) while being read: ask again, and they are checked again."""
+
+    status_code = 503
+    default_detail = "the map's findings were just cleared from storage; ask again in a moment"
+
+
 class StoredFindings:
     """A map's kept findings: the summary at hand, the list read part by part. len() and slices, so Django's
     Paginator pages through it reading only the parts a page needs."""
@@ -84,7 +91,10 @@ class StoredFindings:
         start, stop, _ = where.indices(len(self))
         out = []
         for part in range(start // PART_SIZE, (stop - 1) // PART_SIZE + 1 if stop > start else 0):
-            found = json.loads(zlib.decompress((self.path / f"part-{part}.json.z").read_bytes()))
+            try:
+                found = json.loads(zlib.decompress((self.path / f"part-{part}.json.z").read_bytes()))
+            except FileNotFoundError:
+                raise Removed() from None
             base = part * PART_SIZE
             out.extend(found[max(start - base, 0):stop - base])
         return out

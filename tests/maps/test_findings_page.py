@@ -124,3 +124,13 @@ def test_only_the_latest_contents_findings_are_kept(user, media, settings):
         os.utime(media / "findings" / keys[k], (1000 + k, 1000 + k))  # made in this order, a second apart
     assert [findings.stored(key) is not None for key in keys] == [False, False, True, True]
     assert findings.map_findings(maps[0]).summary["count"] > 0  # checked again when asked for
+
+
+@pytest.mark.django_db
+def test_findings_removed_while_read_are_a_503_to_ask_again(user, user_client, media):
+    map = Map.objects.create_from_doc(user, mapfile.parse(many_findings(6)))
+    found = findings.map_findings(map)
+    for part in found.path.glob("part-*"):
+        part.unlink()  # as if pruned between the summary and the page
+    response = user_client.get(f"/api/maps/{map.pk}/findings/")
+    assert response.status_code == 503 and "ask again" in response.json()["detail"]
