@@ -185,7 +185,8 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
                     "1, `page_size` up to 1000, default 1000), each with the counts by severity and by kind. "
                     "They are checked once per map content and kept; a map of more than "
                     "HEXSIDE_FINDINGS_WAIT_HEXES hexes is checked by a `map-findings` job, and until it is done "
-                    "the answer is 202 with the job. A page that is not there is a 400 naming it. A small "
+                    "the answer is 202 with the job (503 if that job failed within the hour: not started again "
+                    "for each visitor). A page that is not there is a 400 naming it. A small "
                     "sample of LOS answers is checked for reciprocity. See docs/validation.md.",
         parameters=[OpenApiParameter("page", int, description="The page, from 1."),
                     OpenApiParameter("page_size", int, description="Findings a page, 1 to 1000 (default 1000).")],

@@ -15,6 +15,7 @@ A map of up to HEXSIDE_FINDINGS_WAIT_HEXES hexes is checked on the request that 
 a few milliseconds); a larger one by a ``map-findings`` job, once, whoever asks meanwhile being told so.
 """
 
+import datetime
 import hashlib
 import json
 import os
@@ -26,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 from django.conf import settings
+from django.utils import timezone
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
@@ -42,6 +44,7 @@ FIRST_SHOWN = 50
 KINDS_SHOWN = 100
 KIND = "map-findings"
 PARTIAL_SECONDS = 3600
+FAILED_SECONDS = 3600
 
 
 # -- where a map's findings are kept ------------------------------------------------------------------------
@@ -194,6 +197,18 @@ class Checking(Exception):
         super().__init__(f"the map's checks are running (job {job.pk})")
 
 
+class CheckFailed(exceptions.APIException):
+    """The map-findings job of this content failed lately: not tried again for FAILED_SECONDS, so that visitors
+    of a page cannot start a long job that fails on every view."""
+
+    status_code = 503
+
+    def __init__(self, job):
+        self.job = job
+        super().__init__(f"the map's checks failed ({job.error or 'no reason given'}); they are tried again "
+                         f"{FAILED_SECONDS // 60} minutes after")
+
+
 def map_findings(map, user=None):
     """The StoredFindings of a map as it is now: kept, checked here (a small map), or Checking raised after a
     map-findings job was asked for (dispatch.BrokerUnavailable if none could be)."""
@@ -207,6 +222,13 @@ def map_findings(map, user=None):
     from jobs import dispatch
     from jobs.models import Job
 
+    failed = (Job.objects.filter(kind=KIND, request_key=dispatch.request_key(KIND, {"checks": key}),
+                                 subject_type="map", subject_id=map.pk, content_hash=map.content_hash,
+                                 status=Job.Status.FAILED,
+                                 finished__gte=timezone.now() - datetime.timedelta(seconds=FAILED_SECONDS))
+              .order_by("-finished").first())
+    if failed is not None and dispatch.find_same(KIND, {"checks": key}, subject=map) is None:
+        raise CheckFailed(failed)
     job, _ = dispatch.submit(KIND, {"checks": key}, subject=map, user=user)
     if job.status == Job.Status.SUCCEEDED:  # its files were removed from storage: check again
         job.delete()
@@ -249,6 +271,8 @@ def map_page_context(map, user=None):
         return {"checking": exc.job, "summary": None, "findings": [], "overlay": None}
     except dispatch.BrokerUnavailable:
         return {"checking": "unavailable", "summary": None, "findings": [], "overlay": None}
+    except CheckFailed as exc:
+        return {"checking": None, "failed": exc.detail, "summary": None, "findings": [], "overlay": None}
     summary = found.summary
     first = summary["first"]
     return {"checking": None, "summary": summary, "findings": first, "kinds": summary["kinds"][:KINDS_SHOWN],

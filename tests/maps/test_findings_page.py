@@ -134,3 +134,24 @@ def test_findings_removed_while_read_are_a_503_to_ask_again(user, user_client, m
         part.unlink()  # as if pruned between the summary and the page
     response = user_client.get(f"/api/maps/{map.pk}/findings/")
     assert response.status_code == 503 and "ask again" in response.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_checks_that_failed_lately_are_not_started_again_by_each_visitor(user, api_client, media, settings):
+    from django.utils import timezone
+
+    from jobs import dispatch
+    from jobs.models import Job
+
+    settings.HEXSIDE_FINDINGS_WAIT_HEXES = 10
+    map = Map.objects.create_from_doc(user, mapfile.parse(many_findings(12)), published=True)
+    parameters = {"checks": findings.key_of(map.ruleset, map.content_hash)}
+    Job.objects.create(kind="map-findings", parameters=parameters,
+                       request_key=dispatch.request_key("map-findings", parameters), subject_type="map",
+                       subject_id=map.pk, content_hash=map.content_hash, status=Job.Status.FAILED,
+                       finished=timezone.now(), error="MemoryError: out of memory")
+    page = api_client.get(f"/maps/{map.pk}/")
+    assert page.status_code == 200 and "checks failed (MemoryError: out of memory)" in page.content.decode()
+    response = api_client.get(f"/api/maps/{map.pk}/findings/")
+    assert response.status_code == 503 and "tried again 60 minutes after" in response.json()["detail"]
+    assert Job.objects.count() == 1  # nothing started again
