@@ -287,6 +287,11 @@ HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = int(os.environ.get("HEXSIDE_IMPORT_MAX_IMAGE_P
 HEXSIDE_FINDINGS_LOS_PAIRS = int(os.environ.get("HEXSIDE_FINDINGS_LOS_PAIRS", 12))
 HEXSIDE_FINDINGS_LOS_SECONDS = float(os.environ.get("HEXSIDE_FINDINGS_LOS_SECONDS", 0.25))
 HEXSIDE_FINDINGS_LOS_MAX_HEXES = int(os.environ.get("HEXSIDE_FINDINGS_LOS_MAX_HEXES", 10_000))
+# A map's findings are worked out once per content and kept (maps/findings.py): up to this many hexes on the
+# request that first asks, past it by a map-findings job (the page says they are being checked meanwhile).
+HEXSIDE_FINDINGS_WAIT_HEXES = int(os.environ.get("HEXSIDE_FINDINGS_WAIT_HEXES", 5_000))
+# The findings of at most this many map contents are kept (each edit is new content); older ones go first.
+HEXSIDE_FINDINGS_KEPT = int(os.environ.get("HEXSIDE_FINDINGS_KEPT", 500))
 HEXSIDE_BATCH_LOS_PAIRS = int(os.environ.get("HEXSIDE_BATCH_LOS_PAIRS", 24))
 HEXSIDE_BATCH_LOS_SECONDS = float(os.environ.get("HEXSIDE_BATCH_LOS_SECONDS", 1.0))
 HEXSIDE_BATCH_PARTS = int(os.environ.get("HEXSIDE_BATCH_PARTS", 4))

@@ -22,7 +22,8 @@ from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from maps import scans
+from maps import findings, scans
+from maps.findings import CheckingSerializer, FindingsPageSerializer
 from maps.models import Map, apply_edits, check_name, restore_revision
 from maps.serializers import (
     BackgroundUploadSerializer,
@@ -180,17 +181,36 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return self.edit(request)
 
     @extend_schema(
-        summary="The map's findings: the format's warnings and its game's rules checks",
+        summary="The map's findings, a page at a time: the format's warnings and its game's rules checks",
         description="Each finding as `validate_map --json` gives it (severity, code, where, message) with its "
-                    "JSON path, the hex's label and, for a hexside, the side of that hex. A small sample of LOS "
-                    "answers is checked for reciprocity. See docs/validation.md.",
-        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+                    "JSON path, the hex's label and, for a hexside, the side of that hex, in pages (`page` from "
+                    "1, `page_size` up to 1000, default 1000), each with the counts by severity and by kind. "
+                    "They are checked once per map content and kept; a map of more than "
+                    "HEXSIDE_FINDINGS_WAIT_HEXES hexes is checked by a `map-findings` job, and until it is done "
+                    "the answer is 202 with the job (503 if that job failed within the hour: not started again "
+                    "for each visitor). A page that is not there is a 400 naming it. A small "
+                    "sample of LOS answers is checked for reciprocity. See docs/validation.md.",
+        parameters=[OpenApiParameter("page", int, description="The page, from 1."),
+                    OpenApiParameter("page_size", int, description="Findings a page, 1 to 1000 (default 1000).")],
+        responses={200: FindingsPageSerializer, 202: CheckingSerializer, 400: ErrorsSerializer, 404: NOT_FOUND,
+                   503: OpenApiTypes.OBJECT},
     )
     @action(detail=True, methods=["get"])
     def findings(self, request, pk=None):
-        from maps.findings import map_findings
+        from jobs import dispatch
 
-        return Response({"findings": map_findings(self.get_object())})
+        try:
+            found = findings.map_findings(self.get_object(), request.user)
+        except findings.Checking as exc:
+            return Response({"detail": "the map is being checked; ask again in a moment", "job": exc.job.pk,
+                             "url": reverse("job-detail", args=[exc.job.pk])},
+                            status=status.HTTP_202_ACCEPTED, headers={"Retry-After": "5"})
+        except dispatch.BrokerUnavailable:
+            return Response({"detail": "the map's checks cannot be started just now; try again later"},
+                            status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "30"})
+        paginator = findings.FindingsPagination()
+        page = paginator.paginate_queryset(found, request, view=self)
+        return paginator.get_paginated_response(page)
 
     @extend_schema(summary="The map's revisions, newest first", responses={200: MapRevisionSerializer(many=True),
                                                                            404: NOT_FOUND})

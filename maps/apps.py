@@ -44,6 +44,7 @@ def register_jobs():
         kinds.Kind("viewshed", "maps.viewshed", label="viewshed", interactive=True),
         kinds.Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part", label="whole-map analysis"),
         kinds.Kind("map-image", "maps.map_image", label="map image"),
+        kinds.Kind("map-findings", "maps.map_findings", label="map checks"),
         kinds.Kind("map-export", "maps.export", label="map print"),
     ):
         kinds.register(kind)

@@ -1,5 +1,5 @@
-"""The Celery tasks of a map's jobs: one line, a viewshed, the whole map in parts, the map page's picture and
-the map's print PNG.
+"""The Celery tasks of a map's jobs: one line, a viewshed, the whole map in parts, the map page's picture, the
+map's print PNG and its findings.
 
 A job computes for the map content it was asked about (its ``content_hash``), not for whatever the map holds when
 a worker gets to it: the document comes from the map if unchanged, else from the revision with that hash. Each
@@ -62,6 +62,11 @@ def map_image(self, job_id):
     runner.run(self, job_id, draw_map_image)
 
 
+@shared_task(base=JobTask, bind=True, name="maps.map_findings")
+def map_findings(self, job_id):
+    runner.run(self, job_id, check_map_findings)
+
+
 @shared_task(base=JobTask, bind=True, name="maps.export")
 def export(self, job_id):
     runner.run(self, job_id, export_map)
@@ -77,11 +82,12 @@ def answer_los(job):
 
 
 def answer_viewshed(job):
-    """Exactly what `manage.py viewshed MAP FROM --json` prints, written as a JSON file piece by piece: a 500 x 500
-    map's answer would take hundreds of MB as Python dicts, and the database would parse it again to store it."""
+    """What `manage.py viewshed MAP FROM --json` prints, packed (engine.los.packed): each distinct answer once and
+    two numbers per hex, deflated. As one JSON object per hex a 500 x 500 map's answer was about 40 MB; packed it
+    is a few hundred KB, still kept as a file so the row stays small."""
     p = job.parameters
     shed = engine.viewshed_answer(compiled_for(job), p["from"], p.get("level"))
-    return Outcome(None, file=("viewshed.json", runner.spooled(shed.json_pieces())), in_file=True)
+    return Outcome(None, file=("viewshed.json", runner.spooled([json.dumps(shed.packed())])), in_file=True)
 
 
 def matrix_mode(n):
@@ -191,6 +197,16 @@ def draw_map_image(job):
     if not path.exists():
         images.store(MAP_IMAGE, content, render.render_map(compiled_for(job)))
     return {"image": str(path.relative_to(images.folder()))}
+
+
+def check_map_findings(job):
+    """A map's findings for the job's content, checked here (never in a web process, for a large map) and kept
+    under the key the job was asked with (maps.findings); findings already kept are not checked again."""
+    from maps import findings
+
+    key = job.parameters["checks"]
+    found = findings.stored(key) or findings.check_and_store(key, document_for(job))
+    return {"count": len(found), "severity": found.summary["severity"]}
 
 
 def export_map(job):

@@ -158,16 +158,19 @@ def map_delete(request, pk):
 
 
 def map_page(request, pk):
+    """One map: its findings summarised and its contents counted, both kept once per content (maps.findings),
+    so a view costs the same whatever the map holds; the map itself is not read."""
     map = get_object_or_404(Map.objects.visible_to(request.user).select_related("owner"), pk=pk)
-    document = map.document
+    findings = map_page_context(map, request.user)
+    summary = findings["summary"] or {}
     context = {
         "map": map,
         "grid": map.hex_grid(),
-        "counts": {key: len(document.get(key, [])) for key in ("hexes", "hexsides", "overlays")},
-        "defaults": document.get("defaults", {}),
+        "counts": summary.get("contents"),
+        "defaults": summary.get("defaults"),
         "revisions": map.revisions.select_related("author").defer("snapshot", "changes")[:RECENT_REVISIONS],
         "is_owner": request.user.is_authenticated and map.owner_id == request.user.id,
-        **map_page_context(map),
+        **findings,
     }
     return render(request, "maps/map_detail.html", context)
 

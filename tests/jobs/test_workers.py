@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from engine import mapfile
-from engine.los import engine
+from engine.los import engine, packed
 from hexside.celery import app
 from jobs import dispatch
 from jobs.models import Job
@@ -90,19 +90,21 @@ def test_a_los_job_answers_exactly_what_the_los_command_prints(worker, user_clie
         assert body["worker"].startswith(worker.name)
 
 
-def test_a_viewshed_job_answers_exactly_what_the_viewshed_command_prints(worker, user_client, user_map, tmp_path):
+def test_a_viewshed_job_answers_packed_what_the_viewshed_command_prints(worker, user_client, user_map, tmp_path):
     url = user_client.post(f"/api/maps/{user_map.pk}/viewshed/", {"from": "D5"}, format="json").json()["url"]
     body = follow(user_client, url)
     assert body["status"] == "succeeded", body
     expected = command("viewshed", map_file(user_map, tmp_path), "D5")
-    assert body["result"] == expected
-    # Kept as a JSON file, not as dicts in the row (issue 7, point 1), and shown as the result all the same.
+    label = engine.compile_map(mapfile.parse(user_map.document)).label
+    assert body["result"]["encoding"] == "packed-1"  # issue 17: one small entry per answer, not per hex
+    assert packed.unpack(body["result"], label) == expected
+    # Kept as a JSON file, not in the row (issue 7, point 1), and shown as the result all the same.
     job = Job.objects.get(pk=body["id"])
     assert job.result is None and job.result_in_file
     with job.result_file.open("rb") as f:
-        assert json.loads(f.read()) == expected
+        assert json.loads(f.read()) == body["result"]
     assert user_client.get(url, HTTP_ACCEPT="text/html").status_code == 200  # the browsable API shows it too
-    assert json.loads(user_client.get(f"{url}file/").getvalue()) == expected
+    assert json.loads(user_client.get(f"{url}file/").getvalue()) == body["result"]
 
 
 def test_an_analysis_runs_in_parts_and_assembles_the_whole_map(worker, user_client, user_map):

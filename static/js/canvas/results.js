@@ -31,3 +31,22 @@ export function heat(t) {
   const mix = (s) => Math.round(((a >> s) & 255) * (1 - f) + ((b >> s) & 255) * f);
   return `rgb(${mix(16)},${mix(8)},${mix(0)})`;
 }
+
+// A viewshed job's answer, packed (engine/los/packed.py): each distinct answer once, then per hex (hex i is column
+// i / rows, row i % rows) a uint16 index into the answers and an int16 level, deflated and base64-encoded. Unpacked
+// here as a Map of label -> answer, the shape the page draws. label(column, row) names a hex.
+export async function unpackViewshed(result, label) {
+  if (result.encoding !== "packed-1") return new Map(Object.entries(result.hexes));
+  const bytes = Uint8Array.from(atob(result.hexes), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  const buffer = await new Response(stream).arrayBuffer();
+  const n = result.count, rows = result.rows;
+  if (buffer.byteLength !== 4 * n) throw new Error(`a packed viewshed of ${n} hexes holds ${buffer.byteLength} bytes`);
+  const data = new DataView(buffer), hexes = new Map();
+  for (let i = 0; i < n; i++) {
+    const to = label(Math.floor(i / rows), i % rows);
+    hexes.set(to, { from: result.from, to, from_level: result.level, to_level: data.getInt16(2 * (n + i), true),
+                    ...result.answers[data.getUint16(2 * i, true)] });
+  }
+  return hexes;
+}

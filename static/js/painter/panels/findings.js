@@ -9,13 +9,16 @@ export class Findings {
     const p = this.p, state = $("#findings-state"), list = $("#findings-list");
     if (!p.config.findings) { state.textContent = "Map checks are not available on this server yet."; return; }
     try {
-      const data = await get(urls.findings(p.mapId));
+      const data = await get(urls.findings(p.mapId));   // the first page (1000); a large map's count says the rest
+      if (data.job) { state.textContent = "The map is being checked in the background; reload the page in a while."; return; }
       this.items = (data.findings || []).map((f) => {
         let at = null;
         try { if (f.hex) at = p.grid.parseLabel(f.hex); } catch { at = null; }
         return { ...f, at };
       });
-      state.textContent = this.items.length ? `${this.items.length} finding(s)` : "No findings.";
+      const count = data.count ?? this.items.length;
+      state.textContent = !count ? "No findings."
+        : count > this.items.length ? `${count} finding(s), the first ${this.items.length} listed` : `${count} finding(s)`;
       list.replaceChildren(...this.items.map((f) => el("li", { class: `finding ${f.severity}` },
         el("button", { type: "button", class: "reason", onclick: () => { p.highlight = { hexes: f.at ? [f.at] : [], hexsides: [] }; p.view.request(); } },
            `${f.severity}: ${f.hex ? f.hex + " · " : ""}${f.message}`))));

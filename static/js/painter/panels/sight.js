@@ -4,7 +4,7 @@
 import { urls } from "../../lib/api.js";
 import { $, el } from "../../lib/dom.js";
 import { runJob } from "../../lib/jobs.js";
-import { PALETTE, heat, resultFill } from "../../canvas/results.js";
+import { PALETTE, heat, resultFill, unpackViewshed } from "../../canvas/results.js";
 import { drawLine, lineStyle } from "../tools/los.js";
 
 export class Sight {
@@ -105,7 +105,7 @@ export class Sight {
     const revision = p.editor.revision;
     try {
       const job = await runJob(urls.job("viewshed", p.mapId), params, (j) => p.progress.show(j));
-      const hexes = new Map(Object.entries(job.result.hexes));
+      const hexes = await unpackViewshed(job.result, (c, r) => g.label(c, r));
       p.results.viewshed = { from: h, hexes, revision, stale: false };
       $("#analysis-show").value = "off";   // one shading at a time
       const count = (k) => [...hexes.values()].filter((a) => a.result === k).length;
