@@ -1,0 +1,104 @@
+"""How long a scenario's texts and how many its parts may be (docs/scenario-format.md, "Limits").
+
+Every text and every list of the scenario format has a ceiling, so that what a scenario costs to read, store,
+check and print as a card is bounded by these numbers, not by what a file holds. A scenario past one is refused
+with a finding naming the part in a designer's words and the limit: "special rule 3 is 1,048,576 characters; at
+most 4,000". The numbers are generous for any printed scenario (a long special rule is a page of the card).
+"""
+
+import re
+
+# -- texts: characters ---------------------------------------------------------------------------------------
+TITLE = 200
+SUBTITLE = 200
+DATE = 100
+PLACE = 200
+DESIGNER = 200
+INTRODUCTION = 20_000
+WEATHER = 200
+SIDE_NAME = 100
+NATIONALITY = 100
+BRIEF = 8_000  # a TOCS side's mission, and its intelligence
+UNIT = 100  # an OOB line's unit type, and its name
+UNIT_NOTES = 1_000
+FORMATION = 100
+WEAPON = 100
+REINFORCEMENT_NOTE = 500
+MARKER_NOTE = 500
+OBJECTIVE_NAME = 200
+SPECIAL_RULE = 4_000
+VICTORY_TEXT = 1_000  # a victory condition written as text
+GAME_TEXT = 1_000  # a game's own text field (a side's, an OOB line's, the rules')
+EXTENSIONS = 100_000  # the extensions object, as JSON text
+
+# -- counts -----------------------------------------------------------------------------------------------
+MAPS = 8
+SIDES = 8
+OOB_LINES = 500  # per side
+WEAPONS = 20  # per OOB line
+PLACEMENTS = 2_000  # per side
+REINFORCEMENTS = 200  # per side
+REINFORCEMENT_UNITS = 100  # per reinforcement
+MARKERS = 2_000
+OBJECTIVES = 200
+SPECIAL_RULES = 50
+VICTORY_CONDITIONS = 20  # per side, counting those an "and" or "or" combines
+HEXES = 5_000  # any list of hexes: a setup zone, entry or exit hexes, a side's perimeter
+GAME_LIST = 200  # a game's own list field (overlays, side ids)
+
+# What a list's entries are called, for "side 1 has 600 OOB lines".
+ENTRY_NOUNS = {"maps": ("map", "maps"), "sides": ("side", "sides"), "oob": ("OOB line", "OOB lines"),
+               "placements": ("placement", "placements"), "reinforcements": ("reinforcement", "reinforcements"),
+               "units": ("unit", "units"), "markers": ("marker", "markers"),
+               "objectives": ("objective", "objectives"), "special_rules": ("special rule", "special rules"),
+               "weapons": ("weapon", "weapons"), "conditions": ("condition", "conditions"),
+               "overlays": ("overlay", "overlays")}
+FIELD_NAMES = {"title": "the title", "subtitle": "the subtitle", "date": "the date", "place": "the place",
+               "introduction": "the introduction", "designer": "the designer's name", "weather": "the weather",
+               "name": "the name", "nationality": "the nationality", "mission": "the mission",
+               "intelligence": "the intelligence", "unit": "the unit type", "notes": "the notes",
+               "note": "the note", "formation": "the formation", "text": "the text", "victory": "the victory",
+               "setup_zone": "the setup zone", "hexes": "the hex list", "extensions": "the extensions",
+               "perimeter": "the perimeter", "rules": "the rules", "fields": "the game's fields"}
+SKIPPED = {"brief", "environment"}
+_STEP = re.compile(r"([A-Za-z0-9_-]+)(?:\[(\d+)\])?")
+
+
+def describe(path):
+    """A JSON path in a designer's words: "sides[0].oob[3].notes" -> "the notes of OOB line 4 of side 1"."""
+    if path in ("", "$"):
+        return "the scenario"
+    words = []
+    for key, index in _STEP.findall(path):
+        if index:
+            words.append(f"{ENTRY_NOUNS.get(key, (key,))[0]} {int(index) + 1}")
+        elif key not in SKIPPED:
+            words.append(FIELD_NAMES.get(key, f"'{key}'"))
+    return " of ".join(reversed(words)) or "the scenario"
+
+
+def too_long(path, length, limit):
+    """The message of a text past its limit."""
+    return f"{describe(path)} is {length:,} characters; at most {limit:,}"
+
+
+def too_many(path, count, limit, noun=None):
+    """The message of a list past its limit: "side 1 has 600 OOB lines; at most 500", "the setup zone of side
+    1 has 6,000 hexes; at most 5,000"."""
+    head, _, key = path.rpartition(".")
+    if key in ENTRY_NOUNS:
+        return f"{describe(head)} has {count:,} {ENTRY_NOUNS[key][1]}; at most {limit:,}"
+    return f"{describe(path)} has {count:,} {noun or 'entries'}; at most {limit:,}"
+
+
+def victory_conditions(value, limit=VICTORY_CONDITIONS):
+    """How many conditions a victory condition holds, counting combined ones; stops counting past ``limit``."""
+    seen, stack = 0, [value]
+    while stack and seen <= limit:
+        item = stack.pop()
+        if isinstance(item, dict):
+            seen += 1
+            inner = item.get("conditions")
+            if isinstance(inner, list):
+                stack.extend(inner[:limit + 1])
+    return seen

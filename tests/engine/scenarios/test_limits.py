@@ -1,0 +1,109 @@
+"""Issue 17, point 6: every text and every list of the scenario format has a limit (engine/scenarios/limits.py),
+and a scenario past one is refused with the part named in a designer's words and the limit, before it costs
+anything to print."""
+
+import pytest
+
+from engine.scenarios import limits, scenariofile
+from tests.scenarios.conftest import SAMPLES, parse
+
+
+def problems(data):
+    with pytest.raises(scenariofile.ScenarioFormatError) as caught:
+        parse(data)
+    return {(f.path, f.message) for f in caught.value.errors}
+
+
+def test_a_megabyte_special_rule_is_refused_in_designer_words(small):
+    small["special_rules"] = ["Night rules apply.", "Smoke lasts a turn.", "x" * 1_048_576]
+    assert problems(small) == {("special_rules[2]", "special rule 3 is 1,048,576 characters; at most 4,000")}
+
+
+def test_the_longest_allowed_special_rule_is_read(small):
+    small["special_rules"] = ["y" * limits.SPECIAL_RULE] * limits.SPECIAL_RULES
+    assert len(parse(small).data["special_rules"]) == limits.SPECIAL_RULES
+
+
+# (where in the document, key, limit, what the message calls it)
+TEXTS = [
+    ((), "title", limits.TITLE, "the title"),
+    ((), "subtitle", limits.SUBTITLE, "the subtitle"),
+    ((), "introduction", limits.INTRODUCTION, "the introduction"),
+    ((), "designer", limits.DESIGNER, "the designer's name"),
+    (("sides", 0), "name", limits.SIDE_NAME, "the name of side 1"),
+    (("sides", 0, "brief"), "mission", limits.BRIEF, "the mission of side 1"),
+    (("sides", 0, "oob", 1), "unit", limits.UNIT, "the unit type of OOB line 2 of side 1"),
+    (("sides", 0, "oob", 1), "notes", limits.UNIT_NOTES, "the notes of OOB line 2 of side 1"),
+    (("sides", 0, "reinforcements", 0), "note", limits.REINFORCEMENT_NOTE,
+     "the note of reinforcement 1 of side 1"),
+]
+
+
+@pytest.mark.parametrize("where, key, limit, what", TEXTS, ids=lambda v: v if isinstance(v, str) else None)
+def test_every_text_has_a_limit_named_in_its_message(small, where, key, limit, what):
+    target = small
+    for step in where:
+        if step == "brief":
+            target = target.setdefault("brief", {})
+        else:
+            target = target[step]
+    target[key] = "z" * (limit + 1)
+    found = problems(small)
+    assert any(message == f"{what} is {limit + 1:,} characters; at most {limit:,}" for _, message in found), found
+
+
+def test_too_many_oob_lines_are_refused_before_they_are_read(small):
+    oob = [{"id": f"u{i}", "unit": "Rifle Squad"} for i in range(limits.OOB_LINES + 1)]
+    oob[3]["nope"] = True  # not reported: the list is not read past its count
+    small["sides"][1]["oob"] = oob
+    found = problems(small)
+    assert ("sides[1].oob", f"side 2 has {limits.OOB_LINES + 1:,} OOB lines; at most {limits.OOB_LINES:,}") in found
+    assert not any("nope" in path for path, _ in found)
+
+
+@pytest.mark.parametrize("key, limit, noun", [("special_rules", limits.SPECIAL_RULES, "special rules"),
+                                              ("markers", limits.MARKERS, "markers"),
+                                              ("objectives", limits.OBJECTIVES, "objectives")])
+def test_too_many_of_the_scenario_s_lists(small, key, limit, noun):
+    small[key] = ["rule"] * (limit + 1) if key == "special_rules" else [{}] * (limit + 1)
+    assert (key, f"the scenario has {limit + 1:,} {noun}; at most {limit:,}") in problems(small)
+
+
+def test_too_many_placements_reinforcements_and_sides(small):
+    side = small["sides"][0]
+    side["placements"] = [{"unit": "sq", "hex": "A1"}] * (limits.PLACEMENTS + 1)
+    side["reinforcements"] = [{"turn": 2, "units": [{"unit": "sq"}] * (limits.REINFORCEMENT_UNITS + 1),
+                               "edge": "W"}]
+    side["setup_zone"] = ["A1"] * (limits.HEXES + 1)
+    found = {message for _, message in problems(small)}
+    assert f"side 1 has {limits.PLACEMENTS + 1:,} placements; at most {limits.PLACEMENTS:,}" in found
+    assert (f"reinforcement 1 of side 1 has {limits.REINFORCEMENT_UNITS + 1:,} units; at most "
+            f"{limits.REINFORCEMENT_UNITS:,}") in found
+    assert f"the setup zone of side 1 has {limits.HEXES + 1:,} hexes; at most {limits.HEXES:,}" in found
+    small["sides"] = [small["sides"][0]] * (limits.SIDES + 1)
+    assert ("sides", f"the scenario has {limits.SIDES + 1} sides; at most {limits.SIDES}") in problems(small)
+
+
+def test_a_victory_condition_combines_a_bounded_number_of_conditions(small):
+    leaf = {"kind": "vp", "at_least": 1}
+    small["sides"][0]["victory"] = {"kind": "or", "conditions": [leaf] * (limits.VICTORY_CONDITIONS + 5)}
+    found = problems(small)
+    assert ("sides[0].victory", f"the victory of side 1 combines more than {limits.VICTORY_CONDITIONS} conditions; "
+                                f"at most {limits.VICTORY_CONDITIONS}") in found
+    small["sides"][0]["victory"] = {"kind": "text", "text": "w" * (limits.VICTORY_TEXT + 1)}
+    assert ("sides[0].victory.text", f"the text of the victory of side 1 is {limits.VICTORY_TEXT + 1:,} characters; "
+                                     f"at most {limits.VICTORY_TEXT:,}") in problems(small)
+
+
+def test_every_sample_is_within_the_limits(sample_maps):
+    for path in SAMPLES:
+        scenariofile.parse(path.read_bytes(), sample_maps)  # raises past a limit
+
+
+def test_the_limits_are_documented():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "scenario-format.md").read_text()
+    for name in ("SPECIAL_RULE", "SPECIAL_RULES", "OOB_LINES", "PLACEMENTS", "REINFORCEMENTS", "SIDES", "MARKERS",
+                 "OBJECTIVES", "VICTORY_CONDITIONS", "INTRODUCTION", "BRIEF", "UNIT_NOTES"):
+        assert f"`{name}`" in text and f"{getattr(limits, name):,}" in text, name
