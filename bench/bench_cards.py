@@ -5,6 +5,10 @@ mode in this process: the job row, the runner, the progress and the stored file 
 broker hop is left out (bench_jobs.py measures that). Times are from submit to the job's success with its file
 stored. Aims: card under 2 s, map under 5 s. A second ask of each is answered from the stored file.
 
+Then the cost of long texts (issue 17, point 6): a 200 kB special rule laid out as one paragraph (the card before
+the fix; 1 MB took over 282 s) against the runs of cards.texts, and the card with the longest texts the format
+allows (limits.py: the introduction and every special rule at their limits, each OOB line's notes too).
+
 Runs in a fresh folder with its own SQLite database. Run: .venv/bin/python bench/bench_cards.py [--repeat 3]
 """
 
@@ -90,7 +94,50 @@ def main():
     print(f"60x40 map at 300 dpi, 19 mm hexes: {job.result['width']} x {job.result['height']} px, "
           f"{job.result['bytes'] / 1e6:.1f} MB PNG; median {png:.2f} s of {args.repeat} "
           f"(aim {AIMS['map']:.0f} s, ratio {png / AIMS['map']:.2f})")
+    long_texts()
     return 0
+
+
+def long_texts():
+    import random
+    from types import SimpleNamespace
+
+    from reportlab.platypus import SimpleDocTemplate
+
+    from engine.scenarios import cards, limits, scenariofile
+
+    words = "the quick brown fox jumps over a lazy dog while the tanks roll on to the bridge at dawn".split()
+    rnd = random.Random(1)
+
+    def prose(n):
+        return " ".join(rnd.choice(words) for _ in range(n // 3))[:n]
+
+    def laid_out(flowables):
+        start = time.perf_counter()
+        SimpleDocTemplate(io.BytesIO()).build(flowables)
+        return time.perf_counter() - start
+
+    text = prose(200_000)
+    one = laid_out([cards.rich(f"<b>1.</b> {cards.escape(text)}")])  # as the card laid it out before
+    runs = laid_out(cards.special_rules(SimpleNamespace(data={"special_rules": [text]})))
+    print(f"a 200 kB special rule: one paragraph (before) {one:.2f} s, in runs (after) {runs:.2f} s, "
+          f"ratio {runs / one:.3f}")
+
+    maps = scenariofile.folder_maps(ROOT / "maps" / "samples")
+    data = json.loads((ROOT / "scenarios" / "samples" / "hill-112.json").read_bytes())
+    data["introduction"] = prose(limits.INTRODUCTION)
+    data["special_rules"] = [prose(limits.SPECIAL_RULE) for _ in range(limits.SPECIAL_RULES)]
+    for side in data["sides"]:
+        side["oob"] = [dict(side["oob"][0], id=f"{side['id']}{i}", notes=prose(limits.UNIT_NOTES))
+                       for i in range(limits.OOB_LINES)]
+        side.update(placements=[], reinforcements=[], victory=None)
+    doc = scenariofile.parse(json.dumps(data), maps)
+    start = time.perf_counter()
+    pdf = cards.card_pdf(doc)
+    seconds = time.perf_counter() - start
+    print(f"the longest allowed texts (introduction, {limits.SPECIAL_RULES} special rules, {len(data['sides'])} x "
+          f"{limits.OOB_LINES} OOB lines with notes): {seconds:.2f} s, {len(pdf) / 1e6:.1f} MB PDF "
+          f"(before: a 1 MB special rule alone took over 282 s; ratio {seconds / 282:.3f})")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,73 @@
+"""Issue 17, point 6: a card's layout is linear in its text. reportlab lays a paragraph out again on each page it
+continues on, so one long special rule cost the square of its length (1 MB: over 282 s); the card now flows a
+long text in runs of at most cards.CHUNK characters. The work is counted, not timed: the characters reportlab
+is given to lay out (each Paragraph.wrap call counts its paragraph's text)."""
+
+import io
+import json
+import random
+import re
+from types import SimpleNamespace
+
+import pytest
+from reportlab.platypus import Paragraph, SimpleDocTemplate
+
+from engine.scenarios import cards, limits, scenariofile
+from tests.scenarios.conftest import SAMPLES
+
+WORDS = "the quick brown fox jumps over a lazy dog while the tanks roll on to the bridge at dawn".split()
+
+
+def prose(n, seed=1):
+    rnd = random.Random(seed)
+    return " ".join(rnd.choice(WORDS) for _ in range(n // 3))[:n].strip()
+
+
+@pytest.fixture
+def laid_out(monkeypatch):
+    """How many characters reportlab has laid out: a count kept around its own Paragraph.wrap."""
+    count = {"chars": 0, "calls": 0}
+    wrap = Paragraph.wrap
+
+    def counting(self, width, height):
+        count["chars"] += len(self.getPlainText())
+        count["calls"] += 1
+        return wrap(self, width, height)
+
+    monkeypatch.setattr(Paragraph, "wrap", counting)
+    return count
+
+
+def layout_work(flowables, count):
+    before = count["chars"]
+    SimpleDocTemplate(io.BytesIO()).build(flowables)
+    return count["chars"] - before
+
+
+def test_doubling_a_special_rule_less_than_triples_its_layout_work(laid_out):
+    def work(n):
+        return layout_work(cards.special_rules(SimpleNamespace(data={"special_rules": [prose(n)]})), laid_out)
+
+    single, double = work(60_000), work(120_000)
+    assert double < 2.5 * single  # quadratic: about 4 times
+    assert double < 3 * 120_000  # each character laid out a few times, not once per page
+
+
+def test_a_long_text_flows_in_runs_of_bounded_size_and_keeps_every_word():
+    text = prose(50_000) + "\n\n" + "w" * 3_000 + "\n\nLast paragraph."
+    flowables = cards.texts(text, lead="<b>7.</b> ")
+    plain = [f.getPlainText() for f in flowables]
+    assert max(len(t) for t in plain) <= cards.CHUNK + len("7. ")
+    assert plain[0].startswith("7. ") and plain[-1] == "Last paragraph."
+    assert "".join("".join(plain).split()) == "".join(("7. " + text).split())  # (a long word is cut in two)
+
+
+def test_the_longest_texts_the_format_allows_lay_out_in_bounded_work(laid_out, sample_maps):
+    data = json.loads(next(p for p in SAMPLES if p.stem == "hill-112").read_bytes())
+    data["introduction"] = prose(limits.INTRODUCTION, seed=2)
+    data["special_rules"] = [prose(limits.SPECIAL_RULE, seed=k) for k in range(limits.SPECIAL_RULES)]
+    doc = scenariofile.parse(json.dumps(data), sample_maps)  # allowed
+    text = limits.INTRODUCTION + limits.SPECIAL_RULE * limits.SPECIAL_RULES
+    pdf = cards.card_pdf(doc)
+    assert laid_out["chars"] < 3 * text
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) > limits.SPECIAL_RULES // 2  # the rules are all there
