@@ -30,8 +30,8 @@ from maps.models import Map
 # A worker process keeps a few compiled maps, and never more than this many hexes of them in all: a large map
 # (250,000 hexes take a few hundred MB compiled) is kept alone, so memory stays bounded by the largest map.
 COMPILED_CACHE_SIZE = 8
-# The maps.images kind of the map page's picture (/maps/<id>/map.png).
-MAP_IMAGE = "map"
+# The maps.images kind of the map page's picture (/maps/<id>/map.png), at most render.PAGE_PX on its longer side.
+MAP_IMAGE = "page"
 COMPILED_CACHE_HEXES = 300_000
 COMPILED_COLLECT_HEXES = 50_000
 _compiled = OrderedDict()
@@ -178,8 +178,9 @@ def assemble_analysis(job):
 
 
 def draw_map_image(job):
-    """The map page's PNG for the job's content, drawn here (never in a web process) and kept by content hash
-    (maps.images); a picture already kept is not drawn again."""
+    """The map page's PNG for the job's content, drawn here (never in a web process) at most render.PAGE_PX
+    pixels on its longer side (render.render_page: a huge map is a mosaic of its cells, never compiled), and kept
+    by content hash (maps.images); a picture already kept is not drawn again."""
     from engine import render
     from maps import images
 
@@ -189,7 +190,8 @@ def draw_map_image(job):
     content = SimpleNamespace(content_hash=job.content_hash, ruleset=ruleset)
     path = images.path_of(MAP_IMAGE, content)
     if not path.exists():
-        images.store(MAP_IMAGE, content, render.render_map(compiled_for(job)))
+        doc = mapfile.parse(document_for(job))
+        images.store(MAP_IMAGE, content, render.render_page(doc, rulesets.get(doc.ruleset), lambda: compiled_for(job)))
     return {"image": str(path.relative_to(images.folder()))}
 
 

@@ -33,6 +33,7 @@ from engine.render.printing import (
 from engine.render.scenario import ScenarioLayer
 from engine.render.screen import (
                                     MOSAIC_ABOVE,
+                                    PAGE_DRAW_HEXES,
                                     PAGE_MIN_SCALE,
                                     PAGE_PX,
                                     SCALE,
@@ -49,8 +50,9 @@ from engine.render.screen import (
 )
 from engine.render.styles import INK, PAPER, font, hex_look, level_fill, rgb, style_of
 
-__all__ = ["HEX_MM_RANGE", "INK", "MARGIN", "MAX_DPI", "MAX_PIXELS", "MOSAIC_ABOVE", "PAGE_MIN_SCALE", "PAGE_PX",
-           "PAPER", "PRINT_MARGIN_MM", "PrintTooLarge", "SCALE", "ScenarioLayer", "THUMB_PX", "check_print",
-           "draw_map", "font", "hex_look", "image_space", "level_fill", "mosaic", "page_scale", "pattern_sprite",
-           "play_area", "print_scale", "printed_size", "render_map", "render_page", "render_print",
-           "render_thumbnail", "render_viewshed", "rgb", "style_of", "thumbnail_of", "too_large", "viewshed_shading"]
+__all__ = ["HEX_MM_RANGE", "INK", "MARGIN", "MAX_DPI", "MAX_PIXELS", "MOSAIC_ABOVE", "PAGE_DRAW_HEXES",
+           "PAGE_MIN_SCALE", "PAGE_PX", "PAPER", "PRINT_MARGIN_MM", "PrintTooLarge", "SCALE", "ScenarioLayer",
+           "THUMB_PX", "check_print", "draw_map", "font", "hex_look", "image_space", "level_fill", "mosaic",
+           "page_scale", "pattern_sprite", "play_area", "print_scale", "printed_size", "render_map", "render_page",
+           "render_print", "render_thumbnail", "render_viewshed", "rgb", "style_of", "thumbnail_of", "too_large",
+           "viewshed_shading"]

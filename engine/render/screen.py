@@ -16,6 +16,7 @@ THUMB_PX = 320  # the longer side of a thumbnail
 MOSAIC_ABOVE = 6000  # hexes: a thumbnail of a larger map is one pixel per hex, scaled (bounded cost)
 PAGE_PX = 3000  # the longer side of the map page's picture (/maps/<id>/map.png), at most
 PAGE_MIN_SCALE = 4  # pixels per map unit: a map whose page picture would have smaller hexes is drawn as a mosaic
+PAGE_DRAW_HEXES = 60_000  # and so is a map of more hexes than this (drawing them hex by hex takes seconds)
 
 
 def image_space(grid):
@@ -45,9 +46,10 @@ def page_scale(grid):
 def render_page(doc, catalogue, compiled):
     """The map page's picture, at most PAGE_PX pixels on its longer side whatever the map: drawn hex by hex at
     page_scale, or, for a map whose hexes would be drawn under PAGE_MIN_SCALE, a mosaic of its cells (one pixel
-    per hex, scaled up; the map is never compiled). ``compiled()`` gives the compiled map when it is needed."""
+    per hex, scaled up; the map is never compiled), as is a map of more than PAGE_DRAW_HEXES hexes. ``compiled()``
+    gives the compiled map when it is needed."""
     scale = page_scale(doc.grid)
-    if scale < PAGE_MIN_SCALE:
+    if scale < PAGE_MIN_SCALE or doc.grid.size > PAGE_DRAW_HEXES:
         cells, _ = doc.resolved()
         return mosaic(doc.grid, catalogue, cells, doc.default_cell(), PAGE_PX)
     cmap = compiled()

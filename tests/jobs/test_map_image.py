@@ -20,6 +20,7 @@ def no_drawing_here(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the map was drawn in the web process")
     monkeypatch.setattr(render, "render_map", refuse)
+    monkeypatch.setattr(render, "render_page", refuse)
 
 
 def test_the_map_image_is_drawn_once_by_a_worker_and_served_from_storage(worker, user_client, user_map,
