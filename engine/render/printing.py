@@ -8,8 +8,8 @@ from engine.render.map import draw_map
 MAX_DPI = 300
 HEX_MM_RANGE = (4.0, 60.0)
 # The largest print: an A0 sheet (841 x 1189 mm) at 300 dpi, 9,933 x 14,043 pixels. The map's pixels (its hexes
-# and margins at the dpi) are bounded by it, so a print's time, memory and file are too (about 25 s, 1 GB and
-# 30 MB at the limit); the legend band under the map adds a few per cent.
+# and margins at the dpi) are bounded by it, so a print's time, memory and file are too (about 13 s, 0.6 GB and
+# 11 MB at the limit: bench/bench_export_bounds.py); the legend band under the map adds a few per cent.
 MAX_PIXELS = 140_000_000
 PRINT_MARGIN_MM = 5.0
 SQRT3 = math.sqrt(3)
