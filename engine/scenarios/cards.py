@@ -50,6 +50,8 @@ MAP_MAX_HEIGHT = 0.5  # of the frame: the map leaves room for the text on page o
 TURNS_PER_ROW = 10
 CHUNK = 1_200  # characters of a text laid out as one paragraph (cards.texts)
 CELL_HEXES = 12  # hexes named in a table cell; the rest are counted ("and 40 more")
+CELL_ARRIVALS = 6  # a unit's arrivals named in its setup cell
+INLINE_NOTES = 160  # characters of weapons and notes kept beside a unit's name; longer ones get a row of their own
 BLANK_LINE = re.compile(r"\n\s*\n")
 INK = colors.HexColor("#222222")
 RULE = colors.HexColor("#999988")
@@ -225,6 +227,9 @@ def setup_or_entry(side, unit):
     arrivals = [f"turn {r['turn']}" + (f", {victory.EDGE_NAMES[r['edge']]} edge" if r.get("edge") else "")
                 + (f", {hex_list(r['hexes'], CELL_HEXES)}" if r.get("hexes") else "")
                 for r in side["reinforcements"] for g in r["units"] if g["unit"] == unit["id"]]
+    if len(arrivals) > CELL_ARRIVALS:
+        arrivals = arrivals[:CELL_ARRIVALS] + [f"and {len(arrivals) - CELL_ARRIVALS} more times (see the "
+                                               "reinforcements)"]
     parts = []
     if hexes:
         parts.append("sets up in " + hex_list(dict.fromkeys(hexes), CELL_HEXES))
@@ -242,15 +247,21 @@ def forces_table(doc, side, frame_w):
     game = doc.ruleset
     extra = {"assault": ("Formation", "formation"), "miniatures": ("Platoon", "formation")}.get(game)
     head = ["Unit", "Count", "Quality"] + ([extra[0]] if extra else []) + ["Setup or entry"]
-    rows = [[p(h, "head") for h in head]]
+    rows, spans = [[p(h, "head") for h in head]], []
     for unit in side["oob"]:
-        notes = ", ".join(unit.get("weapons") or [])
-        name = unit_name(unit) + (f" — {notes}" if notes else "") + (f". {unit['notes']}" if unit.get("notes") else "")
+        weapons = ", ".join(unit.get("weapons") or [])
+        more = (f"— {weapons}" if weapons else "") + (f". {unit['notes']}" if unit.get("notes") else "")
+        inline = len(more) <= INLINE_NOTES
+        name = unit_name(unit) + (" " + more if inline and more else "")
         row = [p(name, "cell"), p(unit["count"], "cell"), p(unit.get("quality") or "—", "cell")]
         if extra:
             row.append(p(unit.get(extra[1]) or "—", "cell"))
         row.append(p(setup_or_entry(side, unit), "cell"))
         rows.append(row)
+        if not inline:
+            # Long weapons and notes go under the unit across the whole table, so that no row outgrows a page.
+            spans.append(len(rows))
+            rows.append([p(more.lstrip("—. "), "cell")] + [""] * (len(head) - 1))
     widths = [0.34, 0.08, 0.12] + ([0.18] if extra else []) + [0.46 - (0.18 if extra else 0)]
     table = Table(rows, colWidths=[w * frame_w for w in widths], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
@@ -258,7 +269,8 @@ def forces_table(doc, side, frame_w):
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("FONTNAME", (0, 0), (-1, -1), FONT),
         ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-    ]))
+    ] + [("SPAN", (0, r), (-1, r)) for r in spans] + [("LINEBELOW", (0, r - 1), (-1, r - 1), 0, colors.white)
+                                                      for r in spans]))
     return table
 
 
@@ -419,7 +431,7 @@ def side_section(doc, side, frame_w, sentences):
             if r.get("hexes"):
                 where.append("at " + hex_list(r["hexes"]))
             note = f" {r['note']}" if r.get("note") else ""
-            out.append(rich(f"<b>Turn {r['turn']}:</b> {escape(what)} {escape(' or '.join(where))}.{escape(note)}"))
+            out += texts(f"{what} {' or '.join(where)}.{note}", lead=f"<b>Turn {r['turn']}:</b> ")
     if side["id"] in sentences:
         out.append(KeepTogether([p("Victory", "h3"), p(sentences[side["id"]])]))
     return out

@@ -29,6 +29,7 @@ OBJECTIVE_NAME = 200
 SPECIAL_RULE = 4_000
 VICTORY_TEXT = 1_000  # a victory condition written as text
 GAME_TEXT = 1_000  # a game's own text field (a side's, an OOB line's, the rules')
+GAME_FIELD = 10_000  # any game's own field, as JSON text (a table of VP values, overlays...)
 EXTENSIONS = 100_000  # the extensions object, as JSON text
 
 # -- counts -----------------------------------------------------------------------------------------------

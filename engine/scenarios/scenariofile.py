@@ -247,6 +247,10 @@ class _Reader(mapfile.Reader):
     def field_value(self, spec, value, path):
         """One per-game field checked by its catalogue spec (engine.rulesets.catalogue.FIELD_TYPES)."""
         kind = spec["type"]
+        size = len(json.dumps(value, ensure_ascii=False))
+        if size > limits.GAME_FIELD:
+            self.error(path, limits.too_long(path, size, limits.GAME_FIELD), code="too-long")
+            return value
         if kind == "integer":
             self.integer(value, path, spec.get("min"), spec.get("max"))
         elif kind == "number":

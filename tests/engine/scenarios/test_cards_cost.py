@@ -10,6 +10,7 @@ import re
 from types import SimpleNamespace
 
 import pytest
+from pypdf import PdfReader
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
 from engine.scenarios import cards, limits, scenariofile
@@ -71,3 +72,19 @@ def test_the_longest_texts_the_format_allows_lay_out_in_bounded_work(laid_out, s
     pdf = cards.card_pdf(doc)
     assert laid_out["chars"] < 3 * text
     assert len(re.findall(rb"/Type\s*/Page\b", pdf)) > limits.SPECIAL_RULES // 2  # the rules are all there
+
+
+def test_the_longest_oob_line_the_format_allows_fits_its_page(sample_maps):
+    """A table row taller than a page is a reportlab LayoutError: the longest weapons and notes get a row of their
+    own across the table, and a unit's arrivals and hexes are counted past a few."""
+    data = json.loads(next(p for p in SAMPLES if p.stem == "hill-112").read_bytes())
+    unit = data["sides"][0]["oob"][0]
+    unit.update(name="N" * limits.UNIT, notes=prose(limits.UNIT_NOTES, seed=3) + " END-OF-NOTES",
+                weapons=[prose(limits.WEAPON, seed=k) for k in range(limits.WEAPONS)])
+    unit["notes"] = unit["notes"][-limits.UNIT_NOTES:]
+    data["sides"][0]["reinforcements"] = [
+        {"turn": t, "units": [{"unit": unit["id"]}], "hexes": [f"A{k}" for k in range(1, 11)], "note": prose(400)}
+        for t in range(1, limits.REINFORCEMENTS + 1)]
+    doc = scenariofile.parse(json.dumps(data), sample_maps)
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(cards.card_pdf(doc))).pages).split())
+    assert "END-OF-NOTES" in text and f"and {limits.REINFORCEMENTS - cards.CELL_ARRIVALS} more times" in text

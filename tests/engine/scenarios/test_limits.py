@@ -107,3 +107,10 @@ def test_the_limits_are_documented():
     for name in ("SPECIAL_RULE", "SPECIAL_RULES", "OOB_LINES", "PLACEMENTS", "REINFORCEMENTS", "SIDES", "MARKERS",
                  "OBJECTIVES", "VICTORY_CONDITIONS", "INTRODUCTION", "BRIEF", "UNIT_NOTES"):
         assert f"`{name}`" in text and f"{getattr(limits, name):,}" in text, name
+
+
+def test_a_game_s_own_fields_are_bounded(small):
+    small["sides"][0]["fields"]["impulse"] = "2D6+" + "3" * limits.GAME_FIELD  # past any field's limit
+    found = problems(small)
+    assert any(path == "sides[0].fields.impulse" and message.endswith(f"at most {limits.GAME_FIELD:,}")
+               for path, message in found), found
