@@ -32,10 +32,13 @@ GAME_TEXT = 1_000  # a game's own text field (a side's, an OOB line's, the rules
 GAME_FIELD = 10_000  # any game's own field, as JSON text (a table of VP values, overlays...)
 EXTENSIONS = 100_000  # the extensions object, as JSON text
 
+TEXTS = 300_000  # every text of the scenario together: the card is about a hundred pages at most
+
 # -- counts -----------------------------------------------------------------------------------------------
 MAPS = 8
 SIDES = 8
 OOB_LINES = 500  # per side
+OOB_LINES_ALL = 2_000  # of every side together
 WEAPONS = 20  # per OOB line
 PLACEMENTS = 2_000  # per side
 REINFORCEMENTS = 200  # per side
@@ -90,6 +93,25 @@ def too_many(path, count, limit, noun=None):
     if key in ENTRY_NOUNS:
         return f"{describe(head)} has {count:,} {ENTRY_NOUNS[key][1]}; at most {limit:,}"
     return f"{describe(path)} has {count:,} {noun or 'entries'}; at most {limit:,}"
+
+
+PROSE = {"title", "subtitle", "date", "place", "introduction", "designer", "weather", "name", "nationality",
+         "mission", "intelligence", "unit", "notes", "note", "formation", "text", "weapons", "special_rules"}
+
+
+def prose_length(data):
+    """Characters of a (canonical) scenario's texts together: what its card prints. The maps and the extensions,
+    which the card does not print as text, are not counted."""
+    total, stack = 0, [(key, value) for key, value in data.items() if key not in ("maps", "extensions")]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, str):
+            total += len(value) if key in PROSE else 0
+        elif isinstance(value, dict):  # (a placement's or a reinforcement's "unit" is an OOB line's id)
+            stack.extend((k, v) for k, v in value.items() if k != "unit" or "id" in value)
+        elif isinstance(value, list):
+            stack.extend((key, item) for item in value)
+    return total
 
 
 def victory_conditions(value, limit=VICTORY_CONDITIONS):

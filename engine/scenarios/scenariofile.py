@@ -374,6 +374,10 @@ class _Reader(mapfile.Reader):
         if len(written) > limits.EXTENSIONS:
             self.error("extensions", limits.too_long("extensions", len(written), limits.EXTENSIONS), code="too-long")
         out["extensions"] = json.loads(written)
+        prose = limits.prose_length(out)
+        if prose > limits.TEXTS and not any(f.code == "too-long" for f in self.errors):  # (one text says enough)
+            self.error("$", f"the scenario's texts come to {prose:,} characters; at most {limits.TEXTS:,} together",
+                       code="too-long")
         if self.errors:
             raise ScenarioFormatError(self.errors)
         return ScenarioDoc(data={key: out[key] for key in TOP_KEYS if key in out}, maps=self.maps)
@@ -518,6 +522,12 @@ class _Reader(mapfile.Reader):
     def read_sides(self, items, objectives):
         out, seen = [], set()
         if not self.within(items, "sides", limits.SIDES):
+            items = []
+        lines = sum(len(s["oob"]) for s in items if isinstance(s, dict) and isinstance(s.get("oob"), list)) \
+            if isinstance(items, list) else 0
+        if lines > limits.OOB_LINES_ALL:
+            self.error("sides", f"the sides have {lines:,} OOB lines in all; at most {limits.OOB_LINES_ALL:,}",
+                       code="too-many")
             items = []
         ids = [s.get("id") for s in items if isinstance(s, dict)] if isinstance(items, list) else []
         self.all_side_ids = [i for i in ids if isinstance(i, str)]

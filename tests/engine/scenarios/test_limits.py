@@ -114,3 +114,27 @@ def test_a_game_s_own_fields_are_bounded(small):
     found = problems(small)
     assert any(path == "sides[0].fields.impulse" and message.endswith(f"at most {limits.GAME_FIELD:,}")
                for path, message in found), found
+
+
+def test_the_texts_together_and_the_oob_lines_of_all_sides_are_bounded(small):
+    """Each within its own limit, but not all of them at once: the card prints them all."""
+    small["introduction"] = "i" * limits.INTRODUCTION
+    small["special_rules"] = ["r" * limits.SPECIAL_RULE] * limits.SPECIAL_RULES
+    small["sides"][0]["oob"][0]["notes"] = "n" * limits.UNIT_NOTES
+    small["sides"][0]["brief"] = {"mission": "m" * limits.BRIEF, "intelligence": "l" * limits.BRIEF}
+    for k in range(limits.REINFORCEMENTS):
+        small["sides"][1].setdefault("reinforcements", []).append(
+            {"turn": 2, "units": [{"unit": "sq"}], "edge": "E", "note": "t" * limits.REINFORCEMENT_NOTE})
+    total = (limits.INTRODUCTION + limits.SPECIAL_RULE * limits.SPECIAL_RULES + limits.UNIT_NOTES + 2 * limits.BRIEF
+             + limits.REINFORCEMENT_NOTE * limits.REINFORCEMENTS)
+    found = problems(small)
+    [(path, message)] = [(p, m) for p, m in found if p == "$"]
+    assert message.startswith("the scenario's texts come to ")
+    assert message.endswith(f"at most {limits.TEXTS:,} together")
+    assert int(message.split()[5].replace(",", "")) >= total
+
+    side = {"id": "x", "name": "X", "oob": [{"id": f"u{i}", "unit": "Rifle Squad"} for i in range(limits.OOB_LINES)]}
+    sides = [dict(side, id=f"s{k}") for k in range(limits.OOB_LINES_ALL // limits.OOB_LINES + 1)]
+    small.update(sides=sides, introduction="", special_rules=[])
+    assert ("sides", f"the sides have {len(sides) * limits.OOB_LINES:,} OOB lines in all; at most "
+                     f"{limits.OOB_LINES_ALL:,}") in problems(small)
