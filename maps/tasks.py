@@ -192,7 +192,23 @@ def draw_map_image(job):
     if not path.exists():
         doc = mapfile.parse(document_for(job))
         images.store(MAP_IMAGE, content, render.render_page(doc, rulesets.get(doc.ruleset), lambda: compiled_for(job)))
+    drop_earlier_pictures(job, ruleset)
     return {"image": str(path.relative_to(images.folder()))}
+
+
+def drop_earlier_pictures(job, ruleset):
+    """The page pictures this map's earlier drawings kept, for contents no map holds now, are removed: a map
+    edited and viewed again and again keeps one picture, not one per edit. (Their jobs stay; were such a content
+    asked for again, map.png would draw it again.)"""
+    from jobs.models import Job
+    from maps import images
+
+    earlier = set(Job.objects.filter(kind="map-image", subject_type="map", subject_id=job.subject_id,
+                                     status=Job.Status.SUCCEEDED).exclude(content_hash=job.content_hash)
+                  .order_by("-finished")[:20].values_list("content_hash", flat=True))
+    for content_hash in earlier - set(Map.objects.filter(content_hash__in=earlier).values_list("content_hash",
+                                                                                               flat=True)):
+        images.discard(MAP_IMAGE, SimpleNamespace(content_hash=content_hash, ruleset=ruleset))
 
 
 def export_map(job):

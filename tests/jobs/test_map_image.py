@@ -50,3 +50,16 @@ def test_a_large_map_gets_a_placeholder_with_retry_after_until_its_job_has_drawn
     wait_until(lambda: Job.objects.filter(kind="map-image", status="succeeded").exists())
     later = user_client.get(f"/maps/{user_map.pk}/map.png")
     assert later.status_code == 200 and later["ETag"] != ""
+
+
+def test_an_edited_map_keeps_one_picture_not_one_per_edit(worker, user_client, user_map, user, no_drawing_here):
+    from maps import images
+    from maps.tasks import MAP_IMAGE
+
+    drawn = []
+    for hex in ("H7", "H6", "H5"):  # contents no other test makes
+        apply_edits(user_map.pk, user, None, [{"op": "set_terrain", "hexes": [hex], "terrain": ["woods"]}])
+        user_map.refresh_from_db()
+        assert user_client.get(f"/maps/{user_map.pk}/map.png").status_code == 200
+        drawn.append(images.path_of(MAP_IMAGE, user_map))
+    assert [path.exists() for path in drawn] == [False, False, True]  # the earlier contents' pictures are gone
