@@ -8,6 +8,8 @@ most 4,000". The numbers are generous for any printed scenario (a long special r
 
 import re
 
+from engine.mapfile import Finding
+
 # -- texts: characters ---------------------------------------------------------------------------------------
 TITLE = 200
 SUBTITLE = 200
@@ -115,13 +117,38 @@ def prose_length(data):
 
 
 def victory_conditions(value, limit=VICTORY_CONDITIONS):
-    """How many conditions a victory condition holds, counting combined ones; stops counting past ``limit``."""
+    """How many conditions a victory condition holds, itself and every entry of the lists that combine others (an
+    entry that is not a condition counts too); stops counting past ``limit``."""
     seen, stack = 0, [value]
     while stack and seen <= limit:
         item = stack.pop()
-        if isinstance(item, dict):
-            seen += 1
-            inner = item.get("conditions")
-            if isinstance(inner, list):
-                stack.extend(inner[:limit + 1])
+        seen += 1
+        if isinstance(item, dict) and isinstance(item.get("conditions"), list):
+            stack.extend(item["conditions"][:limit + 1])
     return seen
+
+
+def victory_problems(value, path):
+    """Findings of a side's victory condition past its limits (VICTORY_CONDITIONS conditions in all, each text
+    and list within its own), looked at before the condition is read."""
+    count = victory_conditions(value)
+    if count > VICTORY_CONDITIONS:
+        return [Finding(path, f"{describe(path)} combines more than {VICTORY_CONDITIONS} conditions; at most "
+                              f"{VICTORY_CONDITIONS}", code="too-many")]
+    found, stack = [], [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if not isinstance(item, dict):
+            continue
+        text = item.get("text")
+        if isinstance(text, str) and len(text) > VICTORY_TEXT:
+            found.append(Finding(f"{where}.text", too_long(f"{where}.text", len(text), VICTORY_TEXT),
+                                 code="too-long"))
+        for key, limit, noun in (("objectives", OBJECTIVES, None), ("hexes", HEXES, "hexes")):
+            given = item.get(key)
+            if isinstance(given, list) and len(given) > limit:
+                found.append(Finding(f"{where}.{key}", too_many(f"{where}.{key}", len(given), limit, noun),
+                                     code="too-many"))
+        if isinstance(item.get("conditions"), list):
+            stack.extend((c, f"{where}.conditions[{i}]") for i, c in enumerate(item["conditions"]))
+    return found

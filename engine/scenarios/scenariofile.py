@@ -11,7 +11,6 @@ Parsing checks the shape (keys, types, hexes on the map, references between part
 playable by its game's rules (stacking, zones, terrain, deck size...) is engine.scenarios.checks' business.
 """
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
 from engine.scenarios import limits, victory
+from engine.scenarios.writing import content_hash, dumps, to_dict  # noqa: F401 (the format's writer, named here)
 
 FORMAT = "hexside-scenario"
 VERSION = 1
@@ -672,7 +672,9 @@ class _Reader(mapfile.Reader):
     def read_victory(self, value, path):
         if value is None:
             return None
-        if not self.victory_within(value, path):
+        too_big = limits.victory_problems(value, path)
+        if too_big:
+            self.errors.extend(too_big)
             return None
         found = victory.check(value, path, self.objective_ids, self.all_side_ids)
         self.errors.extend(found)
@@ -681,30 +683,6 @@ class _Reader(mapfile.Reader):
         condition = victory.normalise(value)
         self.read_exit_hexes(condition, value, path)
         return condition
-
-    def victory_within(self, value, path):
-        """A side's victory condition holds at most limits.VICTORY_CONDITIONS conditions, its texts and lists
-        within their limits (checked before the condition is read)."""
-        count = limits.victory_conditions(value)
-        if count > limits.VICTORY_CONDITIONS:
-            self.error(path, f"{limits.describe(path)} combines more than {limits.VICTORY_CONDITIONS} conditions; "
-                             f"at most {limits.VICTORY_CONDITIONS}", code="too-many")
-            return False
-        ok, stack = True, [(value, path)]
-        while stack:
-            item, where = stack.pop()
-            if not isinstance(item, dict):
-                continue
-            text = item.get("text")
-            if isinstance(text, str) and len(text) > limits.VICTORY_TEXT:
-                self.error(f"{where}.text", limits.too_long(f"{where}.text", len(text), limits.VICTORY_TEXT),
-                           code="too-long")
-                ok = False
-            ok = self.within(item.get("objectives"), f"{where}.objectives", limits.OBJECTIVES) and ok
-            ok = self.within(item.get("hexes"), f"{where}.hexes", limits.HEXES, "hexes") and ok
-            if isinstance(item.get("conditions"), list):
-                stack.extend((c, f"{where}.conditions[{i}]") for i, c in enumerate(item["conditions"]))
-        return ok
 
     def read_exit_hexes(self, condition, given, path):
         """Exit hexes named by a condition (or the conditions it combines) are hexes of the maps."""
@@ -782,65 +760,7 @@ class _Reader(mapfile.Reader):
         return out
 
 
-# -- writing ---------------------------------------------------------------------------------------------
-
-def to_dict(doc):
-    """The canonical document (what parse() made)."""
-    return doc.data
-
-
-def dumps(doc):
-    """Deterministic JSON text: keys in the format's order, one list entry per line."""
-    return _write(to_dict(doc), 0) + "\n"
-
-
-def content_hash(doc):
-    return hashlib.sha256(dumps(doc).encode("utf-8")).hexdigest()
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
-_WIDTH = 116
-
-
-def _write(value, depth, lead=0):
-    """Short values on one line; longer objects and lists one member per line, two spaces deeper.
-
-    ``lead`` is how many characters stand before the value on its line."""
-    flat = _ENCODER.encode(value)
-    if not isinstance(value, (dict, list)) or not value or 2 * depth + lead + len(flat) <= _WIDTH:
-        return flat
-    pad, close = "  " * (depth + 1), "  " * depth
-    if isinstance(value, dict):
-        if "format" in value and value.get("format") == mapfile.FORMAT:
-            # An embedded map file keeps the map format's own layout, indented to its place.
-            return mapfile.dumps(mapfile.parse(value)).rstrip("\n").replace("\n", "\n" + close)
-        items = []
-        for k, v in value.items():
-            key = json.dumps(k, ensure_ascii=False) + ": "
-            items.append(pad + key + _write(v, depth + 1, len(key)))
-        return "{\n" + ",\n".join(items) + "\n" + close + "}"
-    if all(not isinstance(v, (dict, list)) for v in value):
-        # Hex lists and the like: several to a line.
-        lines, line = [], ""
-        for v in value:
-            part = _ENCODER.encode(v)
-            if line and len(pad) + len(line) + len(part) + 3 > _WIDTH:
-                lines.append(line + ",")
-                line = part
-            else:
-                line = f"{line}, {part}" if line else part
-        lines.append(line)
-        return "[\n" + "\n".join(pad + x for x in lines) + "\n" + close + "]"
-    # A list of entries (units, placements, markers...): one entry to a line, as the map format does, unless an
-    # entry holds entries of its own (a side).
-    return "[\n" + ",\n".join(pad + (_ENCODER.encode(v) if _shallow(v) else _write(v, depth + 1))
-                               for v in value) + "\n" + close + "]"
-
-
-def _shallow(value):
-    return not any(isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, dict) for x in v))
-                   for v in (value.values() if isinstance(value, dict) else value))
-
+# -- writing: engine/scenarios/writing.py ---------------------------------------------------------------
 
 def inches_per_hex(doc):
     """Inches of table per hex, for a game measured in inches (else None): the scenario's rules, else the main

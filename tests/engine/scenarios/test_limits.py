@@ -138,3 +138,11 @@ def test_the_texts_together_and_the_oob_lines_of_all_sides_are_bounded(small):
     small.update(sides=sides, introduction="", special_rules=[])
     assert ("sides", f"the sides have {len(sides) * limits.OOB_LINES:,} OOB lines in all; at most "
                      f"{limits.OOB_LINES_ALL:,}") in problems(small)
+
+
+def test_a_victory_condition_of_a_million_entries_is_one_finding(small):
+    small["sides"][0]["victory"] = {"kind": "or", "conditions": [{"kind": "and", "conditions": list(range(10**6))},
+                                                                 {"kind": "vp", "at_least": 1}]}
+    small["sides"][1]["victory"] = {"kind": "control", "objectives": ["hill"] * 10**6}
+    found = problems(small)
+    assert len(found) == 2 and {path for path, _ in found} == {"sides[0].victory", "sides[1].victory.objectives"}
