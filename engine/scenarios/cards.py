@@ -433,7 +433,7 @@ def side_section(doc, side, frame_w, sentences):
             note = f" {r['note']}" if r.get("note") else ""
             out += texts(f"{what} {' or '.join(where)}.{note}", lead=f"<b>Turn {r['turn']}:</b> ")
     if side["id"] in sentences:
-        out.append(KeepTogether([p("Victory", "h3"), p(sentences[side["id"]])]))
+        out.append(KeepTogether([p("Victory", "h3")] + texts(sentences[side["id"]])))
     return out
 
 

@@ -135,11 +135,12 @@ def victory_problems(value, path):
     if count > VICTORY_CONDITIONS:
         return [Finding(path, f"{describe(path)} combines more than {VICTORY_CONDITIONS} conditions; at most "
                               f"{VICTORY_CONDITIONS}", code="too-many")]
-    found, stack = [], [(value, path)]
+    found, stack, named = [], [(value, path)], 0
     while stack:
         item, where = stack.pop()
         if not isinstance(item, dict):
             continue
+        named += len(item["objectives"]) if isinstance(item.get("objectives"), list) else 0
         text = item.get("text")
         if isinstance(text, str) and len(text) > VICTORY_TEXT:
             found.append(Finding(f"{where}.text", too_long(f"{where}.text", len(text), VICTORY_TEXT),
@@ -151,4 +152,7 @@ def victory_problems(value, path):
                                      code="too-many"))
         if isinstance(item.get("conditions"), list):
             stack.extend((c, f"{where}.conditions[{i}]") for i, c in enumerate(item["conditions"]))
+    if named > OBJECTIVES and not found:  # (its sentence names each one: the card prints it)
+        found.append(Finding(path, f"{describe(path)} names {named:,} objectives in all; at most {OBJECTIVES:,}",
+                             code="too-many"))
     return found

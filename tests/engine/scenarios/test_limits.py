@@ -146,3 +146,11 @@ def test_a_victory_condition_of_a_million_entries_is_one_finding(small):
     small["sides"][1]["victory"] = {"kind": "control", "objectives": ["hill"] * 10**6}
     found = problems(small)
     assert len(found) == 2 and {path for path, _ in found} == {"sides[0].victory", "sides[1].victory.objectives"}
+
+
+def test_a_victory_condition_names_a_bounded_number_of_objectives_in_all(small):
+    small["objectives"] = [{"id": f"o{k}", "hex": "D5", "name": "O" * limits.OBJECTIVE_NAME} for k in range(100)]
+    control = {"kind": "control", "objectives": [f"o{k}" for k in range(100)]}
+    small["sides"][0]["victory"] = {"kind": "or", "conditions": [control] * 3}
+    assert problems(small) == {("sides[0].victory", f"the victory of side 1 names 300 objectives in all; at most "
+                                                    f"{limits.OBJECTIVES}")}
