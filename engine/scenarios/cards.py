@@ -49,6 +49,9 @@ MAP_HEX_MM = 19.0  # the hex size the map is drawn at when it fits the page widt
 MAP_MAX_HEIGHT = 0.5  # of the frame: the map leaves room for the text on page one
 TURNS_PER_ROW = 10
 CHUNK = 1_200  # characters of a text laid out as one paragraph (cards.texts)
+TABLE_W = min(A4[0], LETTER[0]) - 2 * MARGIN  # the widest a small table may be, on either paper
+CHAR_PT = 5.2  # a character of a table cell, on average, in points
+SMALL_CELL = 400  # characters of a small table's cell (a game's figures, objectives, markers); more are cut
 CELL_HEXES = 12  # hexes named in a table cell; the rest are counted ("and 40 more")
 CELL_ARRIVALS = 6  # a unit's arrivals named in its setup cell
 INLINE_NOTES = 160  # characters of weapons and notes kept beside a unit's name; longer ones get a row of their own
@@ -402,8 +405,14 @@ def game_block(doc, side_ids):
 
 
 def small_table(rows):
+    """A small table, each column as wide as its longest text (up to 40 characters), all of them within the
+    narrower paper's frame: a long name wraps in its cell instead of squeezing the others to nothing."""
+    rows = [[str(c) if len(str(c)) <= SMALL_CELL else str(c)[:SMALL_CELL] + " …" for c in row] for row in rows]
+    longest = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    natural = [min(max(n, 3), 40) * CHAR_PT + 12 for n in longest]
+    shrink = min(1.0, TABLE_W / sum(natural))
     table = Table([[p(c, "head" if r == 0 else "cell") for c in row] for r, row in enumerate(rows)],
-                  repeatRows=1, hAlign="LEFT")
+                  colWidths=[w * shrink for w in natural], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, 0), SHADE), ("BOX", (0, 0), (-1, -1), 0.5, RULE),
                                ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("FONTNAME", (0, 0), (-1, -1), FONT)]))

@@ -13,6 +13,7 @@ import pytest
 from pypdf import PdfReader
 from reportlab.platypus import Paragraph, SimpleDocTemplate
 
+from engine import rulesets
 from engine.scenarios import cards, limits, scenariofile
 from tests.scenarios.conftest import SAMPLES
 
@@ -88,3 +89,37 @@ def test_the_longest_oob_line_the_format_allows_fits_its_page(sample_maps):
     doc = scenariofile.parse(json.dumps(data), sample_maps)
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(cards.card_pdf(doc))).pages).split())
     assert "END-OF-NOTES" in text and f"and {limits.REINFORCEMENTS - cards.CELL_ARRIVALS} more times" in text
+
+
+def at_limits(data):
+    """A scenario with each short text at its limit, written without a space (the hardest to wrap)."""
+    data.update(title="T" * limits.TITLE, subtitle="S" * limits.SUBTITLE, place="P" * limits.PLACE,
+                date="D" * limits.DATE, designer="N" * limits.DESIGNER)
+    data.setdefault("environment", {})["weather"] = "W" * limits.WEATHER
+    for objective in data.get("objectives", []):
+        objective["name"] = "O" * limits.OBJECTIVE_NAME
+    for marker in data.get("markers", []):
+        marker["note"] = "M" * limits.MARKER_NOTE
+    for side in data["sides"]:
+        side.update(name=side["name"] + "S" * (limits.SIDE_NAME - len(side["name"])), nationality="X" * 100)
+        for key, spec in rulesets.get(data["ruleset"]).scenario_fields("side").items():
+            if spec["type"] == "text":  # a game's own text field, at its limit
+                side.setdefault("fields", {})[key] = "g" * limits.GAME_TEXT
+        for unit in side["oob"]:
+            unit.update(unit="U" * limits.UNIT, name="V" * limits.UNIT, notes="n" * limits.UNIT_NOTES,
+                        weapons=["w" * limits.WEAPON] * limits.WEAPONS)
+            if "formation" in unit:
+                unit["formation"] = "F" * limits.FORMATION
+        for reinforcement in side.get("reinforcements", []):
+            reinforcement["note"] = "r" * limits.REINFORCEMENT_NOTE
+    for key, spec in rulesets.get(data["ruleset"]).scenario_fields("rules").items():
+        if spec["type"] == "text":
+            data.setdefault("rules", {})[key] = "q" * limits.GAME_TEXT
+    return data
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_every_sheet_of_every_sample_prints_with_its_texts_at_their_limits(path, sample_maps):
+    doc = scenariofile.parse(json.dumps(at_limits(json.loads(path.read_bytes()))), sample_maps)
+    for sheet in cards.sheets(doc):
+        assert cards.card_pdf(doc, sheet=sheet).startswith(b"%PDF")
