@@ -50,6 +50,7 @@ OBJECTIVES = 200
 SPECIAL_RULES = 50
 VICTORY_CONDITIONS = 20  # per side, counting those an "and" or "or" combines
 HEXES = 5_000  # any list of hexes: a setup zone, entry or exit hexes, a side's perimeter
+HEXES_ALL = 50_000  # every list of hexes together
 GAME_LIST = 200  # a game's own list field (overlays, side ids)
 
 # What a list's entries are called, for "side 1 has 600 OOB lines".

@@ -120,6 +120,7 @@ class _Reader(mapfile.Reader):
         self.main = None
         self.ruleset = None
         self.catalogue = None
+        self.hexes_listed = 0
 
     # -- small readers -------------------------------------------------------------------------------
     def text(self, obj, key, path, required=False, limit=limits.INTRODUCTION):
@@ -198,6 +199,12 @@ class _Reader(mapfile.Reader):
             self.error(path, f"expected a list of hexes, got {_kind(value)}", code="bad-type")
             return []
         if not self.within(value, path, limits.HEXES, "hexes"):
+            return []
+        self.hexes_listed += len(value)
+        if self.hexes_listed > limits.HEXES_ALL:
+            if self.hexes_listed - len(value) <= limits.HEXES_ALL:  # said once
+                self.error(path, f"the scenario's hex lists come to more than {limits.HEXES_ALL:,} hexes here; at "
+                                 f"most {limits.HEXES_ALL:,} in all", code="too-many")
             return []
         out = []
         for i, item in enumerate(value):

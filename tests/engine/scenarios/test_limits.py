@@ -154,3 +154,13 @@ def test_a_victory_condition_names_a_bounded_number_of_objectives_in_all(small):
     small["sides"][0]["victory"] = {"kind": "or", "conditions": [control] * 3}
     assert problems(small) == {("sides[0].victory", f"the victory of side 1 names 300 objectives in all; at most "
                                                     f"{limits.OBJECTIVES}")}
+
+
+def test_the_hex_lists_together_are_bounded(small):
+    entry = {"turn": 2, "units": [{"unit": "sq"}], "hexes": ["A1"] * limits.HEXES}
+    small["sides"][0]["reinforcements"] = [entry] * (limits.HEXES_ALL // limits.HEXES + 3)
+    found = problems(small)
+    assert len([f for f in found if "hex lists" in f[1]]) == 1  # said once, where the budget ran out
+    assert (f"sides[0].reinforcements[{limits.HEXES_ALL // limits.HEXES}].hexes",
+            f"the scenario's hex lists come to more than {limits.HEXES_ALL:,} hexes here; at most "
+            f"{limits.HEXES_ALL:,} in all") in found
