@@ -272,8 +272,7 @@ def forces_table(doc, side, frame_w):
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("FONTNAME", (0, 0), (-1, -1), FONT),
         ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-    ] + [("SPAN", (0, r), (-1, r)) for r in spans] + [("LINEBELOW", (0, r - 1), (-1, r - 1), 0, colors.white)
-                                                      for r in spans]))
+    ] + [("SPAN", (0, r), (-1, r)) for r in spans]))
     return table
 
 
