@@ -71,6 +71,14 @@ IMPORTS = [ImportsThrottle, ImportsAddressThrottle]
 TOKEN = [TokenThrottle]
 
 
+class MapImageThrottle(ScopeThrottle):
+    """Drawing a map page's picture that is not drawn yet (GET /maps/<id>/map.png): anybody may ask, signed in or
+    not, and each new content is a new drawing, so new drawings count per user, or per address for anonymous
+    visitors. A picture already drawn, or being drawn, is not counted (maps.views.map_image)."""
+
+    scope = "map-image"
+
+
 class SignupThrottle(AddressThrottle):
     """New accounts per address: the sign-up page is the one form anybody may post."""
 

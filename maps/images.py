@@ -9,6 +9,7 @@ a file.
     images.cached(kind, map, make)   -> PNG bytes: the stored picture, or make(map) drawn now and stored
     images.stored(kind, map)         -> PNG bytes or None, never drawing (for a page that must not wait)
     images.store(kind, map, image)   -> PNG bytes, stored (for a job that drew it)
+    images.discard(kind, map)        -> the stored picture removed (a content no map holds any more)
     images.thumbnail(map)            -> PNG bytes of the list pages' thumbnail
 """
 
@@ -74,6 +75,11 @@ def store(kind, map, image):
         Path(partial).unlink(missing_ok=True)
         raise
     return data
+
+
+def discard(kind, map):
+    """Remove the stored picture of this content, if there is one."""
+    path_of(kind, map).unlink(missing_ok=True)
 
 
 def cached(kind, map, make):

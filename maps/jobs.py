@@ -81,12 +81,15 @@ class MapExportSerializer(StrictSerializer):
     dpi, hex_mm = print_fields()
 
     def validate(self, data):
-        grid = self.context["grid"]
-        width, height = render.printed_size(grid, data["dpi"], data["hex_mm"])
-        if width * height * 1.3 > render.MAX_PIXELS:
-            raise serializers.ValidationError({"dpi": [f"the image would be {width} x {height} pixels; at most "
-                                                       f"{render.MAX_PIXELS:,}: lower the dpi or the hex size"]})
+        check_print_size(self.context["grid"], data)
         return {"format": "png", **data}
+
+
+def check_print_size(grid, data):
+    """A print past render.MAX_PIXELS is refused here, before its job is queued (the job checks again)."""
+    problem = render.too_large(*render.printed_size(grid, data["dpi"], data["hex_mm"]))
+    if problem:
+        raise serializers.ValidationError({"dpi": [problem]})
 
 
 # -- the views -------------------------------------------------------------------------------------------

@@ -30,8 +30,8 @@ from maps.models import Map
 # A worker process keeps a few compiled maps, and never more than this many hexes of them in all: a large map
 # (250,000 hexes take a few hundred MB compiled) is kept alone, so memory stays bounded by the largest map.
 COMPILED_CACHE_SIZE = 8
-# The maps.images kind of the map page's picture (/maps/<id>/map.png).
-MAP_IMAGE = "map"
+# The maps.images kind of the map page's picture (/maps/<id>/map.png), at most render.PAGE_PX on its longer side.
+MAP_IMAGE = "page"
 COMPILED_CACHE_HEXES = 300_000
 COMPILED_COLLECT_HEXES = 50_000
 _compiled = OrderedDict()
@@ -184,8 +184,9 @@ def assemble_analysis(job):
 
 
 def draw_map_image(job):
-    """The map page's PNG for the job's content, drawn here (never in a web process) and kept by content hash
-    (maps.images); a picture already kept is not drawn again."""
+    """The map page's PNG for the job's content, drawn here (never in a web process) at most render.PAGE_PX
+    pixels on its longer side (render.render_page: a huge map is a mosaic of its cells, never compiled), and kept
+    by content hash (maps.images); a picture already kept is not drawn again."""
     from engine import render
     from maps import images
 
@@ -195,7 +196,9 @@ def draw_map_image(job):
     content = SimpleNamespace(content_hash=job.content_hash, ruleset=ruleset)
     path = images.path_of(MAP_IMAGE, content)
     if not path.exists():
-        images.store(MAP_IMAGE, content, render.render_map(compiled_for(job)))
+        doc = mapfile.parse(document_for(job))
+        images.store(MAP_IMAGE, content, render.render_page(doc, rulesets.get(doc.ruleset), lambda: compiled_for(job)))
+    drop_earlier_pictures(job, ruleset)
     return {"image": str(path.relative_to(images.folder()))}
 
 
@@ -207,6 +210,21 @@ def check_map_findings(job):
     key = job.parameters["checks"]
     found = findings.stored(key) or findings.check_and_store(key, document_for(job))
     return {"count": len(found), "severity": found.summary["severity"]}
+
+
+def drop_earlier_pictures(job, ruleset):
+    """The page pictures this map's earlier drawings kept, for contents no map holds now, are removed: a map
+    edited and viewed again and again keeps one picture, not one per edit. (Their jobs stay; were such a content
+    asked for again, map.png would draw it again.)"""
+    from jobs.models import Job
+    from maps import images
+
+    earlier = set(Job.objects.filter(kind="map-image", subject_type="map", subject_id=job.subject_id,
+                                     status=Job.Status.SUCCEEDED).exclude(content_hash=job.content_hash)
+                  .order_by("-finished")[:20].values_list("content_hash", flat=True))
+    for content_hash in earlier - set(Map.objects.filter(content_hash__in=earlier).values_list("content_hash",
+                                                                                               flat=True)):
+        images.discard(MAP_IMAGE, SimpleNamespace(content_hash=content_hash, ruleset=ruleset))
 
 
 def export_map(job):

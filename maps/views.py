@@ -201,24 +201,32 @@ def _map_etag(request, pk):
 
 
 def map_image(request, pk):
-    """The map drawn as a PNG, never drawn here: a map-image job draws it once per content (maps.images) and it
-    is served from there.
+    """The map drawn as a PNG, never drawn here: a map-image job draws it once per content (maps.images), at most
+    render.PAGE_PX pixels on its longer side, and it is served from there.
 
     Until it is drawn: for a map of up to HEXSIDE_MAP_IMAGE_WAIT_HEXES hexes this request waits for the job (up to
     HEXSIDE_MAP_IMAGE_WAIT_SECONDS); otherwise, or past the wait, the answer is 202 with a small placeholder
-    picture and Retry-After. A stored picture has an ETag (content hash and styles), so a browser asks again
-    cheaply; a placeholder is never cached.
+    picture and Retry-After. Requests for a content being drawn share its job; a request that would start a new
+    drawing counts against MapImageThrottle (per user, per address when anonymous): past it, 429 and Retry-After.
+    A stored picture has an ETag (content hash and styles), so a browser asks again cheaply; a placeholder is
+    never cached.
     """
     map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
     path = images.path_of(MAP_IMAGE, map)
     if not path.exists():
-        try:
-            job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
-        except dispatch.BrokerUnavailable:
-            return _placeholder(status=503)
-        if job.status == Job.Status.SUCCEEDED and not path.exists():
+        job = dispatch.find_same("map-image", {}, subject=map)
+        if job is not None and job.status == Job.Status.SUCCEEDED:
             job.delete()  # its picture was removed from storage: draw it again
-            job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
+            job = None
+        if job is None:
+            throttle = throttles.MapImageThrottle()
+            if not throttle.allow_request(request, None):
+                return _placeholder(status=429, retry=math.ceil(throttle.wait() or RETRY_AFTER_SECONDS),
+                                    text="Too many maps drawn for you just now; this one will be drawn later.")
+            try:
+                job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
+            except dispatch.BrokerUnavailable:
+                return _placeholder(status=503)
         if map.hex_grid().size <= settings.HEXSIDE_MAP_IMAGE_WAIT_HEXES:
             dispatch.wait(job, settings.HEXSIDE_MAP_IMAGE_WAIT_SECONDS)
         if not path.exists():
@@ -234,20 +242,21 @@ def map_image(request, pk):
 
 
 RETRY_AFTER_SECONDS = 5
+DRAWING = "Drawing the map... it shows here in a few seconds."
 
 
 @functools.cache
-def _placeholder_png():
-    image = Image.new("RGB", (360, 60), "#eeeeee")
-    ImageDraw.Draw(image).text((12, 22), "Drawing the map... it shows here in a few seconds.", fill="#333333")
+def _placeholder_png(text=DRAWING):
+    image = Image.new("RGB", (360 if text == DRAWING else 440, 60), "#eeeeee")
+    ImageDraw.Draw(image).text((12, 22), text, fill="#333333")
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
 
 
-def _placeholder(status):
-    response = HttpResponse(_placeholder_png(), content_type="image/png", status=status)
-    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+def _placeholder(status, retry=RETRY_AFTER_SECONDS, text=DRAWING):
+    response = HttpResponse(_placeholder_png(text), content_type="image/png", status=status)
+    response["Retry-After"] = str(retry)
     response["Cache-Control"] = "no-store"
     return response
 

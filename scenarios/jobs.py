@@ -4,16 +4,19 @@ registered by ScenariosConfig.ready(); the work is in scenarios/tasks.py).
 The parameters name the scenario and its content hash, so that an edit makes the next request a new job.
 """
 
+import dataclasses
+
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
+from engine.hexgrid import Grid
 from engine.scenarios import cards, sightlines
 from jobs.api import SubjectJobView, job_schema
 from jobs.serializers import StrictSerializer
-from maps.jobs import print_fields
+from maps.jobs import check_print_size, print_fields
 from scenarios.models import Scenario
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
@@ -40,7 +43,30 @@ class ScenarioExportSerializer(StrictSerializer):
             out["paper"] = data["paper"]
         else:
             out.update(dpi=data["dpi"], hex_mm=data["hex_mm"])
+            if self.context.get("grid") is not None:
+                check_print_size(self.context["grid"], out)
         return out
+
+
+def print_grid(scenario):
+    """The hexes a scenario's map print covers, as a grid (its play area's rectangle, else its main map), for
+    the print's size to be checked before its job is queued; None when it cannot be told without reading the
+    scenario (the export job checks the exact size again)."""
+    document = scenario.document
+    entry = (document.get("maps") or [{}])[0]
+    try:
+        if isinstance(entry.get("document"), dict):
+            grid = Grid(**{k: v for k, v in entry["document"]["grid"].items() if k in Grid.__dataclass_fields__})
+        else:
+            found = scenario.main_map()
+            grid = found.hex_grid() if found is not None else None
+        corners = (document.get("play_area") or {}).get("corners") or []
+        if grid is not None and len(corners) == 2 and not any(":" in str(c) for c in corners):
+            (c0, r0), (c1, r1) = (grid.parse_hex(c) for c in corners)
+            grid = dataclasses.replace(grid, columns=abs(c1 - c0) + 1, rows=abs(r1 - r0) + 1)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+    return grid
 
 
 class ScenarioJobView(SubjectJobView):
@@ -107,8 +133,9 @@ class ExportJobView(ScenarioJobView):
 
     def options_of(self, request, scenario):
         sheets = [sheet for sheet, _ in cards.sheet_choices(scenario.document)]
-        serializer = ScenarioExportSerializer(data=request.data if isinstance(request.data, dict) else None,
-                                              context={"sheets": sheets})
+        data = request.data if isinstance(request.data, dict) else None
+        grid = print_grid(scenario) if isinstance(data, dict) and data.get("format") == "png" else None
+        serializer = ScenarioExportSerializer(data=data, context={"sheets": sheets, "grid": grid})
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 

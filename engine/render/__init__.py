@@ -22,19 +22,27 @@ from engine.render.printing import (
                                     MAX_DPI,
                                     MAX_PIXELS,
                                     PRINT_MARGIN_MM,
+                                    PrintTooLarge,
+                                    check_print,
                                     play_area,
                                     print_scale,
                                     printed_size,
                                     render_print,
+                                    too_large,
 )
 from engine.render.scenario import ScenarioLayer
 from engine.render.screen import (
                                     MOSAIC_ABOVE,
+                                    PAGE_DRAW_HEXES,
+                                    PAGE_MIN_SCALE,
+                                    PAGE_PX,
                                     SCALE,
                                     THUMB_PX,
                                     image_space,
                                     mosaic,
+                                    page_scale,
                                     render_map,
+                                    render_page,
                                     render_thumbnail,
                                     render_viewshed,
                                     thumbnail_of,
@@ -42,7 +50,9 @@ from engine.render.screen import (
 )
 from engine.render.styles import INK, PAPER, font, hex_look, level_fill, rgb, style_of
 
-__all__ = ["HEX_MM_RANGE", "INK", "MARGIN", "MAX_DPI", "MAX_PIXELS", "MOSAIC_ABOVE", "PAPER", "PRINT_MARGIN_MM",
-           "SCALE", "THUMB_PX", "ScenarioLayer", "draw_map", "font", "hex_look", "image_space", "level_fill",
-           "mosaic", "pattern_sprite", "play_area", "print_scale", "printed_size", "render_map", "render_print",
-           "render_thumbnail", "render_viewshed", "rgb", "style_of", "thumbnail_of", "viewshed_shading"]
+__all__ = ["HEX_MM_RANGE", "INK", "MARGIN", "MAX_DPI", "MAX_PIXELS", "MOSAIC_ABOVE", "PAGE_DRAW_HEXES",
+           "PAGE_MIN_SCALE", "PAGE_PX", "PAPER", "PRINT_MARGIN_MM", "PrintTooLarge", "SCALE", "ScenarioLayer",
+           "THUMB_PX", "check_print", "draw_map", "font", "hex_look", "image_space", "level_fill", "mosaic",
+           "page_scale", "pattern_sprite", "play_area", "print_scale", "printed_size", "render_map", "render_page",
+           "render_print", "render_thumbnail", "render_viewshed", "rgb", "style_of", "thumbnail_of", "too_large",
+           "viewshed_shading"]

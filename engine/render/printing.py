@@ -7,9 +7,33 @@ from engine.render.map import draw_map
 
 MAX_DPI = 300
 HEX_MM_RANGE = (4.0, 60.0)
-MAX_PIXELS = 400_000_000  # a print image larger than this is refused (a 500x500 map at 300 dpi would be)
+# The largest print: an A0 sheet (841 x 1189 mm) at 300 dpi, 9,933 x 14,043 pixels. The map's pixels (its hexes
+# and margins at the dpi) are bounded by it, so a print's time, memory and file are too (about 13 s, 0.6 GB and
+# 11 MB at the limit: bench/bench_export_bounds.py); the legend band under the map adds a few per cent.
+MAX_PIXELS = 140_000_000
 PRINT_MARGIN_MM = 5.0
 SQRT3 = math.sqrt(3)
+
+
+class PrintTooLarge(ValueError):
+    """A print past MAX_PIXELS; the message names its size and the limit."""
+
+
+def too_large(width, height):
+    """Why a print of ``width`` x ``height`` pixels is refused, or None when it is within MAX_PIXELS."""
+    if width * height <= MAX_PIXELS:
+        return None
+    return (f"the print would be {width:,} x {height:,} pixels ({width * height:,}); at most {MAX_PIXELS:,} "
+            "pixels (an A0 sheet at 300 dpi): lower the dpi or the hex size, or crop to a play area")
+
+
+def check_print(grid, dpi, hex_mm, area=None, cmap=None):
+    """Raise PrintTooLarge (or ValueError for a dpi or hex size out of range) unless the print fits; a request
+    checks this before its job is queued (a grid is enough), and render_print again before it draws."""
+    problem = too_large(*printed_size(grid, dpi, hex_mm, area=area, cmap=cmap))
+    if problem:
+        raise PrintTooLarge(problem)
+
 
 def print_scale(dpi, hex_mm):
     """Pixels per map unit for hexes ``hex_mm`` across the flats at ``dpi``; ValueError outside the limits."""
@@ -42,10 +66,7 @@ def render_print(cmap, dpi=150, hex_mm=19.0, labels=True, legend=True, scale_bar
     scale = print_scale(dpi, hex_mm)
     area = play_area(cmap, crop) if crop is not None else None
     margin = round(PRINT_MARGIN_MM / 25.4 * dpi)
-    canvas_w, canvas_h = printed_size(cmap.grid, dpi, hex_mm, area=area, cmap=cmap)
-    if canvas_w * canvas_h * (1.3 if legend or scale_bar else 1) > MAX_PIXELS:
-        raise ValueError(f"the image would be {canvas_w} x {canvas_h} pixels; at most {MAX_PIXELS:,} pixels: "
-                         "lower the dpi or the hex size, or crop to a play area")
+    check_print(cmap.grid, dpi, hex_mm, area=area, cmap=cmap)
     return draw_map(cmap, scale, margin, labels=labels, legend=legend, scale_bar=scale_bar, crop=area,
                     shading=shading, lines=lines, scenario=scenario, hex_mm=hex_mm, dpi=dpi)
 

@@ -14,6 +14,9 @@ from engine.render.styles import RESULT_COLOURS, hex_look, level_fill, level_ste
 SCALE = 24  # the screen image: pixels per map unit
 THUMB_PX = 320  # the longer side of a thumbnail
 MOSAIC_ABOVE = 6000  # hexes: a thumbnail of a larger map is one pixel per hex, scaled (bounded cost)
+PAGE_PX = 3000  # the longer side of the map page's picture (/maps/<id>/map.png), at most
+PAGE_MIN_SCALE = 4  # pixels per map unit: a map whose page picture would have smaller hexes is drawn as a mosaic
+PAGE_DRAW_HEXES = 60_000  # and so is a map of more hexes than this (drawing them hex by hex takes seconds)
 
 
 def image_space(grid):
@@ -31,6 +34,26 @@ def image_space(grid):
 def render_map(cmap, highlight=None, labels=True):
     """The screen image: the map as an RGB image; ``highlight`` maps hex index to an RGBA colour laid over it."""
     return draw_map(cmap, SCALE, MARGIN, labels=labels and cmap.n <= 4000, shading=highlight)
+
+
+def page_scale(grid):
+    """Pixels per map unit of the map page's picture: the screen's SCALE, less for a map that would be more
+    than PAGE_PX pixels on its longer side (the hexes drawn smaller to fit)."""
+    min_x, min_y, max_x, max_y = grid.extent()
+    return min(float(SCALE), (PAGE_PX - 2 * MARGIN) / max(max_x - min_x, max_y - min_y))
+
+
+def render_page(doc, catalogue, compiled):
+    """The map page's picture, at most PAGE_PX pixels on its longer side whatever the map: drawn hex by hex at
+    page_scale, or, for a map whose hexes would be drawn under PAGE_MIN_SCALE, a mosaic of its cells (one pixel
+    per hex, scaled up; the map is never compiled), as is a map of more than PAGE_DRAW_HEXES hexes. ``compiled()``
+    gives the compiled map when it is needed."""
+    scale = page_scale(doc.grid)
+    if scale < PAGE_MIN_SCALE or doc.grid.size > PAGE_DRAW_HEXES:
+        cells, _ = doc.resolved()
+        return mosaic(doc.grid, catalogue, cells, doc.default_cell(), PAGE_PX)
+    cmap = compiled()
+    return draw_map(cmap, scale, MARGIN, labels=cmap.n <= 4000 and scale >= SCALE / 2)
 
 
 def render_thumbnail(cmap, size=THUMB_PX):

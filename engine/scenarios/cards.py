@@ -11,6 +11,7 @@ public sheet holds no unit at all. ``sheets(doc)`` names them; ``card_pdf(doc, s
 """
 
 import io
+import re
 from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -47,6 +48,14 @@ MAP_DPI = 200  # the map image's resolution as printed on the card
 MAP_HEX_MM = 19.0  # the hex size the map is drawn at when it fits the page width
 MAP_MAX_HEIGHT = 0.5  # of the frame: the map leaves room for the text on page one
 TURNS_PER_ROW = 10
+CHUNK = 1_200  # characters of a text laid out as one paragraph (cards.texts)
+TABLE_W = min(A4[0], LETTER[0]) - 2 * MARGIN  # the widest a small table may be, on either paper
+CHAR_PT = 5.2  # a character of a table cell, on average, in points
+SMALL_CELL = 400  # characters of a small table's cell (a game's figures, objectives, markers); more are cut
+CELL_HEXES = 12  # hexes named in a table cell; the rest are counted ("and 40 more")
+CELL_ARRIVALS = 6  # a unit's arrivals named in its setup cell
+INLINE_NOTES = 160  # characters of weapons and notes kept beside a unit's name; longer ones get a row of their own
+BLANK_LINE = re.compile(r"\n\s*\n")
 INK = colors.HexColor("#222222")
 RULE = colors.HexColor("#999988")
 SHADE = colors.HexColor("#efece0")
@@ -96,6 +105,42 @@ def p(text, style="body"):
 
 def rich(markup, style="body"):
     return Paragraph(markup, styles()[style])
+
+
+def pieces(text, size=CHUNK):
+    """A text cut where it can be: at blank lines (its paragraphs), then each paragraph into runs of at most
+    ``size`` characters ending at a space (or at ``size`` within a word longer than that). Linear in the text."""
+    out = []
+    for para in BLANK_LINE.split(str(text)):
+        para = para.strip()
+        runs, start = [], 0
+        while len(para) - start > size:
+            cut = para.rfind(" ", start + 1, start + size + 1)
+            cut = cut if cut > start else start + size
+            runs.append(para[start:cut])
+            start = cut + (para[cut:cut + 1] == " ")
+        runs.append(para[start:])
+        if para:
+            out.append(runs)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _run_style(style):
+    """The style of a run that another run of its paragraph follows: no space after it."""
+    return ParagraphStyle(f"{style}-run", styles()[style], spaceAfter=0)
+
+
+def texts(text, style="body", lead=""):
+    """A designer's long text as flowables of bounded size: reportlab lays a paragraph out again for each page
+    it continues on, so one long Paragraph costs the square of its length; runs of at most CHUNK characters
+    (cards.pieces) cost each the same, whatever the text. ``lead`` (markup) starts the first run."""
+    out = []
+    for runs in pieces(text):
+        for k, run in enumerate(runs):
+            markup = (lead if not out else "") + escape(run)
+            out.append(Paragraph(markup, styles()[style] if k == len(runs) - 1 else _run_style(style)))
+    return out
 
 
 # -- what the card shows ---------------------------------------------------------------------------------------
@@ -183,11 +228,14 @@ def setup_or_entry(side, unit):
     """Where a unit starts: its setup hexes, its entry turns, else its side's setup zone."""
     hexes = [pl["hex"] for pl in side["placements"] if pl["unit"] == unit["id"]]
     arrivals = [f"turn {r['turn']}" + (f", {victory.EDGE_NAMES[r['edge']]} edge" if r.get("edge") else "")
-                + (f", {', '.join(r['hexes'])}" if r.get("hexes") else "")
+                + (f", {hex_list(r['hexes'], CELL_HEXES)}" if r.get("hexes") else "")
                 for r in side["reinforcements"] for g in r["units"] if g["unit"] == unit["id"]]
+    if len(arrivals) > CELL_ARRIVALS:
+        arrivals = arrivals[:CELL_ARRIVALS] + [f"and {len(arrivals) - CELL_ARRIVALS} more times (see the "
+                                               "reinforcements)"]
     parts = []
     if hexes:
-        parts.append("sets up in " + ", ".join(dict.fromkeys(hexes)))
+        parts.append("sets up in " + hex_list(dict.fromkeys(hexes), CELL_HEXES))
     if arrivals:
         parts.append("enters " + "; ".join(arrivals))
     if not parts:
@@ -202,15 +250,21 @@ def forces_table(doc, side, frame_w):
     game = doc.ruleset
     extra = {"assault": ("Formation", "formation"), "miniatures": ("Platoon", "formation")}.get(game)
     head = ["Unit", "Count", "Quality"] + ([extra[0]] if extra else []) + ["Setup or entry"]
-    rows = [[p(h, "head") for h in head]]
+    rows, spans = [[p(h, "head") for h in head]], []
     for unit in side["oob"]:
-        notes = ", ".join(unit.get("weapons") or [])
-        name = unit_name(unit) + (f" — {notes}" if notes else "") + (f". {unit['notes']}" if unit.get("notes") else "")
+        weapons = ", ".join(unit.get("weapons") or [])
+        more = (f"— {weapons}" if weapons else "") + (f". {unit['notes']}" if unit.get("notes") else "")
+        inline = len(more) <= INLINE_NOTES
+        name = unit_name(unit) + (" " + more if inline and more else "")
         row = [p(name, "cell"), p(unit["count"], "cell"), p(unit.get("quality") or "—", "cell")]
         if extra:
             row.append(p(unit.get(extra[1]) or "—", "cell"))
         row.append(p(setup_or_entry(side, unit), "cell"))
         rows.append(row)
+        if not inline:
+            # Long weapons and notes go under the unit across the whole table, so that no row outgrows a page.
+            spans.append(len(rows))
+            rows.append([p(more.lstrip("—. "), "cell")] + [""] * (len(head) - 1))
     widths = [0.34, 0.08, 0.12] + ([0.18] if extra else []) + [0.46 - (0.18 if extra else 0)]
     table = Table(rows, colWidths=[w * frame_w for w in widths], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
@@ -218,7 +272,7 @@ def forces_table(doc, side, frame_w):
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("FONTNAME", (0, 0), (-1, -1), FONT),
         ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-    ]))
+    ] + [("SPAN", (0, r), (-1, r)) for r in spans]))
     return table
 
 
@@ -350,8 +404,14 @@ def game_block(doc, side_ids):
 
 
 def small_table(rows):
+    """A small table, each column as wide as its longest text (up to 40 characters), all of them within the
+    narrower paper's frame: a long name wraps in its cell instead of squeezing the others to nothing."""
+    rows = [[str(c) if len(str(c)) <= SMALL_CELL else str(c)[:SMALL_CELL] + " …" for c in row] for row in rows]
+    longest = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    natural = [min(max(n, 3), 40) * CHAR_PT + 12 for n in longest]
+    shrink = min(1.0, TABLE_W / sum(natural))
     table = Table([[p(c, "head" if r == 0 else "cell") for c in row] for r, row in enumerate(rows)],
-                  repeatRows=1, hAlign="LEFT")
+                  colWidths=[w * shrink for w in natural], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, 0), SHADE), ("BOX", (0, 0), (-1, -1), 0.5, RULE),
                                ("INNERGRID", (0, 0), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("FONTNAME", (0, 0), (-1, -1), FONT)]))
@@ -377,11 +437,11 @@ def side_section(doc, side, frame_w, sentences):
             if r.get("edge"):
                 where.append(f"along the {victory.EDGE_NAMES[r['edge']]} edge")
             if r.get("hexes"):
-                where.append("at " + ", ".join(r["hexes"]))
+                where.append("at " + hex_list(r["hexes"]))
             note = f" {r['note']}" if r.get("note") else ""
-            out.append(rich(f"<b>Turn {r['turn']}:</b> {escape(what)} {escape(' or '.join(where))}.{escape(note)}"))
+            out += texts(f"{what} {' or '.join(where)}.{note}", lead=f"<b>Turn {r['turn']}:</b> ")
     if side["id"] in sentences:
-        out.append(KeepTogether([p("Victory", "h3"), p(sentences[side["id"]])]))
+        out.append(KeepTogether([p("Victory", "h3")] + texts(sentences[side["id"]])))
     return out
 
 
@@ -399,7 +459,7 @@ def header(doc, side_ids, frame_w, frame_h, secret_side=None):
         line += f" · by {data['designer']}"
     out.append(p(line, "meta"))
     if data.get("introduction") and not secret_side:
-        out.append(p(data["introduction"]))
+        out += texts(data["introduction"])
     png, w, h = map_png(doc, side_ids, frame_w / mm, frame_h / mm * MAP_MAX_HEIGHT)
     out += [Spacer(1, 2 * mm), Image(io.BytesIO(png), width=w * mm, height=h * mm), Spacer(1, 2 * mm)]
     return out
@@ -450,7 +510,10 @@ def special_rules(doc):
     rules = doc.data.get("special_rules") or []
     if not rules:
         return []
-    return [p("Special rules", "h2")] + [rich(f"<b>{n}.</b> {escape(text)}") for n, text in enumerate(rules, 1)]
+    out = [p("Special rules", "h2")]
+    for n, text in enumerate(rules, 1):
+        out += texts(text, lead=f"<b>{n}.</b> ")
+    return out
 
 
 def story(doc, sheet, frame_w, frame_h):
@@ -462,9 +525,9 @@ def story(doc, sheet, frame_w, frame_h):
         out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side)
         brief = side.get("brief") or {}
         if brief.get("mission"):
-            out += [p("Mission", "h3"), p(brief["mission"])]
+            out += [p("Mission", "h3")] + texts(brief["mission"])
         if brief.get("intelligence"):
-            out += [p("Intelligence", "h3"), p(brief["intelligence"])]
+            out += [p("Intelligence", "h3")] + texts(brief["intelligence"])
         out += game_block(doc, {side["id"]})
         out += side_section(doc, side, frame_w, sentences)
         out += markers_block(doc, {side["id"]})

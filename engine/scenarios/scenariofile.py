@@ -11,22 +11,20 @@ Parsing checks the shape (keys, types, hexes on the map, references between part
 playable by its game's rules (stacking, zones, terrain, deck size...) is engine.scenarios.checks' business.
 """
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
 
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
-from engine.scenarios import victory
+from engine.scenarios import limits, victory
+from engine.scenarios.writing import content_hash, dumps, to_dict  # noqa: F401 (the format's writer, named here)
 
 FORMAT = "hexside-scenario"
 VERSION = 1
 RULESETS = rulesets.builtin_ids()  # the built-in games, as the catalogue lists them
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 EDGES = ("N", "E", "S", "W")
-TEXT_LIMIT = 20_000
-MAX_LIST = 5_000
 
 TOP_KEYS = ("format", "version", "title", "ruleset", "subtitle", "date", "place", "introduction", "designer",
             "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "sides",
@@ -122,9 +120,10 @@ class _Reader(mapfile.Reader):
         self.main = None
         self.ruleset = None
         self.catalogue = None
+        self.hexes_listed = 0
 
     # -- small readers -------------------------------------------------------------------------------
-    def text(self, obj, key, path, required=False, limit=TEXT_LIMIT):
+    def text(self, obj, key, path, required=False, limit=limits.INTRODUCTION):
         value = obj.get(key, "")
         if key not in obj and required:
             return ""
@@ -134,8 +133,15 @@ class _Reader(mapfile.Reader):
         if required and not value.strip():
             self.error(path, "must not be empty", code="missing")
         if len(value) > limit:
-            self.error(path, f"at most {limit} characters, got {len(value)}", code="too-long")
+            self.error(path, limits.too_long(path, len(value), limit), code="too-long")
         return value
+
+    def within(self, items, path, limit, noun=None):
+        """Is a list no longer than its limit (limits.py)? A longer one is reported and not read further."""
+        if isinstance(items, (list, dict)) and len(items) > limit:
+            self.error(path, limits.too_many(path, len(items), limit, noun), code="too-many")
+            return False
+        return True
 
     def integer(self, value, path, low=None, high=None, hex=None):
         if not _is_int(value) or (low is not None and value < low) or (high is not None and value > high):
@@ -192,8 +198,13 @@ class _Reader(mapfile.Reader):
         if not isinstance(value, list):
             self.error(path, f"expected a list of hexes, got {_kind(value)}", code="bad-type")
             return []
-        if len(value) > MAX_LIST:
-            self.error(path, f"at most {MAX_LIST} hexes, got {len(value)}", code="too-many")
+        if not self.within(value, path, limits.HEXES, "hexes"):
+            return []
+        self.hexes_listed += len(value)
+        if self.hexes_listed > limits.HEXES_ALL:
+            if self.hexes_listed - len(value) <= limits.HEXES_ALL:  # said once
+                self.error(path, f"the scenario's hex lists come to more than {limits.HEXES_ALL:,} hexes here; at "
+                                 f"most {limits.HEXES_ALL:,} in all", code="too-many")
             return []
         out = []
         for i, item in enumerate(value):
@@ -243,6 +254,10 @@ class _Reader(mapfile.Reader):
     def field_value(self, spec, value, path):
         """One per-game field checked by its catalogue spec (engine.rulesets.catalogue.FIELD_TYPES)."""
         kind = spec["type"]
+        size = len(json.dumps(value, ensure_ascii=False))
+        if size > limits.GAME_FIELD:
+            self.error(path, limits.too_long(path, size, limits.GAME_FIELD), code="too-long")
+            return value
         if kind == "integer":
             self.integer(value, path, spec.get("min"), spec.get("max"))
         elif kind == "number":
@@ -251,6 +266,8 @@ class _Reader(mapfile.Reader):
             self.flag(value, path)
         elif kind == "text" and not isinstance(value, str):
             self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
+        elif kind == "text" and len(value) > limits.GAME_TEXT:
+            self.error(path, limits.too_long(path, len(value), limits.GAME_TEXT), code="too-long")
         elif kind == "choice" and value not in spec["values"]:
             self.error(path, f"expected one of {', '.join(spec['values'])}, got {value!r}",
                        code=spec.get("code", "bad-choice"))
@@ -263,7 +280,7 @@ class _Reader(mapfile.Reader):
                        code=spec.get("code", "bad-dice"))
         elif kind == "counts":
             self.counts(spec, value, path)
-        elif kind == "overlays":
+        elif kind == "overlays" and self.within(value, path, limits.GAME_LIST, "overlays"):
             for where, entry in self.entries(value, path, ("id", "x", "y"), ("id", "x", "y")):
                 if not isinstance(entry["id"], str) or not entry["id"]:
                     self.error(f"{where}.id", "expected the overlay's id, e.g. \"OG1\"", code="bad-type")
@@ -273,6 +290,8 @@ class _Reader(mapfile.Reader):
                         entry[k] = ref
         elif kind == "side-ids" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
             self.error(path, f"expected a list of side ids, got {value!r}", code="bad-type")
+        elif kind == "side-ids":
+            self.within(value, path, limits.GAME_LIST, "side ids")
         return value
 
     def counts(self, spec, value, path):
@@ -283,7 +302,7 @@ class _Reader(mapfile.Reader):
         if names is not None:
             if not self.keys(value, path, tuple(names)):
                 return
-        elif not isinstance(value, dict):
+        elif not isinstance(value, dict) or not self.within(value, path, limits.GAME_LIST, "names"):
             self.error(path, f"expected an object of {spec.get('means') or 'whole numbers by name'}",
                        code="bad-type")
             return
@@ -308,7 +327,7 @@ class _Reader(mapfile.Reader):
         if "version" in data and data["version"] != VERSION:
             self.error("version", f"expected {VERSION}, got {data['version']!r}", code="bad-version")
         out = {"format": FORMAT, "version": VERSION}
-        out["title"] = self.text(data, "title", "title", required=True, limit=200)
+        out["title"] = self.text(data, "title", "title", required=True, limit=limits.TITLE)
         ruleset = data.get("ruleset")
         if ruleset not in RULESETS:
             custom = None
@@ -324,8 +343,8 @@ class _Reader(mapfile.Reader):
         self.ruleset = ruleset
         self.catalogue = self.catalogue_of(ruleset)
         out["ruleset"] = ruleset or ""
-        for key, limit in (("subtitle", 200), ("date", 100), ("place", 200), ("introduction", TEXT_LIMIT),
-                           ("designer", 200)):
+        for key, limit in (("subtitle", limits.SUBTITLE), ("date", limits.DATE), ("place", limits.PLACE),
+                           ("introduction", limits.INTRODUCTION), ("designer", limits.DESIGNER)):
             out[key] = self.text(data, key, key, limit=limit)
         out["maps"] = self.read_maps(data.get("maps"))
         if self.main is None:
@@ -358,7 +377,14 @@ class _Reader(mapfile.Reader):
         if not isinstance(extensions, dict):
             self.error("extensions", f"expected an object, got {_kind(extensions)}", code="bad-type")
             extensions = {}
-        out["extensions"] = json.loads(json.dumps(extensions, sort_keys=True))
+        written = json.dumps(extensions, sort_keys=True)
+        if len(written) > limits.EXTENSIONS:
+            self.error("extensions", limits.too_long("extensions", len(written), limits.EXTENSIONS), code="too-long")
+        out["extensions"] = json.loads(written)
+        prose = limits.prose_length(out)
+        if prose > limits.TEXTS and not any(f.code == "too-long" for f in self.errors):  # (one text says enough)
+            self.error("$", f"the scenario's texts come to {prose:,} characters; at most {limits.TEXTS:,} together",
+                       code="too-long")
         if self.errors:
             raise ScenarioFormatError(self.errors)
         return ScenarioDoc(data={key: out[key] for key in TOP_KEYS if key in out}, maps=self.maps)
@@ -380,6 +406,8 @@ class _Reader(mapfile.Reader):
         if isinstance(items, list) and not items:
             self.error("maps", "name at least one map", code="missing")
         keys = set()
+        if not self.within(items, "maps", limits.MAPS):
+            return out
         for path, entry in self.entries(items, "maps", MAP_KEYS, ("key",)):
             key = self.ident(entry["key"], f"{path}.key", keys, "map")
             given = [k for k in ("id", "name", "document") if k in entry]
@@ -471,7 +499,7 @@ class _Reader(mapfile.Reader):
         out = {"weather": "", "night": False, "visibility": None}
         if not self.keys(value, "environment", ENVIRONMENT_KEYS):
             return out
-        out["weather"] = self.text(value, "weather", "environment.weather", limit=200)
+        out["weather"] = self.text(value, "weather", "environment.weather", limit=limits.WEATHER)
         if "night" in value:
             out["night"] = self.flag(value["night"], "environment.night")
         if value.get("visibility") is not None:
@@ -480,6 +508,8 @@ class _Reader(mapfile.Reader):
 
     def read_objectives(self, items):
         out, seen = [], set()
+        if not self.within(items, "objectives", limits.OBJECTIVES):
+            return out, seen
         for path, entry in self.entries(items, "objectives", OBJECTIVE_KEYS, ("id", "hex")):
             oid = self.ident(entry["id"], f"{path}.id", seen, "objective")
             ref = self.hex(entry["hex"], f"{path}.hex")
@@ -491,18 +521,27 @@ class _Reader(mapfile.Reader):
                 vp = self.integer(vp, f"{path}.vp", 0, 1000, ref)
             if oid is None or ref is None:
                 continue
-            out.append({"id": oid, "hex": ref, "name": self.text(entry, "name", f"{path}.name", limit=200),
+            out.append({"id": oid, "hex": ref, "name": self.text(entry, "name", f"{path}.name",
+                                                                 limit=limits.OBJECTIVE_NAME),
                         "kind": kind, "owner": entry.get("owner"), "vp": vp})
         return out, seen
 
     def read_sides(self, items, objectives):
         out, seen = [], set()
+        if not self.within(items, "sides", limits.SIDES):
+            items = []
+        lines = sum(len(s["oob"]) for s in items if isinstance(s, dict) and isinstance(s.get("oob"), list)) \
+            if isinstance(items, list) else 0
+        if lines > limits.OOB_LINES_ALL:
+            self.error("sides", f"the sides have {lines:,} OOB lines in all; at most {limits.OOB_LINES_ALL:,}",
+                       code="too-many")
+            items = []
         ids = [s.get("id") for s in items if isinstance(s, dict)] if isinstance(items, list) else []
         self.all_side_ids = [i for i in ids if isinstance(i, str)]
         for path, entry in self.entries(items, "sides", SIDE_KEYS, ("id", "name")):
             sid = self.ident(entry["id"], f"{path}.id", seen, "side")
-            side = {"id": sid, "name": self.text(entry, "name", f"{path}.name", required=True, limit=100),
-                    "nationality": self.text(entry, "nationality", f"{path}.nationality", limit=100)}
+            side = {"id": sid, "name": self.text(entry, "name", f"{path}.name", required=True, limit=limits.SIDE_NAME),
+                    "nationality": self.text(entry, "nationality", f"{path}.nationality", limit=limits.NATIONALITY)}
             colour = entry.get("colour", "#3b5b92")
             if not isinstance(colour, str) or not COLOUR.match(colour):
                 self.error(f"{path}.colour", f"expected a colour written #rrggbb, got {colour!r}", code="bad-colour")
@@ -523,7 +562,7 @@ class _Reader(mapfile.Reader):
             side["brief"] = {"mission": "", "intelligence": ""}
             if self.keys(brief, f"{path}.brief", BRIEF_KEYS):
                 for k in BRIEF_KEYS:
-                    side["brief"][k] = self.text(brief, k, f"{path}.brief.{k}")
+                    side["brief"][k] = self.text(brief, k, f"{path}.brief.{k}", limit=limits.BRIEF)
             if sid is not None:
                 out.append(side)
         return out, [s["id"] for s in out]
@@ -535,10 +574,12 @@ class _Reader(mapfile.Reader):
         extra = self.catalogue.scenario_fields("oob") if self.catalogue is not None else {}
         allowed = OOB_COMMON + tuple(key for key in extra if key not in OOB_COMMON)
         out, seen = [], set()
+        if not self.within(items, path, limits.OOB_LINES):
+            return out
         for where, entry in self.entries(items, path, allowed, ("id", "unit")):
             uid = self.ident(entry["id"], f"{where}.id", seen, "unit")
-            unit = self.text(entry, "unit", f"{where}.unit", required=True, limit=100)
-            clean = {"id": uid, "unit": unit, "name": self.text(entry, "name", f"{where}.name", limit=100)}
+            unit = self.text(entry, "unit", f"{where}.unit", required=True, limit=limits.UNIT)
+            clean = {"id": uid, "unit": unit, "name": self.text(entry, "name", f"{where}.name", limit=limits.UNIT)}
             count = entry.get("count", 1)
             clean["count"] = self.integer(count, f"{where}.count", 1, 500) or 1
             unit_class = entry.get("class")
@@ -558,15 +599,24 @@ class _Reader(mapfile.Reader):
             if not isinstance(weapons, list) or not all(isinstance(w, str) and w for w in weapons):
                 self.error(f"{where}.weapons", "expected a list of weapon names", code="bad-type")
                 weapons = []
+            elif not self.within(weapons, f"{where}.weapons", limits.WEAPONS):
+                weapons = []
+            for k, weapon in enumerate(weapons):
+                if len(weapon) > limits.WEAPON:
+                    self.error(f"{where}.weapons[{k}]", limits.too_long(f"{where}.weapons[{k}]", len(weapon),
+                                                                         limits.WEAPON), code="too-long")
             clean["weapons"] = weapons
             formation = entry.get("formation")
             if formation is not None and not isinstance(formation, str):
                 self.error(f"{where}.formation", f"expected the formation or platoon's name, got {_kind(formation)}",
                            code="bad-type")
                 formation = None
+            elif formation is not None and len(formation) > limits.FORMATION:
+                self.error(f"{where}.formation", limits.too_long(f"{where}.formation", len(formation),
+                                                                 limits.FORMATION), code="too-long")
             clean["formation"] = formation
             clean["hidden"] = self.flag(entry["hidden"], f"{where}.hidden") if "hidden" in entry else False
-            clean["notes"] = self.text(entry, "notes", f"{where}.notes", limit=2000)
+            clean["notes"] = self.text(entry, "notes", f"{where}.notes", limit=limits.UNIT_NOTES)
             for key, spec in extra.items():
                 if key in entry and key not in OOB_COMMON:
                     clean[key] = self.field_value(spec, entry[key], f"{where}.{key}")
@@ -580,6 +630,8 @@ class _Reader(mapfile.Reader):
     def read_placements(self, items, path, units):
         out = []
         placed = {}
+        if not self.within(items, path, limits.PLACEMENTS):
+            return out
         for where, entry in self.entries(items, path, PLACEMENT_KEYS, ("unit", "hex")):
             ref = self.hex(entry["hex"], f"{where}.hex")
             uid = entry["unit"]
@@ -597,9 +649,13 @@ class _Reader(mapfile.Reader):
 
     def read_reinforcements(self, items, path, units):
         out = []
+        if not self.within(items, path, limits.REINFORCEMENTS):
+            return out
         for where, entry in self.entries(items, path, REINFORCEMENT_KEYS, ("turn", "units")):
             turn = self.integer(entry["turn"], f"{where}.turn", 0, 1000)
             group = []
+            if not self.within(entry["units"], f"{where}.units", limits.REINFORCEMENT_UNITS):
+                continue
             for upath, u in self.entries(entry["units"], f"{where}.units", REINFORCEMENT_UNIT_KEYS, ("unit",)):
                 if u["unit"] not in units:
                     self.error(f"{upath}.unit", f"no unit {u['unit']!r} in this side's OOB", code="unknown-unit")
@@ -616,12 +672,16 @@ class _Reader(mapfile.Reader):
                 clean["edge"] = self.edge(entry["edge"], f"{where}.edge")
             if "hexes" in entry:
                 clean["hexes"] = self.hexes(entry["hexes"], f"{where}.hexes")
-            clean["note"] = self.text(entry, "note", f"{where}.note", limit=500)
+            clean["note"] = self.text(entry, "note", f"{where}.note", limit=limits.REINFORCEMENT_NOTE)
             out.append(clean)
         return out
 
     def read_victory(self, value, path):
         if value is None:
+            return None
+        too_big = limits.victory_problems(value, path)
+        if too_big:
+            self.errors.extend(too_big)
             return None
         found = victory.check(value, path, self.objective_ids, self.all_side_ids)
         self.errors.extend(found)
@@ -641,6 +701,8 @@ class _Reader(mapfile.Reader):
     def read_markers(self, items, side_ids):
         out = []
         known = self.marker_kinds()
+        if not self.within(items, "markers", limits.MARKERS):
+            return out
         for path, entry in self.entries(items, "markers", MARKER_KEYS, ("kind", "hex")):
             ref = self.hex(entry["hex"], f"{path}.hex")
             kind = entry["kind"]
@@ -655,7 +717,7 @@ class _Reader(mapfile.Reader):
             facing = self.facing(entry.get("facing"), f"{path}.facing", ref)
             if ref is not None:
                 out.append({"kind": kind, "hex": ref, "side": side, "count": count, "facing": facing,
-                            "note": self.text(entry, "note", f"{path}.note", limit=500)})
+                            "note": self.text(entry, "note", f"{path}.note", limit=limits.MARKER_NOTE)})
         return out
 
     def marker_kinds(self):
@@ -669,10 +731,15 @@ class _Reader(mapfile.Reader):
         if not isinstance(items, list):
             self.error("special_rules", f"expected a list of rules (text), got {_kind(items)}", code="bad-type")
             return out
+        if not self.within(items, "special_rules", limits.SPECIAL_RULES):
+            return out
         for i, rule in enumerate(items):
             if not isinstance(rule, str) or not rule.strip():
                 self.error(f"special_rules[{i}]", "expected the rule's text", code="bad-type")
                 continue
+            if len(rule) > limits.SPECIAL_RULE:
+                self.error(f"special_rules[{i}]", limits.too_long(f"special_rules[{i}]", len(rule),
+                                                                  limits.SPECIAL_RULE), code="too-long")
             out.append(rule)
         return out
 
@@ -684,6 +751,8 @@ class _Reader(mapfile.Reader):
             self.error("perimeter", f"expected an object of hexes per side id, got {_kind(value)}", code="bad-type")
             return None
         out, owner = {}, {}
+        if not self.within(value, "perimeter", limits.SIDES, "sides"):
+            return None
         for sid in sorted(value):
             if sid not in side_ids:
                 self.error(f"perimeter.{sid}", f"no side {sid!r} (sides: {', '.join(side_ids)})", code="unknown-side")
@@ -698,65 +767,7 @@ class _Reader(mapfile.Reader):
         return out
 
 
-# -- writing ---------------------------------------------------------------------------------------------
-
-def to_dict(doc):
-    """The canonical document (what parse() made)."""
-    return doc.data
-
-
-def dumps(doc):
-    """Deterministic JSON text: keys in the format's order, one list entry per line."""
-    return _write(to_dict(doc), 0) + "\n"
-
-
-def content_hash(doc):
-    return hashlib.sha256(dumps(doc).encode("utf-8")).hexdigest()
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
-_WIDTH = 116
-
-
-def _write(value, depth, lead=0):
-    """Short values on one line; longer objects and lists one member per line, two spaces deeper.
-
-    ``lead`` is how many characters stand before the value on its line."""
-    flat = _ENCODER.encode(value)
-    if not isinstance(value, (dict, list)) or not value or 2 * depth + lead + len(flat) <= _WIDTH:
-        return flat
-    pad, close = "  " * (depth + 1), "  " * depth
-    if isinstance(value, dict):
-        if "format" in value and value.get("format") == mapfile.FORMAT:
-            # An embedded map file keeps the map format's own layout, indented to its place.
-            return mapfile.dumps(mapfile.parse(value)).rstrip("\n").replace("\n", "\n" + close)
-        items = []
-        for k, v in value.items():
-            key = json.dumps(k, ensure_ascii=False) + ": "
-            items.append(pad + key + _write(v, depth + 1, len(key)))
-        return "{\n" + ",\n".join(items) + "\n" + close + "}"
-    if all(not isinstance(v, (dict, list)) for v in value):
-        # Hex lists and the like: several to a line.
-        lines, line = [], ""
-        for v in value:
-            part = _ENCODER.encode(v)
-            if line and len(pad) + len(line) + len(part) + 3 > _WIDTH:
-                lines.append(line + ",")
-                line = part
-            else:
-                line = f"{line}, {part}" if line else part
-        lines.append(line)
-        return "[\n" + "\n".join(pad + x for x in lines) + "\n" + close + "]"
-    # A list of entries (units, placements, markers...): one entry to a line, as the map format does, unless an
-    # entry holds entries of its own (a side).
-    return "[\n" + ",\n".join(pad + (_ENCODER.encode(v) if _shallow(v) else _write(v, depth + 1))
-                               for v in value) + "\n" + close + "]"
-
-
-def _shallow(value):
-    return not any(isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, dict) for x in v))
-                   for v in (value.values() if isinstance(value, dict) else value))
-
+# -- writing: engine/scenarios/writing.py ---------------------------------------------------------------
 
 def inches_per_hex(doc):
     """Inches of table per hex, for a game measured in inches (else None): the scenario's rules, else the main

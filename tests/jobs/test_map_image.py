@@ -20,6 +20,7 @@ def no_drawing_here(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the map was drawn in the web process")
     monkeypatch.setattr(render, "render_map", refuse)
+    monkeypatch.setattr(render, "render_page", refuse)
 
 
 def test_the_map_image_is_drawn_once_by_a_worker_and_served_from_storage(worker, user_client, user_map,
@@ -49,3 +50,16 @@ def test_a_large_map_gets_a_placeholder_with_retry_after_until_its_job_has_drawn
     wait_until(lambda: Job.objects.filter(kind="map-image", status="succeeded").exists())
     later = user_client.get(f"/maps/{user_map.pk}/map.png")
     assert later.status_code == 200 and later["ETag"] != ""
+
+
+def test_an_edited_map_keeps_one_picture_not_one_per_edit(worker, user_client, user_map, user, no_drawing_here):
+    from maps import images
+    from maps.tasks import MAP_IMAGE
+
+    drawn = []
+    for hex in ("H7", "H6", "H5"):  # contents no other test makes
+        apply_edits(user_map.pk, user, None, [{"op": "set_terrain", "hexes": [hex], "terrain": ["woods"]}])
+        user_map.refresh_from_db()
+        assert user_client.get(f"/maps/{user_map.pk}/map.png").status_code == 200
+        drawn.append(images.path_of(MAP_IMAGE, user_map))
+    assert [path.exists() for path in drawn] == [False, False, True]  # the earlier contents' pictures are gone

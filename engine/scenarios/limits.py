@@ -1,0 +1,159 @@
+"""How long a scenario's texts and how many its parts may be (docs/scenario-format.md, "Limits").
+
+Every text and every list of the scenario format has a ceiling, so that what a scenario costs to read, store,
+check and print as a card is bounded by these numbers, not by what a file holds. A scenario past one is refused
+with a finding naming the part in a designer's words and the limit: "special rule 3 is 1,048,576 characters; at
+most 4,000". The numbers are generous for any printed scenario (a long special rule is a page of the card).
+"""
+
+import re
+
+from engine.mapfile import Finding
+
+# -- texts: characters ---------------------------------------------------------------------------------------
+TITLE = 200
+SUBTITLE = 200
+DATE = 100
+PLACE = 200
+DESIGNER = 200
+INTRODUCTION = 20_000
+WEATHER = 200
+SIDE_NAME = 100
+NATIONALITY = 100
+BRIEF = 8_000  # a TOCS side's mission, and its intelligence
+UNIT = 100  # an OOB line's unit type, and its name
+UNIT_NOTES = 1_000
+FORMATION = 100
+WEAPON = 100
+REINFORCEMENT_NOTE = 500
+MARKER_NOTE = 500
+OBJECTIVE_NAME = 200
+SPECIAL_RULE = 4_000
+VICTORY_TEXT = 1_000  # a victory condition written as text
+GAME_TEXT = 1_000  # a game's own text field (a side's, an OOB line's, the rules')
+GAME_FIELD = 10_000  # any game's own field, as JSON text (a table of VP values, overlays...)
+EXTENSIONS = 100_000  # the extensions object, as JSON text
+
+TEXTS = 300_000  # every text of the scenario together: the card is about a hundred pages at most
+
+# -- counts -----------------------------------------------------------------------------------------------
+MAPS = 8
+SIDES = 8
+OOB_LINES = 500  # per side
+OOB_LINES_ALL = 2_000  # of every side together
+WEAPONS = 20  # per OOB line
+PLACEMENTS = 2_000  # per side
+REINFORCEMENTS = 200  # per side
+REINFORCEMENT_UNITS = 100  # per reinforcement
+MARKERS = 2_000
+OBJECTIVES = 200
+SPECIAL_RULES = 50
+VICTORY_CONDITIONS = 20  # per side, counting those an "and" or "or" combines
+HEXES = 5_000  # any list of hexes: a setup zone, entry or exit hexes, a side's perimeter
+HEXES_ALL = 50_000  # every list of hexes together
+GAME_LIST = 200  # a game's own list field (overlays, side ids)
+
+# What a list's entries are called, for "side 1 has 600 OOB lines".
+ENTRY_NOUNS = {"maps": ("map", "maps"), "sides": ("side", "sides"), "oob": ("OOB line", "OOB lines"),
+               "placements": ("placement", "placements"), "reinforcements": ("reinforcement", "reinforcements"),
+               "units": ("unit", "units"), "markers": ("marker", "markers"),
+               "objectives": ("objective", "objectives"), "special_rules": ("special rule", "special rules"),
+               "weapons": ("weapon", "weapons"), "conditions": ("condition", "conditions"),
+               "overlays": ("overlay", "overlays")}
+FIELD_NAMES = {"title": "the title", "subtitle": "the subtitle", "date": "the date", "place": "the place",
+               "introduction": "the introduction", "designer": "the designer's name", "weather": "the weather",
+               "name": "the name", "nationality": "the nationality", "mission": "the mission",
+               "intelligence": "the intelligence", "unit": "the unit type", "notes": "the notes",
+               "note": "the note", "formation": "the formation", "text": "the text", "victory": "the victory",
+               "setup_zone": "the setup zone", "hexes": "the hex list", "extensions": "the extensions",
+               "perimeter": "the perimeter", "rules": "the rules", "fields": "the game's fields"}
+SKIPPED = {"brief", "environment"}
+_STEP = re.compile(r"([A-Za-z0-9_-]+)(?:\[(\d+)\])?")
+
+
+def describe(path):
+    """A JSON path in a designer's words: "sides[0].oob[3].notes" -> "the notes of OOB line 4 of side 1"."""
+    if path in ("", "$"):
+        return "the scenario"
+    words = []
+    for key, index in _STEP.findall(path):
+        if index:
+            words.append(f"{ENTRY_NOUNS.get(key, (key,))[0]} {int(index) + 1}")
+        elif key not in SKIPPED:
+            words.append(FIELD_NAMES.get(key, f"'{key}'"))
+    return " of ".join(reversed(words)) or "the scenario"
+
+
+def too_long(path, length, limit):
+    """The message of a text past its limit."""
+    return f"{describe(path)} is {length:,} characters; at most {limit:,}"
+
+
+def too_many(path, count, limit, noun=None):
+    """The message of a list past its limit: "side 1 has 600 OOB lines; at most 500", "the setup zone of side
+    1 has 6,000 hexes; at most 5,000"."""
+    head, _, key = path.rpartition(".")
+    if key in ENTRY_NOUNS:
+        return f"{describe(head)} has {count:,} {ENTRY_NOUNS[key][1]}; at most {limit:,}"
+    return f"{describe(path)} has {count:,} {noun or 'entries'}; at most {limit:,}"
+
+
+PROSE = {"title", "subtitle", "date", "place", "introduction", "designer", "weather", "name", "nationality",
+         "mission", "intelligence", "unit", "notes", "note", "formation", "text", "weapons", "special_rules"}
+
+
+def prose_length(data):
+    """Characters of a (canonical) scenario's texts together: what its card prints. The maps and the extensions,
+    which the card does not print as text, are not counted."""
+    total, stack = 0, [(key, value) for key, value in data.items() if key not in ("maps", "extensions")]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, str):
+            total += len(value) if key in PROSE else 0
+        elif isinstance(value, dict):  # (a placement's or a reinforcement's "unit" is an OOB line's id)
+            stack.extend((k, v) for k, v in value.items() if k != "unit" or "id" in value)
+        elif isinstance(value, list):
+            stack.extend((key, item) for item in value)
+    return total
+
+
+def victory_conditions(value, limit=VICTORY_CONDITIONS):
+    """How many conditions a victory condition holds, itself and every entry of the lists that combine others (an
+    entry that is not a condition counts too); stops counting past ``limit``."""
+    seen, stack = 0, [value]
+    while stack and seen <= limit:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict) and isinstance(item.get("conditions"), list):
+            stack.extend(item["conditions"][:limit + 1])
+    return seen
+
+
+def victory_problems(value, path):
+    """Findings of a side's victory condition past its limits (VICTORY_CONDITIONS conditions in all, each text
+    and list within its own), looked at before the condition is read."""
+    count = victory_conditions(value)
+    if count > VICTORY_CONDITIONS:
+        return [Finding(path, f"{describe(path)} combines more than {VICTORY_CONDITIONS} conditions; at most "
+                              f"{VICTORY_CONDITIONS}", code="too-many")]
+    found, stack, named = [], [(value, path)], 0
+    while stack:
+        item, where = stack.pop()
+        if not isinstance(item, dict):
+            continue
+        named += len(item["objectives"]) if isinstance(item.get("objectives"), list) else 0
+        text = item.get("text")
+        if isinstance(text, str) and len(text) > VICTORY_TEXT:
+            found.append(Finding(f"{where}.text", too_long(f"{where}.text", len(text), VICTORY_TEXT),
+                                 code="too-long"))
+        for key, limit, noun in (("objectives", OBJECTIVES, None), ("hexes", HEXES, "hexes")):
+            given = item.get(key)
+            if isinstance(given, list) and len(given) > limit:
+                found.append(Finding(f"{where}.{key}", too_many(f"{where}.{key}", len(given), limit, noun),
+                                     code="too-many"))
+        if isinstance(item.get("conditions"), list):
+            stack.extend((c, f"{where}.conditions[{i}]") for i, c in enumerate(item["conditions"]))
+    if named > OBJECTIVES and not found:  # (its sentence names each one: the card prints it)
+        found.append(Finding(path, f"{describe(path)} names {named:,} objectives in all; at most {OBJECTIVES:,}",
+                             code="too-many"))
+    return found
