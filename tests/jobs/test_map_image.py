@@ -24,7 +24,8 @@ def no_drawing_here(monkeypatch):
 
 
 def test_the_map_image_is_drawn_once_by_a_worker_and_served_from_storage(worker, user_client, user_map,
-                                                                         no_drawing_here):
+                                                                         no_drawing_here, settings):
+    settings.HEXSIDE_MAP_IMAGE_WAIT_SECONDS = 60  # a busy CI machine's worker may take longer than a page waits
     response = user_client.get(f"/maps/{user_map.pk}/map.png")
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
     image = Image.open(io.BytesIO(b"".join(response.streaming_content)))
