@@ -9,6 +9,8 @@ answers.
 
 import mimetypes
 
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django.db.models import Q
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
@@ -27,7 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hexside import throttles
-from jobs import dispatch, subjects, sweep
+from jobs import conf, dispatch, subjects, sweep, waiting
 from jobs.models import Job
 from jobs.serializers import (
     DetailSerializer,
@@ -146,7 +148,33 @@ class JobListView(ListAPIView):
 
 
 class JobDetailView(APIView):
+    """A job, looked at once; with ?wait=, looked at again once it has finished or the wait is over.
+
+    The wait between the two looks is a coroutine (jobs.waiting), so that it holds neither a thread nor a
+    database connection: each look is this sync view, with every check (who may see the job) made again.
+    """
+
     permission_classes = [permissions.AllowAny]
+
+    @classmethod
+    def as_view(cls, **initkwargs):
+        look = super().as_view(**initkwargs)
+        look_in_a_thread = sync_to_async(look)
+
+        async def view(request, *args, **kwargs):
+            response = await look_in_a_thread(request, *args, **kwargs)
+            seconds = getattr(response, "wait_seconds", 0)
+            if seconds:
+                await sync_to_async(connections.close_all)()  # this request's connection, while it waits
+                await waiting.until_finished(kwargs["pk"], seconds)
+                request.waited = True
+                response = await look_in_a_thread(request, *args, **kwargs)
+            return response
+
+        for name in ("cls", "initkwargs", "csrf_exempt"):  # what the URL resolver and the schema read
+            setattr(view, name, getattr(look, name))
+        view.__doc__, view.__name__ = look.__doc__, look.__name__
+        return view
 
     @extend_schema(
         tags=["jobs"], summary="A job: status, progress, result or error, and whether the map has changed since",
@@ -154,21 +182,27 @@ class JobDetailView(APIView):
                                                                 "the job to finish before answering.")],
         responses={200: JobSerializer, 400: FIELD_ERRORS, 404: NOT_FOUND})
     def get(self, request, pk):
-        job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        waited = getattr(request, "waited", False)
+        try:
+            job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        except Http404:
+            if waited:
+                raise Http404("the job was deleted while this request waited for it") from None
+            raise
         sweep.sweep_job(job)
         wait = request.query_params.get("wait")
-        if wait:
+        seconds = 0
+        if wait and not waited:
             try:
                 seconds = float(wait)
             except ValueError:
                 return Response({"wait": ["expected a number of seconds"]}, status=status.HTTP_400_BAD_REQUEST)
             if not 0 <= seconds:
                 return Response({"wait": ["expected a number of seconds from 0"]}, status=status.HTTP_400_BAD_REQUEST)
-            try:
-                dispatch.wait(job, seconds)
-            except Job.DoesNotExist:
-                raise Http404("the job was deleted while this request waited for it") from None
-        return Response(job_payload(job, request))
+        response = Response(job_payload(job, request))
+        if not job.is_finished:
+            response.wait_seconds = min(seconds, conf.get("WAIT_MAX"))
+        return response
 
 
 class JobCancelView(APIView):
