@@ -26,6 +26,7 @@ from rest_framework import permissions, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from hexside import throttles
@@ -166,7 +167,9 @@ class JobDetailView(APIView):
             seconds = getattr(response, "wait_seconds", 0)
             if seconds:
                 await sync_to_async(connections.close_all)()  # this request's connection, while it waits
-                await waiting.until_finished(kwargs["pk"], seconds)
+                if not await waiting.until_finished(kwargs["pk"], seconds, response.wait_client):
+                    response["Retry-After"] = "1"  # too many waits: the job as it is, at once
+                    return response
                 request.waited = True
                 response = await look_in_a_thread(request, *args, **kwargs)
             return response
@@ -202,6 +205,8 @@ class JobDetailView(APIView):
         response = Response(job_payload(job, request))
         if not job.is_finished:
             response.wait_seconds = min(seconds, conf.get("WAIT_MAX"))
+            user = request.user
+            response.wait_client = f"user {user.pk}" if user.is_authenticated else BaseThrottle().get_ident(request)
         return response
 
 

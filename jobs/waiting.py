@@ -4,16 +4,21 @@ web server's event loop (hexside/asgi.py), which serves pages meanwhile.
 One watcher per event loop looks at every job waited for in that process in a single query a tick, on a thread
 of its own: a hundred waits cost one query a tick and one database connection, not a hundred of each. A wait
 that starts makes the watcher look soon (an LOS answer takes milliseconds), then less and less often.
+
+Waits are capped in each process, overall and per client (jobs.conf WAITS_MAX, WAITS_PER_CLIENT): past a cap the
+request answers at once with the job as it is, which a client following a job copes with (it asks again).
 """
 
 import asyncio
 import contextvars
 import logging
 import weakref
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 from django.db import DatabaseError, connection
 
+from jobs import conf
 from jobs.models import Job
 
 FIRST_LOOK = 0.005  # seconds after a wait starts
@@ -24,13 +29,25 @@ _thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="job-waits")  # t
 _watchers = weakref.WeakKeyDictionary()  # event loop -> Watcher
 
 
-async def until_finished(pk, seconds):
-    """Return once job ``pk`` has finished (or is gone), or after ``seconds``."""
+async def until_finished(pk, seconds, client=""):
+    """Return True once job ``pk`` has finished (or is gone), or after ``seconds``; False at once, without
+    waiting, when this process already has as many waits as it takes, overall or from ``client``."""
     loop = asyncio.get_running_loop()
     watcher = _watchers.get(loop)
     if watcher is None:
         watcher = _watchers[loop] = Watcher(loop)
-    await watcher.wait(pk, seconds)
+    if watcher.count >= conf.get("WAITS_MAX") or watcher.by_client[client] >= conf.get("WAITS_PER_CLIENT"):
+        return False
+    watcher.count += 1
+    watcher.by_client[client] += 1
+    try:
+        await watcher.wait(pk, seconds)
+    finally:
+        watcher.count -= 1
+        watcher.by_client[client] -= 1
+        if not watcher.by_client[client]:
+            del watcher.by_client[client]
+    return True
 
 
 def not_live(pks):
@@ -46,6 +63,7 @@ class Watcher:
         self.task = None
         self.started = asyncio.Event()
         self.poll = FIRST_LOOK
+        self.count, self.by_client = 0, Counter()  # the waits under way: in all, and per client
 
     async def wait(self, pk, seconds):
         done = self.loop.create_future()

@@ -1,5 +1,9 @@
 """The web server as `make run` starts it stays responsive while visitors wait for jobs and slow clients dribble:
-a long poll holds no thread that serves pages, and a client sending a byte a second holds none either."""
+a long poll holds no thread that serves pages, a client sending a byte a second holds none either, and waits
+past the caps answer at once (jobs.waiting)."""
+
+import json
+import time
 
 import pytest
 
@@ -15,34 +19,64 @@ DEADLINE = 5  # seconds: a functional bound (the page takes milliseconds; before
 
 
 @pytest.fixture
-def web_server(tmp_path, settings):
+def start_server(tmp_path):
     from django.db import connection
 
-    port = webload.free_port()
-    server = webload.start_web_server(port, webload.server_env(database_url(connection.settings_dict), tmp_path),
-                                      tmp_path / "web.log")
-    try:
+    servers = []
+
+    def start(**env):
+        port = webload.free_port()
+        server = webload.start_web_server(
+            port, {**webload.server_env(database_url(connection.settings_dict), tmp_path), **env},
+            tmp_path / f"web-{port}.log")
+        servers.append(server)
         webload.wait_until_it_answers(server, f"http://127.0.0.1:{port}/accounts/login/")
-        yield port
-    finally:
+        return port
+
+    yield start
+    for server in servers:
         webload.stop_web_server(server)
 
 
-def test_a_page_answers_while_24_visitors_wait_for_a_job_and_20_clients_dribble(web_server, other_published_map):
-    port = web_server
-    job = Job.objects.create(kind="los", parameters={"from": "C4", "to": "H6"}, request_key="x" * 64,
-                             subject_type="map", subject_id=other_published_map.pk)  # no worker: queued for ever
-    polls = webload.long_polls(port, f"/api/jobs/{job.pk}/", LONG_POLLS)
+@pytest.fixture
+def queued_job(other_published_map):
+    """A job on a published map (anyone may follow it) that no worker will take."""
+    return Job.objects.create(kind="los", parameters={"from": "C4", "to": "H6"}, request_key="x" * 64,
+                              subject_type="map", subject_id=other_published_map.pk)
+
+
+def test_a_page_answers_while_24_visitors_wait_for_a_job_and_20_clients_dribble(start_server, queued_job):
+    port = start_server()
+    polls = webload.long_polls(port, f"/api/jobs/{queued_job.pk}/", LONG_POLLS)
     slow = webload.SlowClients(port, SLOW_CLIENTS)
     try:
         seconds, status = webload.timed_get(f"http://127.0.0.1:{port}/accounts/login/", timeout=DEADLINE * 2)
         assert status == 200
         assert seconds < DEADLINE
-        # the waits were real: each long poll is still open, with no answer yet
-        for sock in polls:
-            sock.setblocking(False)
-            with pytest.raises(BlockingIOError):
-                sock.recv(1)
+        waiting = [sock for sock in polls if not webload.answered_yet(sock)]
+        assert len(waiting) >= 8  # the waits were real (past the per-client cap, some answered at once)
+
+        Job.objects.filter(pk=queued_job.pk).update(status=Job.Status.SUCCEEDED, result={"clear": True})
+        for sock in waiting:  # every wait answers soon once the job has finished, with the finished job
+            status, _, body = webload.answer(sock, DEADLINE)
+            assert (status, json.loads(body)["status"]) == (200, "succeeded")
     finally:
         slow.stop()
+        webload.close(polls)
+
+
+def test_waits_past_a_clients_cap_answer_at_once_with_the_job_as_it_is(start_server, queued_job):
+    port = start_server(HEXSIDE_JOBS_WAITS_PER_CLIENT="2")  # per web server process (make run has 2)
+    polls = webload.long_polls(port, f"/api/jobs/{queued_job.pk}/", 10)
+    try:
+        started = time.monotonic()
+        deadline = started + DEADLINE
+        while time.monotonic() < deadline and sum(map(webload.answered_yet, polls)) < 6:
+            time.sleep(0.05)
+        answered = [sock for sock in polls if webload.answered_yet(sock)]
+        assert len(answered) >= 6, f"{len(answered)} of 10 answered in {DEADLINE} s (a wait is 30 s)"
+        for sock in answered:
+            status, headers, body = webload.answer(sock, 1)
+            assert (status, json.loads(body)["status"], headers["Retry-After"]) == (200, "queued", "1")
+    finally:
         webload.close(polls)

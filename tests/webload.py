@@ -2,7 +2,9 @@
 wait for a job, slow clients that send their headers or their body a byte at a time, and the time a visitor's
 plain page takes meanwhile. Every socket goes to the loopback address of the server under test."""
 
+import http.client
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -31,15 +33,20 @@ def answers(url, timeout=2):
     return True
 
 
-def start_web_server(port, env, log_path):
-    """The web server exactly as `make run` starts it (hexside.run.commands()), in a process group of its own."""
+def make_run_command(port):
+    """The web server's command exactly as `make run` builds it (hexside.run.commands())."""
     from argparse import Namespace
 
     from hexside.run import commands
 
     options = Namespace(host="127.0.0.1", port=str(port), workers=1, interactive_workers=1, heavy_queue="celery",
                         interactive_queue="interactive")
-    command = commands(options)["web server"]
+    return commands(options)["web server"]
+
+
+def start_web_server(port, env, log_path, command=None):
+    """The web server (by default as `make run` starts it), in a process group of its own."""
+    command = command or make_run_command(port)
     log = open(log_path, "ab")  # noqa: SIM115 - open as long as the process runs
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
                                start_new_session=True)
@@ -90,6 +97,22 @@ def long_polls(port, path, count, seconds=30):
     return sockets
 
 
+def answer(sock, timeout):
+    """(status, headers, body) of the answer to the request sent on ``sock``; None if none comes in ``timeout``."""
+    sock.settimeout(timeout)
+    response = http.client.HTTPResponse(sock)
+    try:
+        response.begin()
+        return response.status, response.headers, response.read()
+    except (TimeoutError, OSError):
+        return None
+
+
+def answered_yet(sock):
+    """Whether anything of an answer has come on ``sock`` (without waiting for it)."""
+    return bool(select.select([sock], [], [], 0)[0])
+
+
 class SlowClients:
     """Clients that send a byte a second: half never finish their headers, half never finish their body (a
     sign-in form, which Django reads). Until stop()."""
@@ -129,6 +152,20 @@ def close(sockets):
             sock.close()
         except OSError:
             pass
+
+
+def threads_of(pid):
+    """Threads of a process and of every process below it (the web server's workers), from /proc."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if entry.name == str(pid) or stat[2] == str(pid):  # the process, or one in its group (its workers)
+                total += int(stat[17])
+    return total
 
 
 def timed_get(url, timeout=60):
