@@ -149,12 +149,11 @@ class JobListView(ListAPIView):
 
 
 class JobDetailView(APIView):
-    """A job, looked at once; with ?wait=, looked at again once it has finished or the wait is over.
+    """A job as it is now; with ?wait=, as it is once it has finished or the wait is over. Too many waits at once
+    (on this server, or from you) answer at once with the job as it is and Retry-After: 1."""
 
-    The wait between the two looks is a coroutine (jobs.waiting), so that it holds neither a thread nor a
-    database connection: each look is this sync view, with every check (who may see the job) made again.
-    """
-
+    # The view looks at the job (get(), in a thread: every check made), waits as a coroutine (jobs.waiting:
+    # no database connection held meanwhile) and looks again.
     permission_classes = [permissions.AllowAny]
 
     @classmethod

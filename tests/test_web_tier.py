@@ -1,17 +1,19 @@
 """The web server as `make run` starts it stays responsive while visitors wait for jobs and slow clients dribble:
 a long poll holds no thread that serves pages, a client sending a byte a second holds none either, and waits
-past the caps answer at once (jobs.waiting)."""
+past the caps answer at once (jobs.waiting). Files stream in chunks under ASGI (hexside/asgi.py)."""
 
 import json
 import time
+import warnings
 
 import pytest
+from asgiref.sync import async_to_sync
+from django.core.files.base import ContentFile
+from django.http import FileResponse
 
 from jobs.models import Job
 from tests import webload
 from tests.jobs.workers import database_url
-
-pytestmark = pytest.mark.django_db(transaction=True)
 
 LONG_POLLS = 24
 SLOW_CLIENTS = 20
@@ -45,6 +47,7 @@ def queued_job(other_published_map):
                               subject_type="map", subject_id=other_published_map.pk)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_page_answers_while_24_visitors_wait_for_a_job_and_20_clients_dribble(start_server, queued_job):
     port = start_server()
     polls = webload.long_polls(port, f"/api/jobs/{queued_job.pk}/", LONG_POLLS)
@@ -65,6 +68,7 @@ def test_a_page_answers_while_24_visitors_wait_for_a_job_and_20_clients_dribble(
         webload.close(polls)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_waits_past_a_clients_cap_answer_at_once_with_the_job_as_it_is(start_server, queued_job):
     port = start_server(HEXSIDE_JOBS_WAITS_PER_CLIENT="2")  # per web server process (make run has 2)
     polls = webload.long_polls(port, f"/api/jobs/{queued_job.pk}/", 10)
@@ -80,3 +84,22 @@ def test_waits_past_a_clients_cap_answer_at_once_with_the_job_as_it_is(start_ser
             assert (status, json.loads(body)["status"], headers["Retry-After"]) == (200, "queued", "1")
     finally:
         webload.close(polls)
+
+
+def test_a_result_file_streams_in_chunks_under_asgi_not_read_whole_into_memory(queued_job, settings, tmp_path):
+    from hexside.asgi import Handler
+
+    settings.MEDIA_ROOT = tmp_path
+    data = bytes(range(256)) * 2048  # 512 KiB: several chunks
+    queued_job.result_file.save("matrix.npz", ContentFile(data))
+    response = FileResponse(queued_job.result_file.open("rb"))
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="StreamingHttpResponse must consume")  # Django's, when it reads all
+        async_to_sync(Handler().send_response)(response, send)
+    assert response.is_async
+    assert b"".join(message.get("body", b"") for message in sent) == data
