@@ -169,7 +169,7 @@ def main():
     try:
         print(f"{users} users for {args.seconds} s on {args.db} "
               f"({'Redis' if args.db == 'postgres' else 'the filesystem broker'}), gunicorn with 2 processes, "
-              "8 threads each, a heavy worker (1 process) and an interactive one (2)", flush=True)
+              "ASGI (as make run), a heavy worker (1 process) and an interactive one (2)", flush=True)
         subprocess.run([PY, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
                         "-u", str(users), "-r", str(users), "-t", f"{args.seconds}s", "--host",
                         f"http://127.0.0.1:{PORT}", "--csv", prefix, "--only-summary", "--stop-timeout", "30",
