@@ -56,13 +56,18 @@ def test_a_page_answers_while_24_visitors_wait_for_a_job_and_20_clients_dribble(
         seconds, status = webload.timed_get(f"http://127.0.0.1:{port}/accounts/login/", timeout=DEADLINE * 2)
         assert status == 200
         assert seconds < DEADLINE
-        waiting = [sock for sock in polls if not webload.answered_yet(sock)]
-        assert len(waiting) >= 8  # the waits were real (past the per-client cap, some answered at once)
+        assert sum(not webload.answered_yet(sock) for sock in polls) >= 8  # the waits are real
 
         Job.objects.filter(pk=queued_job.pk).update(status=Job.Status.SUCCEEDED, result={"clear": True})
-        for sock in waiting:  # every wait answers soon once the job has finished, with the finished job
-            status, _, body = webload.answer(sock, DEADLINE)
-            assert (status, json.loads(body)["status"]) == (200, "succeeded")
+        waited = 0
+        for sock in polls:  # each answers soon: past the per-client cap at once, the others once the job is done
+            status, headers, body = webload.answer(sock, DEADLINE)
+            if "Retry-After" in headers:
+                assert (status, json.loads(body)["status"]) == (200, "queued")
+            else:
+                assert (status, json.loads(body)["status"]) == (200, "succeeded")
+                waited += 1
+        assert waited >= 8  # the per-client cap, in at least one of the server's processes
     finally:
         slow.stop()
         webload.close(polls)
