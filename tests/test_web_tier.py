@@ -1,6 +1,7 @@
 """The web server as `make run` starts it stays responsive while visitors wait for jobs and slow clients dribble:
-a long poll holds no thread that serves pages, a client sending a byte a second holds none either, and waits
-past the caps answer at once (jobs.waiting). Files stream in chunks under ASGI (hexside/asgi.py)."""
+a long poll holds no thread that serves pages, a client sending a byte a second holds none either (and is cut
+off past its deadline, hexside/webserver.py), and waits past the caps answer at once (jobs.waiting). Files
+stream in chunks under ASGI (hexside/asgi.py)."""
 
 import json
 import time
@@ -89,6 +90,19 @@ def test_waits_past_a_clients_cap_answer_at_once_with_the_job_as_it_is(start_ser
             assert (status, json.loads(body)["status"], headers["Retry-After"]) == (200, "queued", "1")
     finally:
         webload.close(polls)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_client_too_slow_with_its_headers_or_its_body_is_cut_off(start_server):
+    port = start_server(HEXSIDE_HEADER_SECONDS="1", HEXSIDE_BODY_SECONDS="2")
+    slow = webload.SlowClients(port, 2, every=0.2)  # one dribbles its headers, one its body
+    try:
+        deadline = time.monotonic() + DEADLINE
+        while time.monotonic() < deadline and not all(map(webload.closed_by_server, slow.sockets)):
+            time.sleep(0.05)
+        assert [webload.closed_by_server(sock) for sock in slow.sockets] == [True, True]
+    finally:
+        slow.stop()
 
 
 def test_a_result_file_streams_in_chunks_under_asgi_not_read_whole_into_memory(queued_job, settings, tmp_path):

@@ -113,6 +113,16 @@ def answered_yet(sock):
     return bool(select.select([sock], [], [], 0)[0])
 
 
+def closed_by_server(sock):
+    """Whether the server has closed ``sock`` (without waiting)."""
+    if not select.select([sock], [], [], 0)[0]:
+        return False
+    try:
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
 class SlowClients:
     """Clients that send a byte a second: half never finish their headers, half never finish their body (a
     sign-in form, which Django reads). Until stop()."""
