@@ -18,10 +18,13 @@ import sys
 import time
 import urllib.request
 import uuid
+from argparse import Namespace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from hexside.run import commands as make_run_commands  # noqa: E402
+
 PY = sys.executable
 PORT = 8130  # this engineer's ports: 8130-8139
 AIM_LOS_P95_MS = 300
@@ -86,10 +89,9 @@ def start(env, folder):
     logs = folder / "logs"
     logs.mkdir(exist_ok=True)
     commands = {
-        # Threads: a client following a job with the API's long poll (?wait=) holds a request for seconds; with
-        # sync workers two such clients would stop the server.
-        "web": [PY, "-m", "gunicorn", "hexside.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", "2",
-                "--threads", "8", "--timeout", "120", "--log-level", "warning"],
+        # The web server exactly as `make run` builds it (hexside.run: ASGI, a long poll holds no thread).
+        "web": make_run_commands(Namespace(host="127.0.0.1", port=str(PORT), workers=1, interactive_workers=2,
+                                           heavy_queue="", interactive_queue=""))["web server"],
         "heavy": [PY, "-m", "celery", "-A", "hexside", "worker", "-n", f"heavy-{PORT}@%h",
                   f"--queues={env['HEXSIDE_JOBS_QUEUE']}", "--concurrency=1", "--loglevel=warning"],
         "interactive": [PY, "-m", "celery", "-A", "hexside", "worker", "-n", f"interactive-{PORT}@%h",
@@ -167,7 +169,7 @@ def main():
     try:
         print(f"{users} users for {args.seconds} s on {args.db} "
               f"({'Redis' if args.db == 'postgres' else 'the filesystem broker'}), gunicorn with 2 processes, "
-              "8 threads each, a heavy worker (1 process) and an interactive one (2)", flush=True)
+              "ASGI (as make run), a heavy worker (1 process) and an interactive one (2)", flush=True)
         subprocess.run([PY, "-m", "locust", "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
                         "-u", str(users), "-r", str(users), "-t", f"{args.seconds}s", "--host",
                         f"http://127.0.0.1:{PORT}", "--csv", prefix, "--only-summary", "--stop-timeout", "30",

@@ -27,8 +27,11 @@ def commands(options):
                                   f"--concurrency={options.workers}"],
         "interactive worker": celery + ["-n", "interactive@%h", f"--queues={options.interactive_queue}",
                                         f"--concurrency={options.interactive_workers}"],
-        "web server": [python, "-m", "gunicorn", "hexside.wsgi", "--bind", f"{options.host}:{options.port}",
-                       "--workers", "2", "--threads", "8", "--timeout", "120", "--log-level", "warning"],
+        # ASGI on gunicorn's asyncio worker (with deadlines for slow clients): a job wait or a slow client holds
+        # a socket, not a thread (docs/scale.md).
+        "web server": [python, "-m", "gunicorn", "hexside.asgi", "--worker-class", "hexside.webserver.Worker",
+                       "--bind", f"{options.host}:{options.port}", "--workers", "2", "--timeout", "120",
+                       "--log-level", "warning"],
     }
 
 

@@ -128,7 +128,9 @@ WSGI_APPLICATION = "hexside.wsgi.application"
 # SQLite by default (nothing to install); PostgreSQL or any other database with DATABASE_URL.
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'hexside.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{VAR_DIR / 'hexside.sqlite3'}",
+        # Served as ASGI (hexside/asgi.py), each request has a thread of its own: its connection ends with it.
+        conn_max_age=0 if os.environ.get("HEXSIDE_ASGI") else 60,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

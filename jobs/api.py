@@ -9,6 +9,8 @@ answers.
 
 import mimetypes
 
+from asgiref.sync import sync_to_async
+from django.db import connections
 from django.db.models import Q
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
@@ -24,10 +26,11 @@ from rest_framework import permissions, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from hexside import throttles
-from jobs import dispatch, subjects, sweep
+from jobs import conf, dispatch, subjects, sweep, waiting
 from jobs.models import Job
 from jobs.serializers import (
     DetailSerializer,
@@ -146,7 +149,34 @@ class JobListView(ListAPIView):
 
 
 class JobDetailView(APIView):
+    """A job as it is now; with ?wait=, as it is once it has finished or the wait is over. Too many waits at once
+    (on this server, or from you) answer at once with the job as it is and Retry-After: 1."""
+
+    # The view looks at the job (get(), in a thread: every check made), waits as a coroutine (jobs.waiting:
+    # no database connection held meanwhile) and looks again.
     permission_classes = [permissions.AllowAny]
+
+    @classmethod
+    def as_view(cls, **initkwargs):
+        look = super().as_view(**initkwargs)
+        look_in_a_thread = sync_to_async(look)
+
+        async def view(request, *args, **kwargs):
+            response = await look_in_a_thread(request, *args, **kwargs)
+            seconds = getattr(response, "wait_seconds", 0)
+            if seconds:
+                await sync_to_async(connections.close_all)()  # this request's connection, while it waits
+                if not await waiting.until_finished(kwargs["pk"], seconds, response.wait_client):
+                    response["Retry-After"] = "1"  # too many waits: the job as it is, at once
+                    return response
+                request.waited = True
+                response = await look_in_a_thread(request, *args, **kwargs)
+            return response
+
+        for name in ("cls", "initkwargs", "csrf_exempt"):  # what the URL resolver and the schema read
+            setattr(view, name, getattr(look, name))
+        view.__doc__, view.__name__ = look.__doc__, look.__name__
+        return view
 
     @extend_schema(
         tags=["jobs"], summary="A job: status, progress, result or error, and whether the map has changed since",
@@ -154,21 +184,29 @@ class JobDetailView(APIView):
                                                                 "the job to finish before answering.")],
         responses={200: JobSerializer, 400: FIELD_ERRORS, 404: NOT_FOUND})
     def get(self, request, pk):
-        job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        waited = getattr(request, "waited", False)
+        try:
+            job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        except Http404:
+            if waited:
+                raise Http404("the job was deleted while this request waited for it") from None
+            raise
         sweep.sweep_job(job)
         wait = request.query_params.get("wait")
-        if wait:
+        seconds = 0
+        if wait and not waited:
             try:
                 seconds = float(wait)
             except ValueError:
                 return Response({"wait": ["expected a number of seconds"]}, status=status.HTTP_400_BAD_REQUEST)
             if not 0 <= seconds:
                 return Response({"wait": ["expected a number of seconds from 0"]}, status=status.HTTP_400_BAD_REQUEST)
-            try:
-                dispatch.wait(job, seconds)
-            except Job.DoesNotExist:
-                raise Http404("the job was deleted while this request waited for it") from None
-        return Response(job_payload(job, request))
+        response = Response(job_payload(job, request))
+        if not job.is_finished:
+            response.wait_seconds = min(seconds, conf.get("WAIT_MAX"))
+            user = request.user
+            response.wait_client = f"user {user.pk}" if user.is_authenticated else BaseThrottle().get_ident(request)
+        return response
 
 
 class JobCancelView(APIView):

@@ -29,6 +29,10 @@ DEFAULTS = {
     "PUBLISH_RETRIES": 2,
     # The longest a client may ask GET /api/jobs/<id>/?wait= to wait, in seconds.
     "WAIT_MAX": 30.0,
+    # Long polls waiting at once in one web server process, and from one client (a user, or an address signed
+    # out); past either, the answer comes at once with the job as it is (jobs.waiting).
+    "WAITS_MAX": 500,
+    "WAITS_PER_CLIENT": 8,
 }
 
 
