@@ -23,6 +23,7 @@ from engine.importers import mappings
 from engine.importers.errors import Refused, finding
 
 LISTED_HEXES = 12  # hexes named in one finding's message; the rest are counted
+MAX_FINDINGS = 500  # findings one conversion keeps; the rest are counted in a last one (mapfile.Findings)
 
 
 class SiblingTooLarge(ValueError):
@@ -44,17 +45,20 @@ class Context:
     source: str
     ruleset: str | None = None
     mapping: dict | None = None
-    findings: list = field(default_factory=list)
+    findings: list = field(default_factory=lambda: mapfile.Findings(MAX_FINDINGS, "findings"))
     out_files: dict = field(default_factory=dict)
 
     def error(self, path, message, hex=None, code="invalid"):
-        self.findings.append(finding(path, message, hex, code))
+        self.findings.append(finding(mapfile.shorten(path), mapfile.shorten(message), hex, code))
 
     def warn(self, path, message, hex=None, code="warning"):
-        self.findings.append(finding(path, message, hex, code, severity="warning"))
+        self.findings.append(finding(mapfile.shorten(path), mapfile.shorten(message), hex, code, severity="warning"))
 
     def refuse(self, path, message, code="invalid"):
-        self.error(path, message, code=code)
+        if len(self.findings) >= MAX_FINDINGS:  # the reason the file is refused is always listed, first
+            self.findings.insert(0, finding(mapfile.shorten(path), mapfile.shorten(message), code=code))
+        else:
+            self.error(path, message, code=code)
         raise Refused(message)
 
     @property
@@ -93,9 +97,23 @@ def decode_text(data, context):
 
 
 def parse_xml(data, context, what="the file"):
-    """The root element, refusing entity declarations (billion laughs) and external references."""
+    """The root element, refusing entity declarations (billion laughs) and external references, and refusing a
+    file of more elements or attributes than the limits before its tree outgrows them (a parsed element costs
+    some 400 bytes: a 20 MB file of ``<a/>`` would be 2 GB)."""
+    limits = context.limits
+    # Every attribute is written name="value" (or '): a byte count bounds them before the parser makes any.
+    attributes = data.count(b'="') + data.count(b"='")
+    if attributes > limits.max_xml_attributes:
+        context.refuse("$", f"{what} holds about {attributes:,} XML attributes; at most {limits.max_xml_attributes:,} "
+                            "are read", code="xml-too-large")
     try:
-        return SafeET.fromstring(data)
+        events = SafeET.iterparse(io.BytesIO(data), events=("start",))
+        for count, _ in enumerate(events, start=1):
+            if count > limits.max_xml_elements:
+                context.refuse("$", f"{what} holds more than {limits.max_xml_elements:,} XML elements; at most that "
+                                    "many are read (a Tiled map saved with csv or base64 layer data holds few)",
+                               code="xml-too-large")
+        return events.root
     except defusedxml.EntitiesForbidden as exc:
         context.refuse("$", f"{what} declares XML entities ({exc.name!r}); Hexside does not expand entities "
                             "(they can be used to blow a small file up or to read other files)",
@@ -114,6 +132,15 @@ def parse_xml(data, context, what="the file"):
 
 
 def parse_json(data, context, what="the file"):
+    """The decoded JSON, refusing a file of more objects, arrays or values than the limits before it is decoded:
+    each costs 50 to 200 bytes decoded, so a 20 MB file of ``{},`` would be 1.3 GB."""
+    limits = context.limits
+    containers = data.count(b"{") + data.count(b"[")
+    values = data.count(b",") + data.count(b":")
+    if containers > limits.max_json_containers or values > limits.max_json_values:
+        context.refuse("$", f"{what} holds about {containers:,} JSON objects and arrays and {values:,} values; at most "
+                            f"{limits.max_json_containers:,} and {limits.max_json_values:,} are read",
+                       code="json-too-large")
     text = decode_text(data, context)
     try:
         return json.loads(text)

@@ -1,0 +1,207 @@
+"""Issue 17, point 2: what an upload declares (sizes, layers, compressed data, lines) is checked before anything
+is allocated for it, so a small hostile file costs little memory. Each file is made here; each test bounds the
+peak of Python's allocations (tracemalloc) or the code of the refusal, which today's main does not meet."""
+
+import base64
+import gzip
+import json
+import struct
+import tracemalloc
+import zlib
+
+from engine import mapfile
+from engine.importers import ImportLimits, convert
+
+MB = 1024 * 1024
+
+
+def tmx(width, height, layers, data=None, encoding="base64", compression="zlib", gid=1, extra=""):
+    """A hexagonal TMX of ``layers`` layers, each ``data`` (default: every tile ``gid``, compressed)."""
+    if data is None:
+        raw = struct.pack("<I", gid) * (width * height)
+        data = base64.b64encode(zlib.compress(raw, 9)).decode() if compression == "zlib" else \
+            base64.b64encode(raw).decode()
+    attrs = f'encoding="{encoding}"' + (f' compression="{compression}"' if compression else "")
+    body = "".join(f'<layer id="{i + 1}" name="ground {i}" width="{width}" height="{height}"><data {attrs}>{data}'
+                   "</data></layer>" for i in range(layers))
+    return (f'<?xml version="1.0"?><map version="1.10" orientation="hexagonal" width="{width}" height="{height}" '
+            'tilewidth="28" tileheight="32" hexsidelength="16" staggeraxis="y" staggerindex="odd" infinite="0">'
+            '<tileset firstgid="1" name="t" tilewidth="28" tileheight="32" tilecount="1" columns="1">'
+            f'<tile id="0" type="grass"/></tileset>{extra}{body}</map>').encode()
+
+
+def peak(call):
+    """(result, peak bytes Python allocated during the call)."""
+    tracemalloc.start()
+    try:
+        result = call()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def codes(result):
+    return [f.code for f in result.findings]
+
+
+# -- Tiled -------------------------------------------------------------------------------------------------
+
+def test_a_64_kb_tmx_declaring_1000_x_1000_tiles_in_12_layers_is_refused_before_decoding():
+    data = tmx(1000, 1000, 12)  # the issue's file: 64 KB that took a worker to 2.26 GB
+    assert len(data) < 70_000
+    result, used = peak(lambda: convert("bomb.tmx", data))
+    assert result.doc is None and codes(result) == ["map-too-large"]
+    assert "1000 x 1000" in result.findings[0].message
+    assert used < 5 * MB, used
+
+
+def test_many_layers_are_refused_before_they_are_read():
+    result = convert("layers.tmx", tmx(4, 4, 101))
+    assert result.doc is None and codes(result) == ["too-many-layers"]
+    assert "'ground 100'" in result.findings[0].path and "100 tile layers" in result.findings[0].message
+
+
+def test_the_tiles_of_all_layers_are_counted_before_each_is_decoded():
+    limits = ImportLimits(max_tiles=100_000)
+    data = tmx(200, 200, 3)
+    result, used = peak(lambda: convert("tiles.tmx", data, limits=limits))
+    assert result.doc is None and codes(result) == ["too-many-tiles"]
+    assert result.findings[0].path == "layer 'ground 2'"  # the third layer: 120,000 tiles
+    assert used < 2 * MB, used
+
+
+def test_a_full_size_map_of_many_layers_is_held_as_arrays_not_objects():
+    # 200 x 200 tiles in 12 layers: one Python object per tile was 12 x 40,000 x ~150 bytes (70 MB).
+    data = tmx(200, 200, 12)
+    result, used = peak(lambda: convert("deep.tmx", data))
+    assert result.doc is not None and len(result.doc["extensions"]["tiled"]) > 0
+    assert used < 40 * MB, used
+
+
+def test_a_zlib_bomb_in_a_layer_is_refused_naming_the_layer():
+    bomb = base64.b64encode(zlib.compress(b"\0" * (64 * MB), 9)).decode()  # 64 MB of tiles in 87 KB
+    data = tmx(10, 10, 1, data=bomb)
+    result, used = peak(lambda: convert("zip-bomb.tmx", data))
+    assert result.doc is None and codes(result) == ["layer-data-too-large"]
+    assert result.findings[0].path == "layer 'ground 0'" and "compression bomb" in result.findings[0].message
+    assert used < 5 * MB, used
+
+
+def test_a_gzip_bomb_in_a_json_map_is_refused_naming_the_layer():
+    bomb = base64.b64encode(gzip.compress(b"\1\0\0\0" * (16 * MB), 9)).decode()
+    doc = {"orientation": "hexagonal", "width": 10, "height": 10, "tilewidth": 28, "tileheight": 32,
+           "hexsidelength": 16, "staggeraxis": "y", "staggerindex": "odd", "infinite": False,
+           "tilesets": [{"firstgid": 1, "name": "t", "tiles": [{"id": 0, "type": "grass"}]}],
+           "layers": [{"type": "tilelayer", "name": "roads", "width": 10, "height": 10, "encoding": "base64",
+                       "compression": "gzip", "data": bomb}]}
+    data = json.dumps(doc).encode()
+    result, used = peak(lambda: convert("gzip-bomb.tmj", data))
+    assert codes(result) == ["layer-data-too-large"] and result.findings[0].path == "layer 'roads'"
+    assert used < 5 * MB, used
+
+
+def test_csv_data_of_millions_of_tiles_is_counted_before_it_is_split():
+    data = tmx(10, 10, 1, data="1," * 3_000_000, encoding="csv", compression=None)
+    result, used = peak(lambda: convert("csv.tmx", data))
+    assert result.doc is None and codes(result) == ["bad-layer-data"]
+    assert used < 20 * MB, used  # the file itself is 6 MB; splitting it was 3 million strings (180 MB)
+
+
+def test_base64_data_in_pieces_is_not_split_into_millions_of_strings():
+    data = tmx(10, 10, 1, data="AAAA " * 1_000_000, compression=None)
+    result, used = peak(lambda: convert("pieces.tmx", data))
+    assert result.doc is None and codes(result) == ["bad-layer-data"]
+    assert used < 20 * MB, used  # "".join(text.split()) made a million strings (55 MB)
+
+
+def test_an_xml_file_of_too_many_elements_is_refused_as_it_is_parsed():
+    tiles = '<tile gid="1"/>' * 400_000
+    data = tmx(500, 500, 1, data=tiles, encoding="", compression=None).replace(b' encoding=""', b"")
+    result, used = peak(lambda: convert("tiles.tmx", data))
+    assert result.doc is None and codes(result) == ["xml-too-large"]
+    assert used < 150 * MB, used
+
+
+def test_an_element_of_a_million_attributes_is_refused_before_it_is_parsed():
+    data = tmx(4, 4, 1, extra="<properties " + " ".join(f'a{i}="1"' for i in range(1_600_000)) + "/>")
+    result, used = peak(lambda: convert("attrs.tmx", data))
+    assert result.doc is None and codes(result) == ["xml-too-large"]
+    assert used < 40 * MB, used
+
+
+def test_a_json_file_of_millions_of_objects_is_refused_before_it_is_decoded():
+    data = b'{"orientation": "hexagonal", "layers": [], "tilewidth": 1, "x": [' + b"{}," * 2_000_000 + b"{}]}"
+    result, used = peak(lambda: convert("objects.tmj", data))
+    assert result.doc is None and codes(result) == ["json-too-large"]
+    assert used < 20 * MB, used  # decoded, 2 million dicts were 130 MB
+
+
+def test_an_infinite_map_whose_chunks_span_more_than_the_largest_map_is_refused():
+    # Three layers of 250,000 tiles in chunks side by side, 1,000 tiles wide in all: refused on the span, with
+    # the tiles held as arrays (one Python object per tile was 110 MB).
+    chunk = base64.b64encode(zlib.compress(struct.pack("<I", 1) * (250 * 250))).decode()
+    chunks = "".join(f'<chunk x="{x}" y="0" width="250" height="250">{chunk}</chunk>' for x in range(0, 1000, 250))
+    layers = "".join(f'<layer id="{i}" name="far {i}" width="16" height="16"><data encoding="base64" '
+                     f'compression="zlib">{chunks}</data></layer>' for i in range(3))
+    data = tmx(16, 16, 1).replace(b'infinite="0"', b'infinite="1"').split(b"<layer")[0] + \
+        f"{layers}</map>".encode()
+    result, used = peak(lambda: convert("far.tmx", data))
+    assert result.doc is None and codes(result) == ["map-too-large"] and "1000 x 250" in result.findings[0].message
+    assert used < 20 * MB, used
+
+
+# -- Wesnoth and MegaMek -----------------------------------------------------------------------------------
+
+def test_a_wesnoth_line_wider_than_the_largest_map_is_refused_before_it_is_split():
+    data = ("Gg, " * 2_000_000 + "Gg\n").encode()
+    result, used = peak(lambda: convert("wide.map", data))
+    assert result.doc is None and codes(result) == ["map-too-large"] and result.findings[0].path == "line 1"
+    assert used < 40 * MB, used  # split, 2 million fields were 120 MB
+
+
+def test_a_wesnoth_file_of_millions_of_lines_is_refused_before_it_is_split():
+    data = b"Gg\n" * 3_000_000
+    result, used = peak(lambda: convert("tall.map", data))
+    assert result.doc is None and codes(result) == ["map-too-large"]
+    assert used < 40 * MB, used
+
+
+def test_a_megamek_board_is_refused_on_its_declared_size_before_its_hex_lines():
+    data = "\n".join(["size 2000 2000"] + ['hex 0101 0 "" ""'] * 200_000).encode()
+    result, used = peak(lambda: convert("big.board", data))
+    assert result.doc is None and codes(result) == ["map-too-large"] and result.findings[0].path == "line 1"
+    assert used < 20 * MB, used
+
+
+def test_megamek_hex_lines_past_the_declared_size_are_refused_as_they_come():
+    result = convert("more.board", "\n".join(["size 2 2"] + ['hex 0101 0 "" ""'] * 50).encode())
+    assert codes(result) == ["bad-board"] and result.findings[0].path == "line 6"
+
+
+def test_a_megamek_number_of_thousands_of_digits_is_a_bad_line_not_a_fault():
+    result = convert("digits.board", ("size " + "9" * 5000 + " 2\n").encode())
+    assert codes(result) == ["bad-line"]
+
+
+# -- findings, however many the file has -------------------------------------------------------------------
+
+def test_a_conversion_lists_the_first_findings_and_counts_the_rest():
+    rows = [", ".join(f"Zz{x:03d}{y:03d}" for x in range(120)) for y in range(120)]  # 14,400 unmapped codes
+    result = convert("codes.map", "\n".join(rows).encode(), ruleset="ost")
+    assert 14_000 > len(result.findings) > 400
+    assert result.findings[-1].code == "more-findings" and result.findings[-1].severity == "error"
+    assert "more findings like these" in result.findings[-1].message
+
+
+def test_a_map_file_reading_lists_the_first_errors_and_counts_the_rest():
+    doc = {"format": mapfile.FORMAT, "version": mapfile.VERSION, "name": "bad", "ruleset": "ost",
+           "grid": {"orientation": "flat", "columns": 100, "rows": 100, "stagger": "odd", "labels": "xxyy"},
+           "hexes": [{"hex": f"{c + 1:02d}{r + 1:02d}", "terrain": ["x" * 10_000]}
+                     for c in range(100) for r in range(100)]}
+    try:
+        mapfile.parse(doc)
+    except mapfile.MapFormatError as exc:
+        errors = exc.errors
+    assert len(errors) == mapfile.MAX_FINDINGS + 1
+    assert errors[-1].code == "more-findings" and "9,000 more errors" in errors[-1].message
+    assert max(len(e.message) for e in errors) < 400  # a message echoing a 10,000-character id is cut
