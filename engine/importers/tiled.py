@@ -51,7 +51,7 @@ class Tileset:
 class Layer:
     def __init__(self, name):
         self.name = name
-        self.chunks = []  # (x, y, width, height, gids with flags, row by row): the whole map, or an infinite map's chunks
+        self.chunks = []  # (x, y, width, height, gids row by row): the whole map, or an infinite map's chunks
 
 
 def convert(data, context):
