@@ -9,6 +9,7 @@ value, would answer 25 MB. The first MAX_LISTED of any list are listed and the r
 no string is longer than MAX_ECHOED characters."""
 
 import logging
+import re
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -38,20 +39,32 @@ def bounded(data, depth=0):
         return mapfile.shorten(str(data), MAX_ECHOED)
     if isinstance(data, dict):
         out, keys = {}, list(data)
-        for key in keys[:MAX_LISTED]:
+        for key in keys[:MAX_LISTED] if len(keys) > MAX_LISTED + 1 else keys:
             out[mapfile.shorten(key, MAX_ECHOED) if isinstance(key, str) else key] = bounded(data[key], depth + 1)
-        if len(keys) > MAX_LISTED:
+        if len(keys) > MAX_LISTED + 1:  # the one more may be the count of a body already cut
             out["more"] = f"and {len(keys) - MAX_LISTED:,} more like these"
         errors = data.get("errors")
-        if isinstance(errors, list) and len(errors) > MAX_LISTED:
-            out["errors_total"] = data.get("errors_total", len(errors))
+        if isinstance(errors, list) and len(errors) > MAX_LISTED + 1:
+            out["errors_total"] = data.get("errors_total", _total(errors))
         return out
     if isinstance(data, (list, tuple)):
+        if len(data) <= MAX_LISTED + 1:
+            return [bounded(item, depth + 1) for item in data]
         items = [bounded(item, depth + 1) for item in data[:MAX_LISTED]]
-        if len(data) > MAX_LISTED:
-            items.append(_more(data, len(data) - MAX_LISTED))
+        items.append(_more(data, _total(data) - MAX_LISTED))
         return items
     return data
+
+
+MORE = re.compile(r"^and ([\d,]+) more ")
+
+
+def _total(items):
+    """How many items a list stands for: a reader that kept its first findings counted the rest in its last."""
+    last = items[-1]
+    message = last.get("message") if isinstance(last, dict) else last
+    found = MORE.match(message) if isinstance(message, str) else None
+    return len(items) - 1 + int(found.group(1).replace(",", "")) if found else len(items)
 
 
 def _more(items, count):

@@ -59,9 +59,9 @@ MAX_TEXT = 300  # characters of a path or message kept: a message may echo a val
 
 
 def shorten(text, limit=MAX_TEXT):
-    """``text`` cut to ``limit`` characters, saying how long it was."""
+    """``text`` cut to ``limit`` characters, saying how long it was (a text cut once is not cut again)."""
     text = str(text)
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters in all)"
+    return text if len(text) <= limit + 40 else f"{text[:limit]}… ({len(text):,} characters in all)"
 
 
 class Findings(list):
