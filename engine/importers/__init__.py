@@ -76,6 +76,18 @@ class ImportResult:
         return self.doc is not None and not any(f.severity == "error" for f in self.findings)
 
 
+class ZipMember(Upload):
+    """A map file inside a zip, read from the zip when it is converted (``data``), so that a zip of many maps
+    does not hold them all in memory at once."""
+
+    def __init__(self, name, path, entries):
+        self.name, self.path, self.files, self.findings = name, path, entries, []
+
+    @property
+    def data(self):
+        return self.files.get(self.path)
+
+
 def detect(name, data):
     """The format of one file: one of SUPPORTED's keys, "zip", or None (then ``why_not`` says what it is)."""
     lower = PurePosixPath(name.split("#", 1)[0]).name.lower()
@@ -143,9 +155,9 @@ def expand(name, data, limits=None):
     if entries is None:
         return [Upload(name, None, findings=findings)]
     uploads = [Upload(f"{name}!{path}", None, findings=[f]) for path, f in findings]
-    maps = []
+    maps, kinds = [], {}
     for path in sorted(entries):
-        kind = detect(path, entries[path])
+        kinds[path] = kind = detect(path, entries.head(path, 65536))
         if kind in SUPPORTED:
             maps.append(path)
         elif kind == "zip":
@@ -157,10 +169,10 @@ def expand(name, data, limits=None):
             "$", f"the zip holds no map file Hexside reads (it holds {listed})", code="zip-no-maps")]))
     for path in maps:
         # Each map sees every entry by its path inside the zip, so "../tiles/x.tsx" resolves as it did.
-        if detect(path, entries[path]) == "vassal":
+        if kinds[path] == "vassal":
             uploads.extend(_boards(f"{name}!{path}", entries[path], entries, limits))
         else:
-            uploads.append(Upload(f"{name}!{path}", entries[path], files=entries))
+            uploads.append(ZipMember(f"{name}!{path}", path, entries))
     return uploads
 
 

@@ -205,3 +205,30 @@ def test_a_map_file_reading_lists_the_first_errors_and_counts_the_rest():
     assert len(errors) == mapfile.MAX_FINDINGS + 1
     assert errors[-1].code == "more-findings" and "9,000 more errors" in errors[-1].message
     assert max(len(e.message) for e in errors) < 400  # a message echoing a 10,000-character id is cut
+
+
+# -- zips --------------------------------------------------------------------------------------------------
+
+def test_a_zip_of_large_entries_is_measured_and_read_one_entry_at_a_time():
+    import io
+    import random
+    import zipfile
+
+    from engine.importers import convert_upload, expand
+
+    block = bytes(random.Random(17).choices(b"ab", weights=[15, 1], k=MB))  # deflates about 6 to 1
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("maps/small.map", "Gg, Gg, Gg\nGg, Gg, Gg\nGg, Gg, Gg\n")
+        for i in range(6):
+            z.writestr(f"art/sheet{i}.png", block * 15)  # 90 MB once expanded, in a zip under 20 MB
+    data = out.getvalue()
+    assert len(data) < 20 * MB
+
+    def run():
+        uploads = expand("big.zip", data)
+        return [convert_upload(u, ruleset="ost") for u in uploads]
+
+    results, used = peak(run)
+    assert [r.ok for r in results] == [True]
+    assert used < 30 * MB, used  # every entry was held at once: 90 MB
