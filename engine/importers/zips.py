@@ -8,7 +8,6 @@ import zipfile
 
 from engine.importers import common
 
-
 CHUNK = 1024 * 1024  # bytes decompressed at a time while an entry is measured
 
 
