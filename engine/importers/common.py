@@ -181,22 +181,41 @@ def number(value, context, path, what):
 # -- images ----------------------------------------------------------------------------------------------
 
 IMAGE_FORMATS = {"PNG": "png", "JPEG": "jpg"}
+REENCODED_MAX_BYTES = 64 * 1024 * 1024  # decoded bytes of an image re-encoded as PNG (GIF, BMP, WebP..)
 
 
 def check_image(data, context, what):
-    """(bytes, extension, (width, height)) of an image Pillow can decode within the pixel limit, re-encoded as
-    PNG when it is neither PNG nor JPEG; None with a finding otherwise. Nothing is written anywhere."""
+    """(bytes, extension, (width, height)) of an image Pillow can read within the pixel limit, re-encoded as
+    PNG when it is neither PNG nor JPEG; None with a finding otherwise. Nothing is written anywhere.
+
+    A PNG or JPEG is kept as it is, so it is checked without holding its pixels: a PNG's chunks and their
+    checksums are verified, a JPEG is decoded at an eighth of its size (a 60-megapixel board decoded whole
+    would take 240 MB). Only an image to re-encode is decoded whole, within REENCODED_MAX_BYTES."""
     limit = context.limits.max_image_pixels
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
             width, height = image.size
+            kind = image.format
             if width * height > limit:
                 context.error("$", f"{what} is {width} x {height} pixels; at most {limit / 1e6:.0f} million pixels "
                                    "are read", code="image-too-large")
                 return None
-            image.load()
+            if kind == "PNG":
+                image.verify()
+            elif kind == "JPEG":
+                image.draft(image.mode, (max(1, width // 8), max(1, height // 8)))
+                image.load()
+            else:
+                decoded = width * height * len(image.getbands())
+                if decoded > REENCODED_MAX_BYTES:
+                    context.error("$", f"{what} is a {kind} image of {width} x {height} pixels, which Hexside would "
+                                       f"have to decode ({decoded / 1e6:.0f} MB) to store it as PNG; at most "
+                                       f"{REENCODED_MAX_BYTES / 1e6:.0f} MB. Save it as PNG or JPEG",
+                                  code="image-too-large")
+                    return None
+                image.load()
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
         context.error("$", f"{what} has too many pixels; at most {limit / 1e6:.0f} million", code="image-too-large")
         return None
@@ -204,7 +223,6 @@ def check_image(data, context, what):
         reason = "truncated" if "truncated" in str(exc) else "not an image Hexside can read"
         context.error("$", f"{what} is {reason} ({exc.__class__.__name__})", code="bad-image")
         return None
-    kind = image.format
     if kind in IMAGE_FORMATS:
         return data, IMAGE_FORMATS[kind], (width, height)
     out = io.BytesIO()

@@ -232,3 +232,48 @@ def test_a_zip_of_large_entries_is_measured_and_read_one_entry_at_a_time():
     results, used = peak(run)
     assert [r.ok for r in results] == [True]
     assert used < 30 * MB, used  # every entry was held at once: 90 MB
+
+
+# -- board images ------------------------------------------------------------------------------------------
+
+def png_of_zeros(width, height):
+    """A valid RGBA PNG of width x height transparent pixels, written without holding its pixels."""
+    import struct as st
+
+    def chunk(kind, body):
+        return st.pack(">I", len(body)) + kind + body + st.pack(">I", zlib.crc32(kind + body))
+
+    deflate, row, parts = zlib.compressobj(9), b"\0" * (1 + 4 * width), []
+    for _ in range(height):
+        parts.append(deflate.compress(row))
+    parts.append(deflate.flush())
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", st.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b""))
+
+
+def vassal_module(image):
+    import io
+    import zipfile
+
+    from tests.data import COMMUNITY
+
+    build = (COMMUNITY / "jzedwards+vassal-hex-n-counters-template" / "template" / "buildFile.xml").read_bytes()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("buildFile.xml", build)
+        z.writestr("images/map.jpg", image)
+    return out.getvalue()
+
+
+def test_a_large_board_image_is_checked_without_decoding_its_pixels():
+    data = vassal_module(png_of_zeros(7000, 7000))  # 49 million pixels: 196 MB decoded
+    result, used = peak(lambda: convert("big.vmod", data))
+    assert result.doc is not None, result.findings
+    (name, image), = result.files.items()
+    assert name.endswith(".png") and image[:8] == b"\x89PNG\r\n\x1a\n"
+    assert used < 40 * MB, used
+
+
+def test_a_truncated_png_board_image_is_still_refused():
+    result = convert("cut.vmod", vassal_module(png_of_zeros(300, 300)[:-40]))
+    assert "bad-image" in codes(result) and result.files == {}
