@@ -244,12 +244,16 @@ class MapBuilder:
                                 "each way", code="map-too-large")
         self.grid = Grid(**grid_kwargs)
         self.name = name or context.stem
-        self.hexes = {}  # (col, row) -> (codes, elevation, storeys)
+        # Each hex's (codes, elevation, storeys), column by column, or None: a list of one pointer a hex with the
+        # values shared (a map repeats a few), where a dict of positions was some 200 bytes a hex.
+        self.hexes = [None] * (columns * rows)
+        self.values = {}
         self.extensions = {}
         self.background = None
 
     def place(self, col, row, codes, elevation=0, storeys=None):
-        self.hexes[(col, row)] = (tuple(codes), elevation, storeys)
+        value = (tuple(codes), elevation, storeys)
+        self.hexes[col * self.grid.rows + row] = self.values.setdefault(value, value)
 
     def label(self, col, row):
         return self.grid.label(col, row)
@@ -259,24 +263,19 @@ class MapBuilder:
         catalogue = mapping.catalogue
         default = mapfile._default_open(catalogue)
         unmapped, off_levels, off_storeys = {}, {}, {}
-        hexes = []
-        for (col, row) in sorted(self.hexes):
-            codes, elevation, storeys = self.hexes[(col, row)]
+        hexes, mapped = [], {}  # mapped: (codes, elevation, storeys) -> what the mapping makes of them
+        for index, value in enumerate(self.hexes):
+            if value is None:
+                continue
+            col, row = divmod(index, grid.rows)
             label = grid.label(col, row)
-            terrain, level = [], None
-            for code in codes:
-                entry = mapping.lookup(code)
-                if entry is None:
-                    labels = unmapped.setdefault(code, [])
-                    if not labels or labels[-1] != label:
-                        labels.append(label)
-                    continue
-                terrain.extend(t for t in entry.terrain if t not in terrain)
-                if entry.level is not None:
-                    level = entry.level if level is None else max(level, entry.level)
-                if entry.storeys is not None and storeys is None:
-                    storeys = entry.storeys
-            raw = elevation * mapping.level_scale + mapping.level_offset + (level or 0)
+            if value not in mapped:
+                mapped[value] = self.map_codes(*value)
+            terrain, storeys, lost, raw = mapped[value]
+            for code in lost:
+                labels = unmapped.setdefault(code, [])
+                if not labels or labels[-1] != label:
+                    labels.append(label)
             fitted = fit_level(raw, catalogue)
             if fitted != raw:
                 off_levels.setdefault(raw, []).append((label, fitted))
@@ -293,6 +292,7 @@ class MapBuilder:
                     entry["storeys"] = kept
             if len(entry) > 1:
                 hexes.append(entry)
+        self.hexes = self.values = None  # the document holds what is needed from here
         for code, labels in unmapped.items():
             context.error("$", f"source terrain {code!r} has no mapping to {catalogue.id!r} terrain "
                                f"({counted(labels)}); those hexes were given only what else was mapped (or "
@@ -328,6 +328,22 @@ class MapBuilder:
         if self.background is not None:
             doc["background"] = self.background
         return doc
+
+    def map_codes(self, codes, elevation, storeys):
+        """(terrain, storeys, unmapped codes, raw level) of one hex's source codes."""
+        mapping = self.mapping
+        terrain, level, lost = [], None, []
+        for code in codes:
+            entry = mapping.lookup(code)
+            if entry is None:
+                lost.append(code)
+                continue
+            terrain.extend(t for t in entry.terrain if t not in terrain)
+            if entry.level is not None:
+                level = entry.level if level is None else max(level, entry.level)
+            if entry.storeys is not None and storeys is None:
+                storeys = entry.storeys
+        return terrain, storeys, lost, elevation * mapping.level_scale + mapping.level_offset + (level or 0)
 
 
 def fit_level(value, catalogue):

@@ -452,7 +452,8 @@ def layer_grids(reader, context):
     """(origin, columns, rows, [each layer's gids row by row over the map]). An infinite map is cropped to its
     tiles, and refused before its grids are laid out when they span more than the largest map."""
     if not reader.infinite:
-        return (0, 0), reader.width, reader.height, [layer.chunks[0][4] for layer in reader.layers if layer.chunks]
+        grids = [layer.chunks.pop()[4] for layer in reader.layers if layer.chunks]  # the grids are all that is kept
+        return (0, 0), reader.width, reader.height, grids
     low_x = low_y = high_x = high_y = None
     for layer in reader.layers:
         for x, y, w, _h, gids in layer.chunks:
