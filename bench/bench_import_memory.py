@@ -101,7 +101,7 @@ CASES = {
                      lambda: tmx(500, 500, 1, "<tile/>" * 2_700_000, "")),
     "csv": ("csv.tmx", "a csv layer of 9 million tiles for a 500 x 500 map",
             lambda: tmx(500, 500, 1, "1," * 9_000_000, 'encoding="csv"')),
-    "json-objects": ("objects.tmj", "19 MB of JSON objects {} (refused past 1.5 million)",
+    "json-objects": ("objects.tmj", "19 MB of JSON objects {} (refused past 800,000)",
                      lambda: b'{"orientation": "hexagonal", "layers": [], "tilewidth": 1, "x": [' + b"{}," * 6_500_000
                      + b"{}]}"),
     "zlib-bomb": ("bomb2.tmx", "a 10 x 10 map whose layer inflates to 1 GB", lambda: tmx(

@@ -78,3 +78,24 @@ def test_a_batch_file_report_lists_the_first_findings_and_counts_them_all():
     assert len(checked["findings"]) == LISTED_FINDINGS + 1
     assert checked["findings"][-1]["code"] == "more-findings"
     assert len(json.dumps(checked["findings"])) < BOUND
+
+
+@pytest.mark.django_db
+def test_a_json_body_of_a_million_objects_is_refused_before_it_is_decoded(user_client):
+    import tracemalloc
+
+    body = b'{"name": "x", "defaults": [' + b'{"a":1},' * 900_000 + b'{}]}'  # 7 MB: 250 MB once decoded
+    tracemalloc.start()
+    try:
+        response = user_client.post("/api/maps/", data=body, content_type="application/json")
+        used = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert response.status_code == 400 and "objects and arrays" in json.dumps(response.json())
+    assert used < 60 * 1024 * 1024, used
+
+
+def test_a_map_file_of_a_million_objects_is_a_format_error():
+    with pytest.raises(mapfile.MapFormatError) as caught:
+        mapfile.parse(b"[" + b"[]," * 900_000 + b"[]]")
+    assert [e.code for e in caught.value.errors] == ["json-too-large"]

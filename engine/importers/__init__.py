@@ -49,8 +49,8 @@ class ImportLimits:
     max_tiles: int = 6_000_000  # tiles one Tiled map's layers and chunks declare in all (24 layers of 500 x 500)
     max_xml_elements: int = 300_000  # elements of one XML file (a TMX, tileset or VASSAL buildFile)
     max_xml_attributes: int = 1_500_000
-    max_json_containers: int = 1_500_000  # objects and arrays of one JSON file (a Hexside or Tiled map)
-    max_json_values: int = 6_000_000  # its commas and colons: a bound on its values
+    max_json_containers: int = 800_000  # objects and arrays of one JSON file (engine.jsonsafe's limits)
+    max_json_values: int = 4_000_000  # its commas and colons: a bound on its values
 
 
 @dataclass
