@@ -45,6 +45,7 @@ class ImportLimits:
     max_zip_ratio: int = 200  # an entry may expand to at most this many times its compressed size (bombs)
     max_image_pixels: int = 60_000_000  # a board image's width x height, checked before it is decoded
     max_tilesets: int = 200  # external tilesets one Tiled map may name
+    max_tile_definitions: int = 300_000  # tiles its tilesets define in all (each file read once)
     max_tile_layers: int = 100  # tile layers one Tiled map may hold (in groups or not)
     max_tiles: int = 6_000_000  # tiles one Tiled map's layers and chunks declare in all (24 layers of 500 x 500)
     max_xml_elements: int = 300_000  # elements of one XML file (a TMX, tileset or VASSAL buildFile)

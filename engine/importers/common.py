@@ -66,12 +66,18 @@ class Context:
         base = posixpath.basename(self.name.split("#", 1)[0]) or "map"
         return base.rsplit(".", 1)[0] if "." in base else base
 
+    def resolve(self, ref, base=None):
+        """The path of a file the map refers to, relative to the map (or to ``base``); None when it cannot be one."""
+        if not isinstance(ref, str) or not ref or "\x00" in ref:
+            return None
+        folder = posixpath.dirname((base or self.name).split("#", 1)[0])
+        return posixpath.normpath(posixpath.join(folder, ref.replace("\\", "/")))
+
     def sibling(self, ref, base=None):
         """(path, bytes or None) of a file the map refers to, relative to the map (or to ``base``)."""
-        if not isinstance(ref, str) or not ref or "\x00" in ref:
+        path = self.resolve(ref, base)
+        if path is None:
             return ref, None
-        folder = posixpath.dirname((base or self.name).split("#", 1)[0])
-        path = posixpath.normpath(posixpath.join(folder, ref.replace("\\", "/")))
         try:
             data = self.files.get(path)
         except SiblingTooLarge as exc:

@@ -73,6 +73,8 @@ class Reader:
         self.layers = []
         self.ignored = {}
         self.tiles = 0  # tiles declared by the layers and chunks read so far
+        self.external = {}  # path -> (name, tiles, tilecount, missing) of each external tileset read
+        self.tile_definitions = 0  # tiles the tilesets define, each file counted once
 
     def claim(self, count, where):
         """Count a layer's (or chunk's) declared tiles against the limit before they are decoded."""
@@ -120,8 +122,13 @@ class Reader:
             context.refuse("map.tileset", f"the map names more than {context.limits.max_tilesets} tilesets",
                            code="too-many-tilesets")
         if source:
-            path, data = context.sibling(source)
             tileset = Tileset(posixpath.basename(source), firstgid, source)
+            path = context.resolve(source)
+            if path in self.external:  # a tileset named again (by another firstgid) is read once
+                tileset.name, tileset.tiles, tileset.tilecount, tileset.missing = self.external[path]
+                self.tilesets.append(tileset)
+                return
+            path, data = context.sibling(source)
             if data is None:
                 tileset.missing = True
             else:
@@ -135,11 +142,16 @@ class Reader:
                     tileset.missing = True
                 for f in sub.findings:
                     context.error(f"tileset {source}", f.message, code=f.code)
-            self.tilesets.append(tileset)
+            self.external[path] = (tileset.name, tileset.tiles, tileset.tilecount, tileset.missing)
         else:
             tileset = Tileset("tileset", firstgid)
             read_inline(tileset)
-            self.tilesets.append(tileset)
+        self.tile_definitions += len(tileset.tiles)
+        limit = context.limits.max_tile_definitions
+        if self.tile_definitions > limit:
+            context.refuse(f"tileset {source or tileset.name}", f"the map's tilesets define more than {limit:,} tiles "
+                                                                "in all", code="too-many-tile-definitions")
+        self.tilesets.append(tileset)
 
 
 class XmlReader(Reader):

@@ -32,7 +32,7 @@ def convert(data, context):
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header, body_start = {}, 0
     for i, line in enumerate(lines):
-        m = HEADER.match(line)
+        m = HEADER.match(line) if len(line) < 1000 else None  # a header line is short; a long one is a row
         if m and "," not in line:
             header[m.group(1)] = m.group(2)
             body_start = i + 1

@@ -291,3 +291,46 @@ def test_a_large_board_image_is_checked_without_decoding_its_pixels():
 def test_a_truncated_png_board_image_is_still_refused():
     result = convert("cut.vmod", vassal_module(png_of_zeros(300, 300)[:-40]))
     assert "bad-image" in codes(result) and result.files == {}
+
+
+# -- tilesets and VASSAL zones -----------------------------------------------------------------------------
+
+def tileset_file(tiles):
+    body = "".join(f'<tile id="{i}" type="t{i}"/>' for i in range(tiles))
+    return (f'<?xml version="1.0"?><tileset name="big" tilewidth="28" tileheight="32" tilecount="{tiles}" '
+            f'columns="1">{body}</tileset>').encode()
+
+
+def map_naming(sources):
+    named = "".join(f'<tileset firstgid="{1 + 10_000 * i}" source="{source}"/>' for i, source in enumerate(sources))
+    return tmx(4, 4, 1).replace(b'<tileset firstgid="1" name="t"', named.encode() + b'<tileset firstgid="9999999" '
+                                b'name="t"')
+
+
+def test_a_tileset_named_many_times_is_read_once():
+    files = {"big.tsx": tileset_file(5000)}
+    data = map_naming(["big.tsx"] * 150)  # read each time, 750,000 tiles were kept (100 MB)
+    result, used = peak(lambda: convert("many.tmx", data, files=files))
+    assert result.doc is not None, result.findings[:3]
+    assert used < 20 * MB, used
+
+
+def test_the_tiles_all_tilesets_define_are_bounded():
+    files = {"a.tsx": tileset_file(600), "b.tsx": tileset_file(600)}
+    result = convert("two.tmx", map_naming(["a.tsx", "b.tsx"]), files=files,
+                     limits=ImportLimits(max_tile_definitions=1000))
+    assert result.doc is None and codes(result) == ["too-many-tile-definitions"]
+    assert result.findings[0].path == "tileset b.tsx"
+
+
+def test_a_vassal_zone_of_millions_of_corners_is_refused_before_it_is_split():
+    board = "VASSAL.build.module.map.boardPicker"
+    corners = "1,1;" * 2_000_000 + "1,1"
+    data = (f'<VASSAL.launch.BasicModule><VASSAL.build.module.Map><{board}.BoardPicker><{board}.Board name="B" '
+            f'width="1000" height="1000"><{board}.board.ZonedGrid><{board}.board.mapgrid.Zone name="z" '
+            f'path="{corners}"><{board}.board.HexGrid dx="64" dy="72"/></{board}.board.mapgrid.Zone>'
+            f'</{board}.board.ZonedGrid></{board}.Board></{board}.BoardPicker></VASSAL.build.module.Map>'
+            '</VASSAL.launch.BasicModule>').encode()
+    result, used = peak(lambda: convert("buildFile.xml", data))
+    assert result.doc is None and codes(result) == ["bad-grid"] and result.findings[0].path == "zone.path"
+    assert used < 40 * MB, used  # the attribute itself is 8 MB; split into corners it was 2 million tuples
