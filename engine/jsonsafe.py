@@ -12,6 +12,12 @@ import json
 import math
 
 MAX_DEPTH = 64
+# Decoded, JSON takes far more room than its text: 18 MB of "{}," is 6 million dicts, 1.4 GB. The objects and
+# arrays and the values (commas and colons) are counted on the text before it is decoded; a full 500 x 500 map
+# under the 20 MB upload limit holds about 800,000 of the first (its hexes, their terrain lists and 300,000
+# hexsides) and 3 million of the second.
+MAX_CONTAINERS = 800_000
+MAX_VALUES = 4_000_000
 MAX_INT = 2**63 - 1
 _MAX_INT_DIGITS = len(str(MAX_INT))
 
@@ -33,6 +39,10 @@ def loads(text):
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise UnsafeJSON("$", f"not UTF-8 text ({exc.reason} at byte {exc.start})", "not-utf8") from None
+    containers, values = text.count("{") + text.count("["), text.count(",") + text.count(":")
+    if containers > MAX_CONTAINERS or values > MAX_VALUES:
+        raise UnsafeJSON("$", f"holds about {containers:,} objects and arrays and {values:,} values; at most "
+                              f"{MAX_CONTAINERS:,} and {MAX_VALUES:,} are read", "json-too-large")
     try:
         value = json.loads(text, parse_constant=_constant, parse_int=_int, parse_float=_float)
     except json.JSONDecodeError as exc:

@@ -24,6 +24,11 @@ class StoredJSON:
 
 class JSONRenderer(renderers.JSONRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
+        response = (renderer_context or {}).get("response")
+        if response is not None and response.status_code >= 400 and isinstance(data, (dict, list)):
+            from hexside.errors import bounded  # every error body within bounds, however a view answered it
+
+            data = bounded(data)
         stored = {key: value for key, value in data.items() if isinstance(value, StoredJSON)} \
             if isinstance(data, dict) else {}
         if not stored:

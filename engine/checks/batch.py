@@ -9,6 +9,7 @@ from engine import mapfile
 from engine.checks import findings as file_findings
 
 VERDICTS = ("ok", "warnings", "invalid")
+LISTED_FINDINGS = 100  # findings stored and reported per file; the rest are counted in a last one
 
 
 def verdict(findings, doc):
@@ -29,12 +30,14 @@ def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0):
         doc, source_format = None, "unknown"
         findings = [mapfile.Finding("$", f"this file could not be converted ({exc.__class__.__name__}: {exc})",
                                     code="import-failed")]
+    listed = mapfile.Findings(LISTED_FINDINGS, "findings")
+    listed.extend(f for f in findings if f.code != "more-findings")
     return {
         "name": upload.name,
         "source_format": source_format,
         "verdict": verdict(findings, doc),
-        "errors": sum(f.severity == "error" for f in findings),
-        "warnings": sum(f.severity != "error" for f in findings),
-        "findings": [f.as_dict() for f in findings],
+        "errors": sum(f.severity == "error" for f in findings if f.code != "more-findings"),
+        "warnings": sum(f.severity != "error" for f in findings if f.code != "more-findings"),
+        "findings": [f.as_dict() for f in listed],
         "document": mapfile.to_dict(doc) if doc is not None else None,
     }

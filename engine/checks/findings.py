@@ -90,12 +90,14 @@ def validate_upload(upload, *, ruleset=None, mapping=None, limits=None, los_pair
     from engine import importers
 
     result = importers.convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
-    doc, findings = None, list(result.findings)
-    if result.doc is not None:
+    doc, findings, source_format, converted = None, list(result.findings), result.source_format, result.doc
+    result = None  # the converted dict is let go once read: a 500 x 500 map is held once, not twice
+    if converted is not None:
         try:
-            doc = mapfile.parse(result.doc)
+            doc = mapfile.parse(converted)
         except mapfile.MapFormatError as exc:
             findings.extend(exc.errors)
         else:
+            converted = None
             findings.extend(check_map(doc, los_pairs=los_pairs, los_seconds=los_seconds))
-    return doc, findings, result.source_format
+    return doc, findings, source_format

@@ -45,6 +45,13 @@ class ImportLimits:
     max_zip_ratio: int = 200  # an entry may expand to at most this many times its compressed size (bombs)
     max_image_pixels: int = 60_000_000  # a board image's width x height, checked before it is decoded
     max_tilesets: int = 200  # external tilesets one Tiled map may name
+    max_tile_definitions: int = 300_000  # tiles its tilesets define in all (each file read once)
+    max_tile_layers: int = 100  # tile layers one Tiled map may hold (in groups or not)
+    max_tiles: int = 6_000_000  # tiles one Tiled map's layers and chunks declare in all (24 layers of 500 x 500)
+    max_xml_elements: int = 300_000  # elements of one XML file (a TMX, tileset or VASSAL buildFile)
+    max_xml_attributes: int = 1_500_000
+    max_json_containers: int = 800_000  # objects and arrays of one JSON file (engine.jsonsafe's limits)
+    max_json_values: int = 4_000_000  # its commas and colons: a bound on its values
 
 
 @dataclass
@@ -68,6 +75,18 @@ class ImportResult:
     @property
     def ok(self):
         return self.doc is not None and not any(f.severity == "error" for f in self.findings)
+
+
+class ZipMember(Upload):
+    """A map file inside a zip, read from the zip when it is converted (``data``), so that a zip of many maps
+    does not hold them all in memory at once."""
+
+    def __init__(self, name, path, entries):
+        self.name, self.path, self.files, self.findings = name, path, entries, []
+
+    @property
+    def data(self):
+        return self.files.get(self.path)
 
 
 def detect(name, data):
@@ -137,9 +156,9 @@ def expand(name, data, limits=None):
     if entries is None:
         return [Upload(name, None, findings=findings)]
     uploads = [Upload(f"{name}!{path}", None, findings=[f]) for path, f in findings]
-    maps = []
+    maps, kinds = [], {}
     for path in sorted(entries):
-        kind = detect(path, entries[path])
+        kinds[path] = kind = detect(path, entries.head(path, 65536))
         if kind in SUPPORTED:
             maps.append(path)
         elif kind == "zip":
@@ -151,10 +170,10 @@ def expand(name, data, limits=None):
             "$", f"the zip holds no map file Hexside reads (it holds {listed})", code="zip-no-maps")]))
     for path in maps:
         # Each map sees every entry by its path inside the zip, so "../tiles/x.tsx" resolves as it did.
-        if detect(path, entries[path]) == "vassal":
+        if kinds[path] == "vassal":
             uploads.extend(_boards(f"{name}!{path}", entries[path], entries, limits))
         else:
-            uploads.append(Upload(f"{name}!{path}", entries[path], files=entries))
+            uploads.append(ZipMember(f"{name}!{path}", path, entries))
     return uploads
 
 

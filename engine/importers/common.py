@@ -23,6 +23,7 @@ from engine.importers import mappings
 from engine.importers.errors import Refused, finding
 
 LISTED_HEXES = 12  # hexes named in one finding's message; the rest are counted
+MAX_FINDINGS = 500  # findings one conversion keeps; the rest are counted in a last one (mapfile.Findings)
 
 
 class SiblingTooLarge(ValueError):
@@ -44,17 +45,20 @@ class Context:
     source: str
     ruleset: str | None = None
     mapping: dict | None = None
-    findings: list = field(default_factory=list)
+    findings: list = field(default_factory=lambda: mapfile.Findings(MAX_FINDINGS, "findings"))
     out_files: dict = field(default_factory=dict)
 
     def error(self, path, message, hex=None, code="invalid"):
-        self.findings.append(finding(path, message, hex, code))
+        self.findings.append(finding(mapfile.shorten(path), mapfile.shorten(message), hex, code))
 
     def warn(self, path, message, hex=None, code="warning"):
-        self.findings.append(finding(path, message, hex, code, severity="warning"))
+        self.findings.append(finding(mapfile.shorten(path), mapfile.shorten(message), hex, code, severity="warning"))
 
     def refuse(self, path, message, code="invalid"):
-        self.error(path, message, code=code)
+        if len(self.findings) >= MAX_FINDINGS:  # the reason the file is refused is always listed, first
+            self.findings.insert(0, finding(mapfile.shorten(path), mapfile.shorten(message), code=code))
+        else:
+            self.error(path, message, code=code)
         raise Refused(message)
 
     @property
@@ -62,12 +66,18 @@ class Context:
         base = posixpath.basename(self.name.split("#", 1)[0]) or "map"
         return base.rsplit(".", 1)[0] if "." in base else base
 
+    def resolve(self, ref, base=None):
+        """The path of a file the map refers to, relative to the map (or to ``base``); None when it cannot be one."""
+        if not isinstance(ref, str) or not ref or "\x00" in ref:
+            return None
+        folder = posixpath.dirname((base or self.name).split("#", 1)[0])
+        return posixpath.normpath(posixpath.join(folder, ref.replace("\\", "/")))
+
     def sibling(self, ref, base=None):
         """(path, bytes or None) of a file the map refers to, relative to the map (or to ``base``)."""
-        if not isinstance(ref, str) or not ref or "\x00" in ref:
+        path = self.resolve(ref, base)
+        if path is None:
             return ref, None
-        folder = posixpath.dirname((base or self.name).split("#", 1)[0])
-        path = posixpath.normpath(posixpath.join(folder, ref.replace("\\", "/")))
         try:
             data = self.files.get(path)
         except SiblingTooLarge as exc:
@@ -93,9 +103,23 @@ def decode_text(data, context):
 
 
 def parse_xml(data, context, what="the file"):
-    """The root element, refusing entity declarations (billion laughs) and external references."""
+    """The root element, refusing entity declarations (billion laughs) and external references, and refusing a
+    file of more elements or attributes than the limits before its tree outgrows them (a parsed element costs
+    some 400 bytes: a 20 MB file of ``<a/>`` would be 2 GB)."""
+    limits = context.limits
+    # Every attribute is written name="value" (or '): a byte count bounds them before the parser makes any.
+    attributes = data.count(b'="') + data.count(b"='")
+    if attributes > limits.max_xml_attributes:
+        context.refuse("$", f"{what} holds about {attributes:,} XML attributes; at most {limits.max_xml_attributes:,} "
+                            "are read", code="xml-too-large")
     try:
-        return SafeET.fromstring(data)
+        events = SafeET.iterparse(io.BytesIO(data), events=("start",))
+        for count, _ in enumerate(events, start=1):
+            if count > limits.max_xml_elements:
+                context.refuse("$", f"{what} holds more than {limits.max_xml_elements:,} XML elements; at most that "
+                                    "many are read (a Tiled map saved with csv or base64 layer data holds few)",
+                               code="xml-too-large")
+        return events.root
     except defusedxml.EntitiesForbidden as exc:
         context.refuse("$", f"{what} declares XML entities ({exc.name!r}); Hexside does not expand entities "
                             "(they can be used to blow a small file up or to read other files)",
@@ -114,6 +138,15 @@ def parse_xml(data, context, what="the file"):
 
 
 def parse_json(data, context, what="the file"):
+    """The decoded JSON, refusing a file of more objects, arrays or values than the limits before it is decoded:
+    each costs 50 to 200 bytes decoded, so a 20 MB file of ``{},`` would be 1.3 GB."""
+    limits = context.limits
+    containers = data.count(b"{") + data.count(b"[")
+    values = data.count(b",") + data.count(b":")
+    if containers > limits.max_json_containers or values > limits.max_json_values:
+        context.refuse("$", f"{what} holds about {containers:,} JSON objects and arrays and {values:,} values; at most "
+                            f"{limits.max_json_containers:,} and {limits.max_json_values:,} are read",
+                       code="json-too-large")
     text = decode_text(data, context)
     try:
         return json.loads(text)
@@ -154,22 +187,41 @@ def number(value, context, path, what):
 # -- images ----------------------------------------------------------------------------------------------
 
 IMAGE_FORMATS = {"PNG": "png", "JPEG": "jpg"}
+REENCODED_MAX_BYTES = 64 * 1024 * 1024  # decoded bytes of an image re-encoded as PNG (GIF, BMP, WebP..)
 
 
 def check_image(data, context, what):
-    """(bytes, extension, (width, height)) of an image Pillow can decode within the pixel limit, re-encoded as
-    PNG when it is neither PNG nor JPEG; None with a finding otherwise. Nothing is written anywhere."""
+    """(bytes, extension, (width, height)) of an image Pillow can read within the pixel limit, re-encoded as
+    PNG when it is neither PNG nor JPEG; None with a finding otherwise. Nothing is written anywhere.
+
+    A PNG or JPEG is kept as it is, so it is checked without holding its pixels: a PNG's chunks and their
+    checksums are verified, a JPEG is decoded at an eighth of its size (a 60-megapixel board decoded whole
+    would take 240 MB). Only an image to re-encode is decoded whole, within REENCODED_MAX_BYTES."""
     limit = context.limits.max_image_pixels
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
             width, height = image.size
+            kind = image.format
             if width * height > limit:
                 context.error("$", f"{what} is {width} x {height} pixels; at most {limit / 1e6:.0f} million pixels "
                                    "are read", code="image-too-large")
                 return None
-            image.load()
+            if kind == "PNG":
+                image.verify()
+            elif kind == "JPEG":
+                image.draft(image.mode, (max(1, width // 8), max(1, height // 8)))
+                image.load()
+            else:
+                decoded = width * height * len(image.getbands())
+                if decoded > REENCODED_MAX_BYTES:
+                    context.error("$", f"{what} is a {kind} image of {width} x {height} pixels, which Hexside would "
+                                       f"have to decode ({decoded / 1e6:.0f} MB) to store it as PNG; at most "
+                                       f"{REENCODED_MAX_BYTES / 1e6:.0f} MB. Save it as PNG or JPEG",
+                                  code="image-too-large")
+                    return None
+                image.load()
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
         context.error("$", f"{what} has too many pixels; at most {limit / 1e6:.0f} million", code="image-too-large")
         return None
@@ -177,7 +229,6 @@ def check_image(data, context, what):
         reason = "truncated" if "truncated" in str(exc) else "not an image Hexside can read"
         context.error("$", f"{what} is {reason} ({exc.__class__.__name__})", code="bad-image")
         return None
-    kind = image.format
     if kind in IMAGE_FORMATS:
         return data, IMAGE_FORMATS[kind], (width, height)
     out = io.BytesIO()
@@ -199,12 +250,16 @@ class MapBuilder:
                                 "each way", code="map-too-large")
         self.grid = Grid(**grid_kwargs)
         self.name = name or context.stem
-        self.hexes = {}  # (col, row) -> (codes, elevation, storeys)
+        # Each hex's (codes, elevation, storeys), column by column, or None: a list of one pointer a hex with the
+        # values shared (a map repeats a few), where a dict of positions was some 200 bytes a hex.
+        self.hexes = [None] * (columns * rows)
+        self.values = {}
         self.extensions = {}
         self.background = None
 
     def place(self, col, row, codes, elevation=0, storeys=None):
-        self.hexes[(col, row)] = (tuple(codes), elevation, storeys)
+        value = (tuple(codes), elevation, storeys)
+        self.hexes[col * self.grid.rows + row] = self.values.setdefault(value, value)
 
     def label(self, col, row):
         return self.grid.label(col, row)
@@ -214,24 +269,19 @@ class MapBuilder:
         catalogue = mapping.catalogue
         default = mapfile._default_open(catalogue)
         unmapped, off_levels, off_storeys = {}, {}, {}
-        hexes = []
-        for (col, row) in sorted(self.hexes):
-            codes, elevation, storeys = self.hexes[(col, row)]
+        hexes, mapped = [], {}  # mapped: (codes, elevation, storeys) -> what the mapping makes of them
+        for index, value in enumerate(self.hexes):
+            if value is None:
+                continue
+            col, row = divmod(index, grid.rows)
             label = grid.label(col, row)
-            terrain, level = [], None
-            for code in codes:
-                entry = mapping.lookup(code)
-                if entry is None:
-                    labels = unmapped.setdefault(code, [])
-                    if not labels or labels[-1] != label:
-                        labels.append(label)
-                    continue
-                terrain.extend(t for t in entry.terrain if t not in terrain)
-                if entry.level is not None:
-                    level = entry.level if level is None else max(level, entry.level)
-                if entry.storeys is not None and storeys is None:
-                    storeys = entry.storeys
-            raw = elevation * mapping.level_scale + mapping.level_offset + (level or 0)
+            if value not in mapped:
+                mapped[value] = self.map_codes(*value)
+            terrain, storeys, lost, raw = mapped[value]
+            for code in lost:
+                labels = unmapped.setdefault(code, [])
+                if not labels or labels[-1] != label:
+                    labels.append(label)
             fitted = fit_level(raw, catalogue)
             if fitted != raw:
                 off_levels.setdefault(raw, []).append((label, fitted))
@@ -248,6 +298,7 @@ class MapBuilder:
                     entry["storeys"] = kept
             if len(entry) > 1:
                 hexes.append(entry)
+        self.hexes = self.values = None  # the document holds what is needed from here
         for code, labels in unmapped.items():
             context.error("$", f"source terrain {code!r} has no mapping to {catalogue.id!r} terrain "
                                f"({counted(labels)}); those hexes were given only what else was mapped (or "
@@ -283,6 +334,22 @@ class MapBuilder:
         if self.background is not None:
             doc["background"] = self.background
         return doc
+
+    def map_codes(self, codes, elevation, storeys):
+        """(terrain, storeys, unmapped codes, raw level) of one hex's source codes."""
+        mapping = self.mapping
+        terrain, level, lost = [], None, []
+        for code in codes:
+            entry = mapping.lookup(code)
+            if entry is None:
+                lost.append(code)
+                continue
+            terrain.extend(t for t in entry.terrain if t not in terrain)
+            if entry.level is not None:
+                level = entry.level if level is None else max(level, entry.level)
+            if entry.storeys is not None and storeys is None:
+                storeys = entry.storeys
+        return terrain, storeys, lost, elevation * mapping.level_scale + mapping.level_offset + (level or 0)
 
 
 def fit_level(value, catalogue):

@@ -41,20 +41,24 @@ class Mapping:
         self.level_scale = 1
         self.level_offset = 0
         self.parts = []
+        self.looked_up = {}  # code -> entry or None: a map repeats its few codes over many hexes
 
     def lookup(self, code):
         if code in self.exact:
             return self.exact[code]
-        for pattern, entry in self.patterns:
-            if fnmatchcase(code, pattern):
-                return entry
-        return None
+        if code in self.looked_up:
+            return self.looked_up[code]
+        found = next((entry for pattern, entry in self.patterns if fnmatchcase(code, pattern)), None)
+        if len(self.looked_up) < 100_000:
+            self.looked_up[code] = found
+        return found
 
     def describe(self):
         return " + ".join(self.parts) or "none"
 
     def add(self, data, where, findings, first):
         """Lay one mapping file's entries in; ``first`` puts them ahead of what is there (a designer's)."""
+        self.looked_up = {}
         levels = data.get("levels", {})
         if not isinstance(levels, dict) or set(levels) - {"scale", "offset"} or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) for v in levels.values()):

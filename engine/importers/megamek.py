@@ -15,16 +15,23 @@ water depth (the ``water`` level: the hex's elevation is the water's surface) is
 
 import re
 
+from engine.hexgrid import MAX_SIZE
 from engine.importers.common import MapBuilder, decode_text
 
-SIZE = re.compile(r"^size\s+(\d+)\s+(\d+)\s*$")
-HEX = re.compile(r'^hex\s+(\S+)\s+(-?\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?(?:\s+"([^"]*)")?\s*$')
-ITEM = re.compile(r"^([a-z_]+):(-?\d+)(?::(-?\d+))?$")
+MAX_LINES = 2 * (MAX_SIZE * MAX_SIZE + 10_000)  # a hex line each, tags and comments, twice over (\r\n)
+
+# Numbers of at most 9 digits: a longer one is no board's (and Python refuses to read 4,300 digits as one).
+SIZE = re.compile(r"^size\s+(\d{1,9})\s+(\d{1,9})\s*$")
+HEX = re.compile(r'^hex\s+(\S+)\s+(-?\d{1,9})\s+"([^"]*)"(?:\s+"([^"]*)")?(?:\s+"([^"]*)")?\s*$')
+ITEM = re.compile(r"^([a-z_]+):(-?\d{1,9})(?::(-?\d{1,9}))?$")
 KEPT = ("tag", "option", "description", "background", "roadsautoexit")
 
 
 def convert(data, context):
     text = decode_text(data, context)
+    if text.count("\n") + text.count("\r") > MAX_LINES:
+        context.refuse("$", f"the file has more than {MAX_LINES:,} lines; a MegaMek board of the largest size "
+                            f"Hexside reads ({MAX_SIZE} x {MAX_SIZE}) has a line a hex", code="map-too-large")
     size, hexes, notes = None, [], {}
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     last = max((i for i, line in enumerate(lines, start=1) if line.strip()), default=0)
@@ -38,12 +45,20 @@ def convert(data, context):
             if not m:
                 context.refuse(f"line {number}", f"expected 'size WIDTH HEIGHT', got {line!r}", code="bad-line")
             size = (int(m.group(1)), int(m.group(2)))
+            if not (1 <= size[0] <= MAX_SIZE and 1 <= size[1] <= MAX_SIZE):
+                # Refused on the declared size, before any hex line is kept.
+                context.refuse(f"line {number}", f"the board is {size[0]} x {size[1]} hexes; Hexside maps are 1 to "
+                                                 f"{MAX_SIZE} hexes each way", code="map-too-large")
         elif word == "hex":
             m = HEX.match(line)
             if not m:
                 context.refuse(f"line {number}", f"expected 'hex XXYY ELEVATION \"TERRAINS\" \"THEME\"', got "
                                                  f"{line[:80]!r}" + ("; the file ends here: is it truncated?"
                                                                      if number == last else ""), code="bad-line")
+            if len(hexes) >= (size[0] * size[1] if size else MAX_SIZE * MAX_SIZE):
+                context.refuse(f"line {number}", "the board has more hex lines than its size "
+                                                 f"({f'{size[0]} x {size[1]}' if size else 'none given yet'}) holds",
+                               code="bad-board")
             hexes.append((number, int(m.group(2)), m.group(3)))
         elif word == "end":
             break

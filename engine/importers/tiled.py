@@ -20,14 +20,18 @@ import base64
 import binascii
 import math
 import posixpath
-import struct
+import sys
 import zlib
+from array import array
 
+from engine.hexgrid import MAX_SIZE
 from engine.importers.common import MapBuilder, integer, parse_json, parse_xml
 
 FLAGS = 0xF0000000  # flip horizontal, flip vertical, diagonal / rotate 60, rotate 120 (hex maps)
-MAX_CELLS = 1_000_000  # tiles an infinite map's chunks may hold in all (the map itself is at most 500 x 500)
 MAX_DEPTH = 32  # nested groups and class properties
+# A layer's tiles are held as 4-byte gids (array "I"), never as one Python object per tile: 500 x 500 tiles are
+# 1 MB a layer, and the limits (ImportLimits.max_tile_layers, max_tiles) bound the layers and tiles decoded.
+GIDS = "I" if array("I").itemsize == 4 else "L"
 
 
 class Tileset:
@@ -47,7 +51,7 @@ class Tileset:
 class Layer:
     def __init__(self, name):
         self.name = name
-        self.cells = {}  # (x, y) -> gid with flags
+        self.chunks = []  # (x, y, width, height, gids row by row): the whole map, or an infinite map's chunks
 
 
 def convert(data, context):
@@ -68,6 +72,26 @@ class Reader:
         self.tilesets = []
         self.layers = []
         self.ignored = {}
+        self.tiles = 0  # tiles declared by the layers and chunks read so far
+        self.external = {}  # path -> (name, tiles, tilecount, missing) of each external tileset read
+        self.tile_definitions = 0  # tiles the tilesets define, each file counted once
+
+    def claim(self, count, where):
+        """Count a layer's (or chunk's) declared tiles against the limit before they are decoded."""
+        limit = self.context.limits.max_tiles
+        self.tiles += count
+        if self.tiles > limit:
+            self.context.refuse(where, f"the map's layers hold more than {limit:,} tiles in all (this layer "
+                                       f"brings them to {self.tiles:,}); merge or delete layers in Tiled",
+                                code="too-many-tiles")
+
+    def new_layer(self, name):
+        """A tile layer, refused past the layer limit before any of its data is read."""
+        limit = self.context.limits.max_tile_layers
+        if len(self.layers) >= limit:
+            self.context.refuse(f"layer {name!r}", f"the map has more than {limit} tile layers; Hexside reads at "
+                                                   f"most {limit}", code="too-many-layers")
+        return Layer(name)
 
     def header(self, get):
         context = self.context
@@ -83,13 +107,14 @@ class Reader:
         self.infinite = str(get("infinite") or "0").lower() in ("1", "true")
         self.width = integer(get("width"), context, "map.width", "the map's width", 1, None)
         self.height = integer(get("height"), context, "map.height", "the map's height", 1, None)
+        if not self.infinite and (self.width > MAX_SIZE or self.height > MAX_SIZE):
+            # Refused on the declared size, before any layer is decoded (an infinite map: by its chunks' tiles).
+            context.refuse("map", f"the map is {self.width} x {self.height} tiles; Hexside maps are at most "
+                                  f"{MAX_SIZE} x {MAX_SIZE} hexes", code="map-too-large")
         self.tilewidth = integer(get("tilewidth"), context, "map.tilewidth", "the tile width", 1, 1_000_000)
         self.tileheight = integer(get("tileheight"), context, "map.tileheight", "the tile height", 1, 1_000_000)
         self.hexsidelength = integer(get("hexsidelength") or 0, context, "map.hexsidelength",
                                      "the hex side length", 0, 1_000_000)
-        if not self.infinite and self.width * self.height > MAX_CELLS:
-            context.refuse("map", f"the map is {self.width} x {self.height} tiles; Hexside maps are at most 500 x 500 "
-                                  "hexes", code="map-too-large")
 
     def add_tileset(self, firstgid, source, read_inline):
         context = self.context
@@ -97,8 +122,13 @@ class Reader:
             context.refuse("map.tileset", f"the map names more than {context.limits.max_tilesets} tilesets",
                            code="too-many-tilesets")
         if source:
-            path, data = context.sibling(source)
             tileset = Tileset(posixpath.basename(source), firstgid, source)
+            path = context.resolve(source)
+            if path in self.external:  # a tileset named again (by another firstgid) is read once
+                tileset.name, tileset.tiles, tileset.tilecount, tileset.missing = self.external[path]
+                self.tilesets.append(tileset)
+                return
+            path, data = context.sibling(source)
             if data is None:
                 tileset.missing = True
             else:
@@ -112,11 +142,16 @@ class Reader:
                     tileset.missing = True
                 for f in sub.findings:
                     context.error(f"tileset {source}", f.message, code=f.code)
-            self.tilesets.append(tileset)
+            self.external[path] = (tileset.name, tileset.tiles, tileset.tilecount, tileset.missing)
         else:
             tileset = Tileset("tileset", firstgid)
             read_inline(tileset)
-            self.tilesets.append(tileset)
+        self.tile_definitions += len(tileset.tiles)
+        limit = context.limits.max_tile_definitions
+        if self.tile_definitions > limit:
+            context.refuse(f"tileset {source or tileset.name}", f"the map's tilesets define more than {limit:,} tiles "
+                                                                "in all", code="too-many-tile-definitions")
+        self.tilesets.append(tileset)
 
 
 class XmlReader(Reader):
@@ -144,7 +179,7 @@ class XmlReader(Reader):
 
     def read_layer(self, element):
         context = self.context
-        layer = Layer(element.get("name") or "")
+        layer = self.new_layer(element.get("name") or "")
         data = element.find("data")
         if data is None:
             return layer
@@ -152,58 +187,68 @@ class XmlReader(Reader):
         chunks = data.findall("chunk")
         if chunks:
             for chunk, (x, y, w, h) in chunk_boxes(chunks, context, layer.name):
-                put(layer, decode(encoding, compression, chunk, w * h, context, layer.name), x, y, w)
+                self.claim(w * h, f"layer {layer.name!r}")
+                layer.chunks.append((x, y, w, h, decode(encoding, compression, chunk, w * h, context, layer.name)))
         else:
-            gids = decode(encoding, compression, data, self.width * self.height, context, layer.name)
-            put(layer, gids, 0, 0, self.width)
+            self.claim(self.width * self.height, f"layer {layer.name!r}")
+            layer.chunks.append((0, 0, self.width, self.height,
+                                 decode(encoding, compression, data, self.width * self.height, context, layer.name)))
         return layer
 
 
 def chunk_boxes(chunks, context, layer_name):
-    """(chunk, (x, y, width, height)) for each chunk of an infinite map's layer (XML element or JSON object),
-    refusing a layer whose chunks hold more than MAX_CELLS tiles."""
-    where, total = f"layer {layer_name}", 0
+    """(chunk, (x, y, width, height)) for each chunk of an infinite map's layer (XML element or JSON object)."""
+    where = f"layer {layer_name}"
     for chunk in chunks:
-        box = (integer(chunk.get("x"), context, where, "a chunk's x"),
-               integer(chunk.get("y"), context, where, "a chunk's y"),
+        box = (integer(chunk.get("x"), context, where, "a chunk's x", -2**31, 2**31),
+               integer(chunk.get("y"), context, where, "a chunk's y", -2**31, 2**31),
                integer(chunk.get("width"), context, where, "a chunk's width", 1, 4096),
                integer(chunk.get("height"), context, where, "a chunk's height", 1, 4096))
-        total += box[2] * box[3]
-        if total > MAX_CELLS:
-            context.refuse(where, "the layer's chunks hold more than a million tiles", code="map-too-large")
         yield chunk, box
 
 
-def put(layer, gids, x0, y0, width):
-    for i, gid in enumerate(gids):
-        if gid:
-            layer.cells[(x0 + i % width, y0 + i // width)] = gid
-
-
 def decode(encoding, compression, element, count, context, layer_name):
-    """The gids of one layer or chunk (``element`` is its XML element or, for JSON, its data value)."""
+    """The gids of one layer or chunk as an array (``element`` is its XML element or, for JSON, its data value).
+    Nothing is expanded past ``count`` tiles: csv is counted before it is split, compressed data is inflated
+    with a bounded output, so a small file cannot declare its way to a large allocation."""
     where = f"layer {layer_name!r}"
+    gids = array(GIDS)
     if encoding in (None, "") and not isinstance(element, (str, list)):
-        gids = [integer(t.get("gid") or 0, context, where, "a tile's gid", 0, 2**32 - 1)
-                for t in element.findall("tile")]
+        for i, tile in enumerate(element.iterfind("tile")):
+            if i > count:
+                break
+            gids.append(integer(tile.get("gid") or 0, context, where, "a tile's gid", 0, 2**32 - 1))
     elif encoding == "csv" or isinstance(element, list):
         if isinstance(element, list):
-            values = element
+            values = element[:count + 1]
         else:
-            values = [v for v in (element.text or "").replace("\n", "").split(",") if v.strip()]
-        gids = [integer(v, context, where, "a tile's gid", 0, 2**32 - 1) for v in values[:count + 1]]
+            text = element.text or ""
+            if text.count(",") > 2 * count + 16:
+                context.refuse(where, f"the layer's csv data holds more than the {count:,} tiles it should",
+                               code="bad-layer-data")
+            values = [v for v in text.replace("\n", "").split(",") if v.strip()][:count + 1]
+        gids.extend(integer(v, context, where, "a tile's gid", 0, 2**32 - 1) for v in values)
     elif encoding == "base64":
         text = element if isinstance(element, str) else (element.text or "")
+        # Whitespace dropped in one pass (splitting on it made one string per piece: a million for 5 MB).
+        text = text.encode("ascii", "replace").translate(None, b" \t\r\n\f\v")
+        if compression in (None, "") and len(text) > 4 * (count * 4 + 2) // 3 + 4:
+            context.refuse(where, f"the layer's base64 data holds more than the {count:,} tiles it should",
+                           code="bad-layer-data")
         try:
-            raw = base64.b64decode("".join(text.split()), validate=True)
+            raw = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
             context.refuse(where, "the layer's base64 data is broken", code="bad-layer-data")
         if compression in ("zlib", "gzip"):
             try:
                 inflater = zlib.decompressobj(wbits=47)  # zlib or gzip header, detected
-                raw = inflater.decompress(raw, count * 4 + 1)
+                raw = inflater.decompress(raw, count * 4 + 1)  # never more than the layer's tiles and one byte
             except zlib.error as exc:
                 context.refuse(where, f"the layer's {compression} data is corrupt ({exc})", code="bad-layer-data")
+            if len(raw) > count * 4:
+                context.refuse(where, f"the layer's {compression} data expands past the {count:,} tiles the layer "
+                                      "holds; it is not read further (a compression bomb, or the wrong size)",
+                               code="layer-data-too-large")
         elif compression == "zstd":
             context.refuse(where, "the layer is zstd-compressed, which Hexside cannot read; save the map from "
                                   "Tiled with zlib, gzip or csv layer data", code="zstd-unsupported")
@@ -212,7 +257,9 @@ def decode(encoding, compression, element, count, context, layer_name):
         if len(raw) != count * 4:
             context.refuse(where, f"the layer holds {len(raw) // 4} tiles, expected {count}; is it truncated?",
                            code="bad-layer-data")
-        gids = list(struct.unpack(f"<{count}I", raw))
+        gids.frombytes(raw)
+        if sys.byteorder == "big":
+            gids.byteswap()  # Tiled writes little-endian
     else:
         context.refuse(where, f"unknown layer encoding {encoding!r}", code="bad-layer-data")
     if len(gids) != count:
@@ -233,7 +280,8 @@ def read_xml_tileset(element, tileset, context):
         props = xml_properties(tile.find("properties"), 0)
         corners = (tile.get("terrain") or "").split(",")
         corner = None
-        if len(corners) == 4 and len(set(corners)) == 1 and corners[0].isdigit() and int(corners[0]) < len(terrains):
+        if len(corners) == 4 and len(set(corners)) == 1 and corners[0].isdecimal() and len(corners[0]) < 7 and \
+                int(corners[0]) < len(terrains):
             corner = terrains[int(corners[0])]
         image = tile.find("image")
         tileset.tiles[local] = tile_code(props, tile.get("type") or tile.get("class"), corner,
@@ -336,7 +384,7 @@ class JsonReader(Reader):
 
     def read_layer(self, item):
         context = self.context
-        layer = Layer(str(item.get("name") or ""))
+        layer = self.new_layer(str(item.get("name") or ""))
         encoding = item.get("encoding") or ("base64" if isinstance(item.get("data"), str) else "csv")
         compression = item.get("compression")
         if item.get("chunks"):
@@ -344,14 +392,17 @@ class JsonReader(Reader):
             if not all(isinstance(chunk, dict) for chunk in chunks):
                 context.refuse(f"layer {layer.name}", "a chunk should be an object", code="bad-layer-data")
             for chunk, (x, y, w, h) in chunk_boxes(chunks, context, layer.name):
-                put(layer, decode(encoding, compression, chunk.get("data") or [], w * h, context, layer.name), x, y, w)
+                self.claim(w * h, f"layer {layer.name!r}")
+                layer.chunks.append((x, y, w, h, decode(encoding, compression, chunk.get("data") or [], w * h,
+                                                        context, layer.name)))
         elif item.get("data") is not None:
             data = item["data"]
             if not isinstance(data, (list, str)):
                 context.refuse(f"layer {layer.name}", "the layer's data should be a list or a base64 string",
                                code="bad-layer-data")
-            put(layer, decode(encoding, compression, data, self.width * self.height, context, layer.name), 0, 0,
-                self.width)
+            self.claim(self.width * self.height, f"layer {layer.name!r}")
+            layer.chunks.append((0, 0, self.width, self.height,
+                                 decode(encoding, compression, data, self.width * self.height, context, layer.name)))
         return layer
 
 
@@ -370,11 +421,12 @@ def read_json_tileset(data, tileset):
     terrains = [t.get("name") for t in data.get("terrains") or [] if isinstance(t, dict)]
     legacy = data.get("tileproperties") if isinstance(data.get("tileproperties"), dict) else {}
     for key, props in legacy.items():
-        if str(key).isdigit():
+        if str(key).isdecimal() and len(str(key)) < 11:
             tileset.tiles[int(key)] = tile_code(json_properties(props, 0), None, None, None)
     tiles = data.get("tiles") or []
     if isinstance(tiles, dict):  # Tiled 1.1's {"id": {...}}
-        tiles = [dict(v, id=int(k)) for k, v in tiles.items() if str(k).isdigit() and isinstance(v, dict)]
+        tiles = [dict(v, id=int(k)) for k, v in tiles.items() if str(k).isdecimal() and len(str(k)) < 11 and
+                 isinstance(v, dict)]
     for tile in tiles:
         if not isinstance(tile, dict) or not isinstance(tile.get("id"), int):
             continue
@@ -408,46 +460,92 @@ def pixel_scale(reader):
     return p["tile_w"] / math.sqrt(3), p["row_height"] / 1.5  # pointy
 
 
-def build(reader, context):
-    cells = {}
+def layer_grids(reader, context):
+    """(origin, columns, rows, [each layer's gids row by row over the map]). An infinite map is cropped to its
+    tiles, and refused before its grids are laid out when they span more than the largest map."""
+    if not reader.infinite:
+        grids = [layer.chunks.pop()[4] for layer in reader.layers if layer.chunks]  # the grids are all that is kept
+        return (0, 0), reader.width, reader.height, grids
+    low_x = low_y = high_x = high_y = None
     for layer in reader.layers:
-        for pos, gid in layer.cells.items():
-            cells.setdefault(pos, []).append(gid)
-    if reader.infinite:
-        if not cells:
-            context.refuse("map", "the infinite map has no tiles", code="empty-map")
-        xs = [x for x, _ in cells]
-        ys = [y for _, y in cells]
-        origin = (min(xs), min(ys))
-        columns, rows = max(xs) - origin[0] + 1, max(ys) - origin[1] + 1
-    else:
-        origin = (0, 0)
-        columns, rows = reader.width, reader.height
+        for x, y, w, _h, gids in layer.chunks:
+            for i, gid in enumerate(gids):
+                if gid:
+                    cx, cy = x + i % w, y + i // w
+                    if low_x is None:
+                        low_x, low_y, high_x, high_y = cx, cy, cx, cy
+                    low_x, low_y, high_x, high_y = min(low_x, cx), min(low_y, cy), max(high_x, cx), max(high_y, cy)
+    if low_x is None:
+        context.refuse("map", "the infinite map has no tiles", code="empty-map")
+    columns, rows = high_x - low_x + 1, high_y - low_y + 1
+    if columns > MAX_SIZE or rows > MAX_SIZE:
+        context.refuse("map", f"the infinite map's tiles span {columns} x {rows} hexes; Hexside maps are at most "
+                              f"{MAX_SIZE} x {MAX_SIZE} hexes", code="map-too-large")
+    grids = []
+    for layer in reader.layers:
+        grid = array(GIDS, bytes(4 * columns * rows))
+        for x, y, w, _h, gids in layer.chunks:
+            for i, gid in enumerate(gids):
+                if gid:  # a later chunk over an earlier one: its tiles win, its empty cells do not erase
+                    grid[(y + i // w - low_y) * columns + x + i % w - low_x] = gid
+        layer.chunks = []
+        grids.append(grid)
+    return (low_x, low_y), columns, rows, grids
+
+
+def build(reader, context):
+    origin, columns, rows, grids = layer_grids(reader, context)
     shift = origin[0] if reader.staggeraxis == "x" else origin[1]
     stagger = reader.staggerindex if shift % 2 == 0 else ("even" if reader.staggerindex == "odd" else "odd")
     orientation = "flat" if reader.staggeraxis == "x" else "pointy"
     builder = MapBuilder(context, {"orientation": orientation, "columns": columns, "rows": rows,
                                    "stagger": stagger, "labels": "xxyy"})
     tilesets = sorted(reader.tilesets, key=lambda t: t.firstgid)
-    missing, orphans, flipped = {}, {}, 0
-    for (x, y), gids in sorted(cells.items()):
-        col, row = x - origin[0], y - origin[1]
-        codes, level = [], 0
-        for raw in gids:
-            flipped += bool(raw & FLAGS)
+    tiles = {}  # gid with flags -> ("code", code, level) | ("missing", source) | ("orphan", gid)
+
+    def tile(raw):
+        if raw not in tiles:
             gid = raw & ~FLAGS
             tileset = next((t for t in reversed(tilesets) if t.firstgid <= gid), None)
             if tileset is None:
-                orphans.setdefault(gid, []).append(builder.label(col, row))
+                tiles[raw] = ("orphan", gid)
+            elif tileset.missing:
+                tiles[raw] = ("missing", tileset.source)
+            else:
+                tiles[raw] = ("code", *tileset.code(gid - tileset.firstgid))
+        return tiles[raw]
+
+    stacks = {}  # one hex's gids, bottom layer first -> (codes, level, flipped, [("missing"|"orphan", what)])
+    missing, orphans, flipped = {}, {}, 0
+    for col in range(columns):
+        for row in range(rows):
+            i = row * columns + col
+            key = tuple(grid[i] for grid in grids)
+            if not any(key):
                 continue
-            if tileset.missing:
-                missing.setdefault(tileset.source, []).append(builder.label(col, row))
-                continue
-            code, tile_level = tileset.code(gid - tileset.firstgid)
-            codes.append(code)
-            if tile_level is not None:
-                level = max(level, tile_level)
-        builder.place(col, row, codes, elevation=level)
+            found = stacks.get(key)
+            if found is None:
+                codes, level, flips, lost = [], 0, 0, []
+                for raw in key:
+                    if not raw:
+                        continue
+                    flips += bool(raw & FLAGS)
+                    kind, what, *rest = tile(raw)
+                    if kind != "code":
+                        lost.append((kind, what))
+                        continue
+                    codes.append(what)
+                    if rest[0] is not None:
+                        level = max(level, rest[0])
+                found = (tuple(codes), level, flips, lost)
+                if len(stacks) < 100_000:
+                    stacks[key] = found
+            codes, level, flips, lost = found
+            flipped += flips
+            for kind, what in lost:
+                (missing if kind == "missing" else orphans).setdefault(what, []).append(builder.label(col, row))
+            builder.place(col, row, codes, elevation=level)
+    grids.clear()
     from engine.importers.common import counted
 
     for source, labels in missing.items():

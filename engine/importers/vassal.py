@@ -113,9 +113,15 @@ def find_grid(element, zone):
     return None
 
 
+MAX_ZONE_CORNERS = 10_000
+
+
 def zone_bounds(zone, context):
+    path = zone.get("path") or ""
+    if path.count(";") >= MAX_ZONE_CORNERS:  # counted before it is split: a zone is a polygon of a few corners
+        context.refuse("zone.path", f"the zone has more than {MAX_ZONE_CORNERS:,} corners", code="bad-grid")
     points = []
-    for pair in (zone.get("path") or "").split(";"):
+    for pair in path.split(";"):
         if "," in pair:
             x, y = pair.split(",", 1)
             points.append((number(x, context, "zone.path", "a zone corner"), number(y, context, "zone.path",

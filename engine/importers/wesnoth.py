@@ -15,19 +15,24 @@ terrain, ``.mask`` files (refused: a mask overlays another map), scenario WML.
 
 import re
 
+from engine.hexgrid import MAX_SIZE
 from engine.importers.common import MapBuilder, decode_text
 
 HEADER = re.compile(r"^\s*([a-z_]+)\s*=\s*(.*?)\s*$")
 START = re.compile(r"^(\S+)\s+(\S+)$")
+MAX_LINES = 20_000  # the largest map's rows and border, a header and blank lines, twice over (\r\n)
 CODE = re.compile(r"^[A-Za-z0-9_^/\\|+'-]+$")
 
 
 def convert(data, context):
     text = decode_text(data, context)
+    if text.count("\n") + text.count("\r") > MAX_LINES:
+        context.refuse("$", f"the file has more than {MAX_LINES:,} lines; a Wesnoth map of the largest size Hexside "
+                            "reads has a few hundred", code="map-too-large")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header, body_start = {}, 0
     for i, line in enumerate(lines):
-        m = HEADER.match(line)
+        m = HEADER.match(line) if len(line) < 1000 else None  # a header line is short; a long one is a row
         if m and "," not in line:
             header[m.group(1)] = m.group(2)
             body_start = i + 1
@@ -48,6 +53,12 @@ def convert(data, context):
     for number, line in enumerate(lines[body_start:], start=body_start + 1):
         if not line.strip():
             continue
+        # Counted before a line is split or kept: the largest map and its border, each way.
+        for count, way in ((line.count(",") + 1, "wide"), (len(rows) + 1, "tall")):
+            if count > MAX_SIZE + 2 * border:
+                context.refuse(f"line {number}", f"the map is more than {MAX_SIZE} hexes {way} (with its border of "
+                                                 f"{border}); Hexside maps are 1 to {MAX_SIZE} hexes each way",
+                               code="map-too-large")
         fields = [f.strip() for f in line.split(",")]
         rows.append((number, fields))
     if not rows:

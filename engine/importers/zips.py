@@ -8,13 +8,56 @@ import zipfile
 
 from engine.importers import common
 
+CHUNK = 1024 * 1024  # bytes decompressed at a time while an entry is measured
+
+
+class ZipEntries:
+    """The safe entries of a zip by path, each read from the zip when asked for (``get``, ``[path]``) and never
+    kept: a zip of 200 MB of tilesets and images costs the memory of the entry in hand, not of them all. Every
+    entry listed was measured by read_zip within its limits; it is read again within the same ones."""
+
+    def __init__(self, archive, infos, caps):
+        self.archive = archive
+        self.infos = infos  # path -> ZipInfo
+        self.caps = caps  # path -> bytes it may expand to
+
+    def __contains__(self, path):
+        return path in self.infos
+
+    def __iter__(self):
+        return iter(self.infos)
+
+    def __len__(self):
+        return len(self.infos)
+
+    def keys(self):
+        return self.infos.keys()
+
+    def __getitem__(self, path):
+        with self.archive.open(self.infos[path]) as handle:
+            return handle.read(self.caps[path])
+
+    def get(self, path, default=None):
+        if path not in self.infos:
+            return default
+        try:
+            return self[path]
+        except Exception:  # noqa: BLE001 - read once already, so only a zip changed under us gets here
+            return default
+
+    def head(self, path, size=4096):
+        """The first bytes of an entry (enough to tell its format)."""
+        with self.archive.open(self.infos[path]) as handle:
+            return handle.read(size)
+
 
 def read_zip(data, limits, name="<zip>"):
-    """({path: bytes}, [(path, Finding)]) for a zip's safe entries, or (None, [Finding]) when it is refused whole.
+    """(ZipEntries, [(path, Finding)]) for a zip's safe entries, or (None, [Finding]) when it is refused whole.
 
     Refused whole: not a zip, too many entries, or more than the total limit once expanded. Left out one by
     one (with a finding each): paths that are absolute or climb out with "..", links, encrypted entries, and
-    entries that expand past the per-file limit or the bomb ratio.
+    entries that expand past the per-file limit or the bomb ratio. Each entry is measured by decompressing it a
+    megabyte at a time, whatever its header declares, and nothing of it is kept.
     """
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -29,7 +72,7 @@ def read_zip(data, limits, name="<zip>"):
     if declared > limits.max_zip_total_bytes:
         return None, [common.finding("$", f"the zip expands to {declared / 1e6:.1f} MB; at most "
                                           f"{limits.max_zip_total_bytes / 1e6:.1f} MB", code="zip-too-large")]
-    entries, problems, total = {}, [], 0
+    kept, caps, problems, total = {}, {}, [], 0
     for info in files:
         path = safe_zip_path(info.filename)
         if path is None:
@@ -48,23 +91,34 @@ def read_zip(data, limits, name="<zip>"):
         cap = min(limits.max_bytes, max(info.compress_size, 1) * limits.max_zip_ratio,
                   limits.max_zip_total_bytes - total)
         try:
-            with archive.open(info) as handle:
-                content = handle.read(cap + 1)
+            size = measure(archive, info, cap + 1)
         except Exception as exc:  # noqa: BLE001 - a damaged entry raises BadZipFile, zlib.error, EOFError, ..
             problems.append((path, common.finding("$", f"the zip entry {path!r} cannot be read ({exc})",
                                                   code="bad-zip")))
             continue
-        if len(content) > cap:
-            if total + len(content) > limits.max_zip_total_bytes:
+        if size > cap:
+            if total + size > limits.max_zip_total_bytes:
                 return None, [common.finding("$", "the zip expands to more than "
                                                   f"{limits.max_zip_total_bytes / 1e6:.1f} MB", code="zip-too-large")]
             problems.append((path, common.finding(
                 "$", f"the zip entry {path!r} expands past {cap / 1e6:.1f} MB (from {info.compress_size} bytes "
                      "compressed); it is not read", code="zip-bomb")))
             continue
-        total += len(content)
-        entries[path] = content
-    return entries, problems
+        total += size
+        kept[path], caps[path] = info, size
+    return ZipEntries(archive, kept, caps), problems
+
+
+def measure(archive, info, limit):
+    """How many bytes an entry expands to, stopping at ``limit``; a megabyte in memory at a time."""
+    size = 0
+    with archive.open(info) as handle:
+        while size < limit:
+            chunk = handle.read(min(CHUNK, limit - size))
+            if not chunk:
+                break
+            size += len(chunk)
+    return size
 
 
 def safe_zip_path(name):

@@ -40,7 +40,17 @@ from engine.mapfile.document import (  # noqa: F401
     overlay_hexsides,
     rotate_axial,
 )
-from engine.mapfile.reading import Reader, _default_open, _Reader, decode, parse  # noqa: F401
+from engine.mapfile.reading import (  # noqa: F401
+    MAX_FINDINGS,
+    MAX_TEXT,
+    Findings,
+    Reader,
+    _default_open,
+    _Reader,
+    decode,
+    parse,
+    shorten,
+)
 from engine.mapfile.writing import (  # noqa: F401
     _ENCODER,
     _compact,

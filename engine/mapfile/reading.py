@@ -54,15 +54,62 @@ def decode(data, error=None):
     return data
 
 
+MAX_FINDINGS = 1000  # findings one reading keeps; the rest are counted in a last one (a bad 13 MB map has 500,000)
+MAX_TEXT = 300  # characters of a path or message kept: a message may echo a value of any size
+
+
+def shorten(text, limit=MAX_TEXT):
+    """``text`` cut to ``limit`` characters, saying how long it was (a text cut once is not cut again)."""
+    text = str(text)
+    return text if len(text) <= limit + 40 else f"{text[:limit]}… ({len(text):,} characters in all)"
+
+
+class Findings(list):
+    """The findings of one reading: the first ``limit`` as they are, then one finding counting the rest, so that
+    a file of half a million mistakes costs the memory (and the answer) of a thousand. ``total`` counts them
+    all (a reader tells whether a section added any by it)."""
+
+    def __init__(self, limit=MAX_FINDINGS, what="errors"):
+        super().__init__()
+        self.limit, self.what, self.more, self.severity = limit, what, 0, "warning"
+
+    @property
+    def total(self):
+        return min(len(self), self.limit) + self.more
+
+    def append(self, finding):
+        if len(self) < self.limit:
+            super().append(finding)
+            return
+        self.more += 1
+        if finding.severity == "error":
+            self.severity = "error"  # the count is an error when any it stands for is one
+        summary = Finding("$", f"and {self.more:,} more {self.what} like these (the first {self.limit:,} are listed)",
+                          None, "more-findings", self.severity)
+        if len(self) == self.limit:
+            super().append(summary)
+        else:
+            self[self.limit] = summary
+
+    def extend(self, findings):
+        for finding in findings:
+            self.append(finding)
+
+
 class Reader:
     """Collects findings while reading a JSON document, instead of stopping at the first; shared by the map and
     scenario formats so that both report problems the same way."""
 
     def __init__(self):
-        self.errors = []
+        self.errors = Findings()
+
+    @property
+    def found(self):
+        """How many errors have been found so far (more than are kept past MAX_FINDINGS)."""
+        return getattr(self.errors, "total", len(self.errors))
 
     def error(self, path, message, hex=None, code="invalid"):
-        self.errors.append(Finding(path, message, hex, code))
+        self.errors.append(Finding(shorten(path), shorten(message), shorten(hex) if hex is not None else None, code))
 
     def keys(self, obj, path, allowed, required=()):
         if not isinstance(obj, dict):
@@ -151,7 +198,7 @@ class _Reader(Reader):
     def read_grid(self, obj):
         if not self.keys(obj, "grid", GRID_KEYS, ("orientation", "columns", "rows", "stagger", "labels")):
             return None
-        before = len(self.errors)
+        before = self.found
         for key, allowed in (("orientation", ORIENTATIONS), ("stagger", STAGGERS), ("labels", LABEL_SCHEMES)):
             if key in obj and obj[key] not in allowed:
                 self.error(f"grid.{key}", f"expected one of {', '.join(allowed)}, got {obj[key]!r}", code="bad-grid")
@@ -163,7 +210,7 @@ class _Reader(Reader):
         metres = obj.get("hex_metres", self.default_metres())
         if isinstance(metres, bool) or not isinstance(metres, (int, float)) or metres <= 0:
             self.error("grid.hex_metres", f"expected a positive number, got {metres!r}", code="bad-grid")
-        if len(self.errors) > before or any(k not in obj for k in ("orientation", "columns", "rows", "stagger",
+        if self.found > before or any(k not in obj for k in ("orientation", "columns", "rows", "stagger",
                                                                     "labels")):
             return None
         return Grid(obj["orientation"], obj["columns"], obj["rows"], obj["stagger"], obj["labels"], metres)
@@ -208,7 +255,7 @@ class _Reader(Reader):
         return cells
 
     def read_cell(self, entry, path, label, default):
-        before = len(self.errors)
+        before = self.found
         terrain = self.read_terrain(entry["terrain"], f"{path}.terrain", label) if "terrain" in entry \
             else default.terrain
         level = self.read_level(entry["level"], f"{path}.level", label) if "level" in entry else default.level
@@ -219,7 +266,7 @@ class _Reader(Reader):
         note = entry.get("label_note")
         if note is not None and not isinstance(note, str):
             self.error(f"{path}.label_note", f"expected a string, got {_kind(note)}", label, code="bad-type")
-        if len(self.errors) > before:
+        if self.found > before:
             return None
         return Cell(terrain=terrain, level=level, storeys=storeys, label_note=note)
 
@@ -350,7 +397,7 @@ class _Reader(Reader):
         """The board scan's entry: the image's file name and where the grid lies on it, in image pixels."""
         if not self.keys(obj, "background", BACKGROUND_KEYS, ("image", "origin", "hex_px")):
             return None
-        before = len(self.errors)
+        before = self.found
         image = obj.get("image")
         if "image" in obj and (not isinstance(image, str) or not BACKGROUND_IMAGE.match(image)):
             self.error("background.image", f"expected a file name (letters, digits, '.', '_', '-'), got {image!r}",
@@ -370,7 +417,7 @@ class _Reader(Reader):
         opacity = obj.get("opacity", 1)
         if not (_is_number(opacity) and 0 <= opacity <= 1):
             self.error("background.opacity", f"expected a number from 0 to 1, got {opacity!r}", code="bad-background")
-        if len(self.errors) > before:
+        if self.found > before:
             return None
         return {"image": image, "origin": [float(origin[0]), float(origin[1])], "hex_px": float(hex_px),
                 "rotation": float(rotation), "opacity": float(opacity)}
