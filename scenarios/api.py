@@ -26,6 +26,7 @@ from hexside import throttles
 from hexside.parsers import StrictJSONParser
 from maps.api import IsOwnerOrReadOnly, errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
+from scenarios import scenario_maps
 from scenarios.models import Scenario, apply_edits, library_maps, restore_revision
 from scenarios.serializers import (
     ScenarioCreateSerializer,
@@ -133,7 +134,9 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def export(self, request, pk=None):
         scenario = self.get_object()
         try:
-            text = scenario.export()
+            text = scenario.export(request.user)
+        except scenario_maps.MapsUnreadable as exc:
+            return errors_response(exc.errors, status.HTTP_403_FORBIDDEN)
         except scenariofile.ScenarioFormatError as exc:
             return errors_response(exc.errors, status.HTTP_409_CONFLICT)
         return download(scenario, text, "scenario.json")

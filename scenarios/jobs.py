@@ -7,13 +7,15 @@ The parameters name the scenario and its content hash, so that an edit makes the
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 
 from engine.scenarios import cards, sightlines
 from jobs.api import SubjectJobView, job_schema
 from jobs.serializers import StrictSerializer
+from maps.api import errors_response
 from maps.jobs import print_fields
+from scenarios import scenario_maps
 from scenarios.models import Scenario
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
@@ -49,8 +51,18 @@ class ScenarioJobView(SubjectJobView):
     def get_subject(self, request, pk):
         return get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
 
+    def post(self, request, pk):
+        try:
+            return super().post(request, pk)
+        except scenario_maps.MapsUnreadable as exc:  # a map that is not the reader's to have through the scenario
+            return errors_response(exc.errors, status.HTTP_403_FORBIDDEN)
+
     def parameters(self, request, scenario):
-        return {"scenario": scenario.pk, "content_hash": scenario.content_hash, **self.options_of(request, scenario)}
+        """The scenario, its content hash and its maps as this reader may have them (their ids and content
+        hashes, read from the maps' rows: the worker reads the documents, scenario_maps.pinned_lookup)."""
+        self.pins = scenario_maps.maps_for(scenario, request.user)
+        return {"scenario": scenario.pk, "content_hash": scenario.content_hash,
+                "maps": [pin.as_parameter() for pin in self.pins], **self.options_of(request, scenario)}
 
     def options_of(self, request, scenario):
         """The job's own parameters from the request body (none by default), or raise ValidationError."""
@@ -82,8 +94,8 @@ class SightLinesJobView(ScenarioJobView):
         data = scenario.document
         grid = ((data.get("maps") or [{}])[0].get("document") or {}).get("grid")
         if grid is None:
-            main = scenario.main_map()
-            grid = main.grid if main is not None else None
+            main = scenario_maps.main_pin(self.pins, data)
+            grid = main.map.grid if main is not None else None
         if grid is None:
             return None  # no main map to read: the job says so itself
         pairs = sightlines.pairs_bound(data, grid["columns"], grid["rows"])

@@ -11,12 +11,13 @@ from scenarios.models import Scenario
 LIST_LIMIT = 200
 
 
-def inches_per_hex(scenario, catalogue):
-    """The editor's inches per hex for a game measured in inches, from the one reckoning the checks and cards use."""
+def inches_per_hex(scenario, catalogue, reader):
+    """The editor's inches per hex for a game measured in inches, from the one reckoning the checks and cards use,
+    on the maps' rows (the page reads no map document: a map's own rules option is the checks' to report)."""
     if catalogue is None or catalogue.table_scale is None:
         return None
     try:
-        return scenariofile.inches_per_hex(scenario.scenariodoc())
+        return scenariofile.inches_per_hex(scenario.outline(reader))
     except scenariofile.ScenarioFormatError:  # the checks say what is wrong; the editor shows no scale
         return None
 
@@ -32,7 +33,7 @@ def scenario_list(request):
 def scenario_page(request, pk):
     """The scenario editor: the owner edits; anyone else who may read the scenario sees it read-only."""
     scenario = get_object_or_404(Scenario.objects.visible_to(request.user).select_related("owner"), pk=pk)
-    main = scenario.main_map()
+    main = scenario.main_map(request.user)
     can_edit = request.user.is_authenticated and scenario.owner_id == request.user.id
     try:
         catalogue = rulesets.get(scenario.ruleset)
@@ -45,7 +46,7 @@ def scenario_page(request, pk):
         "map": main.pk if main is not None else None,
         "sideFields": list(fields["side"]), "rulesFields": list(fields["rules"]), "oobExtra": list(fields["oob"]),
         "fieldSpecs": fields, "qualities": catalogue.qualities if catalogue else (),
-        "inchesPerHex": inches_per_hex(scenario, catalogue),
+        "inchesPerHex": inches_per_hex(scenario, catalogue, request.user),
         "unitClasses": catalogue.unit_classes if catalogue else (),
         "markerKinds": sorted(catalogue.terrain_ids("marker")) + ["control"] if catalogue else [],
     }
