@@ -174,5 +174,28 @@ def publish_problems(scenario, publish_maps=False):
         Map.objects.filter(pk__in=mine).update(published=True, updated=timezone.now())
         return []
     return [Finding("published", f"the map {pin.map.name!r} (map {pin.map.pk}, entry {pin.key!r}) is private: "
-                                 "publish it first, or send publish_maps: true to publish the scenario's maps with it")
+                                 "publish it first, or publish the scenario with its maps (publish_maps: true)")
             for pin in private]
+
+
+def names_map(document, map):
+    """Whether a scenario document names this map (by id, or by a name its owner's scenarios resolve to it)."""
+    return any(entry.get("id") == map.pk or entry.get("name") == map.name for _, entry in _entries(document))
+
+
+def unpublish_with(map):
+    """A map made private takes its owner's published scenarios that name it with it (a published scenario names
+    only published maps); the ids of those unpublished. Another user's scenario naming it stays published, and
+    every read through it refuses the map to anyone but its owner (maps_for)."""
+    from scenarios.models import Scenario
+
+    unpublished = [scenario.pk for scenario in Scenario.objects.filter(owner_id=map.owner_id, published=True)
+                   if names_map(scenario.document, map)]
+    Scenario.objects.filter(pk__in=unpublished).update(published=False, updated=timezone.now())
+    return unpublished
+
+
+def map_saved(sender, instance, update_fields=None, **kwargs):
+    """post_save of a Map (maps imports no scenarios): unpublishing it unpublishes its owner's scenarios on it."""
+    if not instance.published and update_fields is not None and "published" in update_fields:
+        unpublish_with(instance)

@@ -1,12 +1,18 @@
 """The pages: the scenarios one may see, and the scenario editor."""
 
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
 
+from documents.serializers import Problems
 from engine import rulesets
 from engine.scenarios import cards, scenariofile
 from maps.models import Map
 from scenarios.models import Scenario
+from scenarios.serializers import ScenarioUpdateSerializer
 
 LIST_LIMIT = 200
 
@@ -53,3 +59,25 @@ def scenario_page(request, pk):
     return render(request, "scenarios/scenario_editor.html",
                   {"scenario": scenario, "config": config, "can_edit": can_edit,
                    "sheets": cards.sheet_choices(scenario.document)})
+
+
+@login_required
+@require_POST
+def scenario_publish(request, pk):
+    """The page's publish form: publish (with "its maps too", publish_maps) or unpublish one's own scenario,
+    through the API's serializer, so that the page and the API refuse the same things."""
+    scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
+    if scenario.owner_id != request.user.id:
+        raise PermissionDenied("only the owner may publish a scenario")
+    data = {"published": request.POST.get("published") == "1", "publish_maps": request.POST.get("publish_maps") == "1"}
+    serializer = ScenarioUpdateSerializer(scenario, data=data, partial=True, context={"request": request})
+    try:
+        serializer.is_valid(raise_exception=True)
+        serializer.save()
+    except Problems as exc:
+        for finding in exc.findings:
+            messages.error(request, f"Not published: {finding.message}.")
+        return redirect("scenario-page", pk)
+    messages.success(request, f"{'Published' if data['published'] else 'Unpublished'} {scenario.title}"
+                              f"{' and its maps' if data['published'] and data['publish_maps'] else ''}.")
+    return redirect("scenario-page", pk)
