@@ -14,7 +14,7 @@ class ScenariosConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from maps.models import Map
-        from scenarios.scenario_maps import map_saved
+        from scenarios.models import map_saved
 
         post_save.connect(map_saved, sender=Map, dispatch_uid="scenarios-map-unpublished")
 

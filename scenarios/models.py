@@ -12,6 +12,7 @@ import copy
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from documents.models import Document, Revision, StaleRevision, Written
 from engine.scenarios import edits, scenariofile
@@ -151,3 +152,19 @@ def restore_revision(scenario_id, author, number, revision=None):
         return written(scenariofile.parse(old, library_maps(scenario.owner))), f"restored revision {number}"
 
     return Scenario.edit(scenario_id, author, revision, change, snapshot=True)
+
+
+def unpublish_with(map):
+    """A map made private takes its owner's published scenarios that name it with it (a published scenario names
+    only published maps); the ids of those unpublished. Another user's scenario naming it stays published, and
+    every read through it refuses the map to anyone but its owner (scenario_maps.maps_for)."""
+    unpublished = [scenario.pk for scenario in Scenario.objects.filter(owner_id=map.owner_id, published=True)
+                   if scenario_maps.names_map(scenario.document, map)]
+    Scenario.objects.filter(pk__in=unpublished).update(published=False, updated=timezone.now())
+    return unpublished
+
+
+def map_saved(sender, instance, update_fields=None, **kwargs):
+    """post_save of a Map (maps imports no scenarios): unpublishing it unpublishes its owner's scenarios on it."""
+    if not instance.published and update_fields is not None and "published" in update_fields:
+        unpublish_with(instance)

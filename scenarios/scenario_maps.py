@@ -111,12 +111,14 @@ def maps_for(scenario, reader, document=None):
     Reads the maps' rows only. Raises MapsUnreadable naming each entry's path when one is private to the reader,
     gone, the same as an earlier one, or past the limit."""
     document = scenario.document if document is None else document
+    named = [(index, entry, "id" if "id" in entry else "name") for index, entry in _entries(document)
+             if "id" in entry or "name" in entry]  # an embedded map comes with the scenario
+    if len(named) > limit():  # a scenario stored before the limit: refused before any map is looked up
+        raise MapsUnreadable([Finding("maps", f"names {len(named)} maps of the library, more than this server's "
+                                              f"limit of {limit()} (HEXSIDE_MAX_SCENARIO_MAPS)", code="too-many")])
     resolver = Resolver(scenario.owner, reader)
     pins, problems = [], []
-    for index, entry in _entries(document):
-        how = "id" if "id" in entry else "name" if "name" in entry else None
-        if how is None:
-            continue  # an embedded map: it comes with the scenario
+    for index, entry, how in named:
         try:
             pins.append(resolver.find(entry))
         except scenariofile.MapLookupError as exc:
@@ -181,21 +183,3 @@ def publish_problems(scenario, publish_maps=False):
 def names_map(document, map):
     """Whether a scenario document names this map (by id, or by a name its owner's scenarios resolve to it)."""
     return any(entry.get("id") == map.pk or entry.get("name") == map.name for _, entry in _entries(document))
-
-
-def unpublish_with(map):
-    """A map made private takes its owner's published scenarios that name it with it (a published scenario names
-    only published maps); the ids of those unpublished. Another user's scenario naming it stays published, and
-    every read through it refuses the map to anyone but its owner (maps_for)."""
-    from scenarios.models import Scenario
-
-    unpublished = [scenario.pk for scenario in Scenario.objects.filter(owner_id=map.owner_id, published=True)
-                   if names_map(scenario.document, map)]
-    Scenario.objects.filter(pk__in=unpublished).update(published=False, updated=timezone.now())
-    return unpublished
-
-
-def map_saved(sender, instance, update_fields=None, **kwargs):
-    """post_save of a Map (maps imports no scenarios): unpublishing it unpublishes its owner's scenarios on it."""
-    if not instance.published and update_fields is not None and "published" in update_fields:
-        unpublish_with(instance)
