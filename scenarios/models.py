@@ -111,13 +111,13 @@ class Scenario(Document):
         return f"{safe or 'scenario'}.json"
 
     def main_map(self, reader):
-        """The main map's row when it is in the library and ``reader`` may read it, else None (embedded, or not
-        theirs to read)."""
+        """(the main map's row, None) when it is in the library and ``reader`` may have the scenario's maps;
+        (None, None) when it is embedded; (None, why) when a map is not theirs to read through it."""
         try:
             pin = scenario_maps.main_pin(scenario_maps.maps_for(self, reader), self.document)
-        except scenario_maps.MapsUnreadable:
-            return None
-        return pin.map if pin is not None else None
+        except scenario_maps.MapsUnreadable as exc:
+            return None, "; ".join(f"{f.path}: {f.message}" for f in exc.errors)
+        return (pin.map if pin is not None else None), None
 
 
 class ScenarioRevision(Revision):

@@ -39,7 +39,7 @@ def scenario_list(request):
 def scenario_page(request, pk):
     """The scenario editor: the owner edits; anyone else who may read the scenario sees it read-only."""
     scenario = get_object_or_404(Scenario.objects.visible_to(request.user).select_related("owner"), pk=pk)
-    main = scenario.main_map(request.user)
+    main, unreadable = scenario.main_map(request.user)
     can_edit = request.user.is_authenticated and scenario.owner_id == request.user.id
     try:
         catalogue = rulesets.get(scenario.ruleset)
@@ -49,7 +49,7 @@ def scenario_page(request, pk):
     fields = {part: catalogue.scenario_fields(part) if catalogue else {} for part in ("side", "rules", "oob")}
     config = {
         "scenario": scenario.pk, "canEdit": can_edit, "ruleset": scenario.ruleset, "game": game,
-        "map": main.pk if main is not None else None,
+        "map": main.pk if main is not None else None, "mapProblem": unreadable,
         "sideFields": list(fields["side"]), "rulesFields": list(fields["rules"]), "oobExtra": list(fields["oob"]),
         "fieldSpecs": fields, "qualities": catalogue.qualities if catalogue else (),
         "inchesPerHex": inches_per_hex(scenario, catalogue, request.user),

@@ -130,6 +130,8 @@ def test_a_private_map_is_not_readable_through_a_published_scenario(user, user_c
         assert "private" in exported.json()["errors"][0]["message"]
         page = client.get(f"/scenarios/{scenario.pk}/")
         assert page.status_code == 200 and page.context["config"]["map"] is None
+        assert page.context["config"]["mapProblem"].startswith("maps[0].id: map ")
+        assert "private" in page.context["config"]["mapProblem"]
         assert client.get(f"/api/maps/{user_map.pk}/").status_code == 404
     assert user_client.get(f"/api/scenarios/{scenario.pk}/export/").status_code == 200
     assert user_client.get(f"/scenarios/{scenario.pk}/").context["config"]["map"] == user_map.pk
