@@ -129,11 +129,26 @@ def maps_for(scenario, reader, document=None):
 
 
 def outline_doc(scenario, reader, document=None):
-    """The scenario read as ``reader`` may have it, its library maps as outlines (no map document is read): for
-    what the web process answers (the file, the page). MapsUnreadable or ScenarioFormatError."""
+    """The scenario read as ``reader`` may have it, every map as an outline: for what the web process answers
+    (the file, the page). A library map is its row; a map file embedded in the stored scenario (written by the
+    map format's own reader when it was stored) is its header, not read hex by hex again. ``data`` is the stored
+    document. MapsUnreadable or ScenarioFormatError."""
     document = scenario.document if document is None else document
-    pins = {pin.key: pin for pin in maps_for(scenario, reader, document)}
-    return scenariofile.parse(document, lambda entry: pins[entry["key"]].outline())
+    outlines = {pin.key: pin.outline() for pin in maps_for(scenario, reader, document)}
+    entries = []
+    for entry in document.get("maps") or []:
+        embedded = entry.get("document") if isinstance(entry, dict) else None
+        if isinstance(embedded, dict):
+            try:
+                outlines[entry["key"]] = MapDoc(name=embedded["name"], ruleset=embedded["ruleset"],
+                                                grid=Grid(**embedded["grid"]),
+                                                extensions=embedded.get("extensions") or {})
+                entry = {**{k: v for k, v in entry.items() if k != "document"}, "name": embedded["name"]}
+            except (KeyError, TypeError):
+                pass  # not as the map format writes it: read whole, which says what is wrong
+        entries.append(entry)
+    read = scenariofile.parse({**document, "maps": entries}, lambda entry: outlines[entry["key"]])
+    return scenariofile.ScenarioDoc(data=document, maps=read.maps)
 
 
 def main_pin(pins, document):

@@ -211,3 +211,14 @@ def test_unpublishing_a_map_unpublishes_its_owners_scenarios_on_it(user, user_cl
     other = APIClient()
     other.force_login(other_user)
     assert other.get(f"/api/scenarios/{theirs.pk}/export/").status_code == 403
+
+
+def test_a_scenario_with_its_map_embedded_exports_as_stored(user_client, small):
+    created = user_client.post("/api/scenarios/", {"document": small}, format="json")
+    assert created.status_code == 201, created.json()
+    scenario = Scenario.objects.get(pk=created.json()["id"])
+    forget_states()
+    exported = user_client.get(f"/api/scenarios/{scenario.pk}/export/")
+    assert exported.status_code == 200
+    assert exported.content.decode() == scenariofile.dumps(scenariofile.ScenarioDoc(data=scenario.document))
+    assert json.loads(exported.content)["maps"][0]["document"]["name"] == "Hill 112"
