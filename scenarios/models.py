@@ -157,10 +157,18 @@ def restore_revision(scenario_id, author, number, revision=None):
 def unpublish_with(map):
     """A map made private takes its owner's published scenarios that name it with it (a published scenario names
     only published maps); the ids of those unpublished. Another user's scenario naming it stays published, and
-    every read through it refuses the map to anyone but its owner (scenario_maps.maps_for)."""
+    every read through it refuses the map to anyone but its owner (scenario_maps.maps_for); the stored jobs of
+    such scenarios that drew or traced the map are deleted, so that no one reads the map in them by job id."""
+    from jobs.models import Job
+
     unpublished = [scenario.pk for scenario in Scenario.objects.filter(owner_id=map.owner_id, published=True)
                    if scenario_maps.names_map(scenario.document, map)]
     Scenario.objects.filter(pk__in=unpublished).update(published=False, updated=timezone.now())
+    theirs = Job.objects.filter(subject_type="scenario").exclude(
+        subject_id__in=Scenario.objects.filter(owner_id=map.owner_id).values("pk"))
+    pinned = [job.pk for job in theirs.only("pk", "parameters").iterator()
+              if any(pin[1] == map.pk for pin in (job.parameters or {}).get("maps") or ())]
+    Job.objects.filter(pk__in=pinned).delete()
     return unpublished
 
 

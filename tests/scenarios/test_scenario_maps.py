@@ -222,3 +222,26 @@ def test_a_scenario_with_its_map_embedded_exports_as_stored(user_client, small):
     assert exported.status_code == 200
     assert exported.content.decode() == scenariofile.dumps(scenariofile.ScenarioDoc(data=scenario.document))
     assert json.loads(exported.content)["maps"][0]["document"]["name"] == "Hill 112"
+
+
+def test_unpublishing_a_map_deletes_the_stored_jobs_of_others_scenarios_that_drew_it(user, user_client, other_user,
+                                                                                     make_map):
+    from jobs.models import Job
+
+    board = make_map(user, published=True, name="Board")
+    theirs = stored(other_user, on_maps(("main", board)), published=True)
+    mine = stored(user, on_maps(("main", board)))
+
+    def job(scenario, pins):
+        return Job.objects.create(kind="export", subject_type="scenario", subject_id=scenario.pk,
+                                  content_hash=scenario.content_hash, request_key=f"{scenario.pk}-{len(pins)}",
+                                  status=Job.Status.SUCCEEDED, requested_by=other_user,
+                                  parameters={"scenario": scenario.pk, "maps": pins, "format": "png"})
+
+    drawn = job(theirs, [["main", board.pk, board.content_hash]])
+    unpinned = job(theirs, [])
+    own = job(mine, [["main", board.pk, board.content_hash]])
+    assert APIClient().get(f"/api/jobs/{drawn.pk}/").status_code == 200
+    assert user_client.patch(f"/api/maps/{board.pk}/", {"published": False}, format="json").status_code == 200
+    assert APIClient().get(f"/api/jobs/{drawn.pk}/").status_code == 404
+    assert set(Job.objects.values_list("pk", flat=True)) == {unpinned.pk, own.pk}
