@@ -320,6 +320,8 @@ HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(float(os.environ.get("HEXSIDE_ANALYSIS_MATRI
 # bound engine.scenarios.sightlines.pairs_bound works out from the scenario alone) the job is refused before it
 # is queued.
 HEXSIDE_MAX_SIGHT_LINES_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_SIGHT_LINES_PAIRS", 1e8)))
+# A scenario names at most this many maps of the library, each once (scenarios/scenario_maps.py).
+HEXSIDE_MAX_SCENARIO_MAPS = int(os.environ.get("HEXSIDE_MAX_SCENARIO_MAPS", 8))
 # A viewshed answers every hex of its map: maps with more hexes are refused.
 HEXSIDE_MAX_VIEWSHED_HEXES = int(os.environ.get("HEXSIDE_MAX_VIEWSHED_HEXES", 500 * 500))
 # numba's compiled kernels are cached here (`manage.py warm_kernels` fills it; read-only deployments point it at

@@ -26,6 +26,7 @@ from hexside import throttles
 from hexside.parsers import StrictJSONParser
 from maps.api import IsOwnerOrReadOnly, errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
+from scenarios import scenario_maps
 from scenarios.models import Scenario, apply_edits, library_maps, restore_revision
 from scenarios.serializers import (
     ScenarioCreateSerializer,
@@ -88,7 +89,11 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(summary="Retitle or (un)publish a scenario",
-                   responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
+                   description="A scenario is published only with every map it names: `publish_maps` publishes "
+                               "your private ones with it; otherwise each private map is a 400 error at "
+                               "`published`.",
+                   responses={200: ScenarioDetailSerializer, 400: ErrorsSerializer, 403: FORBIDDEN,
+                              404: NOT_FOUND})
     def update(self, request, *args, **kwargs):
         partial = kwargs.pop("partial", False)
         scenario = self.get_object()
@@ -98,7 +103,8 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return Response(ScenarioDetailSerializer(serializer.save()).data)
 
     @extend_schema(summary="Retitle or (un)publish a scenario",
-                   responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
+                   responses={200: ScenarioDetailSerializer, 400: ErrorsSerializer, 403: FORBIDDEN,
+                              404: NOT_FOUND})
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)
 
@@ -128,12 +134,16 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     @extend_schema(summary="Download the scenario file",
                    responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT,
                                                                           description="The scenario file."),
-                              404: NOT_FOUND})
+                              403: OpenApiResponse(ErrorsSerializer, description="A map it names is not yours to "
+                                                                                 "read (each entry's path)."),
+                              404: NOT_FOUND, 409: ErrorsSerializer})
     @action(detail=True, methods=["get"])
     def export(self, request, pk=None):
         scenario = self.get_object()
         try:
-            text = scenario.export()
+            text = scenario.export(request.user)
+        except scenario_maps.MapsUnreadable as exc:
+            return errors_response(exc.errors, status.HTTP_403_FORBIDDEN)
         except scenariofile.ScenarioFormatError as exc:
             return errors_response(exc.errors, status.HTTP_409_CONFLICT)
         return download(scenario, text, "scenario.json")

@@ -11,6 +11,12 @@ class ScenariosConfig(AppConfig):
 
     def ready(self):
         register_jobs()
+        from django.db.models.signals import post_save
+
+        from maps.models import Map
+        from scenarios.models import map_saved
+
+        post_save.connect(map_saved, sender=Map, dispatch_uid="scenarios-map-unpublished")
 
 
 def register_jobs():

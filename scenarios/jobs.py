@@ -9,14 +9,16 @@ import dataclasses
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 
 from engine.hexgrid import Grid
 from engine.scenarios import cards, sightlines
 from jobs.api import SubjectJobView, job_schema
 from jobs.serializers import StrictSerializer
+from maps.api import errors_response
 from maps.jobs import check_print_size, print_fields
+from scenarios import scenario_maps
 from scenarios.models import Scenario
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
@@ -48,7 +50,7 @@ class ScenarioExportSerializer(StrictSerializer):
         return out
 
 
-def print_grid(scenario):
+def print_grid(scenario, pins):
     """The hexes a scenario's map print covers, as a grid (its play area's rectangle, else its main map), for
     the print's size to be checked before its job is queued; None when it cannot be told without reading the
     scenario (the export job checks the exact size again)."""
@@ -58,8 +60,8 @@ def print_grid(scenario):
         if isinstance(entry.get("document"), dict):
             grid = Grid(**{k: v for k, v in entry["document"]["grid"].items() if k in Grid.__dataclass_fields__})
         else:
-            found = scenario.main_map()
-            grid = found.hex_grid() if found is not None else None
+            main = scenario_maps.main_pin(pins, document)
+            grid = main.map.hex_grid() if main is not None else None
         corners = (document.get("play_area") or {}).get("corners") or []
         if grid is not None and len(corners) == 2 and not any(":" in str(c) for c in corners):
             (c0, r0), (c1, r1) = (grid.parse_hex(c) for c in corners)
@@ -75,8 +77,18 @@ class ScenarioJobView(SubjectJobView):
     def get_subject(self, request, pk):
         return get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
 
+    def post(self, request, pk):
+        try:
+            return super().post(request, pk)
+        except scenario_maps.MapsUnreadable as exc:  # a map that is not the reader's to have through the scenario
+            return errors_response(exc.errors, status.HTTP_403_FORBIDDEN)
+
     def parameters(self, request, scenario):
-        return {"scenario": scenario.pk, "content_hash": scenario.content_hash, **self.options_of(request, scenario)}
+        """The scenario, its content hash and its maps as this reader may have them (their ids and content
+        hashes, read from the maps' rows: the worker reads the documents, scenario_maps.pinned_lookup)."""
+        self.pins = scenario_maps.maps_for(scenario, request.user)
+        return {"scenario": scenario.pk, "content_hash": scenario.content_hash,
+                "maps": [pin.as_parameter() for pin in self.pins], **self.options_of(request, scenario)}
 
     def options_of(self, request, scenario):
         """The job's own parameters from the request body (none by default), or raise ValidationError."""
@@ -108,8 +120,8 @@ class SightLinesJobView(ScenarioJobView):
         data = scenario.document
         grid = ((data.get("maps") or [{}])[0].get("document") or {}).get("grid")
         if grid is None:
-            main = scenario.main_map()
-            grid = main.grid if main is not None else None
+            main = scenario_maps.main_pin(self.pins, data)
+            grid = main.map.grid if main is not None else None
         if grid is None:
             return None  # no main map to read: the job says so itself
         pairs = sightlines.pairs_bound(data, grid["columns"], grid["rows"])
@@ -134,7 +146,7 @@ class ExportJobView(ScenarioJobView):
     def options_of(self, request, scenario):
         sheets = [sheet for sheet, _ in cards.sheet_choices(scenario.document)]
         data = request.data if isinstance(request.data, dict) else None
-        grid = print_grid(scenario) if isinstance(data, dict) and data.get("format") == "png" else None
+        grid = print_grid(scenario, self.pins) if isinstance(data, dict) and data.get("format") == "png" else None
         serializer = ScenarioExportSerializer(data=data, context={"sheets": sheets, "grid": grid})
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data

@@ -12,41 +12,16 @@ import copy
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from documents.models import Document, Revision, StaleRevision, Written
 from engine.scenarios import edits, scenariofile
-from maps.models import Map
+from scenarios import scenario_maps
+from scenarios.scenario_maps import library_maps
 
 __all__ = ["Scenario", "ScenarioRevision", "StaleRevision", "apply_edits", "restore_revision", "library_maps"]
 
 TITLE_LENGTH = 200
-
-
-def find_map(user, entry):
-    """The Map a scenario's map entry names by id or name, among the maps the user may read (their own first,
-    then published ones, the oldest first so that a name keeps meaning the same map); None if there is none."""
-    visible = Map.objects.visible_to(user)
-    if "id" in entry:
-        return visible.filter(pk=entry["id"]).first()
-    if "name" not in entry:
-        return None
-    mine = Q(owner=user) if user is not None and user.is_authenticated else Q(pk__in=[])
-    named = visible.filter(name=entry["name"]).order_by("pk")
-    return named.filter(mine).first() or named.first()
-
-
-def library_maps(user):
-    """A map lookup for scenariofile.parse: maps the user may read, by id or by name."""
-
-    def lookup(entry):
-        map = find_map(user, entry)
-        if map is None:
-            raise scenariofile.MapLookupError(
-                f"no map {entry['id']} (or a private map of another user)" if "id" in entry
-                else f"no map named {entry['name']!r} that you may read")
-        return map.mapdoc()
-
-    return lookup
 
 
 def written(doc, old=None):
@@ -72,6 +47,10 @@ class ScenarioQuerySet(models.QuerySet):
             scenario = self.create(owner=owner, content_hash=content.content_hash, published=published, revision=1,
                                    **scenario_columns(content.state))
             scenario.record(content, owner, summary)
+            if published:  # a scenario is published only with its maps (docs/scenarios.md)
+                problems = scenario_maps.publish_problems(scenario)
+                if problems:
+                    raise scenario_maps.MapsUnreadable(problems)
         return scenario
 
 
@@ -114,20 +93,31 @@ class Scenario(Document):
         return super().commit(content, author, summary, snapshot=snapshot)
 
     def scenariodoc(self, document=None):
-        """The stored document read back, its maps looked up as the owner sees them."""
-        return scenariofile.parse(document or self.document, library_maps(self.owner))
+        """The stored document read back with its maps' documents, as the owner sees them: for tools and tests.
+        A request reads outline() (the maps' rows only); a job reads the maps it was asked about (tasks.doc_for)."""
+        resolver = scenario_maps.Resolver(self.owner)
+        return scenariofile.parse(document or self.document, lambda entry: resolver.find(entry).map.mapdoc())
 
-    def export(self):
-        return scenariofile.dumps(self.scenariodoc())
+    def outline(self, reader, document=None):
+        """The document read back as ``reader`` may have it, its maps as their rows (scenario_maps.outline_doc)."""
+        return scenario_maps.outline_doc(self, reader, document)
+
+    def export(self, reader):
+        """The scenario file as ``reader`` downloads it (MapsUnreadable when a map is not theirs to read)."""
+        return scenariofile.dumps(self.outline(reader))
 
     def filename(self):
         safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.title.lower()).strip("-")
         return f"{safe or 'scenario'}.json"
 
-    def main_map(self):
-        """The main map when it is in the library (by id or name), else None (embedded)."""
-        entries = self.document.get("maps") or [{}]
-        return find_map(self.owner, entries[0])
+    def main_map(self, reader):
+        """(the main map's row, None) when it is in the library and ``reader`` may have the scenario's maps;
+        (None, None) when it is embedded; (None, why) when a map is not theirs to read through it."""
+        try:
+            pin = scenario_maps.main_pin(scenario_maps.maps_for(self, reader), self.document)
+        except scenario_maps.MapsUnreadable as exc:
+            return None, "; ".join(f"{f.path}: {f.message}" for f in exc.errors)
+        return (pin.map if pin is not None else None), None
 
 
 class ScenarioRevision(Revision):
@@ -158,6 +148,31 @@ def restore_revision(scenario_id, author, number, revision=None):
     The old document is read again (its maps may have changed or gone): ScenarioFormatError if it no longer
     reads, and nothing is written."""
     def change(scenario):
-        return written(scenario.scenariodoc(scenario.document_at(number))), f"restored revision {number}"
+        old = scenario.document_at(number)
+        return written(scenariofile.parse(old, library_maps(scenario.owner))), f"restored revision {number}"
 
     return Scenario.edit(scenario_id, author, revision, change, snapshot=True)
+
+
+def unpublish_with(map):
+    """A map made private takes its owner's published scenarios that name it with it (a published scenario names
+    only published maps); the ids of those unpublished. Another user's scenario naming it stays published, and
+    every read through it refuses the map to anyone but its owner (scenario_maps.maps_for); the stored jobs of
+    such scenarios that drew or traced the map are deleted, so that no one reads the map in them by job id."""
+    from jobs.models import Job
+
+    unpublished = [scenario.pk for scenario in Scenario.objects.filter(owner_id=map.owner_id, published=True)
+                   if scenario_maps.names_map(scenario.document, map)]
+    Scenario.objects.filter(pk__in=unpublished).update(published=False, updated=timezone.now())
+    theirs = Job.objects.filter(subject_type="scenario").exclude(
+        subject_id__in=Scenario.objects.filter(owner_id=map.owner_id).values("pk"))
+    pinned = [job.pk for job in theirs.only("pk", "parameters").iterator()
+              if any(pin[1] == map.pk for pin in (job.parameters or {}).get("maps") or ())]
+    Job.objects.filter(pk__in=pinned).delete()
+    return unpublished
+
+
+def map_saved(sender, instance, update_fields=None, **kwargs):
+    """post_save of a Map (maps imports no scenarios): unpublishing it unpublishes its owner's scenarios on it."""
+    if not instance.published and update_fields is not None and "published" in update_fields:
+        unpublish_with(instance)

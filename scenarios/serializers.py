@@ -1,12 +1,21 @@
 """The shapes of the scenario API, for the OpenAPI schema. Scenario content (create, import, edits) is checked
 by the scenario format, so every problem comes back as ``{"errors": [{"path", "hex", "message"}, ...]}``."""
 
+from django.db import transaction
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from documents.serializers import DETAIL_FIELDS, CreateSerializer, EditRequestSerializer, RevisionSerializer, problem
+from documents.serializers import (
+    DETAIL_FIELDS,
+    CreateSerializer,
+    EditRequestSerializer,
+    Problems,
+    RevisionSerializer,
+    problem,
+)
 from engine.scenarios import edits, scenariofile, victory
+from scenarios import scenario_maps
 from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision, library_maps
 
 
@@ -48,11 +57,16 @@ class ScenarioDetailSerializer(ScenarioSerializer):
 
 
 class ScenarioUpdateSerializer(serializers.ModelSerializer):
-    """A new title is a change of the scenario file (a new revision); publishing is not."""
+    """A new title is a change of the scenario file (a new revision); publishing is not. A scenario is published
+    only with every map it names: ``publish_maps`` publishes the owner's private ones with it."""
+
+    publish_maps = serializers.BooleanField(
+        required=False, default=False, write_only=True,
+        help_text="With published: true, publish the scenario's private maps (yours) with it.")
 
     class Meta:
         model = Scenario
-        fields = ["title", "published"]
+        fields = ["title", "published", "publish_maps"]
 
     def validate_title(self, value):
         if not value.strip():
@@ -70,8 +84,16 @@ class ScenarioUpdateSerializer(serializers.ModelSerializer):
                 raise serializers.ValidationError({"title": [p.message for p in exc.errors]}) from None
             scenario.refresh_from_db()
         if "published" in validated_data and validated_data["published"] != scenario.published:
-            scenario.published = validated_data["published"]
-            scenario.save(update_fields=["published", "updated"])
+            with transaction.atomic():
+                if validated_data["published"]:
+                    try:
+                        problems = scenario_maps.publish_problems(scenario, validated_data.get("publish_maps", False))
+                    except scenario_maps.MapsUnreadable as exc:
+                        problems = exc.errors
+                    if problems:
+                        raise Problems(problems)
+                scenario.published = validated_data["published"]
+                scenario.save(update_fields=["published", "updated"])
         return scenario
 
 

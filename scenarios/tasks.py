@@ -14,6 +14,7 @@ from engine.scenarios import checks as rule_checks
 from engine.scenarios.sightlines import sight_lines_of
 from jobs import runner
 from jobs.runner import JobError, JobTask
+from scenarios import scenario_maps
 from scenarios.models import Scenario
 
 
@@ -28,7 +29,9 @@ def sight_lines(self, job_id):
 
 
 def doc_for(job):
-    """The ScenarioDoc with the job's content hash: the scenario's own if unchanged, else from its history."""
+    """The ScenarioDoc with the job's content hash (the scenario's own if unchanged, else from its history), on
+    the maps the job was asked about (``parameters["maps"]``: ids and content hashes, as its requester could read
+    them), read here and not on the web process."""
     parameters = job.parameters
     try:
         scenario = Scenario.objects.get(pk=parameters["scenario"])
@@ -37,8 +40,11 @@ def doc_for(job):
     document = scenario.content_at(parameters["content_hash"])
     if document is None:
         raise JobError("the scenario no longer holds the content this job was asked about")
+    if "maps" not in parameters:
+        raise JobError("the job was asked before scenarios' maps were pinned to their jobs; ask again")
     try:
-        return scenario.scenariodoc(document)
+        return rule_checks.scenariofile.parse(document, scenario_maps.pinned_lookup(parameters["maps"],
+                                                                                    job.requested_by))
     except rule_checks.scenariofile.ScenarioFormatError as exc:
         raise JobError(f"the scenario no longer reads: {exc}") from None
 

@@ -11,6 +11,7 @@ router.register("scenarios", api.ScenarioViewSet, basename="scenario")
 urlpatterns = [
     path("scenarios/", views.scenario_list, name="scenario-list-page"),
     path("scenarios/<int:pk>/", views.scenario_page, name="scenario-page"),
+    path("scenarios/<int:pk>/publish/", views.scenario_publish, name="scenario-publish"),
     path("api/scenarios/<int:pk>/checks/", jobs.ChecksJobView.as_view(), name="scenario-checks-job"),
     path("api/scenarios/<int:pk>/sight-lines/", jobs.SightLinesJobView.as_view(), name="scenario-sight-lines-job"),
     path("api/scenarios/<int:pk>/print/", jobs.ExportJobView.as_view(), name="scenario-export-job"),

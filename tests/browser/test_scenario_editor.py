@@ -277,3 +277,37 @@ def test_edits_show_at_once_undo_redo_and_a_refusal_rolls_back(live_server, page
     assert Scenario.objects.get(pk=scenario.pk).revision == r
     assert page.evaluate("() => window.stayed") is True
     page.screenshot(path=f"{ARTIFACTS}/scenario-editor-undo.png")
+
+
+def test_publish_with_its_maps_and_a_private_map_is_named_to_others(live_server, page, designer, django_user_model):
+    """The editor's publish form refuses while the map is private, publishes both when asked; a published
+    scenario whose map is private tells another visitor which map, and draws nothing of it."""
+    import copy
+
+    from engine import mapfile
+    from engine.scenarios import scenariofile
+    from maps.models import Map
+    from tests.conftest import MAP_DOCUMENT
+    from tests.scenarios.conftest import SMALL
+
+    board = Map.objects.create_from_doc(designer, mapfile.parse(copy.deepcopy(MAP_DOCUMENT)))
+    data = copy.deepcopy(SMALL)
+    data["maps"] = [{"key": "main", "id": board.pk}]
+    scenario = Scenario.objects.create_from_doc(designer, scenariofile.parse(data, lambda entry: board.mapdoc()))
+    sign_in(page, live_server, designer)
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    page.click("#publish")
+    page.wait_for_selector(".messages li.error")
+    assert "Hill 112" in page.locator(".messages").inner_text() and not Scenario.objects.get(pk=scenario.pk).published
+    page.check("#publish-maps")
+    page.click("#publish")
+    page.wait_for_selector("#unpublish")
+    assert "and its maps" in page.locator(".messages").inner_text()
+    assert Scenario.objects.get(pk=scenario.pk).published and Map.objects.get(pk=board.pk).published
+
+    Map.objects.filter(pk=board.pk).update(published=False)  # as if it went private with the scenario left up
+    page.context.clear_cookies()
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert "maps[0].id" in page.locator("#banner").inner_text() and "private" in page.locator("#banner").inner_text()

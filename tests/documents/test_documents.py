@@ -43,8 +43,9 @@ def test_a_scenario_checks_job_queued_before_an_edit_answers_about_the_scenario_
     scenario = scenarios.Scenario.objects.get(pk=created["id"])
     asked = checks_result(scenario.scenariodoc())
     job = Job.objects.create(kind="scenario-checks", subject_type="scenario", subject_id=scenario.pk,
-                             content_hash=scenario.content_hash, request_key="asked",
-                             parameters={"scenario": scenario.pk, "content_hash": scenario.content_hash})
+                             content_hash=scenario.content_hash, request_key="asked", requested_by=user,
+                             parameters={"scenario": scenario.pk, "content_hash": scenario.content_hash,
+                                         "maps": [["main", user_map.pk, user_map.content_hash]]})
     scenarios.apply_edits(scenario.pk, user, None, [
         {"op": "insert", "path": "sides", "value": {"id": "blue", "name": "Blue", "oob": [
             {"id": "sq", "unit": "Rifle Squad", "count": 3}]}},

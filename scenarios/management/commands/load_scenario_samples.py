@@ -27,8 +27,8 @@ class Command(BaseCommand):
         if not folder.is_dir():
             raise CommandError(f"no scenario samples folder at {folder}")
         owner = samples_user()
-        maps = library_maps(owner)
-        load_files(self, sorted(folder.glob("*.json")), lambda path: scenariofile.parse(path.read_bytes(), maps),
+        load_files(self, sorted(folder.glob("*.json")),
+                   lambda path: scenariofile.parse(path.read_bytes(), library_maps(owner)),
                    lambda doc, path: self.load(owner, doc, path), "scenario file")
 
     @staticmethod

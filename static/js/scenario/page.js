@@ -57,6 +57,8 @@ class ScenarioEditor {
     this.victory = data.victory;
     this.shownRevision = data.revision;
     const first = this.doc.maps[0];
+    // A map the scenario names that is not this reader's to see (private): the server says which.
+    if (!first.document && this.config.map == null) throw new Error(this.config.mapProblem || "its map is not available");
     const mapDocument = first.document || (await get(urls.map(this.config.map))).document;
     const ruleset = (await get(urls.ruleset(this.config.ruleset))).ruleset;
     this.styles = new Styles(ruleset);

@@ -1,0 +1,200 @@
+"""Which maps of the library a scenario names, and what a reader may see of them through it.
+
+A scenario names library maps by id or by name (docs/scenario-format.md). Which map an entry means is the owner's:
+by id the map itself, by name the owner's own map of that name, else the oldest published one, so that an entry
+means the same map for every reader. Whether a reader may see it is the reader's: every read through a scenario
+(its page, its file, its jobs) asks ``maps_for(scenario, reader)``, and a map the reader may not read is a problem
+naming its entry's path, never its content (a private map stays its owner's, whoever published the scenario).
+
+The web process reads only the maps' rows (name, ruleset, grid, content hash): enough to read a scenario's hexes
+(``outline``), never a map document. A job carries the pins, ``[key, map id, content hash]``, and the worker reads
+the documents it names (``pinned_lookup``). A scenario names at most HEXSIDE_MAX_SCENARIO_MAPS library maps, each
+once: a second entry for the same map is refused (its hexes are the first entry's, named by that entry's key).
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from engine.hexgrid import Grid
+from engine.mapfile import Finding, MapDoc
+from engine.scenarios import scenariofile
+from maps.models import Map
+
+DEFAULT_LIMIT = 8
+
+
+def limit():
+    return getattr(settings, "HEXSIDE_MAX_SCENARIO_MAPS", DEFAULT_LIMIT)
+
+
+class MapsUnreadable(scenariofile.ScenarioFormatError):
+    """Maps of a scenario this reader may not have through it (private, gone, too many, the same twice)."""
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A library map as a scenario entry names it, read as its row only."""
+
+    key: str
+    map: Map
+
+    def outline(self):
+        """The map as the scenario format reads hexes against it: name, ruleset and grid, no hexes."""
+        return MapDoc(name=self.map.name, ruleset=self.map.ruleset, grid=Grid(**self.map.grid))
+
+    def as_parameter(self):
+        return [self.key, self.map.pk, self.map.content_hash]
+
+
+def _may_read(map, user):
+    return map.published or (user is not None and user.is_authenticated and map.owner_id == user.pk)
+
+
+class Resolver:
+    """Finds library maps for one reading of one scenario, as its owner names them and as the reader may see
+    them, refusing the same map twice and more than limit() maps. ``lookup`` is scenariofile.parse's map lookup."""
+
+    def __init__(self, owner, reader=None):
+        self.owner = owner
+        self.reader = owner if reader is None else reader
+        self.pins = {}  # key -> Pin
+        self.seen = {}  # map id -> key
+
+    def find(self, entry):
+        key = entry.get("key")
+        if "id" in entry:
+            map = Map.objects.filter(pk=entry["id"]).first()
+            if map is None or not _may_read(map, self.owner):
+                raise scenariofile.MapLookupError(f"no map {entry['id']} (or a private map of another user)")
+            what = f"map {map.pk}"
+        else:
+            named = Map.objects.filter(Q(published=True) | Q(owner=self.owner), name=entry["name"]).order_by("pk")
+            map = named.filter(owner=self.owner).first() or named.first()
+            if map is None:
+                raise scenariofile.MapLookupError(f"no map named {entry['name']!r} that you may read")
+            what = f"the map named {entry['name']!r}"
+        if not _may_read(map, self.reader):
+            raise scenariofile.MapLookupError(f"{what} is private: only its owner may read it (the scenario's owner "
+                                              "must publish it)")
+        if map.pk in self.seen:
+            raise scenariofile.MapLookupError(
+                f"{what} is already this scenario's map {self.seen[map.pk]!r}: name each map once, and its hexes "
+                f"as '{self.seen[map.pk]}:C4'")
+        if len(self.seen) >= limit():
+            raise scenariofile.MapLookupError(
+                f"a scenario names at most {limit()} maps of the library (HEXSIDE_MAX_SCENARIO_MAPS)")
+        self.seen[map.pk] = key
+        pin = self.pins[key] = Pin(key, map)
+        return pin
+
+    def lookup(self, entry):
+        return self.find(entry).outline()
+
+
+def library_maps(user):
+    """A map lookup for scenariofile.parse when a user writes a scenario (create, import, edit): the maps they may
+    read, by id or by name, as outlines (the rows only)."""
+    return Resolver(user).lookup
+
+
+def _entries(document):
+    items = document.get("maps") if isinstance(document, dict) else None
+    return [(k, e) for k, e in enumerate(items) if isinstance(e, dict)] if isinstance(items, list) else []
+
+
+def maps_for(scenario, reader, document=None):
+    """The scenario's library maps as ``reader`` may have them through it: a Pin per entry naming one, in order.
+
+    Reads the maps' rows only. Raises MapsUnreadable naming each entry's path when one is private to the reader,
+    gone, the same as an earlier one, or past the limit."""
+    document = scenario.document if document is None else document
+    named = [(index, entry, "id" if "id" in entry else "name") for index, entry in _entries(document)
+             if "id" in entry or "name" in entry]  # an embedded map comes with the scenario
+    if len(named) > limit():  # a scenario stored before the limit: refused before any map is looked up
+        raise MapsUnreadable([Finding("maps", f"names {len(named)} maps of the library, more than this server's "
+                                              f"limit of {limit()} (HEXSIDE_MAX_SCENARIO_MAPS)", code="too-many")])
+    resolver = Resolver(scenario.owner, reader)
+    pins, problems = [], []
+    for index, entry, how in named:
+        try:
+            pins.append(resolver.find(entry))
+        except scenariofile.MapLookupError as exc:
+            problems.append(Finding(f"maps[{index}].{how}", str(exc), code="unknown-map"))
+    if problems:
+        raise MapsUnreadable(problems)
+    return pins
+
+
+def outline_doc(scenario, reader, document=None):
+    """The scenario read as ``reader`` may have it, every map as an outline: for what the web process answers
+    (the file, the page). A library map is its row; a map file embedded in the stored scenario (written by the
+    map format's own reader when it was stored) is its header, not read hex by hex again. ``data`` is the stored
+    document. MapsUnreadable or ScenarioFormatError."""
+    document = scenario.document if document is None else document
+    outlines = {pin.key: pin.outline() for pin in maps_for(scenario, reader, document)}
+    entries = []
+    for entry in document.get("maps") or []:
+        embedded = entry.get("document") if isinstance(entry, dict) else None
+        if isinstance(embedded, dict):
+            try:
+                outlines[entry["key"]] = MapDoc(name=embedded["name"], ruleset=embedded["ruleset"],
+                                                grid=Grid(**embedded["grid"]),
+                                                extensions=embedded.get("extensions") or {})
+                entry = {**{k: v for k, v in entry.items() if k != "document"}, "name": embedded["name"]}
+            except (KeyError, TypeError):
+                pass  # not as the map format writes it: read whole, which says what is wrong
+        entries.append(entry)
+    read = scenariofile.parse({**document, "maps": entries}, lambda entry: outlines[entry["key"]])
+    return scenariofile.ScenarioDoc(data=document, maps=read.maps)
+
+
+def main_pin(pins, document):
+    """The Pin of the main map (the first entry) when it is a library map, else None."""
+    entries = (document.get("maps") or [{}]) if isinstance(document, dict) else [{}]
+    first = entries[0] if entries and isinstance(entries[0], dict) else {}
+    return next((pin for pin in pins if pin.key == first.get("key")), None)
+
+
+def pinned_lookup(parameters, requester):
+    """A map lookup for a worker: the map documents a job's pins name, at their content hashes, if the job's
+    requester may still read them. MapLookupError otherwise."""
+    pins = {key: (map_id, content_hash) for key, map_id, content_hash in parameters}
+
+    def lookup(entry):
+        if entry["key"] not in pins:
+            raise scenariofile.MapLookupError(f"the job was not asked about a map {entry['key']!r}; ask again")
+        map_id, content_hash = pins[entry["key"]]
+        map = Map.objects.filter(pk=map_id).first()
+        if map is None or not _may_read(map, requester):
+            raise scenariofile.MapLookupError(f"map {map_id} is gone or private")
+        if map.content_hash == content_hash:
+            return map.mapdoc()
+        number = (map.revisions.filter(content_hash=content_hash).order_by("-number")
+                  .values_list("number", flat=True).first())
+        if number is None:
+            raise scenariofile.MapLookupError(f"map {map_id} no longer holds the content this job was asked about")
+        return map.state_at(number).doc
+
+    return lookup
+
+
+def publish_problems(scenario, publish_maps=False):
+    """Why the scenario cannot be published (the maps it names that are not), as findings; with ``publish_maps``
+    the owner's own private maps are published here and only others' would be a problem."""
+    pins = maps_for(scenario, scenario.owner)
+    private = [pin for pin in pins if not pin.map.published]
+    mine = [pin.map.pk for pin in private if pin.map.owner_id == scenario.owner_id]
+    if publish_maps and len(mine) == len(private):
+        Map.objects.filter(pk__in=mine).update(published=True, updated=timezone.now())
+        return []
+    return [Finding("published", f"the map {pin.map.name!r} (map {pin.map.pk}, entry {pin.key!r}) is private: "
+                                 "publish it first, or publish the scenario with its maps (publish_maps: true)")
+            for pin in private]
+
+
+def names_map(document, map):
+    """Whether a scenario document names this map (by id, or by a name its owner's scenarios resolve to it)."""
+    return any(entry.get("id") == map.pk or entry.get("name") == map.name for _, entry in _entries(document))
