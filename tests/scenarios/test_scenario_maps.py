@@ -41,8 +41,17 @@ def map_reads(queries):
     return [q["sql"] for q in queries if "maps_maprevision" in q["sql"]]
 
 
-def test_the_same_map_named_twenty_times_is_refused_naming_the_second_entry(user_client, user_map):
+def test_the_same_map_named_twenty_times_is_refused_by_the_count_before_any_map_is_read(user_client, user_map):
     data = on_maps(*[(f"m{k}", user_map) for k in range(20)])
+    answer = user_client.post("/api/scenarios/", {"document": data}, format="json")
+    assert answer.status_code == 400, answer.json()
+    errors = answer.json()["errors"]
+    assert errors[0]["path"] == "document.maps" and "20 maps; at most 8" in errors[0]["message"]
+    assert Scenario.objects.count() == 0
+
+
+def test_the_same_map_named_again_is_refused_naming_the_second_entry(user_client, user_map):
+    data = on_maps(*[(f"m{k}", user_map) for k in range(3)])
     answer = user_client.post("/api/scenarios/", {"document": data}, format="json")
     assert answer.status_code == 400, answer.json()
     errors = answer.json()["errors"]
