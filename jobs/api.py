@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hexside import throttles
-from jobs import dispatch, subjects, sweep
+from jobs import dispatch, limits, subjects, sweep
 from jobs.models import Job
 from jobs.serializers import (
     DetailSerializer,
@@ -41,7 +41,12 @@ NOT_FOUND = OpenApiResponse(description="No such job, or a job about another use
 UNAVAILABLE = OpenApiResponse(DetailSerializer, description="The job queue (broker) cannot be reached; nothing "
                                                             "was queued.")
 SIGNED_OUT = OpenApiResponse(DetailSerializer, description="Not signed in, and no stored answer to give.")
-THROTTLED = OpenApiResponse(DetailSerializer, description="Too many jobs started: the detail says when to try again.")
+THROTTLED = OpenApiResponse(DetailSerializer, description="Too many jobs started this minute, or too many of yours "
+                                                         "queued or running at once: the detail says which, and "
+                                                         "Retry-After when to try again.")
+TOO_COSTLY = OpenApiResponse(OpenApiTypes.OBJECT, description="The job would cost more than this server allows: "
+                                                             "{\"detail\", \"limit\" (the setting), \"cost\", "
+                                                             "\"allowed\"}; nothing was queued.")
 FIELD_ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description="The request is wrong: each field named with what "
                                                                 "is wrong with it, e.g. {\"from\": [\"hex Z99 is "
                                                                 "off the map (20 columns x 12 rows)\"]}.")
@@ -66,8 +71,10 @@ class SubjectJobView(APIView):
     already answered it for this content.
 
     Starting a job takes a signed-in user and is throttled (hexside/throttles.py); an anonymous visitor gets the
-    stored answer when there is one, and 401/403 saying why otherwise. An app's view says which kind it starts
-    and fills in get_subject() and parameters(); the rest is the same for every kind.
+    stored answer when there is one, and 401/403 saying why otherwise. The job's cost is estimated by its kind
+    (jobs.limits) before anything else: past its kind's limit, 400 naming it; past the user's caps of live jobs,
+    429 with Retry-After. An app's view says which kind it starts and fills in get_subject() and parameters();
+    the rest is the same for every kind.
     """
 
     permission_classes = [permissions.AllowAny]
@@ -82,10 +89,6 @@ class SubjectJobView(APIView):
         """The job's parameters from the request, checked and normalised, or raise ValidationError."""
         raise NotImplementedError
 
-    def over_limit(self, subject, parameters):
-        """{"detail", "limit"} when the job would cost more than this server allows (checked before queueing)."""
-        return None
-
     def parts(self, subject, parameters):
         """The (start, stop) slices of a kind that runs in parts."""
         return ()
@@ -93,9 +96,10 @@ class SubjectJobView(APIView):
     def post(self, request, pk):
         subject = self.get_subject(request, pk)
         parameters = self.parameters(request, subject)
-        refused = self.over_limit(subject, parameters)
-        if refused:
-            return Response(refused, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            cost = limits.estimate(self.kind, parameters, subject)
+        except limits.CostTooHigh as exc:
+            return Response(exc.payload(), status=status.HTTP_400_BAD_REQUEST)
         if not request.user.is_authenticated:
             stored = dispatch.find_same(self.kind, parameters, subject)
             if stored is None or stored.status != Job.Status.SUCCEEDED:
@@ -103,7 +107,7 @@ class SubjectJobView(APIView):
             return Response(job_payload(stored, request), status=status.HTTP_200_OK)
         try:
             job, _ = dispatch.submit(self.kind, parameters, subject=subject, user=request.user,
-                                     parts=self.parts(subject, parameters))
+                                     parts=self.parts(subject, parameters), cost=cost)
         except dispatch.BrokerUnavailable as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         if job.status == Job.Status.SUCCEEDED:
@@ -122,6 +126,8 @@ def job_schema(summary, description, request=None, example=None, errors=FIELD_ER
                  404: not_found, 429: THROTTLED, 503: UNAVAILABLE}
     if errors is not None:
         responses[400] = errors
+    else:
+        responses[400] = TOO_COSTLY
     return extend_schema(tags=["jobs"], summary=summary, description=description, request=request,
                          responses=responses, examples=examples)
 

@@ -29,6 +29,14 @@ DEFAULTS = {
     "PUBLISH_RETRIES": 2,
     # The longest a client may ask GET /api/jobs/<id>/?wait= to wait, in seconds.
     "WAIT_MAX": 30.0,
+    # Live jobs (queued or running) one user may have at once (one address, for anonymous visitors), by class:
+    # heavy kinds (analyses, images, exports, batches) and interactive ones (LOS, viewsheds); past it, 429.
+    "LIVE_HEAVY": 3,
+    "LIVE_INTERACTIVE": 20,
+    # The estimated cost (jobs.limits) one user's live jobs may add up to; a job alone may always run.
+    "LIVE_COST": 400_000_000,
+    # The Retry-After of a 429 for too many live jobs, in seconds.
+    "LIVE_RETRY_AFTER": 10.0,
 }
 
 
@@ -38,19 +46,25 @@ def get(name):
         value = os.environ.get(f"HEXSIDE_JOBS_{name}")
     if value is None or value == "" and name not in ("QUEUE", "INTERACTIVE_QUEUE", "INTERACTIVE_KINDS"):
         return DEFAULTS[name]
-    return type(DEFAULTS[name])(value)
+    kind = type(DEFAULTS[name])
+    if kind is int and isinstance(value, str):
+        return int(float(value))  # "4e8" in the environment
+    return kind(value)
 
 
-def queue_for(kind):
-    """The Celery queue a kind of job goes to: the interactive queue for interactive kinds, else QUEUE."""
+def is_interactive(kind):
+    """Does a person wait for this kind's answer (INTERACTIVE_KINDS, else the kind's registration)?"""
     from jobs import kinds
 
     names = get("INTERACTIVE_KINDS")
     if names:
-        interactive = kind in {k.strip() for k in names.split(",")}
-    else:
-        interactive = kind in kinds.KINDS and kinds.KINDS[kind].interactive
-    if interactive and get("INTERACTIVE_QUEUE"):
+        return kind in {k.strip() for k in names.split(",")}
+    return kind in kinds.KINDS and kinds.KINDS[kind].interactive
+
+
+def queue_for(kind):
+    """The Celery queue a kind of job goes to: the interactive queue for interactive kinds, else QUEUE."""
+    if is_interactive(kind) and get("INTERACTIVE_QUEUE"):
         return get("INTERACTIVE_QUEUE")
     return get("QUEUE")
 

@@ -58,6 +58,14 @@ class Job(models.Model):
 
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="jobs")
+    requested_from = models.CharField(max_length=64, blank=True, help_text="The address of an anonymous request "
+                                                                         "that started the job (its live jobs are "
+                                                                         "capped per address).")
+    cost = models.PositiveBigIntegerField(default=0, help_text="The work estimated before it was queued (its "
+                                                               "kind's cost, jobs.limits); a user's live jobs "
+                                                               "are capped by their sum.")
+    token = models.CharField(max_length=32, blank=True, help_text="Names its Celery tasks (job-<id>-<token>...), "
+                                                                  "so that a cancel can revoke them.")
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -77,6 +85,7 @@ class Job(models.Model):
                          name="jobs_job_subject_idx"),
             models.Index(fields=["status", "heartbeat"]),
             models.Index(fields=["requested_by", "-created"]),
+            models.Index(fields=["requested_from", "status"]),
         ]
         constraints = [
             # Two identical requests on the same content share one live job instead of computing twice.
@@ -95,6 +104,11 @@ class Job(models.Model):
     @property
     def is_finished(self):
         return self.status in self.FINISHED
+
+    def task_id(self, part=None):
+        """The Celery task id of its step (or of one part): fixed per job, so that a cancel can revoke it."""
+        base = f"job-{self.pk}-{self.token}"
+        return base if part is None else f"{base}-part-{part}"
 
 
 class JobPart(models.Model):

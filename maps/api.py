@@ -82,6 +82,8 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def get_throttles(self):
         if self.action in ("create", "import_file"):
             return [throttle() for throttle in throttles.IMPORTS]
+        if self.action == "findings":  # computed on the request when not cached: rules checks and LOS samples
+            return [throttle() for throttle in throttles.FINDINGS]
         return super().get_throttles()
 
     def get_serializer_class(self):

@@ -6,10 +6,18 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve, reverse
 
-from jobs import dispatch
+from jobs import dispatch, limits
 from validations.models import BatchFile, BatchValidation
 
 PAGE_LIST = 50
+KIND = "batch-validation"
+
+
+def batch_cost(parameters, subject=None):
+    """A batch's work grows with its upload: a unit per kilobyte (a map file's hex lines are about that)."""
+    size = BatchValidation.objects.filter(pk=parameters["batch"]).values_list("size", flat=True).first()
+    return max(1, (size or 0) // 1000)
+
 
 class UploadRefused(Exception):
     """An upload that is not taken, said in one line for the page or the API."""
@@ -25,12 +33,13 @@ def start_batch(user, upload):
                             "(HEXSIDE_IMPORT_MAX_BYTES)")
     if upload.size == 0:
         raise UploadRefused(f"{upload.name} is empty")
+    dispatch.check_caps(KIND, upload.size // 1000, user)  # before the upload is stored (TooManyJobs, a 429)
     name = os.path.basename(upload.name or "upload")[:255] or "upload"
     batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size)
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
     try:
-        job, _ = dispatch.submit("batch-validation", {"batch": batch.pk}, user=user, parts=parts)
-    except dispatch.BrokerUnavailable:
+        job, _ = dispatch.submit(KIND, {"batch": batch.pk}, user=user, parts=parts)
+    except (dispatch.BrokerUnavailable, limits.TooManyJobs, limits.CostTooHigh):
         batch.upload.delete(save=False)
         batch.delete()
         raise
