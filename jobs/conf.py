@@ -10,6 +10,8 @@ from django.conf import settings
 DEFAULTS = {
     # A running job's worker writes a heartbeat this often.
     "HEARTBEAT_SECONDS": 5.0,
+    # A running job's worker looks this often whether the job is still its own (not cancelled), and stops if not.
+    "CANCEL_CHECK_SECONDS": 1.0,
     # A job (or part) taken by a worker whose heartbeat is older than this is requeued, or failed.
     "HEARTBEAT_TIMEOUT": 60.0,
     # How often each worker looks for such jobs.
