@@ -183,8 +183,10 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         summary="The map's findings: the format's warnings and its game's rules checks",
         description="Each finding as `validate_map --json` gives it (severity, code, where, message) with its "
                     "JSON path, the hex's label and, for a hexside, the side of that hex. A small sample of LOS "
-                    "answers is checked for reciprocity. See docs/validation.md.",
-        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+                    "answers is checked for reciprocity. See docs/validation.md. Rate-limited (429 with "
+                    "Retry-After past HEXSIDE_THROTTLE_FINDINGS).",
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND,
+                   429: OpenApiResponse(description="Too many findings asked for this minute.")},
     )
     @action(detail=True, methods=["get"])
     def findings(self, request, pk=None):
