@@ -58,6 +58,11 @@ class ScopeThrottle(SimpleRateThrottle):
         return f"throttle:{self.scope}:{ident}"
 
 
+def address_of(request):
+    """The address the throttles count a request by (the trusted proxies' word, not the client's)."""
+    return ScopeThrottle().get_ident(request)
+
+
 class AddressThrottle(ScopeThrottle):
     """Requests of one scope per address, signed in or not: for the token endpoint, where nobody is yet."""
 

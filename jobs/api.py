@@ -107,7 +107,8 @@ class SubjectJobView(APIView):
             return Response(job_payload(stored, request), status=status.HTTP_200_OK)
         try:
             job, _ = dispatch.submit(self.kind, parameters, subject=subject, user=request.user,
-                                     parts=self.parts(subject, parameters), cost=cost)
+                                     parts=self.parts(subject, parameters), cost=cost,
+                                     address=throttles.address_of(request))
         except dispatch.BrokerUnavailable as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         if job.status == Job.Status.SUCCEEDED:

@@ -37,6 +37,10 @@ DEFAULTS = {
     "LIVE_INTERACTIVE": 20,
     # The estimated cost (jobs.limits) one user's live jobs may add up to; a job alone may always run.
     "LIVE_COST": 400_000_000,
+    # The same for every job started from one address, whoever signed in (many accounts, one caller).
+    "LIVE_HEAVY_ADDRESS": 6,
+    "LIVE_INTERACTIVE_ADDRESS": 40,
+    "LIVE_COST_ADDRESS": 800_000_000,
     # The Retry-After of a 429 for too many live jobs, in seconds.
     "LIVE_RETRY_AFTER": 10.0,
 }

@@ -59,8 +59,8 @@ def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=Non
     job is about (a map, a scenario: jobs.subjects), at its current content unless ``content_hash`` says which.
     ``parts`` lists (start, stop) slices for a kind that runs in parts. A new job is bounded first (jobs.limits):
     its ``cost`` (estimated here unless given) against its kind's limit (CostTooHigh), and the requester's live
-    jobs (the ``user``'s, else those of the anonymous ``address``) against the caps (TooManyJobs). Raises
-    BrokerUnavailable when nothing could be queued.
+    jobs (the ``user``'s, else those of the anonymous ``address``; and all from ``address``, the request's) against
+    the caps (TooManyJobs). Raises BrokerUnavailable when nothing could be queued.
     """
     spec = kinds.get(kind)
     subject_type, subject_id, content_hash = about(subject, content_hash)
@@ -73,7 +73,7 @@ def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=Non
     if cost is None:
         cost = limits.estimate(kind, parameters, subject)
     user = user if user is not None and user.is_authenticated else None
-    address = "" if user is not None else (address or "")[:64]
+    address = (address or "")[:64]
     check_caps(kind, cost, user, address)
     try:
         with transaction.atomic():
@@ -101,16 +101,18 @@ def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=Non
 
 def check_caps(kind, cost=0, user=None, address=""):
     """TooManyJobs (a 429) when the requester (a signed-in ``user``, else an anonymous ``address``) already has as
-    many live jobs as one may, or one more costing ``cost`` would pass their budget (jobs.limits). Nothing is
-    capped for neither (the system's own jobs). Call it before costly preparations (storing an upload)."""
+    many live jobs as one may, or one more costing ``cost`` would pass their budget, or the requests from
+    ``address`` together would (jobs.limits). Nothing is capped for neither (the system's own jobs). Call it
+    before costly preparations (storing an upload)."""
     user = user if user is not None and user.is_authenticated else None
+    address = (address or "")[:64]
+    live = Job.objects.filter(status__in=Job.LIVE)
     if user is not None:
-        mine = Job.objects.filter(requested_by=user)
+        limits.check_caps(kind, cost, live.filter(requested_by=user))
     elif address:
-        mine = Job.objects.filter(requested_by=None, requested_from=address[:64])
-    else:
-        return
-    limits.check_caps(kind, cost, mine.filter(status__in=Job.LIVE))
+        limits.check_caps(kind, cost, live.filter(requested_by=None, requested_from=address))
+    if address:
+        limits.check_caps(kind, cost, live.filter(requested_from=address), address=True)
 
 
 def cancel(job):

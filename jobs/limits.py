@@ -9,6 +9,8 @@ Two bounds, so that nobody can take the workers from everybody else:
   and JOBS_LIVE_INTERACTIVE interactive jobs queued or running at once, and their estimated costs may add up to
   at most JOBS_LIVE_COST (a job alone always may). Past either, 429 with Retry-After: a user with three analyses
   waiting gets the fourth when one has finished or been cancelled. Sharing a job already asked costs nothing.
+  The jobs started from one address, whoever signed in, are capped too (JOBS_LIVE_*_ADDRESS), so that many
+  accounts do not multiply the caps.
 """
 
 from django.conf import settings
@@ -49,25 +51,26 @@ def estimate(kind, parameters, subject=None):
     return cost
 
 
-def check_caps(kind, cost, live):
+def check_caps(kind, cost, live, address=False):
     """Raise TooManyJobs when one more job of ``kind`` costing ``cost`` would pass a cap; ``live``: the
-    requester's live jobs (a queryset)."""
+    requester's live jobs (a queryset), or with ``address`` those of every requester from one address."""
     interactive = conf.is_interactive(kind)
     same_class = [name for name in kinds.KINDS if conf.is_interactive(name) == interactive]
-    setting = "LIVE_INTERACTIVE" if interactive else "LIVE_HEAVY"
+    suffix, whose, who = ("_ADDRESS", "from your address", "one address") if address else ("", "for you", "one user")
+    setting = ("LIVE_INTERACTIVE" if interactive else "LIVE_HEAVY") + suffix
     cap = conf.get(setting)
     waiting = list(live.filter(kind__in=same_class).order_by("id").values_list("id", flat=True)[:cap])
     what = "interactive" if interactive else "heavy"
     if len(waiting) >= cap:
-        refuse(f"{len(waiting)} {what} jobs are already queued or running for you (jobs "
-               f"{', '.join(map(str, waiting))}), the most one user may have at once (JOBS_{setting} = {cap}); "
+        refuse(f"{len(waiting)} {what} jobs are already queued or running {whose} (jobs "
+               f"{', '.join(map(str, waiting))}), the most {who} may have at once (JOBS_{setting} = {cap}); "
                "ask again when one has finished, or cancel one (POST /api/jobs/<id>/cancel/)")
     total = live.aggregate(total=Sum("cost"))["total"] or 0
-    budget = conf.get("LIVE_COST")
+    budget = conf.get("LIVE_COST" + suffix)
     if total and total + cost > budget:
-        refuse(f"your jobs queued or running are estimated at {total:,} units of work and this one at {cost:,}: "
-               f"together more than one user may have at once (JOBS_LIVE_COST = {budget:,}); ask again when "
-               "one has finished, or cancel one (POST /api/jobs/<id>/cancel/)")
+        refuse(f"the jobs queued or running {whose} are estimated at {total:,} units of work and this one at "
+               f"{cost:,}: together more than {who} may have at once (JOBS_LIVE_COST{suffix} = {budget:,}); ask "
+               "again when one has finished, or cancel one (POST /api/jobs/<id>/cancel/)")
 
 
 def refuse(detail):

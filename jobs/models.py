@@ -58,9 +58,9 @@ class Job(models.Model):
 
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="jobs")
-    requested_from = models.CharField(max_length=64, blank=True, help_text="The address of an anonymous request "
-                                                                         "that started the job (its live jobs are "
-                                                                         "capped per address).")
+    requested_from = models.CharField(max_length=64, blank=True, help_text="The address of the request that "
+                                                                         "started the job: live jobs are capped "
+                                                                         "per address too (jobs.limits).")
     cost = models.PositiveBigIntegerField(default=0, help_text="The work estimated before it was queued (its "
                                                                "kind's cost, jobs.limits); a user's live jobs "
                                                                "are capped by their sum.")

@@ -47,7 +47,7 @@ class ValidationListView(APIView):
     )
     def post(self, request):
         try:
-            batch = start_batch(request.user, request.FILES.get("file"))
+            batch = start_batch(request.user, request.FILES.get("file"), throttles.address_of(request))
         except UploadRefused as exc:
             return Response({"file": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
         except limits.CostTooHigh as exc:

@@ -23,8 +23,9 @@ class UploadRefused(Exception):
     """An upload that is not taken, said in one line for the page or the API."""
 
 
-def start_batch(user, upload):
-    """A new batch of the user's for an uploaded file, with its job queued (BrokerUnavailable: nothing kept)."""
+def start_batch(user, upload, address=""):
+    """A new batch of the user's for an uploaded file, with its job queued (BrokerUnavailable, TooManyJobs:
+    nothing kept); ``address``: the request's, for the caps per address (jobs.limits)."""
     if upload is None:
         raise UploadRefused("choose a map file or a zip of map files to upload (the field 'file')")
     limit = settings.HEXSIDE_IMPORT_MAX_BYTES
@@ -33,12 +34,12 @@ def start_batch(user, upload):
                             "(HEXSIDE_IMPORT_MAX_BYTES)")
     if upload.size == 0:
         raise UploadRefused(f"{upload.name} is empty")
-    dispatch.check_caps(KIND, upload.size // 1000, user)  # before the upload is stored (TooManyJobs, a 429)
+    dispatch.check_caps(KIND, upload.size // 1000, user, address)  # before the upload is kept (TooManyJobs: 429)
     name = os.path.basename(upload.name or "upload")[:255] or "upload"
     batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size)
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
     try:
-        job, _ = dispatch.submit(KIND, {"batch": batch.pk}, user=user, parts=parts)
+        job, _ = dispatch.submit(KIND, {"batch": batch.pk}, user=user, parts=parts, address=address)
     except (dispatch.BrokerUnavailable, limits.TooManyJobs, limits.CostTooHigh):
         batch.upload.delete(save=False)
         batch.delete()

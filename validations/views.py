@@ -25,7 +25,7 @@ def validations_page(request):
         try:
             if wait is not None:
                 raise limits.TooManyJobs(wait=wait, detail="too many batches started for now")
-            batch = start_batch(request.user, request.FILES.get("file"))
+            batch = start_batch(request.user, request.FILES.get("file"), throttles.address_of(request))
         except (UploadRefused, limits.CostTooHigh) as exc:
             messages.error(request, str(exc))
         except limits.TooManyJobs as exc:

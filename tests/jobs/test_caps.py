@@ -215,3 +215,23 @@ def test_a_cancelled_one_step_job_stops_running(fair_worker, user, other_user):
     short, _ = dispatch.submit("test-sleep", {"seconds": 0}, user=other_user)
     wait_until(lambda: Job.objects.get(pk=short.pk).status == "succeeded", seconds=30)
     assert Job.objects.get(pk=long.pk).status == "cancelled"
+
+
+def test_many_accounts_from_one_address_share_its_caps(django_user_model, user_map, settings):
+    from rest_framework.test import APIClient
+
+    settings.JOBS_LIVE_HEAVY_ADDRESS = 4
+    clients = []
+    for k in range(3):
+        person = django_user_model.objects.create_user(f"sock-{k}")
+        client = APIClient(REMOTE_ADDR="192.0.2.80")
+        client.force_login(person)
+        clients.append(client)
+    user_map.published = True
+    user_map.save()
+    answers = [analysis(clients[k % 3], user_map, k).status_code for k in range(4)]
+    assert answers == [202] * 4
+    assert_capped(analysis(clients[1], user_map, 9), "JOBS_LIVE_HEAVY_ADDRESS")
+    elsewhere = APIClient(REMOTE_ADDR="192.0.2.81")
+    elsewhere.force_login(django_user_model.objects.get(username="sock-0"))
+    assert analysis(elsewhere, user_map, 9).status_code == 202  # sock-0 has 2 of its own 3
