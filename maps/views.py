@@ -17,7 +17,7 @@ from django.views.decorators.http import etag, require_POST
 from PIL import Image, ImageDraw
 
 from engine import edits
-from jobs import dispatch
+from jobs import dispatch, limits
 from jobs.models import Job
 from maps import images, scans
 from maps.findings import map_page_context
@@ -155,11 +155,13 @@ def map_image(request, pk):
     if not path.exists():
         try:
             job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
+            if job.status == Job.Status.SUCCEEDED and not path.exists():
+                job.delete()  # its picture was removed from storage: draw it again
+                job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
         except dispatch.BrokerUnavailable:
             return _placeholder(status=503)
-        if job.status == Job.Status.SUCCEEDED and not path.exists():
-            job.delete()  # its picture was removed from storage: draw it again
-            job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
+        except limits.TooManyJobs:  # the requester's live jobs are at their cap (jobs.limits): later
+            return _placeholder(status=429)
         if map.hex_grid().size <= settings.HEXSIDE_MAP_IMAGE_WAIT_HEXES:
             dispatch.wait(job, settings.HEXSIDE_MAP_IMAGE_WAIT_SECONDS)
         if not path.exists():

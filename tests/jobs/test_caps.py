@@ -235,3 +235,12 @@ def test_many_accounts_from_one_address_share_its_caps(django_user_model, user_m
     elsewhere = APIClient(REMOTE_ADDR="192.0.2.81")
     elsewhere.force_login(django_user_model.objects.get(username="sock-0"))
     assert analysis(elsewhere, user_map, 9).status_code == 202  # sock-0 has 2 of its own 3
+
+
+def test_the_map_picture_of_a_user_at_the_cap_is_a_placeholder_429_not_an_error(user_client, user_map, settings):
+    settings.HEXSIDE_MAP_IMAGE_WAIT_HEXES = 0
+    for height in range(3):
+        assert analysis(user_client, user_map, height).status_code == 202
+    response = user_client.get(f"/maps/{user_map.pk}/map.png")
+    assert response.status_code == 429 and response["Content-Type"] == "image/png"
+    assert response.has_header("Retry-After")
