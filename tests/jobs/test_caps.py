@@ -208,13 +208,17 @@ def test_cancelled_analyses_free_the_worker_for_another_users_job(fair_worker, u
 
 
 @pytest.mark.worker
-def test_a_cancelled_one_step_job_stops_running(fair_worker, user, other_user):
+def test_a_cancelled_one_step_job_stops_running_and_its_process_goes_on(fair_worker, user, other_user):
+    first, _ = dispatch.submit("test-sleep", {"seconds": 0}, user=other_user)
+    wait_until(lambda: Job.objects.get(pk=first.pk).status == "succeeded", seconds=30)
     long, _ = dispatch.submit("test-sleep", {"seconds": 60}, user=user)
     wait_until(lambda: Job.objects.get(pk=long.pk).status == "running")
     assert dispatch.cancel(long)
-    short, _ = dispatch.submit("test-sleep", {"seconds": 0}, user=other_user)
+    short, _ = dispatch.submit("test-sleep", {"seconds": 0.1}, user=other_user)
     wait_until(lambda: Job.objects.get(pk=short.pk).status == "succeeded", seconds=30)
     assert Job.objects.get(pk=long.pk).status == "cancelled"
+    # The same pool process: stopped work raises in it, it is not killed (its numba kernels stay loaded).
+    assert Job.objects.get(pk=short.pk).result["pid"] == Job.objects.get(pk=first.pk).result["pid"]
 
 
 def test_many_accounts_from_one_address_share_its_caps(django_user_model, user_map, settings):
