@@ -22,11 +22,16 @@ NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario
 # -- what each kind costs (jobs.limits): estimated from the scenario before anything is queued -----------------
 
 def main_grid(scenario):
-    """The grid ({"columns", "rows", ...}) of the scenario's main map, or None when there is none to read."""
-    grid = ((scenario.document.get("maps") or [{}])[0].get("document") or {}).get("grid")
-    if grid is None:
+    """The grid ({"columns", "rows", ...}) of the scenario's main map, or None when there is none to read (the job
+    then says why itself): an estimate never fails a request."""
+    entry = (scenario.document.get("maps") or [{}])[0]
+    embedded = entry.get("document") if isinstance(entry, dict) else None
+    grid = embedded.get("grid") if isinstance(embedded, dict) else None
+    if grid is None and isinstance(entry, dict):
         main = scenario.main_map()
         grid = main.grid if main is not None else None
+    if not (isinstance(grid, dict) and isinstance(grid.get("columns"), int) and isinstance(grid.get("rows"), int)):
+        return None
     return grid
 
 
