@@ -183,8 +183,9 @@ class JobCancelView(APIView):
 
     @extend_schema(
         tags=["jobs"], summary="Cancel a queued or running job", request=None,
-        description="Who may: whoever asked for the job, the owner of its map (or scenario), and staff. A job "
-                    "that has already finished is left as it is (409).",
+        description="Who may: whoever asked for the job, the owner of its map (or scenario), and staff. Its "
+                    "queued tasks are revoked and running work stops within about a second, freeing its worker. "
+                    "A job that has already finished is left as it is (409).",
         responses={200: JobSerializer, 403: DetailSerializer, 404: NOT_FOUND, 409: JobSerializer})
     def post(self, request, pk):
         job = get_object_or_404(visible_jobs(request.user), pk=pk)
