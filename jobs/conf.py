@@ -27,6 +27,9 @@ DEFAULTS = {
     "INTERACTIVE_KINDS": "",
     # A whole-map analysis is split into this many parts of about equal work.
     "ANALYSIS_PARTS": 16,
+    # A job in parts has this many parts queued at a time; each one done queues the next. Another user's job then
+    # waits behind a few parts of a big job, not all of them. 0: all at once.
+    "PARTS_IN_FLIGHT": 4,
     # Publishing to the broker: how many retries before the API answers 503.
     "PUBLISH_RETRIES": 2,
     # The longest a client may ask GET /api/jobs/<id>/?wait= to wait, in seconds.

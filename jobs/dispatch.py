@@ -85,9 +85,10 @@ def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=Non
                 parts_total=len(parts),
                 message=f"waiting for a worker ({len(parts)} parts)" if spec.split else "waiting for a worker")
             if spec.split:
-                JobPart.objects.bulk_create(JobPart(job=job, index=k, start=start, stop=stop)
+                first = conf.get("PARTS_IN_FLIGHT") or len(parts)
+                JobPart.objects.bulk_create(JobPart(job=job, index=k, start=start, stop=stop, sent=k < first)
                                             for k, (start, stop) in enumerate(parts))
-                publish_parts(job, range(len(parts)))
+                publish_parts(job, range(min(first, len(parts))))
             else:
                 publish(job)
     except IntegrityError:
@@ -164,7 +165,8 @@ def publish(job):
 
 
 def publish_parts(job, indices):
-    """Queue a group of part tasks: they run in parallel on whatever workers there are."""
+    """Queue a group of part tasks: they run in parallel on whatever workers there are (a few at a time:
+    runner.send_next queues the rest as parts finish)."""
     name = kinds.get(job.kind).part_task
     send([app.signature(name, args=[job.pk, index], task_id=job.task_id(index)) for index in indices], job.queue)
 

@@ -124,6 +124,9 @@ class JobPart(models.Model):
     start = models.PositiveIntegerField(help_text="First observer (hex index) of the slice.")
     stop = models.PositiveIntegerField(help_text="One past the last observer of the slice.")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    sent = models.BooleanField(default=True, help_text="Its message was published. A job's parts are queued a "
+                                                       "few at a time (JOBS_PARTS_IN_FLIGHT): each one done "
+                                                       "sends the next one not yet sent.")
     worker = models.CharField(max_length=255, blank=True)
     heartbeat = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)

@@ -265,7 +265,26 @@ def run_part(task, job_id, index, work):
                  f"part {index + 1} of {job.parts_total}: its answers could not be stored: {describe(exc)}")
         return
     if stored:
+        retrying(send_next, job)
         retrying(join, job)
+
+
+def send_next(job):
+    """A part is done: queue the first part of the job not sent yet (JOBS_PARTS_IN_FLIGHT at a time), so that a
+    big job's parts join the back of the queue one by one, behind other users' jobs, instead of all at once."""
+    if not Job.objects.filter(pk=job.pk, status__in=Job.LIVE).exists():
+        return
+    unsent = JobPart.objects.filter(job_id=job.pk, sent=False)
+    while True:
+        following = unsent.order_by("index").values_list("pk", "index").first()
+        if following is None:
+            return
+        if unsent.filter(pk=following[0]).update(sent=True):
+            break  # else another part's worker sent that one a moment ago: the next, then
+    try:
+        dispatch.publish_parts(job, [following[1]])
+    except dispatch.BrokerUnavailable as exc:
+        fail(job.pk, f"could not queue part {following[1] + 1} of {job.parts_total}: {exc}")
 
 
 def take_part(job_id, index, worker):

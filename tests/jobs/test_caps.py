@@ -248,3 +248,25 @@ def test_the_map_picture_of_a_user_at_the_cap_is_a_placeholder_429_not_an_error(
     response = user_client.get(f"/maps/{user_map.pk}/map.png")
     assert response.status_code == 429 and response["Content-Type"] == "image/png"
     assert response.has_header("Retry-After")
+
+
+# -- a big job's parts join the queue a few at a time --------------------------------------------------------
+
+def test_an_analysis_queues_its_parts_a_few_at_a_time_and_each_done_queues_the_next(user_client, user_map,
+                                                                                    settings, jobs_isolated):
+    from jobs import runner
+    from tests.jobs.conftest import broker_messages
+
+    settings.JOBS_PARTS_IN_FLIGHT = 1
+    job = Job.objects.get(pk=analysis(user_client, user_map, 0).json()["job"])
+    assert job.parts_total == 4 and len(broker_messages(jobs_isolated)) == 1
+    for message in broker_messages(jobs_isolated):
+        message.unlink()
+    for index in range(4):  # what a worker does with each part it is given
+        runner.run_part(None, job.pk, index, lambda job, part: (b"", 0.0))
+        assert len(broker_messages(jobs_isolated)) == 1  # the next part (at last, the assembly)
+        for message in broker_messages(jobs_isolated):
+            message.unlink()
+    job.refresh_from_db()
+    assert job.step == "assemble" and job.parts_done == 4
+    assert JobPart.objects.filter(job=job, sent=True).count() == 4
