@@ -8,8 +8,13 @@ result. Before: the running part ran to its end (parts of a big map take minutes
 After: the cancel revokes the queued parts and the running part is stopped by its heartbeat (JOBS_HEARTBEAT_SECONDS,
 5 s by default), so B waits about a heartbeat.
 
+Then the same without a cancel, on a smaller map (--busy-size, 40 x 30 by default): B's wait behind A's three
+analyses still running, with their parts all queued at once (JOBS_PARTS_IN_FLIGHT=0, as before) and four at a
+time (the default: each part done queues the next, at the back of the queue, behind B).
+
 A fresh folder with its own SQLite database (or BENCH_DATABASE_URL), the filesystem broker and a real worker,
-with the production defaults for heartbeats and caps. Run: .venv/bin/python bench/bench_queue_fairness.py [--size 100]
+with the production defaults for heartbeats and caps.
+Run: .venv/bin/python bench/bench_queue_fairness.py [--size 100] [--busy-size 40] [--skip-busy]
 """
 
 import argparse
@@ -30,6 +35,8 @@ BEFORE_SECONDS = 166.0  # the issue's figure: B's wait behind A's three cancelle
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100, help="columns and rows of A's map (default 100)")
+    parser.add_argument("--busy-size", type=int, default=40, help="columns of A's map without a cancel (rows: 3/4)")
+    parser.add_argument("--skip-busy", action="store_true")
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="hexside-bench-fairness-"))
@@ -59,6 +66,8 @@ def main():
     try:
         worker.start()
         run(args.size)
+        if not args.skip_busy:
+            busy(args.busy_size)
     finally:
         worker.stop()
         shutil.rmtree(folder, ignore_errors=True)
@@ -69,7 +78,7 @@ def client_of(name):
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    user = get_user_model().objects.create_user(name)
+    user = get_user_model().objects.get_or_create(username=name)[0]
     client = Client()
     client.force_login(user)
     return user, client
@@ -129,6 +138,34 @@ def run(size):
           f"{BEFORE_SECONDS / waited:.0f}x shorter")
     print(f"A's analyses: {', '.join(status(client_a, u) for u in urls)}; parts left: "
           f"{JobPart.objects.count()}")
+
+
+
+def busy(columns):
+    """B's wait behind three analyses that keep running, parts all queued at once, then a few at a time."""
+    from engine.generate import random_map
+    from maps.models import Map
+
+    a, client_a = client_of("a")
+    b, client_b = client_of("b")
+    rows = columns * 3 // 4
+    print(f"\nWithout a cancel: A's map {columns} x {rows}, three analyses of 16 parts each, then B's print")
+    waits = {}
+    for in_flight, label in ((0, "parts all queued at once (before)"), (4, "4 parts in flight (after)")):
+        os.environ["HEXSIDE_JOBS_PARTS_IN_FLIGHT"] = str(in_flight)
+        big = Map.objects.create_from_doc(a, random_map("ost", columns, rows, seed=3, name=f"A's {in_flight}"))
+        small = Map.objects.create_from_doc(b, random_map("ost", 12, 10, seed=4, name=f"B's {in_flight}"))
+        urls = [post(client_a, f"/api/maps/{big.pk}/analysis/", {"height": h}).json()["url"] for h in range(3)]
+        until(lambda: status(client_a, urls[0]) == "running", 120, "A's first analysis running")
+        started = time.perf_counter()
+        url = post(client_b, f"/api/maps/{small.pk}/print/", {"dpi": 10}).json()["url"]
+        until(lambda: status(client_b, url) in ("succeeded", "failed", "cancelled"), 1800, "B's print")
+        waits[in_flight] = time.perf_counter() - started
+        print(f"{label + ':':<36} B waited {waits[in_flight]:6.1f} s "
+              f"(A's analyses: {', '.join(status(client_a, u) for u in urls)})")
+        for u in urls:
+            client_a.post(f"{u}cancel/")
+    print(f"ratio after / before: {waits[4] / waits[0]:.2f}")
 
 
 if __name__ == "__main__":
