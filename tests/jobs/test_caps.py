@@ -270,3 +270,14 @@ def test_an_analysis_queues_its_parts_a_few_at_a_time_and_each_done_queues_the_n
     job.refresh_from_db()
     assert job.step == "assemble" and job.parts_done == 4
     assert JobPart.objects.filter(job=job, sent=True).count() == 4
+
+
+@pytest.mark.worker
+def test_an_analysis_sent_one_part_at_a_time_is_run_to_the_end_by_a_worker(start_worker, user_client, user_map,
+                                                                          settings, queue_name):
+    settings.JOBS_QUEUE = queue = f"{queue_name}-chain"
+    settings.JOBS_INTERACTIVE_QUEUE = ""
+    settings.JOBS_PARTS_IN_FLIGHT = 1
+    start_worker("chain", queue=queue)
+    body = follow(user_client, analysis(user_client, user_map, 0).json()["url"])
+    assert body["status"] == "succeeded" and body["parts_done"] == body["parts_total"] == 4, body
