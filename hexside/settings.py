@@ -207,7 +207,6 @@ HEXSIDE_THROTTLE_RATES = {
     "imports-address": os.environ.get("HEXSIDE_THROTTLE_IMPORTS_ADDRESS", "30/minute"),
     "token": os.environ.get("HEXSIDE_THROTTLE_TOKEN", "10/minute"),
     "signup": os.environ.get("HEXSIDE_THROTTLE_SIGNUP", "5/hour"),
-    "map-image": os.environ.get("HEXSIDE_THROTTLE_MAP_IMAGE", "20/minute"),
 }
 
 # The throttles' counts must be shared by every web process: Redis when the broker is Redis, else a folder

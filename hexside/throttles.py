@@ -1,15 +1,40 @@
-"""Rate limits on what costs the most: starting jobs, importing maps, and trying passwords.
+"""Rate limits on what costs the most: starting jobs (every kind, batch validations and the map page's picture
+included), computing a map's findings, importing maps, and trying passwords.
 
-A view takes them by naming them, e.g. ``throttle_classes = JOBS`` on any view that starts a job. Each scope
-counts twice: per signed-in user (per address for anonymous requests), and per address whoever signed in, so
-that many accounts from one address do not multiply the rate. Counts live in Django's cache (shared by every web
-process: see CACHES in hexside/settings.py). The rates are the setting HEXSIDE_THROTTLE_RATES, read at every
-request, so that a deployment (or a test) can change them. The address is the connection's, or the one the
-trusted proxies in front name (REST_FRAMEWORK["NUM_PROXIES"], HEXSIDE_NUM_PROXIES): a client cannot choose it.
+A view takes them by naming them, e.g. ``throttle_classes = JOBS`` on any API view that starts a job, or
+``@throttled(*MAP_IMAGES)`` on a plain Django view. Each scope counts twice: per signed-in user (per address for
+anonymous requests), and per address whoever signed in, so that many accounts from one address do not multiply
+the rate. Counts live in Django's cache (shared by every web process: see CACHES in hexside/settings.py). The
+rates are the setting HEXSIDE_THROTTLE_RATES, read at every request, so that a deployment (or a test) can change
+them; a scope it does not name takes its rate from DEFAULT_RATES (each an environment variable). The address is
+the connection's, or the one the trusted proxies in front name (REST_FRAMEWORK["NUM_PROXIES"],
+HEXSIDE_NUM_PROXIES): a client cannot choose it.
+
+A rate only bounds how often work is started; how much may be waiting at once is capped by jobs.limits.
 """
 
+import functools
+import math
+import os
+
 from django.conf import settings
+from django.http import JsonResponse
 from rest_framework.throttling import SimpleRateThrottle
+
+# The scopes hexside/settings.py's HEXSIDE_THROTTLE_RATES may leave out: N/second, N/minute, N/hour or N/day.
+DEFAULT_RATES = {
+    "validations": os.environ.get("HEXSIDE_THROTTLE_VALIDATIONS", "10/minute"),
+    "validations-address": os.environ.get("HEXSIDE_THROTTLE_VALIDATIONS_ADDRESS", "30/minute"),
+    "images": os.environ.get("HEXSIDE_THROTTLE_IMAGES", "60/minute"),
+    "images-address": os.environ.get("HEXSIDE_THROTTLE_IMAGES_ADDRESS", "240/minute"),
+    "findings": os.environ.get("HEXSIDE_THROTTLE_FINDINGS", "60/minute"),
+    "findings-address": os.environ.get("HEXSIDE_THROTTLE_FINDINGS_ADDRESS", "240/minute"),
+}
+
+
+def rate_of(scope):
+    rates = settings.HEXSIDE_THROTTLE_RATES
+    return rates[scope] if scope in rates else DEFAULT_RATES.get(scope)
 
 
 class ScopeThrottle(SimpleRateThrottle):
@@ -21,7 +46,7 @@ class ScopeThrottle(SimpleRateThrottle):
         pass  # the rate is read at each request (allow_request), not once for the process
 
     def allow_request(self, request, view):
-        self.rate = settings.HEXSIDE_THROTTLE_RATES.get(self.scope)
+        self.rate = rate_of(self.scope)
         self.num_requests, self.duration = self.parse_rate(self.rate)
         return super().allow_request(request, view)
 
@@ -31,6 +56,11 @@ class ScopeThrottle(SimpleRateThrottle):
         else:
             ident = f"address-{self.get_ident(request)}"
         return f"throttle:{self.scope}:{ident}"
+
+
+def address_of(request):
+    """The address the throttles count a request by (the trusted proxies' word, not the client's)."""
+    return ScopeThrottle().get_ident(request)
 
 
 class AddressThrottle(ScopeThrottle):
@@ -66,17 +96,77 @@ class TokenThrottle(AddressThrottle):
     scope = "token"
 
 
+class ValidationsThrottle(ScopeThrottle):
+    """Starting a batch validation (an upload of up to HEXSIDE_IMPORT_MAX_BYTES, checked file by file)."""
+
+    scope = "validations"
+
+
+class ValidationsAddressThrottle(AddressThrottle):
+    scope = "validations-address"
+
+
+class MapImagesThrottle(ScopeThrottle):
+    """The map page's picture (/maps/<id>/map.png), which starts a map-image job when it is not drawn yet."""
+
+    scope = "images"
+
+
+class MapImagesAddressThrottle(AddressThrottle):
+    scope = "images-address"
+
+
+class FindingsThrottle(ScopeThrottle):
+    """A map's findings (its rules checks and an LOS sample), computed on the request when not cached."""
+
+    scope = "findings"
+
+
+class FindingsAddressThrottle(AddressThrottle):
+    scope = "findings-address"
+
+
 JOBS = [JobsThrottle, JobsAddressThrottle]
 IMPORTS = [ImportsThrottle, ImportsAddressThrottle]
 TOKEN = [TokenThrottle]
+VALIDATIONS = [ValidationsThrottle, ValidationsAddressThrottle]
+MAP_IMAGES = [MapImagesThrottle, MapImagesAddressThrottle]
+FINDINGS = [FindingsThrottle, FindingsAddressThrottle]
 
 
-class MapImageThrottle(ScopeThrottle):
-    """Drawing a map page's picture that is not drawn yet (GET /maps/<id>/map.png): anybody may ask, signed in or
-    not, and each new content is a new drawing, so new drawings count per user, or per address for anonymous
-    visitors. A picture already drawn, or being drawn, is not counted (maps.views.map_image)."""
+def check(request, classes):
+    """None when the request is within every rate of ``classes``, else the seconds to wait (as DRF counts: a
+    refused request is not counted)."""
+    waits = []
+    for throttle in (cls() for cls in classes):
+        if not throttle.allow_request(request, None):
+            waits.append(throttle.wait() or 1)
+    return max(waits) if waits else None
 
-    scope = "map-image"
+
+def throttled(*classes, refused=None):
+    """The same rate limits on a plain Django view (a page, an image): past one, 429 with Retry-After and the API's
+    {"detail"} (or what ``refused(request, seconds)`` answers, e.g. a picture saying so)."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapped(request, *args, **kwargs):
+            wait = check(request, classes)
+            if wait is None:
+                return view(request, *args, **kwargs)
+            seconds = math.ceil(wait)
+            if refused is not None:
+                response = refused(request, seconds)
+            else:
+                response = JsonResponse({"detail": f"Request was throttled. Expected available in {seconds} "
+                                                   "seconds."}, status=429)
+            response.status_code = 429
+            response["Retry-After"] = str(seconds)
+            return response
+
+        return wrapped
+
+    return decorate
 
 
 class SignupThrottle(AddressThrottle):

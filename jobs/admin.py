@@ -13,15 +13,16 @@ RESULT_PREVIEW = 20_000
 
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
-    list_display = ["id", "kind", "status", "progress", "subject", "requested_by", "created", "finished",
+    list_display = ["id", "kind", "status", "progress", "subject", "requested_by", "cost", "created", "finished",
                     "attempts", "worker"]
     list_filter = ["status", "kind", "subject_type", "created"]
-    search_fields = ["=id", "requested_by__username", "worker", "error"]
+    search_fields = ["=id", "requested_by__username", "requested_from", "worker", "error"]
     date_hierarchy = "created"
     list_select_related = ["requested_by"]
     actions = ["cancel_jobs"]
     fields = ["kind", "status", "step", "progress", "message", "subject_type", "subject_id", "content_hash",
-              "parameters_pretty", "result_pretty", "result_file", "error", "requested_by", "created", "started",
+              "parameters_pretty", "result_pretty", "result_file", "error", "requested_by", "requested_from", "cost",
+              "created", "started",
               "finished", "worker", "heartbeat", "attempts", "parts_total", "parts_done", "request_key"]
     readonly_fields = fields
 

@@ -30,7 +30,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from hexside import throttles
-from jobs import conf, dispatch, subjects, sweep, waiting
+from jobs import conf, dispatch, limits, subjects, sweep, waiting
 from jobs.models import Job
 from jobs.serializers import (
     DetailSerializer,
@@ -44,7 +44,12 @@ NOT_FOUND = OpenApiResponse(description="No such job, or a job about another use
 UNAVAILABLE = OpenApiResponse(DetailSerializer, description="The job queue (broker) cannot be reached; nothing "
                                                             "was queued.")
 SIGNED_OUT = OpenApiResponse(DetailSerializer, description="Not signed in, and no stored answer to give.")
-THROTTLED = OpenApiResponse(DetailSerializer, description="Too many jobs started: the detail says when to try again.")
+THROTTLED = OpenApiResponse(DetailSerializer, description="Too many jobs started this minute, or too many of yours "
+                                                         "queued or running at once: the detail says which, and "
+                                                         "Retry-After when to try again.")
+TOO_COSTLY = OpenApiResponse(OpenApiTypes.OBJECT, description="The job would cost more than this server allows: "
+                                                             "{\"detail\", \"limit\" (the setting), \"cost\", "
+                                                             "\"allowed\"}; nothing was queued.")
 FIELD_ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description="The request is wrong: each field named with what "
                                                                 "is wrong with it, e.g. {\"from\": [\"hex Z99 is "
                                                                 "off the map (20 columns x 12 rows)\"]}.")
@@ -69,8 +74,10 @@ class SubjectJobView(APIView):
     already answered it for this content.
 
     Starting a job takes a signed-in user and is throttled (hexside/throttles.py); an anonymous visitor gets the
-    stored answer when there is one, and 401/403 saying why otherwise. An app's view says which kind it starts
-    and fills in get_subject() and parameters(); the rest is the same for every kind.
+    stored answer when there is one, and 401/403 saying why otherwise. The job's cost is estimated by its kind
+    (jobs.limits) before anything else: past its kind's limit, 400 naming it; past the user's caps of live jobs,
+    429 with Retry-After. An app's view says which kind it starts and fills in get_subject() and parameters();
+    the rest is the same for every kind.
     """
 
     permission_classes = [permissions.AllowAny]
@@ -85,10 +92,6 @@ class SubjectJobView(APIView):
         """The job's parameters from the request, checked and normalised, or raise ValidationError."""
         raise NotImplementedError
 
-    def over_limit(self, subject, parameters):
-        """{"detail", "limit"} when the job would cost more than this server allows (checked before queueing)."""
-        return None
-
     def parts(self, subject, parameters):
         """The (start, stop) slices of a kind that runs in parts."""
         return ()
@@ -96,9 +99,10 @@ class SubjectJobView(APIView):
     def post(self, request, pk):
         subject = self.get_subject(request, pk)
         parameters = self.parameters(request, subject)
-        refused = self.over_limit(subject, parameters)
-        if refused:
-            return Response(refused, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            cost = limits.estimate(self.kind, parameters, subject)
+        except limits.CostTooHigh as exc:
+            return Response(exc.payload(), status=status.HTTP_400_BAD_REQUEST)
         if not request.user.is_authenticated:
             stored = dispatch.find_same(self.kind, parameters, subject)
             if stored is None or stored.status != Job.Status.SUCCEEDED:
@@ -106,7 +110,8 @@ class SubjectJobView(APIView):
             return Response(job_payload(stored, request), status=status.HTTP_200_OK)
         try:
             job, _ = dispatch.submit(self.kind, parameters, subject=subject, user=request.user,
-                                     parts=self.parts(subject, parameters))
+                                     parts=self.parts(subject, parameters), cost=cost,
+                                     address=throttles.address_of(request))
         except dispatch.BrokerUnavailable as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         if job.status == Job.Status.SUCCEEDED:
@@ -125,6 +130,8 @@ def job_schema(summary, description, request=None, example=None, errors=FIELD_ER
                  404: not_found, 429: THROTTLED, 503: UNAVAILABLE}
     if errors is not None:
         responses[400] = errors
+    else:
+        responses[400] = TOO_COSTLY
     return extend_schema(tags=["jobs"], summary=summary, description=description, request=request,
                          responses=responses, examples=examples)
 
@@ -214,8 +221,9 @@ class JobCancelView(APIView):
 
     @extend_schema(
         tags=["jobs"], summary="Cancel a queued or running job", request=None,
-        description="Who may: whoever asked for the job, the owner of its map (or scenario), and staff. A job "
-                    "that has already finished is left as it is (409).",
+        description="Who may: whoever asked for the job, the owner of its map (or scenario), and staff. Its "
+                    "queued tasks are revoked and running work stops within about a second, freeing its worker. "
+                    "A job that has already finished is left as it is (409).",
         responses={200: JobSerializer, 403: DetailSerializer, 404: NOT_FOUND, 409: JobSerializer})
     def post(self, request, pk):
         job = get_object_or_404(visible_jobs(request.user), pk=pk)

@@ -8,6 +8,7 @@ queued). A worker that receives the message before the commit waits a moment for
 import hashlib
 import json
 import logging
+import secrets
 import time
 
 from celery import group
@@ -17,7 +18,7 @@ from django.utils import timezone
 from kombu.exceptions import KombuError
 
 from hexside.celery import app
-from jobs import conf, kinds, subjects
+from jobs import conf, kinds, limits, subjects
 from jobs.models import Job, JobPart
 
 logger = logging.getLogger(__name__)
@@ -51,13 +52,15 @@ def about(subject, content_hash=None):
     return spec.name, subject.pk, spec.hash_of(subject) if content_hash is None else content_hash
 
 
-def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=None):
+def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=None, cost=None, address=""):
     """(job, created): the job answering this request, queued now unless the same one exists.
 
     ``parameters`` must already be checked and normalised (equal questions, equal dicts). ``subject`` is what the
     job is about (a map, a scenario: jobs.subjects), at its current content unless ``content_hash`` says which.
-    ``parts`` lists (start, stop) slices for a kind that runs in parts. Raises BrokerUnavailable when nothing
-    could be queued.
+    ``parts`` lists (start, stop) slices for a kind that runs in parts. A new job is bounded first (jobs.limits):
+    its ``cost`` (estimated here unless given) against its kind's limit (CostTooHigh), and the requester's live
+    jobs (the ``user``'s, else those of the anonymous ``address``; and all from ``address``, the request's) against
+    the caps (TooManyJobs). Raises BrokerUnavailable when nothing could be queued.
     """
     spec = kinds.get(kind)
     subject_type, subject_id, content_hash = about(subject, content_hash)
@@ -67,19 +70,25 @@ def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=Non
     parts = list(parts)
     if spec.split and not parts:
         raise ValueError(f"{kind} jobs run in parts: give at least one")
+    if cost is None:
+        cost = limits.estimate(kind, parameters, subject)
     user = user if user is not None and user.is_authenticated else None
+    address = (address or "")[:64]
+    check_caps(kind, cost, user, address)
     try:
         with transaction.atomic():
             job = Job.objects.create(
                 kind=kind, parameters=parameters, request_key=request_key(kind, parameters),
                 subject_type=subject_type, subject_id=subject_id, content_hash=content_hash, requested_by=user,
+                requested_from=address, cost=cost, token=secrets.token_hex(8),
                 queue=conf.queue_for(kind), step=Job.Step.PARTS if spec.split else Job.Step.ONE,
                 parts_total=len(parts),
                 message=f"waiting for a worker ({len(parts)} parts)" if spec.split else "waiting for a worker")
             if spec.split:
-                JobPart.objects.bulk_create(JobPart(job=job, index=k, start=start, stop=stop)
+                first = conf.get("PARTS_IN_FLIGHT") or len(parts)
+                JobPart.objects.bulk_create(JobPart(job=job, index=k, start=start, stop=stop, sent=k < first)
                                             for k, (start, stop) in enumerate(parts))
-                publish_parts(job, range(len(parts)))
+                publish_parts(job, range(min(first, len(parts))))
             else:
                 publish(job)
     except IntegrityError:
@@ -91,13 +100,48 @@ def submit(kind, parameters, subject=None, user=None, parts=(), content_hash=Non
     return job, True
 
 
+def check_caps(kind, cost=0, user=None, address=""):
+    """TooManyJobs (a 429) when the requester (a signed-in ``user``, else an anonymous ``address``) already has as
+    many live jobs as one may, or one more costing ``cost`` would pass their budget, or the requests from
+    ``address`` together would (jobs.limits). Nothing is capped for neither (the system's own jobs). Call it
+    before costly preparations (storing an upload)."""
+    user = user if user is not None and user.is_authenticated else None
+    address = (address or "")[:64]
+    live = Job.objects.filter(status__in=Job.LIVE)
+    if user is not None:
+        limits.check_caps(kind, cost, live.filter(requested_by=user))
+    elif address:
+        limits.check_caps(kind, cost, live.filter(requested_by=None, requested_from=address))
+    if address:
+        limits.check_caps(kind, cost, live.filter(requested_from=address), address=True)
+
+
 def cancel(job):
-    """Stop a queued or running job: True, or False when it had already finished. Its parts are dropped."""
+    """Stop a queued or running job: True, or False when it had already finished.
+
+    Its row says cancelled at once, its parts are dropped, and its tasks are revoked: a worker throws a queued
+    message away unread, and the worker running it is stopped by the job's heartbeat (jobs.runner.Heartbeat),
+    which finds the job no longer its own and interrupts the work. Either way the worker is free for the next job.
+    """
+    parts = list(JobPart.objects.filter(job_id=job.pk).values_list("index", "status"))
     done = Job.objects.filter(pk=job.pk, status__in=Job.LIVE).update(
         status=Job.Status.CANCELLED, finished=timezone.now(), heartbeat=None, message="cancelled")
     if done:
         JobPart.objects.filter(job_id=job.pk).delete()
+        job.refresh_from_db(fields=["token", "step"])
+        queued = [job.task_id(index) for index, status in parts if status == JobPart.Status.QUEUED]
+        revoke(queued if job.step == Job.Step.PARTS else [job.task_id()])
     return bool(done)
+
+
+def revoke(task_ids):
+    """Tell every worker to drop these tasks when their messages arrive (a broadcast; nothing waits for it)."""
+    if not task_ids or app.conf.task_always_eager:
+        return
+    try:
+        app.control.revoke(task_ids, terminate=False)
+    except Exception as exc:  # noqa: BLE001 - the row is cancelled already; a worker that gets it drops it
+        logger.warning("could not revoke %s tasks (%s): workers will drop them on taking", len(task_ids), exc)
 
 
 def wait(job, seconds, poll=0.005):
@@ -117,13 +161,14 @@ def wait(job, seconds, poll=0.005):
 
 def publish(job):
     """Queue the task that runs a job (for a job in parts: the one that assembles them)."""
-    send([app.signature(kinds.get(job.kind).task, args=[job.pk])], job.queue)
+    send([app.signature(kinds.get(job.kind).task, args=[job.pk], task_id=job.task_id())], job.queue)
 
 
 def publish_parts(job, indices):
-    """Queue a group of part tasks: they run in parallel on whatever workers there are."""
+    """Queue a group of part tasks: they run in parallel on whatever workers there are (a few at a time:
+    runner.send_next queues the rest as parts finish)."""
     name = kinds.get(job.kind).part_task
-    send([app.signature(name, args=[job.pk, index]) for index in indices], job.queue)
+    send([app.signature(name, args=[job.pk, index], task_id=job.task_id(index)) for index in indices], job.queue)
 
 
 def send(signatures, queue=""):

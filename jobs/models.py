@@ -58,6 +58,14 @@ class Job(models.Model):
 
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                      related_name="jobs")
+    requested_from = models.CharField(max_length=64, blank=True, help_text="The address of the request that "
+                                                                         "started the job: live jobs are capped "
+                                                                         "per address too (jobs.limits).")
+    cost = models.PositiveBigIntegerField(default=0, help_text="The work estimated before it was queued (its "
+                                                               "kind's cost, jobs.limits); a user's live jobs "
+                                                               "are capped by their sum.")
+    token = models.CharField(max_length=32, blank=True, help_text="Names its Celery tasks (job-<id>-<token>...), "
+                                                                  "so that a cancel can revoke them.")
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -77,6 +85,7 @@ class Job(models.Model):
                          name="jobs_job_subject_idx"),
             models.Index(fields=["status", "heartbeat"]),
             models.Index(fields=["requested_by", "-created"]),
+            models.Index(fields=["requested_from", "status"]),
         ]
         constraints = [
             # Two identical requests on the same content share one live job instead of computing twice.
@@ -96,6 +105,11 @@ class Job(models.Model):
     def is_finished(self):
         return self.status in self.FINISHED
 
+    def task_id(self, part=None):
+        """The Celery task id of its step (or of one part): fixed per job, so that a cancel can revoke it."""
+        base = f"job-{self.pk}-{self.token}"
+        return base if part is None else f"{base}-part-{part}"
+
 
 class JobPart(models.Model):
     """One slice of a job split across workers; its output waits here, not in the broker, until assembled."""
@@ -110,6 +124,9 @@ class JobPart(models.Model):
     start = models.PositiveIntegerField(help_text="First observer (hex index) of the slice.")
     stop = models.PositiveIntegerField(help_text="One past the last observer of the slice.")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    sent = models.BooleanField(default=True, help_text="Its message was published. A job's parts are queued a "
+                                                       "few at a time (JOBS_PARTS_IN_FLIGHT): each one done "
+                                                       "sends the next one not yet sent.")
     worker = models.CharField(max_length=255, blank=True)
     heartbeat = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)

@@ -8,6 +8,7 @@ attempt stores a result, and a superseded attempt changes nothing.
 import logging
 import os
 import random
+import signal
 import tempfile
 import threading
 import time
@@ -74,6 +75,12 @@ class JobError(Exception):
     """A job cannot be done, for a reason its requester should read as it is."""
 
 
+class Stopped(BaseException):  # noqa: N818 - not an error: the work is no longer wanted
+    """Raised inside a job's work when its row is no longer this attempt's (cancelled, failed, or taken over by
+    another attempt): the work stops and the worker goes on with its next job. A BaseException, so that no
+    ``except Exception`` in the work swallows it."""
+
+
 def wait_for(queryset, seconds=ROW_WAIT_SECONDS):
     """The row, waiting a moment for it: a message can arrive before the transaction that sent it commits."""
     deadline = time.monotonic() + seconds
@@ -129,13 +136,17 @@ def run(task, job_id, work):
         return
     beat = Heartbeat(Job.objects.filter(pk=job.pk, attempts=job.attempts, status=Job.Status.RUNNING),
                      enabled=not (task and task.request.is_eager))
-    with beat:
-        try:
-            outcome = retrying(work, job)
-        except Exception as exc:  # any error of the work is the job's error, not the worker's
-            logger.exception("job %s (%s) failed", job.pk, job.kind)
-            retrying(fail, job.pk, describe(exc), attempt=job.attempts)
-            return
+    try:
+        with beat:
+            try:
+                outcome = retrying(work, job)
+            except Exception as exc:  # any error of the work is the job's error, not the worker's
+                logger.exception("job %s (%s) failed", job.pk, job.kind)
+                retrying(fail, job.pk, describe(exc), attempt=job.attempts)
+                return
+    except Stopped:
+        logger.info("job %s (%s): stopped, no longer this attempt's (cancelled, or taken over)", job.pk, job.kind)
+        return
     if not isinstance(outcome, Outcome):
         outcome = Outcome(outcome)
     try:
@@ -233,13 +244,17 @@ def run_part(task, job_id, index, work):
     job = part.job
     beat = Heartbeat(JobPart.objects.filter(pk=part.pk, attempts=part.attempts, status=JobPart.Status.RUNNING),
                      enabled=not (task and task.request.is_eager))
-    with beat:
-        try:
-            data, seconds = retrying(work, job, part)
-        except Exception as exc:
-            logger.exception("job %s part %s failed", job_id, index)
-            retrying(fail, job_id, f"part {index + 1} of {job.parts_total}: {describe(exc)}")
-            return
+    try:
+        with beat:
+            try:
+                data, seconds = retrying(work, job, part)
+            except Exception as exc:
+                logger.exception("job %s part %s failed", job_id, index)
+                retrying(fail, job_id, f"part {index + 1} of {job.parts_total}: {describe(exc)}")
+                return
+    except Stopped:
+        logger.info("job %s part %s: stopped, no longer this attempt's (cancelled, or taken over)", job_id, index)
+        return
     try:
         stored = retrying(JobPart.objects.filter(pk=part.pk, status=JobPart.Status.RUNNING,
                                                  attempts=part.attempts).update,
@@ -250,7 +265,26 @@ def run_part(task, job_id, index, work):
                  f"part {index + 1} of {job.parts_total}: its answers could not be stored: {describe(exc)}")
         return
     if stored:
+        retrying(send_next, job)
         retrying(join, job)
+
+
+def send_next(job):
+    """A part is done: queue the first part of the job not sent yet (JOBS_PARTS_IN_FLIGHT at a time), so that a
+    big job's parts join the back of the queue one by one, behind other users' jobs, instead of all at once."""
+    if not Job.objects.filter(pk=job.pk, status__in=Job.LIVE).exists():
+        return
+    unsent = JobPart.objects.filter(job_id=job.pk, sent=False)
+    while True:
+        following = unsent.order_by("index").values_list("pk", "index").first()
+        if following is None:
+            return
+        if unsent.filter(pk=following[0]).update(sent=True):
+            break  # else another part's worker sent that one a moment ago: the next, then
+    try:
+        dispatch.publish_parts(job, [following[1]])
+    except dispatch.BrokerUnavailable as exc:
+        fail(job.pk, f"could not queue part {following[1] + 1} of {job.parts_total}: {exc}")
 
 
 def take_part(job_id, index, worker):
@@ -295,10 +329,27 @@ def join(job):
 
 # -- heartbeat -------------------------------------------------------------------------------------------
 
+# The signal a heartbeat sends its own process's main thread to stop work that is no longer wanted. Celery's pool
+# processes use SIGUSR1 for the soft time limit; SIGUSR2 is free there.
+STOP_SIGNAL = getattr(signal, "SIGUSR2", None)
+_armed = None  # the Heartbeat whose work a STOP_SIGNAL stops, in this process
+
+
+def _stop_work(signum, frame):
+    beat = _armed
+    if beat is not None and beat.armed:
+        beat.armed = False
+        raise Stopped("the job is no longer this worker's: cancelled, or taken over")
+
+
 class Heartbeat:
     """While the work runs, a thread stamps the row every few seconds; it stops when the row is no longer ours.
 
-    A worker that dies stops stamping, and the sweep (jobs.sweep) finds the row grown cold.
+    A worker that dies stops stamping, and the sweep (jobs.sweep) finds the row grown cold. When the row is no
+    longer ours (the job was cancelled, or failed, or another attempt took it over) the thread also interrupts
+    the work in the main thread (STOP_SIGNAL raises Stopped there, at its next Python step: within
+    JOBS_CANCEL_CHECK_SECONDS, or when the engine call it is in returns), so a cancelled job frees its worker
+    instead of running on.
     """
 
     def __init__(self, queryset, every=None, enabled=True):
@@ -306,29 +357,53 @@ class Heartbeat:
         self.every = every if every is not None else conf.get("HEARTBEAT_SECONDS")
         self.enabled = enabled
         self.lost = False
+        self.armed = False
+        self._main = None
         self._stop = threading.Event()
         self._thread = None
 
     def __enter__(self):
+        global _armed
         if self.enabled:
+            if STOP_SIGNAL is not None and threading.current_thread() is threading.main_thread():
+                if signal.getsignal(STOP_SIGNAL) is not _stop_work:
+                    signal.signal(STOP_SIGNAL, _stop_work)
+                self._main = threading.main_thread().ident
+                self.armed = True
+                _armed = self
             self._thread = threading.Thread(target=self._beat, name="job-heartbeat", daemon=True)
             self._thread.start()
         return self
 
     def __exit__(self, *exc_info):
+        global _armed
+        self.armed = False  # first: a signal from here on changes nothing
+        if _armed is self:
+            _armed = None
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
         return False
 
     def _beat(self):
+        """Stamp the row every ``every`` seconds, and look whether it is still ours every CANCEL_CHECK_SECONDS
+        between (a cheap read), so that a cancel stops the work within about a second."""
+        look = min(self.every, conf.get("CANCEL_CHECK_SECONDS"))
+        stamped = time.monotonic()
         try:
-            while not self._stop.wait(self.every):
+            while not self._stop.wait(look):
+                stamp = time.monotonic() - stamped >= self.every - look / 2
                 try:
-                    if not self.queryset.update(heartbeat=timezone.now()):
-                        self.lost = True  # cancelled, failed or taken over: nothing to keep alive
-                        return
+                    ours = self.queryset.update(heartbeat=timezone.now()) if stamp else self.queryset.exists()
                 except Exception:  # a missed beat is retried at the next one
                     logger.warning("heartbeat write failed", exc_info=True)
+                    continue
+                if stamp:
+                    stamped = time.monotonic()
+                if not ours:
+                    self.lost = True  # cancelled, failed or taken over: nothing to keep alive
+                    if self.armed and not self._stop.is_set():
+                        signal.pthread_kill(self._main, STOP_SIGNAL)
+                    return
         finally:
             connections.close_all()

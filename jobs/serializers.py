@@ -61,7 +61,7 @@ class JobSummarySerializer(serializers.ModelSerializer):
         model = Job
         # After "message": the id of the job's subject, one field per kind of subject ("map", "scenario").
         fields = ["id", "url", "kind", "status", "progress", "message", "map_hash", "stale",
-                  "parameters", "requested_by", "created", "started", "finished", "attempts"]
+                  "parameters", "cost", "requested_by", "created", "started", "finished", "attempts"]
         read_only_fields = fields
 
     # Who asked, and which worker (host and pid) ran it: for the requester and staff only.

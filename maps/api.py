@@ -85,6 +85,8 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def get_throttles(self):
         if self.action in ("create", "import_file") or (self.action == "background" and self.request.method == "POST"):
             return [throttle() for throttle in throttles.IMPORTS]  # a scan upload costs a decode, as an import
+        if self.action == "findings":  # checked on the request for a small map not checked yet
+            return [throttle() for throttle in throttles.FINDINGS]
         return super().get_throttles()
 
     def get_serializer_class(self):
@@ -189,10 +191,12 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
                     "HEXSIDE_FINDINGS_WAIT_HEXES hexes is checked by a `map-findings` job, and until it is done "
                     "the answer is 202 with the job (503 if that job failed within the hour: not started again "
                     "for each visitor). A page that is not there is a 400 naming it. A small "
-                    "sample of LOS answers is checked for reciprocity. See docs/validation.md.",
+                    "sample of LOS answers is checked for reciprocity. See docs/validation.md. Rate-limited (429 "
+                    "with Retry-After past HEXSIDE_THROTTLE_FINDINGS).",
         parameters=[OpenApiParameter("page", int, description="The page, from 1."),
                     OpenApiParameter("page_size", int, description="Findings a page, 1 to 1000 (default 1000).")],
         responses={200: FindingsPageSerializer, 202: CheckingSerializer, 400: ErrorsSerializer, 404: NOT_FOUND,
+                   429: OpenApiResponse(description="Too many findings asked for this minute."),
                    503: OpenApiTypes.OBJECT},
     )
     @action(detail=True, methods=["get"])

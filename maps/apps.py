@@ -36,15 +36,9 @@ def map_bytes(user_id):
 def register_jobs():
     """The jobs about a map, and who may read them: the job layer knows maps only from here."""
     from jobs import kinds, subjects
+    from maps import jobs
     from maps.models import Map
 
     subjects.register(subjects.Subject("map", Map, readable=Map.objects.visible_to, label="map"))
-    for kind in (
-        kinds.Kind("los", "maps.los", label="line of sight", interactive=True),
-        kinds.Kind("viewshed", "maps.viewshed", label="viewshed", interactive=True),
-        kinds.Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part", label="whole-map analysis"),
-        kinds.Kind("map-image", "maps.map_image", label="map image"),
-        kinds.Kind("map-findings", "maps.map_findings", label="map checks"),
-        kinds.Kind("map-export", "maps.export", label="map print"),
-    ):
+    for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
         kinds.register(kind)

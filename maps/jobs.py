@@ -6,7 +6,6 @@ are filled in, markers sorted), so that two ways of asking the same question giv
 find the same job. The work is in maps/tasks.py.
 """
 
-from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
@@ -16,6 +15,7 @@ from engine.los.compiled import MARKER_KINDS
 from engine.los.engine import observer_chunks
 from jobs import conf
 from jobs.api import SubjectJobView, job_schema
+from jobs.kinds import Kind
 from jobs.serializers import HexField, StrictSerializer
 from maps.models import Map
 
@@ -92,6 +92,46 @@ def check_print_size(grid, data):
         raise serializers.ValidationError({"dpi": [problem]})
 
 
+# -- what each kind costs (jobs.limits): estimated from the request and the map before anything is queued ------
+
+def viewshed_cost(parameters, map):
+    """A viewshed traces a line to every hex of the map."""
+    return map.hex_grid().size
+
+
+def analysis_cost(parameters, map):
+    """A whole-map analysis answers every pair of hexes."""
+    n = map.hex_grid().size
+    return n * (n - 1) // 2
+
+
+def hexes_cost(parameters, map):
+    """About a hex's work per hex: drawing the map page's picture, checking the map's findings."""
+    return map.hex_grid().size
+
+
+def print_cost(parameters, map):
+    """A print PNG: its pixels, a hundred to the unit (a hex drawn is about that)."""
+    width, height = render.printed_size(map.hex_grid(), parameters["dpi"], parameters["hex_mm"])
+    return width * height // 100
+
+
+def kinds():
+    """The kinds of job about a map, with their costs and limits (registered by MapsConfig.ready())."""
+    return (
+        Kind("los", "maps.los", label="line of sight", interactive=True),
+        Kind("viewshed", "maps.viewshed", label="viewshed", interactive=True, cost=viewshed_cost,
+             limit="HEXSIDE_MAX_VIEWSHED_HEXES", unit="hexes (a viewshed answers every hex of the map)"),
+        Kind("analysis", "maps.analysis_assemble", part_task="maps.analysis_part", label="whole-map analysis",
+             cost=analysis_cost, limit="HEXSIDE_MAX_ANALYSIS_PAIRS",
+             unit="pairs of hexes (an analysis answers every pair of the map's hexes)",
+             advice="ask for viewsheds of the hexes you need instead"),
+        Kind("map-image", "maps.map_image", label="map image", cost=hexes_cost),
+        Kind("map-findings", "maps.map_findings", label="map checks", cost=hexes_cost),
+        Kind("map-export", "maps.export", label="map print", cost=print_cost),
+    )
+
+
 # -- the views -------------------------------------------------------------------------------------------
 
 NOT_FOUND = OpenApiResponse(description="No such map, or a private map of another user.")
@@ -139,14 +179,6 @@ class ViewshedJobView(MapJobView):
     def post(self, request, pk):
         return super().post(request, pk)
 
-    def over_limit(self, map, parameters):
-        hexes, limit = map.hex_grid().size, settings.HEXSIDE_MAX_VIEWSHED_HEXES
-        if hexes > limit:
-            return {"detail": f"a viewshed answers every hex of the map: this map has {hexes:,} hexes, more than "
-                              f"this server's limit of {limit:,} (HEXSIDE_MAX_VIEWSHED_HEXES)",
-                    "limit": "HEXSIDE_MAX_VIEWSHED_HEXES"}
-        return None
-
 
 class AnalysisJobView(MapJobView):
     kind = "analysis"
@@ -164,16 +196,6 @@ class AnalysisJobView(MapJobView):
 
     def parts(self, map, parameters):
         return observer_chunks(map.hex_grid().size, conf.get("ANALYSIS_PARTS"))
-
-    def over_limit(self, map, parameters):
-        hexes = map.hex_grid().size
-        pairs, limit = hexes * (hexes - 1) // 2, settings.HEXSIDE_MAX_ANALYSIS_PAIRS
-        if pairs > limit:
-            return {"detail": f"a whole-map analysis answers every pair of hexes: this map's {hexes:,} hexes make "
-                              f"{pairs:,} pairs, more than this server's limit of {limit:,} "
-                              "(HEXSIDE_MAX_ANALYSIS_PAIRS); ask for viewsheds of the hexes you need instead",
-                    "limit": "HEXSIDE_MAX_ANALYSIS_PAIRS"}
-        return None
 
 
 class MapExportJobView(MapJobView):

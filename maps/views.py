@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from engine import edits
 from hexside import throttles
-from jobs import dispatch
+from jobs import dispatch, limits
 from jobs.models import Job
 from maps import images, quotas, scans
 from maps.findings import map_page_context
@@ -207,7 +207,7 @@ def map_image(request, pk):
     Until it is drawn: for a map of up to HEXSIDE_MAP_IMAGE_WAIT_HEXES hexes this request waits for the job (up to
     HEXSIDE_MAP_IMAGE_WAIT_SECONDS); otherwise, or past the wait, the answer is 202 with a small placeholder
     picture and Retry-After. Requests for a content being drawn share its job; a request that would start a new
-    drawing counts against MapImageThrottle (per user, per address when anonymous): past it, 429 and Retry-After.
+    drawing counts against throttles.MAP_IMAGES (per user, per address when anonymous): past it, 429 and Retry-After.
     A stored picture has an ETag (content hash and styles), so a browser asks again cheaply; a placeholder is
     never cached.
     """
@@ -219,14 +219,16 @@ def map_image(request, pk):
             job.delete()  # its picture was removed from storage: draw it again
             job = None
         if job is None:
-            throttle = throttles.MapImageThrottle()
-            if not throttle.allow_request(request, None):
-                return _placeholder(status=429, retry=math.ceil(throttle.wait() or RETRY_AFTER_SECONDS),
-                                    text="Too many maps drawn for you just now; this one will be drawn later.")
+            for throttle in (throttle_class() for throttle_class in throttles.MAP_IMAGES):
+                if not throttle.allow_request(request, None):
+                    return _placeholder(status=429, retry=math.ceil(throttle.wait() or RETRY_AFTER_SECONDS),
+                                        text="Too many maps drawn for you just now; this one will be drawn later.")
             try:
                 job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
             except dispatch.BrokerUnavailable:
                 return _placeholder(status=503)
+            except limits.TooManyJobs:  # the requester's live jobs are at their cap (jobs.limits): later
+                return _placeholder(status=429)
         if map.hex_grid().size <= settings.HEXSIDE_MAP_IMAGE_WAIT_HEXES:
             dispatch.wait(job, settings.HEXSIDE_MAP_IMAGE_WAIT_SECONDS)
         if not path.exists():

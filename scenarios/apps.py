@@ -22,13 +22,10 @@ class ScenariosConfig(AppConfig):
 def register_jobs():
     """The jobs about a scenario, and who may read them: the job layer knows scenarios only from here."""
     from jobs import kinds, subjects
+    from scenarios import jobs
     from scenarios.models import Scenario
 
     subjects.register(subjects.Subject("scenario", Scenario, readable=Scenario.objects.visible_to,
                                        label="scenario"))
-    for kind in (
-        kinds.Kind("scenario-checks", "authoring.scenario_checks", label="scenario checks"),
-        kinds.Kind("sight-lines", "authoring.sight_lines", label="scenario sight lines"),
-        kinds.Kind("export", "authoring.export", label="scenario export"),  # a card PDF or the scenario's map PNG
-    ):
+    for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
         kinds.register(kind)

@@ -4,9 +4,6 @@ registered by ScenariosConfig.ready(); the work is in scenarios/tasks.py).
 The parameters name the scenario and its content hash, so that an edit makes the next request a new job.
 """
 
-import dataclasses
-
-from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers, status
@@ -15,6 +12,7 @@ from rest_framework.exceptions import ValidationError
 from engine.hexgrid import Grid
 from engine.scenarios import cards, sightlines
 from jobs.api import SubjectJobView, job_schema
+from jobs.kinds import Kind
 from jobs.serializers import StrictSerializer
 from maps.api import errors_response
 from maps.jobs import check_print_size, print_fields
@@ -22,6 +20,58 @@ from scenarios import scenario_maps
 from scenarios.models import Scenario
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
+
+
+# -- what each kind costs (jobs.limits): estimated from the scenario before anything is queued -----------------
+
+def main_grid(scenario):
+    """The grid ({"columns", "rows", ...}) of the scenario's main map, or None when there is none to read (the job
+    then says why itself): an estimate never fails a request."""
+    entry = (scenario.document.get("maps") or [{}])[0]
+    embedded = entry.get("document") if isinstance(entry, dict) else None
+    grid = embedded.get("grid") if isinstance(embedded, dict) else None
+    if grid is None and isinstance(entry, dict):
+        main = scenario.main_map()
+        grid = main.grid if main is not None else None
+    if not (isinstance(grid, dict) and isinstance(grid.get("columns"), int) and isinstance(grid.get("rows"), int)):
+        return None
+    return grid
+
+
+def checks_cost(parameters, scenario):
+    """Its rules checks: about a pass over the main map's hexes."""
+    grid = main_grid(scenario)
+    return grid["columns"] * grid["rows"] if grid else 1
+
+
+def sight_lines_cost(parameters, scenario):
+    """The lines its setup zones trace against the play area and the enemy (a bound from the scenario alone)."""
+    grid = main_grid(scenario)
+    if grid is None:
+        return 1  # no main map to read: the job says so itself
+    return sightlines.pairs_bound(scenario.document, grid["columns"], grid["rows"])
+
+
+def export_cost(parameters, scenario):
+    """A card (a page of text, about a small map's drawing) or the scenario's map PNG (a hundred pixels a unit)."""
+    grid = main_grid(scenario)
+    hexes = grid["columns"] * grid["rows"] if grid else 1
+    if parameters["format"] != "png":
+        return hexes
+    return max(hexes, int(hexes * (parameters["dpi"] * parameters["hex_mm"] / 25.4) ** 2) // 100)
+
+
+def kinds():
+    """The kinds of job about a scenario, with their costs and limits (registered by ScenariosConfig.ready())."""
+    return (
+        Kind("scenario-checks", "authoring.scenario_checks", label="scenario checks", cost=checks_cost),
+        Kind("sight-lines", "authoring.sight_lines", label="scenario sight lines", cost=sight_lines_cost,
+             limit="HEXSIDE_MAX_SIGHT_LINES_PAIRS",
+             unit="lines of sight (its setup zones against the play area and the enemy)",
+             advice="make the setup zones or the play area smaller"),
+        # A card PDF or the scenario's map PNG.
+        Kind("export", "authoring.export", label="scenario export", cost=export_cost),
+    )
 
 
 class ScenarioExportSerializer(StrictSerializer):
@@ -115,23 +165,6 @@ class ChecksJobView(ScenarioJobView):
 
 class SightLinesJobView(ScenarioJobView):
     kind = "sight-lines"
-
-    def over_limit(self, scenario, parameters):
-        data = scenario.document
-        grid = ((data.get("maps") or [{}])[0].get("document") or {}).get("grid")
-        if grid is None:
-            main = scenario_maps.main_pin(self.pins, data)
-            grid = main.map.grid if main is not None else None
-        if grid is None:
-            return None  # no main map to read: the job says so itself
-        pairs = sightlines.pairs_bound(data, grid["columns"], grid["rows"])
-        limit = settings.HEXSIDE_MAX_SIGHT_LINES_PAIRS
-        if pairs > limit:
-            return {"detail": f"the sight lines of this scenario would trace up to {pairs:,} lines (its setup zones "
-                              f"against the play area and the enemy), more than this server's limit of {limit:,} "
-                              "(HEXSIDE_MAX_SIGHT_LINES_PAIRS): make the setup zones or the play area smaller",
-                    "limit": "HEXSIDE_MAX_SIGHT_LINES_PAIRS"}
-        return None
 
     @scenario_job_schema("Sight lines of a scenario, as a job",
                          "For each side: which objectives, enemy setup hexes and entry hexes its setup zone sees "

@@ -9,7 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine import mapfile
-from jobs import dispatch
+from hexside import throttles
+from jobs import dispatch, limits
 from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
 from validations.models import BatchValidation
 
@@ -19,6 +20,12 @@ class ValidationListView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [MultiPartParser, FormParser]
+
+    def get_throttles(self):
+        """Starting one is throttled (a rate, hexside/throttles.py; live jobs are capped by jobs.limits)."""
+        if self.request.method == "POST":
+            return [throttle() for throttle in throttles.VALIDATIONS]
+        return super().get_throttles()
 
     @extend_schema(operation_id="validations_list", summary="Your batch validations, newest first",
                    responses={200: OpenApiTypes.OBJECT})
@@ -34,13 +41,17 @@ class ValidationListView(APIView):
         request={"multipart/form-data": OpenApiTypes.OBJECT},
         responses={202: OpenApiTypes.OBJECT, 400: OpenApiResponse(description="No file, an empty one or one "
                                                                                 "over the upload limit."),
+                   429: OpenApiResponse(description="Too many batches started this minute, or too many of your "
+                                                    "jobs queued or running: Retry-After says when to try again."),
                    503: OpenApiResponse(description="The job queue cannot be reached; nothing was kept.")},
     )
     def post(self, request):
         try:
-            batch = start_batch(request.user, request.FILES.get("file"))
+            batch = start_batch(request.user, request.FILES.get("file"), throttles.address_of(request))
         except UploadRefused as exc:
             return Response({"file": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
+        except limits.CostTooHigh as exc:
+            return Response(exc.payload(), status=status.HTTP_400_BAD_REQUEST)
         except dispatch.BrokerUnavailable as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         return Response({"validation": batch.pk, "job": batch.job_id,

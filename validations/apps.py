@@ -21,7 +21,9 @@ class ValidationsConfig(AppConfig):
             return uploads + (converted or 0)
 
         quotas.register("validations", stored)
+        from validations.batches import KIND, batch_cost
 
         # About no subject: a batch is its owner's alone, as a job about nothing is its requester's.
-        kinds.register(kinds.Kind("batch-validation", "validations.batch_validation_assemble",
-                                  part_task="validations.batch_validation_part", label="batch validation"))
+        kinds.register(kinds.Kind(KIND, "validations.batch_validation_assemble",
+                                  part_task="validations.batch_validation_part", label="batch validation",
+                                  cost=batch_cost))

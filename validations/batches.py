@@ -6,18 +6,27 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve, reverse
 
-from jobs import dispatch
+from jobs import dispatch, limits
 from maps import quotas
 from validations.models import BatchFile, BatchValidation
 
 PAGE_LIST = 50
+KIND = "batch-validation"
+
+
+def batch_cost(parameters, subject=None):
+    """A batch's work grows with its upload: a unit per kilobyte (a map file's hex lines are about that)."""
+    size = BatchValidation.objects.filter(pk=parameters["batch"]).values_list("size", flat=True).first()
+    return max(1, (size or 0) // 1000)
+
 
 class UploadRefused(Exception):
     """An upload that is not taken, said in one line for the page or the API."""
 
 
-def start_batch(user, upload):
-    """A new batch of the user's for an uploaded file, with its job queued (BrokerUnavailable: nothing kept)."""
+def start_batch(user, upload, address=""):
+    """A new batch of the user's for an uploaded file, with its job queued (BrokerUnavailable, TooManyJobs:
+    nothing kept); ``address``: the request's, for the caps per address (jobs.limits)."""
     if upload is None:
         raise UploadRefused("choose a map file or a zip of map files to upload (the field 'file')")
     limit = settings.HEXSIDE_IMPORT_MAX_BYTES
@@ -26,6 +35,7 @@ def start_batch(user, upload):
                             "(HEXSIDE_IMPORT_MAX_BYTES)")
     if upload.size == 0:
         raise UploadRefused(f"{upload.name} is empty")
+    dispatch.check_caps(KIND, upload.size // 1000, user, address)  # before the upload is kept (TooManyJobs: 429)
     try:
         quotas.check(user.pk, upload.size, "this upload", path="file")
     except quotas.QuotaExceeded as exc:
@@ -34,8 +44,8 @@ def start_batch(user, upload):
     batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size)
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
     try:
-        job, _ = dispatch.submit("batch-validation", {"batch": batch.pk}, user=user, parts=parts)
-    except dispatch.BrokerUnavailable:
+        job, _ = dispatch.submit(KIND, {"batch": batch.pk}, user=user, parts=parts, address=address)
+    except (dispatch.BrokerUnavailable, limits.TooManyJobs, limits.CostTooHigh):
         batch.upload.delete(save=False)
         batch.delete()
         raise

@@ -10,7 +10,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from engine import mapfile
-from jobs import dispatch
+from hexside import throttles
+from jobs import dispatch, limits
 from jobs.models import Job
 from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
 from validations.models import BatchValidation
@@ -18,19 +19,29 @@ from validations.models import BatchValidation
 
 @login_required
 def validations_page(request):
+    retry = None
     if request.method == "POST":
+        wait = throttles.check(request, throttles.VALIDATIONS)
         try:
-            batch = start_batch(request.user, request.FILES.get("file"))
-        except UploadRefused as exc:
+            if wait is not None:
+                raise limits.TooManyJobs(wait=wait, detail="too many batches started for now")
+            batch = start_batch(request.user, request.FILES.get("file"), throttles.address_of(request))
+        except (UploadRefused, limits.CostTooHigh) as exc:
             messages.error(request, str(exc))
+        except limits.TooManyJobs as exc:
+            messages.error(request, str(exc.detail))
+            retry = exc.wait
         except dispatch.BrokerUnavailable as exc:
             messages.error(request, str(exc))
         else:
             return redirect("validation-page", pk=batch.pk)
     batches = BatchValidation.objects.filter(owner=request.user).select_related("job")[:PAGE_LIST]
-    return render(request, "validations/validations.html", {
+    response = render(request, "validations/validations.html", {
         "batches": batches, "max_bytes": settings.HEXSIDE_IMPORT_MAX_BYTES,
-        "max_entries": settings.HEXSIDE_IMPORT_MAX_ZIP_ENTRIES})
+        "max_entries": settings.HEXSIDE_IMPORT_MAX_ZIP_ENTRIES}, status=200 if retry is None else 429)
+    if retry is not None:
+        response["Retry-After"] = str(int(retry))
+    return response
 
 
 @login_required

@@ -69,8 +69,9 @@ def jobs_isolated(jobs_dir, queue_name):
 
 
 def broker_messages(folder):
-    """The messages waiting in a filesystem broker folder."""
-    return sorted((Path(folder) / "in").glob("*.msg"))
+    """The job messages waiting in a filesystem broker folder (not the workers' control messages: a cancel's
+    revoke is broadcast to them)."""
+    return sorted(path for path in (Path(folder) / "in").glob("*.msg") if ".pidbox." not in path.name)
 
 
 def interactive(queue_name):

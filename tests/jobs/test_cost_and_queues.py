@@ -49,9 +49,10 @@ def test_an_analysis_past_the_matrix_budget_keeps_per_hex_counts_computed_in_par
 
 
 def test_no_job_fails_for_a_locked_database_while_a_user_edits_and_asks_los(start_worker, user_client, user_map,
-                                                                           make_map, user):
+                                                                           make_map, user, settings):
     """The issue's scene (42 of 60 analyses failed with "database is locked" on SQLite): analyses assembling
     while another process writes all the time. On PostgreSQL the same test shows nothing fails either."""
+    settings.JOBS_LIVE_HEAVY = 10  # six analyses of one user at once: past the default cap of live jobs
     busy = start_worker("busy", concurrency=2, env={"HEXSIDE_TEST_PART_DELAY": 0.05})
     edited = make_map(user, name="Edited meanwhile")
     urls = [user_client.post(f"/api/maps/{user_map.pk}/analysis/", {"height": h}, format="json").json()["url"]

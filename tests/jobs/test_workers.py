@@ -234,6 +234,8 @@ def test_a_map_edited_while_its_analysis_runs_gets_the_result_for_the_content_it
 
 def test_a_cancelled_job_waiting_behind_another_is_never_run(worker, user_client, user_map):
     busy = submit_test_job("test-sleep", seconds=1.5)
+    # Running before the LOS is asked: a worker taking both queues could otherwise take the LOS first.
+    wait_until(lambda: Job.objects.filter(pk=busy.pk, status="running").exists())
     url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "B1", "to": "H7"}, format="json").json()["url"]
     assert user_client.post(url + "cancel/").json()["status"] == "cancelled"
     after = submit_test_job("test-sleep", seconds=0)  # queued behind it: once done, the cancelled one was seen

@@ -1,5 +1,5 @@
 """Issue 17, point 6: GET /maps/<id>/map.png starts at most one drawing per content, whoever asks and however
-often, and the drawings anybody may start are throttled (hexside.throttles.MapImageThrottle): per address for
+often, and the drawings anybody may start are throttled (hexside.throttles.MAP_IMAGES): per address for
 anonymous visitors, per user when signed in. No worker runs here: the requests are answered 202 with the
 placeholder while their jobs wait, which is what is asked of them."""
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def page_settings(settings):
     settings.HEXSIDE_MAP_IMAGE_WAIT_HEXES = 0  # answer at once: no worker draws here
-    settings.HEXSIDE_THROTTLE_RATES = {**settings.HEXSIDE_THROTTLE_RATES, "map-image": "3/minute"}
+    settings.HEXSIDE_THROTTLE_RATES = {**settings.HEXSIDE_THROTTLE_RATES, "images": "3/minute"}
     return settings
 
 
