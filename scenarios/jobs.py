@@ -4,6 +4,8 @@ registered by ScenariosConfig.ready(); the work is in scenarios/tasks.py).
 The parameters name the scenario and its content hash, so that an edit makes the next request a new job.
 """
 
+import dataclasses
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers, status
@@ -16,6 +18,7 @@ from jobs.kinds import Kind
 from jobs.serializers import StrictSerializer
 from maps.api import errors_response
 from maps.jobs import check_print_size, print_fields
+from maps.models import Map
 from scenarios import scenario_maps
 from scenarios.models import Scenario
 
@@ -24,14 +27,16 @@ NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario
 
 # -- what each kind costs (jobs.limits): estimated from the scenario before anything is queued -----------------
 
-def main_grid(scenario):
+def main_grid(scenario, parameters):
     """The grid ({"columns", "rows", ...}) of the scenario's main map, or None when there is none to read (the job
-    then says why itself): an estimate never fails a request."""
+    then says why itself): an estimate never fails a request. A library map's is read from its row, as the job's
+    parameters pin it (ScenarioJobView.parameters)."""
     entry = (scenario.document.get("maps") or [{}])[0]
     embedded = entry.get("document") if isinstance(entry, dict) else None
     grid = embedded.get("grid") if isinstance(embedded, dict) else None
     if grid is None and isinstance(entry, dict):
-        main = scenario.main_map()
+        pinned = {key: map_id for key, map_id, _hash in parameters.get("maps") or ()}
+        main = Map.objects.filter(pk=pinned.get(entry.get("key"))).only("grid").first()
         grid = main.grid if main is not None else None
     if not (isinstance(grid, dict) and isinstance(grid.get("columns"), int) and isinstance(grid.get("rows"), int)):
         return None
@@ -40,13 +45,13 @@ def main_grid(scenario):
 
 def checks_cost(parameters, scenario):
     """Its rules checks: about a pass over the main map's hexes."""
-    grid = main_grid(scenario)
+    grid = main_grid(scenario, parameters)
     return grid["columns"] * grid["rows"] if grid else 1
 
 
 def sight_lines_cost(parameters, scenario):
     """The lines its setup zones trace against the play area and the enemy (a bound from the scenario alone)."""
-    grid = main_grid(scenario)
+    grid = main_grid(scenario, parameters)
     if grid is None:
         return 1  # no main map to read: the job says so itself
     return sightlines.pairs_bound(scenario.document, grid["columns"], grid["rows"])
@@ -54,7 +59,7 @@ def sight_lines_cost(parameters, scenario):
 
 def export_cost(parameters, scenario):
     """A card (a page of text, about a small map's drawing) or the scenario's map PNG (a hundred pixels a unit)."""
-    grid = main_grid(scenario)
+    grid = main_grid(scenario, parameters)
     hexes = grid["columns"] * grid["rows"] if grid else 1
     if parameters["format"] != "png":
         return hexes
