@@ -44,6 +44,8 @@ def largest(user, media):
 def test_the_page_of_the_largest_map_with_every_hex_wrong_is_bounded_and_the_api_pages_through_all(
         largest, api_client, settings):
     settings.HEXSIDE_FINDINGS_WAIT_HEXES = 500 * 500  # checked on this request, not by a job (tested elsewhere)
+    settings.HEXSIDE_THROTTLE_RATES = {**settings.HEXSIDE_THROTTLE_RATES, "findings": "1000/minute",
+                                       "findings-address": "1000/minute"}  # 188 pages in a row
     response = api_client.get(f"/maps/{largest.pk}/")
     assert response.status_code == 200
     page = response.content.decode()
