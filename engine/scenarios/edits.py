@@ -65,7 +65,7 @@ def apply(document, operations, maps=None, rulesets=None):
     problems, notes = [], []
     for index, op in enumerate(operations):
         where = f"operations[{index}]"
-        if not isinstance(op, dict) or op.get("op") not in OPERATIONS:
+        if not isinstance(op, dict) or not isinstance(op.get("op"), str) or op["op"] not in OPERATIONS:
             problems.append(Problem(index, f"{where}.op", f"expected an operation, one of {', '.join(OPERATIONS)}"))
             continue
         required, optional = OPERATIONS[op["op"]]

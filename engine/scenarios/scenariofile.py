@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
-from engine.scenarios import victory
+from engine.scenarios import types, victory
 
 FORMAT = "hexside-scenario"
 VERSION = 1
@@ -436,7 +436,7 @@ class _Reader(mapfile.Reader):
     def read_play_area(self, value):
         if value is None:
             return None
-        if not self.keys(value, "play_area", ("corners",), ("corners",)):
+        if not self.keys(value, "play_area", ("corners",), ("corners",)) or "corners" not in value:
             return None
         corners = value["corners"]
         if not isinstance(corners, list) or len(corners) != 2:
@@ -583,6 +583,10 @@ class _Reader(mapfile.Reader):
         for where, entry in self.entries(items, path, PLACEMENT_KEYS, ("unit", "hex")):
             ref = self.hex(entry["hex"], f"{where}.hex")
             uid = entry["unit"]
+            wrong = types.wrong_text(uid, "a unit id")
+            if wrong:
+                self.error(f"{where}.unit", wrong, ref, code="bad-type")
+                continue
             if uid not in units:
                 self.error(f"{where}.unit", f"no unit {uid!r} in this side's OOB", ref, code="unknown-unit")
                 continue
@@ -601,6 +605,10 @@ class _Reader(mapfile.Reader):
             turn = self.integer(entry["turn"], f"{where}.turn", 0, 1000)
             group = []
             for upath, u in self.entries(entry["units"], f"{where}.units", REINFORCEMENT_UNIT_KEYS, ("unit",)):
+                wrong = types.wrong_text(u["unit"], "a unit id")
+                if wrong:
+                    self.error(f"{upath}.unit", wrong, code="bad-type")
+                    continue
                 if u["unit"] not in units:
                     self.error(f"{upath}.unit", f"no unit {u['unit']!r} in this side's OOB", code="unknown-unit")
                     continue
