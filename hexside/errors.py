@@ -6,7 +6,7 @@ what they are rather than as a 500."""
 import logging
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.db import DataError, OperationalError
 from rest_framework import status
 from rest_framework.response import Response
@@ -40,6 +40,13 @@ def client_error(exc):
     return None
 
 
+def client_error_body(code, detail):
+    """The body of a client_error answer; a 400 also lists it as a problem at "$", in the documents' shape."""
+    if code == status.HTTP_400_BAD_REQUEST:
+        return {"detail": detail, "errors": [{"path": "$", "hex": None, "message": detail}]}
+    return {"detail": detail}
+
+
 def document_error(exc):
     """The answer to a document's error: 400 with each problem and its path, or 409 with the current revision."""
     if isinstance(exc, edits.EditError):
@@ -63,6 +70,10 @@ def exception_handler(exc, context):
     if response is not None:
         return response
     known = client_error(exc)
+    if known is None and isinstance(exc, (BadRequest, SuspiciousOperation)):
+        # Django refusing a body DRF was parsing (more than DATA_UPLOAD_MAX_NUMBER_FIELDS form fields, too many
+        # files...): the request's fault, and Django's message says which. (Outside DRF Django answers it 400.)
+        known = status.HTTP_400_BAD_REQUEST, str(exc) or "the request is malformed"
     if known is not None:
-        return Response({"detail": known[1]}, status=known[0])
+        return Response(client_error_body(*known), status=known[0])
     return None

@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from documents.serializers import DETAIL_FIELDS, CreateSerializer, EditRequestSerializer, RevisionSerializer, problem
+from engine.edits import MAX_OPERATIONS
 from engine.scenarios import edits, scenariofile, victory
 from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision, library_maps
 
@@ -53,6 +54,7 @@ class ScenarioUpdateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Scenario
         fields = ["title", "published"]
+        extra_kwargs = {"title": {"min_length": 1}}  # blank is refused: the schema says so
 
     def validate_title(self, value):
         if not value.strip():
@@ -120,18 +122,24 @@ class ScenarioImportSerializer(serializers.Serializer):
     published = serializers.BooleanField(required=False, default=False)
 
 
+# Each operation takes only its own keys (engine.scenarios.edits.OPERATIONS): the schema says which.
+OPERATION_KEYS = {"path": {"type": "string", "minLength": 1, "example": "sides[0].oob"}, "value": {},
+                  "index": {"type": "integer", "minimum": 0}, "from": {"type": "integer", "minimum": 0},
+                  "to": {"type": "integer", "minimum": 0}}
+
+
 @extend_schema_field({"oneOf": [
     {"type": "object", "title": name, "required": ["op", *required], "additionalProperties": False,
-     "properties": {"op": {"type": "string", "enum": [name]}, "path": {"type": "string", "example": "sides[0].oob"},
-                    "value": {}, "index": {"type": "integer"}, "from": {"type": "integer"},
-                    "to": {"type": "integer"}}}
-    for name, (required, _optional) in edits.OPERATIONS.items()]})
+     "properties": {"op": {"type": "string", "enum": [name]},
+                    **{key: OPERATION_KEYS[key] for key in (*required, *optional)}}}
+    for name, (required, optional) in edits.OPERATIONS.items()], "discriminator": {"propertyName": "op"}})
 class ScenarioOperationField(serializers.DictField):
     pass
 
 
 class ScenarioEditRequestSerializer(EditRequestSerializer):
-    operations = serializers.ListField(child=ScenarioOperationField(), help_text="Applied in order.")
+    operations = serializers.ListField(child=ScenarioOperationField(), min_length=1, max_length=MAX_OPERATIONS,
+                                       help_text="Applied in order.")
 
 
 class ScenarioRevisionSerializer(RevisionSerializer):
