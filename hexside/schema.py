@@ -3,7 +3,8 @@
 A view documents what it answers when all goes well, and the errors that are its own business (a 409 on a stale
 revision, a 503 when the queue is down). The errors every operation shares are added here, each with the body it
 has (the ``RequestError`` component): 400 when there is a body or a query to get wrong, 403 (a wrong token, or not
-allowed), 404 when the path names something, 413 when there is a body, 429 when the view is rate-limited. So a
+allowed), 404 when the path names something, 413 and 415 when there is a body, 429 when the view is
+rate-limited. So a
 client, and schemathesis (tests/test_schemathesis.py), can hold the API to its schema. A request serializer that
 refuses unknown keys (``refuses_unknown_keys``) says so: ``additionalProperties: false``.
 """
@@ -34,6 +35,7 @@ WHY = {
     "403": "Not allowed: not signed in (or a wrong token), or not yours to change.",
     "404": "Nothing there, or nothing you may see.",
     "413": "The request body is larger than the limit (HEXSIDE_MAX_UPLOAD_BYTES).",
+    "415": "The body is not of a media type this operation reads (see its request body).",
     "429": "Too many requests: the detail (and the Retry-After header) says when to try again.",
 }
 WRITES = ("POST", "PUT", "PATCH")
@@ -67,7 +69,7 @@ class AutoSchema(SpectacularAutoSchema):
         if self.method in WRITES or queried:
             codes.append("400")
         if self.method in WRITES:
-            codes.append("413")
+            codes += ["413", "415"]
         if "{" in self.path:
             codes.append("404")
         if self.view.get_throttles():

@@ -24,7 +24,7 @@ from documents.serializers import EditRequestSerializer as DocumentEditRequestSe
 from engine import edits, mapfile
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps import scans
-from maps.models import Map, MapRevision, check_name
+from maps.models import NAME_LENGTH, Map, MapRevision, check_name
 
 HEX = {"oneOf": [{"type": "string", "description": "A hex label", "example": "C4"},
                  {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
@@ -172,8 +172,8 @@ class MapCreateSerializer(CreateSerializer):
                     "not both")
 
     document = serializers.JSONField(required=False, help_text="A whole map file (docs/map-format.md).")
-    name = serializers.CharField(required=False)
-    ruleset = serializers.CharField(required=False, help_text="A ruleset id, see /api/rulesets/.")
+    name = serializers.CharField(required=False, min_length=1, max_length=NAME_LENGTH)
+    ruleset = serializers.CharField(required=False, min_length=1, help_text="A ruleset id, see /api/rulesets/.")
     grid = GridSerializer(required=False)
     defaults = serializers.JSONField(required=False, help_text='{"terrain": [...], "level": 0}; the ruleset\'s '
                                                                "open ground at level 0 by default.")

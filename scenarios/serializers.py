@@ -88,7 +88,8 @@ class ScenarioCreateSerializer(CreateSerializer):
     document = serializers.JSONField(required=False, help_text="A whole scenario file (docs/scenario-format.md).")
     title = serializers.CharField(required=False, max_length=TITLE_LENGTH)
     ruleset = serializers.CharField(required=False)
-    map = serializers.IntegerField(required=False, help_text="The id of the (main) map it is played on.")
+    map = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1,
+                                   help_text="The id of the (main) map it is played on.")
     published = serializers.BooleanField(required=False, default=False)
 
     def keys(self):

@@ -8,6 +8,7 @@ which must answer 400 and not 500. Bounded and derandomized.
 """
 
 import copy
+import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +18,8 @@ from engine import edits, mapfile
 from tests.conftest import MAP_DOCUMENT
 from tests.test_hypothesis_scenarios import REMOVE, json_values, paths, put
 
-BOUNDED = settings(max_examples=200, deadline=None, derandomize=True, database=None,
+EXAMPLES = int(os.environ.get("HEXSIDE_FUZZ_EXAMPLES", "200"))  # more, by hand, to look further
+BOUNDED = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 DOC = mapfile.parse(MAP_DOCUMENT)
 
@@ -74,11 +76,11 @@ def operations(draw):
             if value is _DROP:
                 put(op, trail, REMOVE)
             else:
-                put(op, trail, value)
+                put(op, trail, copy.deepcopy(value))
         except (KeyError, IndexError, TypeError):
             pass  # an earlier change took that place away
     if draw(st.booleans()):
-        op[draw(st.sampled_from(["extra", "op", "hexes", "hex"]))] = draw(values)
+        op[draw(st.sampled_from(["extra", "op", "hexes", "hex"]))] = copy.deepcopy(draw(values))
     return op
 
 
@@ -117,7 +119,7 @@ MAP_PLACES = [trail for key, value in MAP_DOCUMENT.items() for trail in paths(va
 @given(trail=st.sampled_from(MAP_PLACES), value=values | st.just(_DROP))
 def test_any_value_anywhere_in_a_map_file_is_a_format_error_or_accepted(trail, value):
     data = copy.deepcopy(MAP_DOCUMENT)
-    put(data, trail, REMOVE if value is _DROP else value)
+    put(data, trail, REMOVE if value is _DROP else copy.deepcopy(value))
     try:
         doc = mapfile.parse(data)
     except mapfile.MapFormatError as exc:
