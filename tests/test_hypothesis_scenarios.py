@@ -167,7 +167,8 @@ def dotted(trail):
     return out
 
 
-EDIT_PATHS = sorted({dotted(trail) for name, trail in PLACES if name == "small"})
+EDIT_PATHS = sorted({dotted(trail) for name, trail in PLACES if name == "small"}) + [
+    "[0]", "[0].x", "sides[0][1]", "title[0]", "sides.x", ".title", "sides[99]", "rules.x.y"]
 ints = st.integers(-2, 12)
 operations = st.fixed_dictionaries(
     {"op": st.sampled_from(sorted(scenario_edits.OPERATIONS)) | json_values},
@@ -186,6 +187,13 @@ def test_any_scenario_edit_is_applied_or_refused_with_its_path(ops):
         return
     assert isinstance(summary, str)
     read_all_the_way(doc.data)
+
+
+def test_a_scenario_edit_path_starts_with_a_key():
+    with pytest.raises(scenario_edits.EditError) as caught:
+        scenario_edits.apply(small(), [{"op": "set", "path": "[0]", "value": 1}], MAPS)
+    assert [(p.path, p.message) for p in caught.value.errors] == [
+        ("operations[0].path", "[0]: a path starts with a key of the document, e.g. \"sides[0].oob\"")]
 
 
 # -- the API and the command -------------------------------------------------------------------------------

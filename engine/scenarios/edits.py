@@ -83,6 +83,10 @@ def apply(document, operations, maps=None, rulesets=None):
         except ValueError as exc:
             problems.append(Problem(index, f"{where}.path", str(exc)))
             continue
+        if not isinstance(steps[0], str):
+            problems.append(Problem(index, f"{where}.path", f"{op['path']}: a path starts with a key of the "
+                                                           "document, e.g. \"sides[0].oob\""))
+            continue
         if steps[0] in FIXED:
             problems.append(Problem(index, f"{where}.path", f"{steps[0]!r} cannot be changed"))
             continue
