@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.db import DataError, OperationalError
 from rest_framework import status
+from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -41,9 +42,10 @@ def client_error(exc):
 
 
 def client_error_body(code, detail):
-    """The body of a client_error answer; a 400 also lists it as a problem at "$", in the documents' shape."""
+    """The body of a client_error answer; a 400 also lists it as a problem at "$", in the documents' shape (an
+    edit's problems name their operation: none here)."""
     if code == status.HTTP_400_BAD_REQUEST:
-        return {"detail": detail, "errors": [{"path": "$", "hex": None, "message": detail}]}
+        return {"detail": detail, "errors": [{"operation": None, "path": "$", "hex": None, "message": detail}]}
     return {"detail": detail}
 
 
@@ -66,6 +68,9 @@ def exception_handler(exc, context):
     response = document_error(exc)
     if response is not None:
         return response
+    if isinstance(exc, ParseError):
+        # A body that is not JSON (or not a form): a problem at "$", in the same shape as every other 400
+        return Response(client_error_body(status.HTTP_400_BAD_REQUEST, str(exc.detail)), status=exc.status_code)
     response = drf_exception_handler(exc, context)
     if response is not None:
         return response

@@ -189,3 +189,12 @@ def test_a_form_body_with_too_many_fields_is_400(user_client, user_map):
     assert response.json()["errors"][0]["path"] == "$"
     edits = user_client.post(f"/api/maps/{user_map.pk}/edits/", fields, format="multipart")
     assert edits.status_code == 415  # operations are JSON only, as the schema says
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", ["\x00", "{", "[1,", '{"revision": NaN}'])
+def test_edits_that_are_not_json_are_400_in_the_edits_shape(user_client, user_map, body):
+    response = user_client.post(f"/api/maps/{user_map.pk}/edits/", body, content_type="application/json")
+    assert response.status_code == 400
+    problem = response.json()["errors"][0]
+    assert problem["path"] == "$" and problem["operation"] is None and problem["message"]
