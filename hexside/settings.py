@@ -180,7 +180,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "hexside.schema.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": [
         "hexside.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
-from engine.scenarios import limits, victory
+from engine.scenarios import limits, types, victory
 from engine.scenarios.writing import content_hash, dumps, to_dict  # noqa: F401 (the format's writer, named here)
 
 FORMAT = "hexside-scenario"
@@ -464,7 +464,7 @@ class _Reader(mapfile.Reader):
     def read_play_area(self, value):
         if value is None:
             return None
-        if not self.keys(value, "play_area", ("corners",), ("corners",)):
+        if not self.keys(value, "play_area", ("corners",), ("corners",)) or "corners" not in value:
             return None
         corners = value["corners"]
         if not isinstance(corners, list) or len(corners) != 2:
@@ -635,6 +635,10 @@ class _Reader(mapfile.Reader):
         for where, entry in self.entries(items, path, PLACEMENT_KEYS, ("unit", "hex")):
             ref = self.hex(entry["hex"], f"{where}.hex")
             uid = entry["unit"]
+            wrong = types.wrong_text(uid, "a unit id")
+            if wrong:
+                self.error(f"{where}.unit", wrong, ref, code="bad-type")
+                continue
             if uid not in units:
                 self.error(f"{where}.unit", f"no unit {uid!r} in this side's OOB", ref, code="unknown-unit")
                 continue
@@ -657,6 +661,10 @@ class _Reader(mapfile.Reader):
             if not self.within(entry["units"], f"{where}.units", limits.REINFORCEMENT_UNITS):
                 continue
             for upath, u in self.entries(entry["units"], f"{where}.units", REINFORCEMENT_UNIT_KEYS, ("unit",)):
+                wrong = types.wrong_text(u["unit"], "a unit id")
+                if wrong:
+                    self.error(f"{upath}.unit", wrong, code="bad-type")
+                    continue
                 if u["unit"] not in units:
                     self.error(f"{upath}.unit", f"no unit {u['unit']!r} in this side's OOB", code="unknown-unit")
                     continue

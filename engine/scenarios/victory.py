@@ -15,6 +15,7 @@ Kinds (docs/scenario-format.md):
 """
 
 from engine.mapfile import Finding, _is_int, _kind
+from engine.scenarios.types import wrong_text
 
 EDGE_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 KINDS = {
@@ -45,6 +46,9 @@ def check(value, path, objective_ids, side_ids=(), depth=0):
                     f"{_kind(value)}")
         return found
     kind = value.get("kind")
+    if "kind" in value and wrong_text(kind, "a condition kind"):
+        error(f"{path}.kind", wrong_text(kind, f"a condition kind, one of {', '.join(KINDS)}"), code="bad-type")
+        return found
     if kind not in KINDS:
         error(f"{path}.kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
         return found
@@ -65,7 +69,9 @@ def check(value, path, objective_ids, side_ids=(), depth=0):
             error(f"{path}.{key}", f"expected a whole number from {low}, got {v!r}")
 
     def objective(where, oid):
-        if oid not in objective_ids:
+        if wrong_text(oid, "an objective id"):
+            error(where, wrong_text(oid, "an objective id"), code="bad-type")
+        elif oid not in objective_ids:
             error(where, f"no objective {oid!r} in this scenario (objectives: "
                          f"{', '.join(sorted(objective_ids)) or 'none yet'})", code="unknown-objective")
 
@@ -94,7 +100,7 @@ def check(value, path, objective_ids, side_ids=(), depth=0):
             error(path, "an exit condition needs 'units' (how many) or 'vp' (how many VP of units)")
         if value.get("edge") is None and not value.get("hexes"):
             error(path, "an exit condition needs an 'edge' (N, E, S, W) or exit 'hexes'")
-        if value.get("edge") is not None and value["edge"] not in EDGE_NAMES:
+        if value.get("edge") is not None and (not isinstance(value["edge"], str) or value["edge"] not in EDGE_NAMES):
             error(f"{path}.edge", f"expected N, E, S or W, got {value['edge']!r}")
         hexes = value.get("hexes")
         if hexes is not None and not isinstance(hexes, list):
