@@ -2,12 +2,14 @@
 labelled items, "one of A or B", sides named without stray articles, "when" said for hold conditions, and
 thresholds of 0 flagged by the scenario checks. Every sample's sentences, read by eye, are asserted whole."""
 
+import io
 import json
 
 import pytest
+from pypdf import PdfReader
 
+from engine.scenarios import cards, victory
 from engine.scenarios import checks as scenario_checks
-from engine.scenarios import victory
 from tests.scenarios.conftest import SAMPLES, parse
 
 NAMES = {"a": "Church (H3)", "b": "Village well (D5)", "c": "The mill (F2)"}
@@ -201,3 +203,27 @@ def test_each_samples_sentences(name, sample_maps):
 
 def test_every_sample_is_read():
     assert set(EXPECTED) == set(SAMPLE)
+
+
+# -- the card prints a nested sentence one item a line, each level further in ----------------------------------
+
+def test_the_card_prints_each_item_on_its_own_line_indented_by_level(sample_maps):
+    data = json.loads(SAMPLE["village-on-the-dnieper"].read_text(encoding="utf-8"))
+    data["sides"][1]["victory"] = {"kind": "or", "conditions": [
+        {"kind": "control", "objectives": ["church", "well"], "count": 1},
+        {"kind": "and", "conditions": [EXIT, {"kind": "or", "conditions": [
+            {"kind": "eliminate"}, {"kind": "text", "text": "German units keep out of the woods"}]}]}]}
+    starts = {}
+
+    def visit(text, cm, tm, font, size):
+        for prefix in ("Either:", "(a) control", "(b) both:", "(i) exit", "(ii) either:", "(A) eliminate",
+                       "(B) German units"):
+            if text.startswith(prefix):
+                starts[prefix] = round(tm[4] * cm[0] + cm[4], 1)
+
+    for page in PdfReader(io.BytesIO(cards.card_pdf(parse(data, sample_maps)))).pages:
+        page.extract_text(visitor_text=visit)
+    x = [starts[k] for k in ("Either:", "(a) control", "(i) exit", "(A) eliminate")]
+    assert x == sorted(x) and len(set(x)) == 4, starts
+    assert starts["(a) control"] == starts["(b) both:"] and starts["(i) exit"] == starts["(ii) either:"]
+    assert starts["(A) eliminate"] == starts["(B) German units"]
