@@ -180,7 +180,7 @@ def zero_thresholds(condition, path):
 NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 COMBINED = ("and", "or")
 # How the rulebooks write a side in a sentence: "the German player", "12 Enemy Casualty Points on the Americans"
-# (000 L221). A side named by its adjective is said as its people ("on the Germans", "every German unit"); a name
+# (OST 1.7). A side named by its adjective is said as its people ("on the Germans", "every German unit"); a name
 # not listed here is said as the designer wrote it, with no article added ("on Blue", "every Blue unit").
 PEOPLES = {  # adjective -> the side, as a plural noun
     "German": "Germans", "American": "Americans", "Soviet": "Soviets", "Russian": "Russians",
