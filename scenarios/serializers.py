@@ -46,8 +46,9 @@ class ScenarioSerializer(serializers.ModelSerializer):
 
 class ScenarioDetailSerializer(ScenarioSerializer):
     document = serializers.JSONField(read_only=True, help_text="The scenario file (docs/scenario-format.md).")
-    victory = serializers.SerializerMethodField(help_text="Per side id: the victory condition's sentence, and the "
-                                                          "sentence of each condition it combines.")
+    victory = serializers.SerializerMethodField(help_text="Per side id: the victory condition's `sentence`, the "
+                                                          "same one item a line (`lines`: depth, text) and the "
+                                                          "sentence of each condition it combines (`parts`).")
 
     class Meta(ScenarioSerializer.Meta):
         fields = ScenarioSerializer.Meta.fields + ["document", "victory"]

@@ -441,8 +441,21 @@ def side_section(doc, side, frame_w, sentences):
             note = f" {r['note']}" if r.get("note") else ""
             out += texts(f"{what} {' or '.join(where)}.{note}", lead=f"<b>Turn {r['turn']}:</b> ")
     if side["id"] in sentences:
-        out.append(KeepTogether([p("Victory", "h3")] + texts(sentences[side["id"]])))
+        out.append(KeepTogether([p("Victory", "h3")] + victory_lines(sentences[side["id"]])))
     return out
+
+
+def victory_lines(lines):
+    """A victory sentence one item a line (victory.lines), each level indented under its "either:" or "both:",
+    a wrapped item hanging under its label: which "or" binds which "and" reads at a glance."""
+    return [Paragraph(escape(line["text"]), _victory_style(line["depth"])) for line in lines]
+
+
+@lru_cache(maxsize=None)
+def _victory_style(depth):
+    hang = 5 * mm if depth else 0
+    return ParagraphStyle(f"victory-{depth}", styles()["body"], leftIndent=depth * 5 * mm + hang,
+                          firstLineIndent=-hang, spaceAfter=1.5)
 
 
 def header(doc, side_ids, frame_w, frame_h, secret_side=None):
@@ -519,7 +532,7 @@ def special_rules(doc):
 def story(doc, sheet, frame_w, frame_h):
     """The flowables of one sheet."""
     data = doc.data
-    sentences = victory.sentences_for(doc)
+    sentences = victory.lines_for(doc)
     if doc.ruleset == "tocs" and sheet != "public":
         side = doc.side(sheet)
         out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from engine import rulesets
 from engine.mapfile import Finding
-from engine.scenarios import scenariofile
+from engine.scenarios import scenariofile, victory
 
 
 def error(path, message, hex=None, code="invalid"):
@@ -216,6 +216,9 @@ def common(doc, board):
                                                     "area", marker["hex"], code="marker-outside-play-area"))
     if sides and not any(side["victory"] for side in sides):
         found.append(error("sides", "no side has a victory condition", code="no-victory"))
+    for s, side in enumerate(sides):
+        for path, message in victory.zero_thresholds(side["victory"], f"sides[{s}].victory"):
+            found.append(warning(path, message, code="zero-threshold"))
     return found
 
 
