@@ -56,6 +56,7 @@ SMALL_CELL = 400  # characters of a small table's cell (a game's figures, object
 CELL_HEXES = 12  # hexes named in a table cell; the rest are counted ("and 40 more")
 CELL_ARRIVALS = 6  # a unit's arrivals named in its setup cell
 INLINE_NOTES = 160  # characters of weapons and notes kept beside a unit's name; longer ones get a row of their own
+TABLE_START = 22 * mm  # a small table's heading goes to the next page with its table unless this much room is left
 BLANK_LINE = re.compile(r"\n\s*\n")
 INK = colors.HexColor("#222222")
 RULE = colors.HexColor("#999988")
@@ -399,7 +400,7 @@ def game_block(doc, side_ids):
             f = side["fields"]
             rows.append([side["name"], f.get("gut_check", "—"), f.get("impulse", "—"),
                          sum(u["count"] * (u.get("casualty_points") or 0) for u in side["oob"])])
-        out += [p("Gut check and impulse points", "h3"), small_table(rows)]
+        out += [CondPageBreak(TABLE_START), p("Gut check and impulse points", "h3"), small_table(rows)]
         extras = []
         if rules.get("luck_cards") is not None:
             luck = rules["luck_cards"]
@@ -416,7 +417,7 @@ def game_block(doc, side_ids):
                          given if given is not None else d["total"]])
         inches = inches_per_hex(doc)
         metres = doc.maps[doc.main_key].grid.hex_metres
-        out += [p("Activation deck", "h3"), small_table(rows)]
+        out += [CondPageBreak(TABLE_START), p("Activation deck", "h3"), small_table(rows)]
         if inches is not None:
             out.append(p(f"Scale: one hex is {metres:g} m of ground, {inches:g} inches on the table "
                          f"(1 inch = 25 yards); measure ranges in hexes × {inches:g}."
@@ -434,7 +435,8 @@ def game_block(doc, side_ids):
             names = list(dict.fromkeys(u["formation"] for u in side["oob"] if u.get("formation")))
             if names:
                 groups.append(f"{side['name']}: {', '.join(names)}.")
-        out += [p("Formations and points", "h3"), small_table(rows)] + [p(g) for g in groups]
+        out += [CondPageBreak(TABLE_START), p("Formations and points", "h3"), small_table(rows)]
+        out += [p(g) for g in groups]
         extras = [f"Hand limit {rules['hand_limit']} cards." if rules.get("hand_limit") else "",
                   "Early victory is in use." if rules.get("early_victory") else "",
                   "Minefields are in use." if rules.get("minefields") else ""]
@@ -471,7 +473,7 @@ def game_block(doc, side_ids):
             rows.append([side["name"], side["fields"].get("op_minimum", "—"), side["fields"].get("op_reserve", "—")])
         lines = [f"Module: {rules['module']}." if rules.get("module") else "",
                  f"Each turn is {rules['turn_hours']} hours." if rules.get("turn_hours") else ""]
-        out += [p("Operations points", "h3"), small_table(rows)] if shown else []
+        out += [CondPageBreak(TABLE_START), p("Operations points", "h3"), small_table(rows)] if shown else []
         out += [p(" ".join(x for x in lines if x))] if any(lines) else []
     return out
 
@@ -588,7 +590,7 @@ def objectives_block(doc):
     for o in objectives:
         rows.append([o.get("name") or "—", o["hex"], names.get(o.get("owner"), "nobody"),
                      o["vp"] if o.get("vp") is not None else "—"])
-    return [p("Objectives", "h3"), small_table(rows)]
+    return [CondPageBreak(TABLE_START), p("Objectives", "h3"), small_table(rows)]
 
 
 def markers_block(doc, side_ids):
@@ -599,7 +601,7 @@ def markers_block(doc, side_ids):
     rows = [["Marker", "Hex", "Side", "Count"]] + [[marker_name(doc, m["kind"]), m["hex"],
                                                     names.get(m.get("side"), "—"), m.get("count") or 1]
                                                    for m in markers]
-    return [p("Markers at start", "h3"), small_table(rows)]
+    return [CondPageBreak(TABLE_START), p("Markers at start", "h3"), small_table(rows)]
 
 
 def special_rules(doc):
@@ -618,13 +620,13 @@ def story(doc, sheet, frame_w, frame_h):
     sentences = victory.sentences_for(doc)
     if doc.ruleset == "tocs" and sheet != "public":
         side = doc.side(sheet)
-        out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side)
+        out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side) + [p(" ".join(play_order(doc)))]
         brief = side.get("brief") or {}
         if brief.get("mission"):
             out += [p("Mission", "h3")] + texts(brief["mission"])
         if brief.get("intelligence"):
             out += [p("Intelligence", "h3")] + texts(brief["intelligence"])
-        out += [p(" ".join(play_order(doc)))] + game_block(doc, {side["id"]})
+        out += game_block(doc, {side["id"]})
         out += side_section(doc, side, frame_w, sentences)
         out += markers_block(doc, {side["id"]})
         return out
