@@ -346,8 +346,11 @@ def track_box(turns, played):
 
 def turn_label(doc, played, capital=False):
     """ "turn 3", and the box that shows it where the track's number differs: "turn 3 (box 12 of the track)"."""
-    box = track_box(doc.data["turns"], played)
+    turns = doc.data["turns"]
+    box = track_box(turns, played)
     text = f"{'T' if capital else 't'}urn {played}"
+    if not 1 <= played <= turns["count"]:
+        return text + " (not on the track)"
     return text + (f" (box {box} of the track)" if box != played else "")
 
 

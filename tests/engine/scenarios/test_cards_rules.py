@@ -86,10 +86,16 @@ def test_count_up_track_shades_the_box_of_the_turn_played(docs, maps):
     assert "Turn 4 (box 8 of the track)" in text_of(cards.card_pdf(moved))
 
 
-def test_count_down_first_and_last_turn(docs):
+def test_count_down_first_and_last_turn(docs, maps):
     turns = {"count": 6, "counts": "down", "first": 1}
     assert [cards.track_box(turns, t) for t in range(1, 7)] == [6, 5, 4, 3, 2, 1]
     assert [cards.track_box({"count": 6, "counts": "up", "first": 0}, t) for t in (1, 6)] == [0, 5]
+
+    def late(data):
+        data["sides"][1]["reinforcements"][0]["turn"] = 16  # past the 14 turns: no box shows it
+    doc = load(maps, "hill-112", late)
+    assert shaded_boxes(doc) == {}
+    assert "Turn 16 (not on the track)" in text_of(cards.card_pdf(doc))
 
 
 # -- who sets up and who moves first ------------------------------------------------------------------------------
