@@ -61,8 +61,10 @@ LINEAR = {"road": "along-road", "railroad": "along-railroad"}
 TABLE_SCALE_KEYS = ("metres_per_inch", "inch_step", "rule")
 
 # What a game's scenario adds to the scenario format (docs/scenario-format.md): its OOB keys, side fields and
-# scenario rules, each a field spec, plus its unit qualities and which way its turn track counts.
-SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules")
+# scenario rules, each a field spec, plus its unit qualities, which way its turn track counts and what its rules say
+# of who sets up and who moves first when a scenario names no side (play_order: a sentence per key).
+SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "play_order")
+PLAY_ORDER_KEYS = ("sets_up_first", "moves_first")
 SCENARIO_PARTS = ("oob", "side", "rules")
 TURN_TRACKS = ("up", "down")
 FIELD_TYPES = {
@@ -211,6 +213,13 @@ class Ruleset:
     def turn_track(self):
         """Which way the game's turn record track counts by default: "up" or "down"."""
         return self.scenario.get("turn_track") or "up"
+
+    def play_order(self, key):
+        """What the rules say of ``key`` ("sets_up_first" or "moves_first") when a scenario names no side: the
+        catalogue's sentence, as the rulebook puts it, or None where the catalogue gives none."""
+        if key not in PLAY_ORDER_KEYS:
+            raise ValueError(f"{key!r} is not one of {', '.join(PLAY_ORDER_KEYS)}")
+        return (self.scenario.get("play_order") or {}).get(key)
 
     def inches_per_hex(self, hex_metres=None, given=None):
         """(inches of table per hex, where that came from), or None for a game with no table scale.

@@ -26,6 +26,7 @@ from engine.rulesets.catalogue import (
     MARKERS,
     OBSTACLES,
     PATTERNS,
+    PLAY_ORDER_KEYS,
     SCENARIO_KEYS,
     SCENARIO_PARTS,
     STYLE_KEYS,
@@ -357,6 +358,15 @@ def _check_scenario(scenario, problems):
     _check_keys(scenario, SCENARIO_KEYS, (), "scenario", problems)
     if "turn_track" in scenario and scenario["turn_track"] not in TURN_TRACKS:
         problems.add("scenario.turn_track", f"{scenario['turn_track']!r} is not one of {', '.join(TURN_TRACKS)}")
+    if "play_order" in scenario:
+        order = scenario["play_order"]
+        if not isinstance(order, dict):
+            problems.add("scenario.play_order", f"must be an object with some of the keys {', '.join(PLAY_ORDER_KEYS)}")
+        else:
+            _check_keys(order, PLAY_ORDER_KEYS, (), "scenario.play_order", problems)
+            for key in PLAY_ORDER_KEYS:
+                if key in order and not _is_text(order[key]):
+                    problems.add(f"scenario.play_order.{key}", "must be a non-empty string (what the rules say)")
     if "qualities" in scenario:
         qualities = scenario["qualities"]
         if not isinstance(qualities, list) or not all(_is_text(q) for q in qualities):
