@@ -502,7 +502,8 @@ def check_miniatures(doc, board):
             if infantry and not any(u["leader"] for u in members):
                 found.append(warning(f"{where}.oob", f"{name} has no officer element; every platoon template has one "
                                                      "(QRS L383-387)", code="miniatures-officer"))
-            if any(u["class"] == "wheeled" for u in members) and any(u["class"] == "half-tracked" for u in members):
+            kinds = {kind_of(doc, u) for u in members}
+            if "truck" in kinds and "half-track" in kinds:
                 found.append(error(f"{where}.oob", f"{name} mixes trucks and half-tracks (QRS L388)",
                                    code="miniatures-attachments"))
         enemies = [(e, t) for t, other in enumerate(data["sides"]) if other is not side

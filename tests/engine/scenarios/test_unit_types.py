@@ -247,3 +247,15 @@ def test_messages_cite_the_rulebooks_not_the_digests_item_numbers():
     for name in ("checks.py", "victory.py"):
         text = (root / name).read_text(encoding="utf-8")
         assert not re.findall(r"\bV\d{1,2}\b|\bQ\d{1,2}\b|\((?:\d{1,2}(?:, )?)+\)\"", text), name
+
+
+def test_an_armoured_car_is_not_a_truck(sample_maps):
+    """QRS L388: trucks and half-tracks are not mixed in one platoon; an armoured car is wheeled but no truck."""
+    d = load("village-on-the-dnieper")
+    for uid, unit, kind, cls in (("ac", "SdKfz 222", "armoured-car", "wheeled"),
+                                 ("ht", "SdKfz 251", "half-track", "half-tracked")):
+        add(d, "german", [], id=uid, unit=unit, type=kind, formation="2nd Grenadier platoon", element="platoon",
+            attached=True, **{"class": cls})
+    assert findings(d, sample_maps, "miniatures-attachments") == []
+    oob(d, "german", "ac")["type"] = "truck"
+    assert len(findings(d, sample_maps, "miniatures-attachments")) == 1
