@@ -600,6 +600,8 @@ class _Reader(mapfile.Reader):
                 label = unittypes.line_label(unit, self.side_name, int(where.rpartition("[")[2][:-1]))
                 clean["type"] = unittypes.reference(entry["type"], self.unit_types, f"{where}.type", label,
                                                     self.error)
+                if unit_class is None and clean["type"] is not None:
+                    clean["class"] = self.unit_types[clean["type"]].get("class") or clean["class"]
             quality = entry.get("quality")
             qualities = self.catalogue.qualities if self.catalogue is not None else ()
             if quality is not None and qualities and quality not in qualities:

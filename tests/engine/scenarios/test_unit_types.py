@@ -259,3 +259,13 @@ def test_an_armoured_car_is_not_a_truck(sample_maps):
     assert findings(d, sample_maps, "miniatures-attachments") == []
     oob(d, "german", "ac")["type"] = "truck"
     assert len(findings(d, sample_maps, "miniatures-attachments")) == 1
+
+
+def test_a_line_without_a_class_moves_as_its_type(sample_maps):
+    """A typed line that gives no class takes its type's, not the ruleset's first (foot): a vehicle is tracked."""
+    d = load("hill-112")
+    add(d, "german", [], id="pz3", unit="PzKpfw III", type="vehicle")
+    add(d, "german", [], id="inf", unit="Grenadiere")
+    doc = parse(d, sample_maps)
+    units = doc.units(doc.side("german"))
+    assert units["pz3"]["class"] == "tracked" and units["inf"]["class"] == "foot"
