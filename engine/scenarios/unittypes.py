@@ -28,6 +28,7 @@ def read(items, catalogue, error):
     for n, entry in enumerate(items):
         where = f"unit_types[{n}]"
         problems = unit_type_problems(entry, where, kinds or None, echelons, classes, terrain)
+        problems += _too_long(entry, where)
         for path, message in problems:
             error(path, message, code="bad-unit-type")
         if problems:
@@ -41,6 +42,22 @@ def read(items, catalogue, error):
         else:
             seen.add(tid)
             out.append({key: entry[key] for key in UNIT_TYPE_KEYS if key in entry})
+    return out
+
+
+def _too_long(entry, where):
+    """The scenario's limits on a declared type's texts and lists (limits.py): a type is a line of the OOB's size."""
+    if not isinstance(entry, dict):
+        return []
+    out = []
+    for key, limit in (("id", 64), ("name", limits.UNIT), ("rule", limits.UNIT_NOTES), ("notes", limits.UNIT_NOTES)):
+        value = entry.get(key)
+        if isinstance(value, str) and len(value) > limit:
+            out.append((f"{where}.{key}", limits.too_long(f"{where}.{key}", len(value), limit)))
+    for key in ("barred", "carries", "attaches_to"):
+        value = entry.get(key)
+        if isinstance(value, list) and len(value) > limits.WEAPONS:
+            out.append((f"{where}.{key}", limits.too_many(f"{where}.{key}", len(value), limits.WEAPONS)))
     return out
 
 
@@ -73,7 +90,14 @@ def of(doc, unit):
     tid = unit.get("type")
     if tid is None:
         return None
-    for entry in doc.data.get("unit_types") or ():
-        if entry["id"] == tid:
-            return entry
-    return rulesets.get(doc.ruleset).unit_types.get(tid)
+    return table(doc).get(tid)
+
+
+def table(doc):
+    """type id -> entry for a parsed scenario (its catalogue's and its own), worked out once per document: the
+    checks look a type up for every placement, and a custom ruleset's lookup asks its loader."""
+    cached = doc.__dict__.get("_unit_types")
+    if cached is None:
+        cached = known(rulesets.get(doc.ruleset), doc.data.get("unit_types") or [])
+        doc.__dict__["_unit_types"] = cached
+    return cached

@@ -269,3 +269,11 @@ def test_a_line_without_a_class_moves_as_its_type(sample_maps):
     doc = parse(d, sample_maps)
     units = doc.units(doc.side("german"))
     assert units["pz3"]["class"] == "tracked" and units["inf"]["class"] == "foot"
+
+
+def test_a_declared_types_texts_and_lists_have_limits(sample_maps):
+    d = load("oosterbeek-crossroads")
+    d["unit_types"] = [{"id": "big", "name": "x" * 5000, "kind": "squad", "carries": ["squad"] * 50}]
+    with pytest.raises(scenariofile.ScenarioFormatError) as exc:
+        parse(d, sample_maps)
+    assert {f.path for f in exc.value.errors} == {"unit_types[0].name", "unit_types[0].carries"}
