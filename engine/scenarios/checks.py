@@ -256,6 +256,11 @@ def kind_of(doc, unit):
     return entry["kind"] if entry is not None else None
 
 
+def _points(entry):
+    """A type's stacking points; a type that gives none counts as one unit."""
+    return 1 if entry.get("stacking") is None else entry["stacking"]
+
+
 def _line(side, index):
     """How a designer names an OOB line: "Rifle Squad (German OOB line 3)"."""
     return unittypes.line_label(side["oob"][index]["unit"], side["name"], index)
@@ -275,8 +280,8 @@ def check_ost(doc, board):
         units = doc.units(side)
         for ref, stack in stacks(side, units).items():
             typed = [(u, utype(doc, u)) for _, u in stack if utype(doc, u) is not None]
-            leaders = sum(t.get("stacking", 1) for _, t in typed if t["kind"] == "leader")
-            others = sum(t.get("stacking", 1) for _, t in typed if t["kind"] != "leader")
+            leaders = sum(_points(t) for _, t in typed if t["kind"] == "leader")
+            others = sum(_points(t) for _, t in typed if t["kind"] != "leader")
             if others > 2 or leaders > 2:
                 p = stack[-1][0]
                 found.append(error(f"{where}.placements[{p}].hex", f"{others} units and {leaders} leaders "
@@ -398,7 +403,7 @@ def check_assault(doc, board):
         for ref, stack in stacks(side, units).items():
             types = [t for t in (utype(doc, u) for _, u in stack) if t is not None]
             carried = {k for t in types for k in t.get("carries", ())}
-            counted = sum(t.get("stacking", 1) for t in types if not (carried and t["kind"] in carried))
+            counted = sum(_points(t) for t in types if not (carried and t["kind"] in carried))
             if counted > 1:
                 found.append(error(f"{where}.placements[{stack[1][0]}].hex", f"{counted} units in {ref}: one unit "
                                    "per hex, transported units apart (Assault 5.8)", ref, code="stacking"))
