@@ -583,6 +583,11 @@ def check_tocs(doc, board):
                 found.append(error(f"{where}.oob[{u}].steps", f"{_line(side, u)} has {unit['steps']} steps; a "
                                    f"{kind['name']} takes at most {most} ({kind.get('rule') or 'its unit type'})",
                                    code="tocs-steps"))
+            said = unit.get("echelon")
+            if kind is not None and kind.get("echelon") and said and said != kind["echelon"]:
+                found.append(warning(f"{where}.oob[{u}].echelon", f"{_line(side, u)} is a {kind['name']}, of echelon "
+                                     f"{kind['echelon']}, but its line says {said}: the type's echelon is used "
+                                     "(TOCS L187)", code="tocs-echelon"))
             parent = unit.get("parent")
             if parent is None:
                 continue

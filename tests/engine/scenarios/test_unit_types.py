@@ -277,3 +277,12 @@ def test_a_declared_types_texts_and_lists_have_limits(sample_maps):
     with pytest.raises(scenariofile.ScenarioFormatError) as exc:
         parse(d, sample_maps)
     assert {f.path for f in exc.value.errors} == {"unit_types[0].name", "unit_types[0].carries"}
+
+
+def test_an_hq_line_that_contradicts_its_types_echelon_is_warned(sample_maps):
+    d = load("groesbeek-heights")
+    assert findings(d, sample_maps, "tocs-echelon") == []
+    oob(d, "allied", "hq505")["echelon"] = "division"
+    found = findings(d, sample_maps, "tocs-echelon")
+    assert [(f.path, f.severity) for f in found] == [("sides[0].oob[0].echelon", "warning")]
+    assert "of echelon regiment" in found[0].message
