@@ -4,7 +4,7 @@ a top-level ``unit_types`` list. The checks read a unit's type, never its name. 
 
 from engine import rulesets
 from engine.rulesets.catalogue import UNIT_TYPE_KEYS
-from engine.rulesets.reading import unit_type_problems
+from engine.rulesets.unittypes import unit_type_problems
 from engine.scenarios import limits
 
 
