@@ -279,14 +279,22 @@ def check_ost(doc, board):
                                  code="ost-side-numbers"))
         units = doc.units(side)
         for ref, stack in stacks(side, units).items():
-            typed = [(u, utype(doc, u)) for _, u in stack if utype(doc, u) is not None]
-            leaders = sum(_points(t) for _, t in typed if t["kind"] == "leader")
-            others = sum(_points(t) for _, t in typed if t["kind"] != "leader")
-            if others > 2 or leaders > 2:
-                p = stack[-1][0]
+            typed = [t for t in (utype(doc, u) for _, u in stack) if t is not None]
+            leaders = sum(_points(t) for t in typed if t["kind"] == "leader")
+            others = sum(_points(t) for t in typed if t["kind"] != "leader")
+            # a vehicle transporting another unit counts as 1 unit (20.0.3): one unit of a kind it carries may ride
+            riders = min(sum(1 for t in typed if t.get("carries")),
+                         sum(1 for t in typed if any(t["kind"] in c.get("carries", ()) for c in typed)))
+            p = stack[-1][0]
+            if others - riders > 2 or leaders > 2:
                 found.append(error(f"{where}.placements[{p}].hex", f"{others} units and {leaders} leaders "
                                    f"of {side['name']} in {ref}: at most 2 units and 2 leaders per hex (OST 20.0)",
                                    ref, code="stacking"))
+            elif others > 2:
+                found.append(warning(f"{where}.placements[{p}].hex", f"{others} units of {side['name']} in {ref}: "
+                                     f"at most 2 per hex, unless {others - 2} of them ride in the vehicles there (a "
+                                     "vehicle transporting a unit counts as 1 unit, OST 20.0.3)", ref,
+                                     code="stacking"))
         for u, unit in enumerate(side["oob"]):
             if kind_of(doc, unit) == "sniper" and not unit["hidden"]:
                 found.append(warning(f"{where}.oob[{u}].hidden", f"{_line(side, u)}: snipers start hidden unless the "

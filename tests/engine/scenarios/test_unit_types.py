@@ -286,3 +286,15 @@ def test_an_hq_line_that_contradicts_its_types_echelon_is_warned(sample_maps):
     found = findings(d, sample_maps, "tocs-echelon")
     assert [(f.path, f.severity) for f in found] == [("sides[0].oob[0].echelon", "warning")]
     assert "of echelon regiment" in found[0].message
+
+
+def test_ost_a_unit_riding_a_vehicle_is_not_refused(sample_maps):
+    """OST 20.0.3: a vehicle transporting another unit counts as 1 unit, so a vehicle and two squads may be a legal
+    stack (one squad riding): a warning, not an error; three squads and a vehicle are over either way."""
+    d = load("hill-112")
+    add(d, "german", ["P10"], id="ht", unit="SdKfz 251", type="vehicle", **{"class": "tracked"})
+    found = [f for f in findings(d, sample_maps, "stacking") if f.hex == "P10"]
+    assert [f.severity for f in found] == ["warning"] and "OST 20.0.3" in found[0].message
+    side(d, "german")["placements"][3]["hex"] = "P10"  # a third rifle squad
+    found = [f for f in findings(d, sample_maps, "stacking") if f.hex == "P10"]
+    assert [f.severity for f in found] == ["error"]
