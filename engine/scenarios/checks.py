@@ -519,6 +519,18 @@ def check_miniatures(doc, board):
             if "truck" in kinds and "half-track" in kinds:
                 found.append(error(f"{where}.oob", f"{name} mixes trucks and half-tracks (QRS L388)",
                                    code="miniatures-attachments"))
+        for u, unit in enumerate(side["oob"]):
+            kind = utype(doc, unit)
+            hosts = set((kind or {}).get("attaches_to", ()))
+            if not hosts:
+                continue
+            mates = [m for m in side["oob"] if m is not unit and unit["formation"]
+                     and m["formation"] == unit["formation"]]
+            if not any(kind_of(doc, m) in hosts for m in mates):
+                found.append(error(f"{where}.oob[{u}].formation", f"{_line(side, u)} is a {kind['name']}, which is "
+                                   f"attached to a platoon of {' or '.join(sorted(hosts))}; "
+                                   + (f"{unit['formation']} has none" if unit["formation"] else "it names no platoon")
+                                   + f" ({kind.get('rule') or 'its unit type'})", code="miniatures-attachments"))
         enemies = [(e, t) for t, other in enumerate(data["sides"]) if other is not side
                    for e in [p["hex"] for p in other["placements"]] + other["setup_zone"]]
         units = doc.units(side)

@@ -298,3 +298,16 @@ def test_ost_a_unit_riding_a_vehicle_is_not_refused(sample_maps):
     side(d, "german")["placements"][3]["hex"] = "P10"  # a third rifle squad
     found = [f for f in findings(d, sample_maps, "stacking") if f.hex == "P10"]
     assert [f.severity for f in found] == ["error"]
+
+
+def test_a_truck_is_attached_to_an_infantry_or_gun_platoon(sample_maps):
+    """QRS L389: half-tracks and trucks must be attached to an infantry (or ATG) platoon: the type's attaches_to."""
+    d = load("village-on-the-dnieper")
+    add(d, "german", [], id="opel", unit="Opel Blitz", type="truck", formation="2nd Grenadier platoon",
+        element="attached", attached=True, **{"class": "wheeled"})
+    assert findings(d, sample_maps, "miniatures-attachments") == []
+    oob(d, "german", "opel")["formation"] = "StuG platoon"
+    found = findings(d, sample_maps, "miniatures-attachments")
+    assert [f.path for f in found] == ["sides[0].oob[16].formation"]
+    assert "Opel Blitz (German OOB line 17) is a Truck" in found[0].message
+    assert "StuG platoon has none" in found[0].message
