@@ -70,7 +70,7 @@ def known(catalogue, own):
 
 def line_label(unit, side_name, index):
     """How a designer names an OOB line: "Rifle Squad (German OOB line 3)"."""
-    return f"{unit or 'unit'} ({side_name} OOB line {index + 1})"
+    return f"{unit or 'unit'} ({side_name + ' ' if side_name else ''}OOB line {index + 1})"
 
 
 def reference(value, types, path, label, error):
