@@ -29,7 +29,7 @@ TOP_REQUIRED = ("id", "name", "base", "terrain")
 TOP_INHERITED = ("source", "level_units", "level_min", "level_max", "level_step", "hex_metres", "terms",
                  "unit_classes")
 # Optional sections a profile inherits from its base when it leaves them out (docs/rulesets/catalogues.md).
-TOP_OPTIONAL_INHERITED = ("open_terrain", "blind_hex_table", "table_scale", "scenario")
+TOP_OPTIONAL_INHERITED = ("open_terrain", "blind_hex_table", "table_scale", "scenario", "unit_types")
 TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_INHERITED + ("terrain",)
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
@@ -85,6 +85,14 @@ HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 # What a custom entry with a new id and no style of its own is drawn with, by layer and LOS class.
 DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a", "special": "#d8c8a8"}
 
+# The unit types (docs/rulesets/catalogues.md, "Unit types"): the game's own words for what a unit is (kinds),
+# its HQ echelons lowest first, and the types an OOB line names with its ``type``. The scenario checks read these,
+# never a unit's name. A scenario may declare types of its own with the same entry keys.
+UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
+UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
+                  "attaches_to", "rule", "notes")
+UNIT_TYPE_REQUIRED = ("id", "name", "kind")
+
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")
 BAND_WIDTH = 6  # ranges 1-6, 7-12, 13-18 ... (ATS 6.2.63; only the 13-18 label is printed in the rulebook)
 
@@ -133,6 +141,10 @@ class Ruleset:
         self.table_scale = data.get("table_scale")
         self.scenario = data.get("scenario") or {}
         self.open_terrain = data.get("open_terrain")
+        types = data.get("unit_types") or {}
+        self.unit_kinds = tuple(types.get("kinds") or ())
+        self.echelons = tuple(types.get("echelons") or ())
+        self.unit_types = {entry["id"]: entry for entry in types.get("types") or ()}
         self.terrain = {entry["id"]: entry for entry in data["terrain"]}
         self._cells = {}
         for cell in (self.blind_hex_table or {}).get("cells", ()):

@@ -45,6 +45,7 @@ from engine.rulesets.catalogue import (
     _is_number,
     _is_text,
 )
+from engine.rulesets.unittypes import check_section as _check_unit_types
 
 _file_cache = {}
 
@@ -197,6 +198,14 @@ def _check_top(data, problems, builtin_id):
     extends = data.get("extends_base") is True
     if "terrain" in data:
         _check_terrain(data["terrain"], problems, classes, extends=extends, builtin=bool(builtin_id))
+    if "unit_types" in data:
+        terrain_ids = {e.get("id") for e in (data.get("terrain") if isinstance(data.get("terrain"), list) else ())
+                       if isinstance(e, dict)}
+        if base is not None:
+            terrain_ids |= {e["id"] for e in base["terrain"]}
+        _check_unit_types(data["unit_types"], problems, classes, terrain_ids)
+    elif builtin_id:
+        problems.add("unit_types", "is required in a built-in catalogue")
     if "styles" in data:
         if builtin_id:
             problems.add("styles", "a built-in ruleset gives each style in its entry")
