@@ -203,7 +203,7 @@ def test_markers_by_their_catalogue_names(docs):
 
 # -- no ids ----------------------------------------------------------------------------------------------------
 
-VOCABULARY = {"element", "kind", "class", "quality", "selection", "at"}
+VOCABULARY = {"element", "kind", "class", "quality", "selection", "at", "type"}  # "type": a catalogue unit type
 
 
 def renamed(data):
