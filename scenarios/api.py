@@ -92,8 +92,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
                    description="A scenario is published only with every map it names: `publish_maps` publishes "
                                "your private ones with it; otherwise each private map is a 400 error at "
                                "`published`.",
-                   responses={200: ScenarioDetailSerializer, 400: ErrorsSerializer, 403: FORBIDDEN,
-                              404: NOT_FOUND})
+                   responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
     def update(self, request, *args, **kwargs):
         partial = kwargs.pop("partial", False)
         scenario = self.get_object()
@@ -103,8 +102,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return Response(ScenarioDetailSerializer(serializer.save()).data)
 
     @extend_schema(summary="Retitle or (un)publish a scenario",
-                   responses={200: ScenarioDetailSerializer, 400: ErrorsSerializer, 403: FORBIDDEN,
-                              404: NOT_FOUND})
+                   responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)
 

@@ -31,6 +31,14 @@ MAP_DOCUMENT = {
 }
 
 
+def pytest_collection_modifyitems(config, items):
+    """The browser tests run last. Playwright's sync API keeps an event loop running in the main thread for as long
+    as its one browser is open (the session), and the test client cannot run an async view (the job wait) in a
+    thread with a running loop: every test after the first browser test would get a 500 from GET /api/jobs/<id>/.
+    Served by the ASGI server, as `make run` does, the view runs in the server's own loop."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: the order otherwise kept
+
+
 @pytest.fixture(autouse=True)
 def custom_rulesets_need_a_database(request):
     """engine.rulesets.get() reads custom rulesets from the database on lookup (maps.models.custom_rulesets); a
