@@ -62,7 +62,9 @@ TABLE_SCALE_KEYS = ("metres_per_inch", "inch_step", "rule")
 
 # What a game's scenario adds to the scenario format (docs/scenario-format.md): its OOB keys, side fields and
 # scenario rules, each a field spec, plus its unit qualities and which way its turn track counts.
-SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules")
+SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "hidden")
+# What of a scenario is one side's own, kept from the other (engine/scenarios/visibility.py, docs/scenarios.md).
+HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "rule")
 SCENARIO_PARTS = ("oob", "side", "rules")
 TURN_TRACKS = ("up", "down")
 FIELD_TYPES = {
