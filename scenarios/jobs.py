@@ -55,7 +55,9 @@ def sight_lines_cost(parameters, scenario):
     grid = main_grid(scenario, parameters)
     if grid is None:
         return 1  # no main map to read: the job says so itself
-    return sightlines.pairs_bound(scenario.document, grid["columns"], grid["rows"])
+    # reckoned on what the job's reader sees: the cost a refusal states tells nothing of a withheld setup zone
+    seen = visibility.view(scenario.document, parameters.get("sides", visibility.ALL))
+    return sightlines.pairs_bound(seen, grid["columns"], grid["rows"])
 
 
 def export_cost(parameters, scenario):

@@ -295,3 +295,15 @@ def test_the_link_page_keeps_the_side_for_its_session(samples, other_user):
     assert found("tocs", "german", holder.get(f"/api/scenarios/{scenario.pk}/").json()) == []
     assert holder.get(f"/scenarios/{scenario.pk}/side/{link.token}/").status_code == 404
     assert holder.get(f"/scenarios/{scenario.pk}/side/not-a-token/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_sight_lines_cost_is_reckoned_on_what_its_reader_sees(samples):
+    """A refusal states the cost: on TOCS it must not tell a public reader the size of a withheld setup zone."""
+    from scenarios import scenario_maps
+    from scenarios.jobs import sight_lines_cost
+
+    scenario = samples["tocs"]
+    pins = [pin.as_parameter() for pin in scenario_maps.maps_for(scenario, scenario.owner)]
+    costs = [sight_lines_cost({"maps": pins, "sides": sides}, scenario) for sides in ("all", ["german"], [])]
+    assert costs[0] > costs[1] > costs[2], costs
