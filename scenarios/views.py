@@ -90,7 +90,7 @@ def withheld_lines(scenario, sides):
         if gone.get("objective_vp"):
             parts.append("the objectives' VP")
         if parts:
-            lines.append(f"{names.get(side_id, 'the designer') if side_id else 'Secret'}: {', '.join(parts)}")
+            lines.append(f"{names.get(side_id, side_id) if side_id else 'Secret'}: {', '.join(parts)}")
     return lines
 
 
