@@ -307,3 +307,18 @@ def test_a_sight_lines_cost_is_reckoned_on_what_its_reader_sees(samples):
     pins = [pin.as_parameter() for pin in scenario_maps.maps_for(scenario, scenario.owner)]
     costs = [sight_lines_cost({"maps": pins, "sides": sides}, scenario) for sides in ("all", ["german"], [])]
     assert costs[0] > costs[1] > costs[2], costs
+
+
+@pytest.mark.django_db
+def test_the_checks_on_a_view_say_nothing_of_what_was_withheld(samples):
+    """A public reader's checks of TOCS do not report the briefs, OP values and victory conditions they were not
+    given as missing; the owner's report the scenario as it is."""
+    from engine.scenarios import scenariofile, visibility
+    from scenarios.tasks import checks_result
+
+    doc = samples["tocs"].scenariodoc()
+    public = checks_result(scenariofile.ScenarioDoc(data=visibility.view(doc.data, set()), maps=doc.maps))
+    assert not [f for f in public["findings"] if f["code"] in ("tocs-brief", "tocs-side", "no-victory")]
+    assert public["victory"] == {}
+    everything = checks_result(doc)
+    assert set(everything["victory"]) == {"allied", "german"}
