@@ -83,6 +83,7 @@ class CreateSerializer(ProblemsSerializer):
 
     blank_keys = ()
     kind = "document"
+    refuses_unknown_keys = True  # the schema says so (hexside.schema)
 
     def keys(self):
         return ("document", *self.blank_keys, "published")
@@ -137,6 +138,7 @@ class EditRequestSerializer(ProblemsSerializer):
     """The frame of an edits request, ``{"revision": N, "operations": [...]}``; the operations themselves are
     checked by the engine when they are applied (edits.EditError, answered in the same shape)."""
 
+    refuses_unknown_keys = True
     revision = serializers.IntegerField(min_value=1, help_text="The revision the edits were made on.")
     operations = serializers.ListField(help_text="Applied in order; see docs/api.md.")
 

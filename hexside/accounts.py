@@ -17,6 +17,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
+from rest_framework.settings import api_settings
 
 from hexside import throttles
 from hexside.throttles import SignupThrottle
@@ -43,6 +44,8 @@ def locked_out(request, original_response=None, credentials=None):
 
 class TokenView(ObtainAuthToken):
     throttle_classes = throttles.TOKEN  # every try counts, so wrong passwords cannot be tried at speed
+    # DRF's view names its own parsers, the stock JSON one among them; the API's refuses deep nesting with a 400
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
     @extend_schema(tags=["token"], summary="Exchange a username and password for an API token",
                    description="Send the token as `Authorization: Token <token>`.",

@@ -12,9 +12,10 @@ import logging
 import re
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.db import DataError, OperationalError
 from rest_framework import status
+from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -100,6 +101,14 @@ def client_error(exc):
     return None
 
 
+def client_error_body(code, detail):
+    """The body of a client_error answer; a 400 also lists it as a problem at "$", in the documents' shape (an
+    edit's problems name their operation: none here)."""
+    if code == status.HTTP_400_BAD_REQUEST:
+        return {"detail": detail, "errors": [{"operation": None, "path": "$", "hex": None, "message": detail}]}
+    return {"detail": detail}
+
+
 def document_error(exc):
     """The answer to a document's error: 400 with each problem and its path, or 409 with the current revision."""
     if isinstance(exc, edits.EditError):
@@ -119,11 +128,18 @@ def exception_handler(exc, context):
     response = document_error(exc)
     if response is not None:
         return response
+    if isinstance(exc, ParseError):
+        # A body that is not JSON (or not a form): a problem at "$", in the same shape as every other 400
+        return Response(client_error_body(status.HTTP_400_BAD_REQUEST, str(exc.detail)), status=exc.status_code)
     response = drf_exception_handler(exc, context)
     if response is not None:
         response.data = bounded(response.data)
         return response
     known = client_error(exc)
+    if known is None and isinstance(exc, (BadRequest, SuspiciousOperation)):
+        # Django refusing a body DRF was parsing (more than DATA_UPLOAD_MAX_NUMBER_FIELDS form fields, too many
+        # files...): the request's fault, and Django's message says which. (Outside DRF Django answers it 400.)
+        known = status.HTTP_400_BAD_REQUEST, str(exc) or "the request is malformed"
     if known is not None:
-        return Response({"detail": known[1]}, status=known[0])
+        return Response(client_error_body(*known), status=known[0])
     return None

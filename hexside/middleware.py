@@ -5,7 +5,7 @@ import logging
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 
-from hexside.errors import client_error, too_large_detail
+from hexside.errors import client_error, client_error_body, too_large_detail
 
 logger = logging.getLogger("django.request")
 
@@ -54,7 +54,7 @@ class ApiErrorsMiddleware:
 
     def answer(self, request, status, detail):
         if is_api(request) or request.content_type == "application/json":
-            response = JsonResponse({"detail": detail}, status=status)
+            response = JsonResponse(client_error_body(status, detail), status=status)
         else:
             response = HttpResponse(detail, status=status, content_type="text/plain; charset=utf-8")
         if status == 413:

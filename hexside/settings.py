@@ -180,7 +180,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "hexside.schema.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": [
         "hexside.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
@@ -315,10 +315,10 @@ HEXSIDE_MAX_ANALYSIS_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_ANALYSIS_PAIR
 # Up to this many pairs an analysis also stores the full matrix (.npz, 4 bytes a pair); past it, only the
 # per-hex counts, each part answering its pairs a bounded number at a time (the job's result says its mode).
 HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(float(os.environ.get("HEXSIDE_ANALYSIS_MATRIX_PAIRS", 12.5e6)))
-# Sight lines of a scenario trace its setup zones against the play area and the enemy: past this many lines (the
-# bound engine.scenarios.sightlines.pairs_bound works out from the scenario alone) the job is refused before it
-# is queued.
-HEXSIDE_MAX_SIGHT_LINES_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_SIGHT_LINES_PAIRS", 1e8)))
+# Sight lines of a scenario trace its setup zones against the play area and the enemy: past this many hexes
+# crossed (the lines engine.scenarios.sightlines.pairs_bound works out from the scenario alone, times half the
+# map's columns and rows) the job is refused before it is queued. 1e9 is a few minutes of one worker process.
+HEXSIDE_MAX_SIGHT_LINES_HEXES = int(float(os.environ.get("HEXSIDE_MAX_SIGHT_LINES_HEXES", 1e9)))
 # A scenario names at most this many maps of the library, each once (scenarios/scenario_maps.py).
 HEXSIDE_MAX_SCENARIO_MAPS = int(os.environ.get("HEXSIDE_MAX_SCENARIO_MAPS", 8))
 # A viewshed answers every hex of its map: maps with more hexes are refused.

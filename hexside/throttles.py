@@ -1,8 +1,8 @@
 """Rate limits on what costs the most: starting jobs (every kind, batch validations and the map page's picture
 included), computing a map's findings, importing maps, and trying passwords.
 
-A view takes them by naming them, e.g. ``throttle_classes = JOBS`` on any API view that starts a job, or
-``@throttled(*MAP_IMAGES)`` on a plain Django view. Each scope counts twice: per signed-in user (per address for
+A view takes them by naming them, e.g. ``throttle_classes = JOBS`` on any API view that starts a job, or asks
+``check(request, MAP_IMAGES)`` in a plain Django view. Each scope counts twice: per signed-in user (per address for
 anonymous requests), and per address whoever signed in, so that many accounts from one address do not multiply
 the rate. Counts live in Django's cache (shared by every web process: see CACHES in hexside/settings.py). The
 rates are the setting HEXSIDE_THROTTLE_RATES, read at every request, so that a deployment (or a test) can change
@@ -13,12 +13,9 @@ HEXSIDE_NUM_PROXIES): a client cannot choose it.
 A rate only bounds how often work is started; how much may be waiting at once is capped by jobs.limits.
 """
 
-import functools
-import math
 import os
 
 from django.conf import settings
-from django.http import JsonResponse
 from rest_framework.throttling import SimpleRateThrottle
 
 # The scopes hexside/settings.py's HEXSIDE_THROTTLE_RATES may leave out: N/second, N/minute, N/hour or N/day.
@@ -142,31 +139,6 @@ def check(request, classes):
         if not throttle.allow_request(request, None):
             waits.append(throttle.wait() or 1)
     return max(waits) if waits else None
-
-
-def throttled(*classes, refused=None):
-    """The same rate limits on a plain Django view (a page, an image): past one, 429 with Retry-After and the API's
-    {"detail"} (or what ``refused(request, seconds)`` answers, e.g. a picture saying so)."""
-
-    def decorate(view):
-        @functools.wraps(view)
-        def wrapped(request, *args, **kwargs):
-            wait = check(request, classes)
-            if wait is None:
-                return view(request, *args, **kwargs)
-            seconds = math.ceil(wait)
-            if refused is not None:
-                response = refused(request, seconds)
-            else:
-                response = JsonResponse({"detail": f"Request was throttled. Expected available in {seconds} "
-                                                   "seconds."}, status=429)
-            response.status_code = 429
-            response["Retry-After"] = str(seconds)
-            return response
-
-        return wrapped
-
-    return decorate
 
 
 class SignupThrottle(AddressThrottle):

@@ -43,6 +43,8 @@ from jobs.serializers import (
 NOT_FOUND = OpenApiResponse(description="No such job, or a job about another user's private map or scenario.")
 UNAVAILABLE = OpenApiResponse(DetailSerializer, description="The job queue (broker) cannot be reached; nothing "
                                                             "was queued.")
+# What a result file is served as (by its name's extension): a card or print PDF, a map PNG, the analysis .npz
+RESULT_FILES = ("application/pdf", "image/png", "application/octet-stream")
 SIGNED_OUT = OpenApiResponse(DetailSerializer, description="Not signed in, and no stored answer to give.")
 THROTTLED = OpenApiResponse(DetailSerializer, description="Too many jobs started this minute, or too many of yours "
                                                          "queued or running at once: the detail says which, and "
@@ -253,7 +255,7 @@ class JobFileView(APIView):
 
     @extend_schema(tags=["jobs"],
                    summary="Download a job's result file (the analysis matrix as .npz, a card PDF, a map PNG)",
-                   responses={(200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY),
+                   responses={**{(200, media): OpenApiResponse(OpenApiTypes.BINARY) for media in RESULT_FILES},
                               404: NOT_FOUND})
     def get(self, request, pk):
         job = readable_job(request, pk)
@@ -262,5 +264,6 @@ class JobFileView(APIView):
         # The name the job gave its file (a title with accents, say); Django writes it RFC 6266-safe.
         name = (job.result or {}).get("filename") if isinstance(job.result, dict) else None
         name = name or job.result_file.name.rsplit("/", 1)[-1]
-        content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        content_type = mimetypes.guess_type(name)[0]
+        content_type = content_type if content_type in RESULT_FILES else "application/octet-stream"
         return FileResponse(job.result_file.open("rb"), as_attachment=True, filename=name, content_type=content_type)

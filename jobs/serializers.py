@@ -50,7 +50,8 @@ class DetailSerializer(serializers.Serializer):
 
 class JobSummarySerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
-    requested_by = serializers.CharField(source="requested_by.username", default=None, read_only=True)
+    requested_by = serializers.CharField(source="requested_by.username", default=None, read_only=True, allow_null=True,
+                                         help_text="Who asked (null: an anonymous request, or not yours to see).")
     map_hash = serializers.CharField(source="content_hash", read_only=True,
                                      help_text="The content hash (of the map, or the scenario) the job computes for.")
     stale = serializers.SerializerMethodField(help_text="True when the job's map (or scenario) has changed since "
@@ -114,6 +115,8 @@ class JobSerializer(JobSummarySerializer):
 
 class StrictSerializer(serializers.Serializer):
     """Unknown keys are refused by name: a misspelt option must not silently give another answer."""
+
+    refuses_unknown_keys = True  # the schema says so (hexside.schema)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):

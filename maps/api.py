@@ -26,6 +26,7 @@ from maps import findings, scans
 from maps.findings import CheckingSerializer, FindingsPageSerializer
 from maps.models import Map, apply_edits, check_name, restore_revision
 from maps.serializers import (
+    BackgroundResultSerializer,
     BackgroundUploadSerializer,
     ConflictSerializer,
     EditErrorsSerializer,
@@ -178,7 +179,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
             "operations": [{"op": "set_terrain", "hexes": ["C4", "C5", [3, 4]], "terrain": ["woods"]},
                            {"op": "set_hexside", "hex": "C4", "side": "SE", "terrain": "hedge"}]})],
     )
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["post"], parser_classes=[StrictJSONParser])  # operations are JSON
     def edits(self, request, pk=None):
         return self.edit(request)
 
@@ -245,7 +246,12 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return self.current_revision()
 
     @extend_schema(
-        summary="The board scan under the map: download it (GET) or upload a new one (POST)",
+        methods=["GET"], summary="Download the board scan under the map",
+        responses={**{(200, media): OpenApiResponse(OpenApiTypes.BINARY) for media in scans.CONTENT_TYPES.values()},
+                   404: OpenApiResponse(description="No such map, a private map of another user, or no board scan.")},
+    )
+    @extend_schema(
+        methods=["POST"], summary="Upload a new board scan under the map",
         description="POST a PNG or JPEG as multipart `image` (optional `revision`: the revision the page saw). "
                     "It is decoded whole with Pillow within the size and pixel limits (a file with bytes after "
                     "its image's end, or cut short, is refused), written again (no metadata kept), counted "
@@ -253,7 +259,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
                     "entry (a new revision), fitted to the whole grid and half faded; align it afterwards with "
                     "the `set_background` edit operation. The scan it replaces is deleted.",
         request={"multipart/form-data": BackgroundUploadSerializer},
-        responses={200: EditResultSerializer, 400: ErrorsSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
+        responses={200: BackgroundResultSerializer, 400: ErrorsSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
                    409: ConflictSerializer},
     )
     @action(detail=True, methods=["get", "post"], parser_classes=[MultiPartParser, FormParser])

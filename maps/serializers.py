@@ -24,7 +24,7 @@ from documents.serializers import EditRequestSerializer as DocumentEditRequestSe
 from engine import edits, mapfile
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps import scans
-from maps.models import Map, MapRevision, check_name
+from maps.models import NAME_LENGTH, Map, MapRevision, check_name
 
 HEX = {"oneOf": [{"type": "string", "description": "A hex label", "example": "C4"},
                  {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
@@ -120,6 +120,7 @@ class MapUpdateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Map
         fields = ["name", "published"]
+        extra_kwargs = {"name": {"min_length": 1}}  # blank is refused: the schema says so
 
     def validate_name(self, value):
         if not value.strip():
@@ -171,8 +172,8 @@ class MapCreateSerializer(CreateSerializer):
                     "not both")
 
     document = serializers.JSONField(required=False, help_text="A whole map file (docs/map-format.md).")
-    name = serializers.CharField(required=False)
-    ruleset = serializers.CharField(required=False, help_text="A ruleset id, see /api/rulesets/.")
+    name = serializers.CharField(required=False, min_length=1, max_length=NAME_LENGTH)
+    ruleset = serializers.CharField(required=False, min_length=1, help_text="A ruleset id, see /api/rulesets/.")
     grid = GridSerializer(required=False)
     defaults = serializers.JSONField(required=False, help_text='{"terrain": [...], "level": 0}; the ruleset\'s '
                                                                "open ground at level 0 by default.")
@@ -199,6 +200,22 @@ class MapImportSerializer(serializers.Serializer):
     published = serializers.BooleanField(required=False, default=False)
 
 
+class BackgroundEntrySerializer(serializers.Serializer):
+    image = serializers.CharField(help_text="The scan's file name, beside the map.")
+    origin = serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2,
+                                   help_text="The pixel [x, y] of the centre of column 0, row 0.")
+    hex_px = serializers.FloatField(help_text="The hex circumradius in image pixels.")
+    rotation = serializers.FloatField()
+    opacity = serializers.FloatField()
+
+
+class BackgroundResultSerializer(EditResultSerializer):
+    """A new board scan: the revision that names it, its first alignment and the image's [width, height]."""
+
+    background = BackgroundEntrySerializer()
+    size = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+
+
 class ErrorSerializer(serializers.Serializer):
     path = serializers.CharField(help_text="JSON path in the request, e.g. hexes[3].terrain[0].")
     hex = serializers.CharField(allow_null=True, help_text="The hex's label, when the problem is about one.")
@@ -219,7 +236,8 @@ class EditErrorsSerializer(serializers.Serializer):
 
 
 class EditRequestSerializer(DocumentEditRequestSerializer):
-    operations = serializers.ListField(child=OperationField(), help_text="Applied in order; see docs/api.md.")
+    operations = serializers.ListField(child=OperationField(), min_length=1, max_length=edits.MAX_OPERATIONS,
+                                       help_text="Applied in order; see docs/api.md.")
 
 
 class MapRevisionSerializer(RevisionSerializer):

@@ -59,11 +59,8 @@ def _storage(user):
 def _import_wait(request):
     """The API's import throttles (hexside.throttles.IMPORTS) asked for a form's post, so that the site's forms
     count against the same limit as POST /api/maps/ and /api/maps/import/: the seconds to wait, or None."""
-    waits = []
-    for throttle in (cls() for cls in throttles.IMPORTS):
-        if not throttle.allow_request(request, None):
-            waits.append(throttle.wait() or 60)
-    return math.ceil(max(waits)) if waits else None
+    wait = throttles.check(request, throttles.IMPORTS)
+    return math.ceil(wait) if wait is not None else None
 
 
 def _refused(request, template, context, wait):
@@ -219,10 +216,10 @@ def map_image(request, pk):
             job.delete()  # its picture was removed from storage: draw it again
             job = None
         if job is None:
-            for throttle in (throttle_class() for throttle_class in throttles.MAP_IMAGES):
-                if not throttle.allow_request(request, None):
-                    return _placeholder(status=429, retry=math.ceil(throttle.wait() or RETRY_AFTER_SECONDS),
-                                        text="Too many maps drawn for you just now; this one will be drawn later.")
+            wait = throttles.check(request, throttles.MAP_IMAGES)
+            if wait is not None:
+                return _placeholder(status=429, retry=math.ceil(wait),
+                                    text="Too many maps drawn for you just now; this one will be drawn later.")
             try:
                 job, _ = dispatch.submit("map-image", {}, subject=map, user=request.user)
             except dispatch.BrokerUnavailable:

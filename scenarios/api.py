@@ -166,7 +166,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
                 {"op": "insert", "path": "sides[0].oob", "value": {"id": "rifle", "unit": "Rifle Squad", "count": 2}},
                 {"op": "insert", "path": "sides[0].placements", "value": {"unit": "rifle", "hex": "C4"}}]})],
     )
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["post"], parser_classes=[StrictJSONParser])  # operations are JSON
     def edits(self, request, pk=None):
         return self.edit(request)
 
@@ -183,8 +183,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return self.one_revision(number)
 
     @extend_schema(summary="Bring an earlier revision back, as a new revision", request=RestoreRequestSerializer,
-                   responses={200: EditResultSerializer, 400: ErrorsSerializer, 403: FORBIDDEN, 404: NOT_FOUND,
-                              409: ConflictSerializer})
+                   responses={200: EditResultSerializer, 403: FORBIDDEN, 404: NOT_FOUND, 409: ConflictSerializer})
     @action(detail=True, methods=["post"], url_path=r"revisions/(?P<number>\d+)/restore", url_name="restore")
     def restore(self, request, pk=None, number=None):
         return self.restore_to(request, number)

@@ -51,13 +51,16 @@ def checks_cost(parameters, scenario):
 
 
 def sight_lines_cost(parameters, scenario):
-    """The lines its setup zones trace against the play area and the enemy (a bound from the scenario alone)."""
+    """The hexes its lines of sight cross: the lines its setup zones trace against the play area and the enemy (a
+    bound from the scenario alone), each about half the map's columns and rows long. A line across a 500 x 500
+    map costs ten times one across a 50 x 50 map, so the bound is on hexes crossed, not lines."""
     grid = main_grid(scenario, parameters)
     if grid is None:
         return 1  # no main map to read: the job says so itself
     # reckoned on what the job's reader sees: the cost a refusal states tells nothing of a withheld setup zone
     seen = visibility.view(scenario.document, parameters.get("sides", visibility.ALL))
-    return sightlines.pairs_bound(seen, grid["columns"], grid["rows"])
+    length = max(1, (grid["columns"] + grid["rows"]) // 2)
+    return sightlines.pairs_bound(seen, grid["columns"], grid["rows"]) * length
 
 
 def export_cost(parameters, scenario):
@@ -74,8 +77,8 @@ def kinds():
     return (
         Kind("scenario-checks", "authoring.scenario_checks", label="scenario checks", cost=checks_cost),
         Kind("sight-lines", "authoring.sight_lines", label="scenario sight lines", cost=sight_lines_cost,
-             limit="HEXSIDE_MAX_SIGHT_LINES_PAIRS",
-             unit="lines of sight (its setup zones against the play area and the enemy)",
+             limit="HEXSIDE_MAX_SIGHT_LINES_HEXES",
+             unit="hexes crossed by lines of sight (its setup zones against the play area and the enemy)",
              advice="make the setup zones or the play area smaller"),
         # A card PDF or the scenario's map PNG.
         Kind("export", "authoring.export", label="scenario export", cost=export_cost),

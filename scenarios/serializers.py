@@ -14,6 +14,7 @@ from documents.serializers import (
     RevisionSerializer,
     problem,
 )
+from engine.edits import MAX_OPERATIONS
 from engine.scenarios import edits, scenariofile, victory, visibility
 from scenarios import scenario_maps
 from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision, library_maps
@@ -60,8 +61,9 @@ class ScenarioDetailSerializer(ScenarioSerializer):
     document = serializers.SerializerMethodField(help_text="The scenario file (docs/scenario-format.md), as you may "
                                                            "see it: another side's private part is left out and "
                                                            "listed in extensions.withheld.")
-    victory = serializers.SerializerMethodField(help_text="Per side id: the victory condition's sentence, and the "
-                                                          "sentence of each condition it combines.")
+    victory = serializers.SerializerMethodField(help_text="Per side id: the victory condition's `sentence`, the "
+                                                          "same one item a line (`lines`: depth, text) and the "
+                                                          "sentence of each condition it combines (`parts`).")
 
     class Meta(ScenarioSerializer.Meta):
         fields = ScenarioSerializer.Meta.fields + ["document", "victory"]
@@ -92,6 +94,7 @@ class ScenarioUpdateSerializer(serializers.ModelSerializer):
     class Meta:
         model = Scenario
         fields = ["title", "published", "publish_maps"]
+        extra_kwargs = {"title": {"min_length": 1}}  # blank is refused: the schema says so
 
     def validate_title(self, value):
         if not value.strip():
@@ -133,7 +136,8 @@ class ScenarioCreateSerializer(CreateSerializer):
     document = serializers.JSONField(required=False, help_text="A whole scenario file (docs/scenario-format.md).")
     title = serializers.CharField(required=False, max_length=TITLE_LENGTH)
     ruleset = serializers.CharField(required=False)
-    map = serializers.IntegerField(required=False, help_text="The id of the (main) map it is played on.")
+    map = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1,
+                                   help_text="The id of the (main) map it is played on.")
     published = serializers.BooleanField(required=False, default=False)
 
     def keys(self):
@@ -167,18 +171,24 @@ class ScenarioImportSerializer(serializers.Serializer):
     published = serializers.BooleanField(required=False, default=False)
 
 
+# Each operation takes only its own keys (engine.scenarios.edits.OPERATIONS): the schema says which.
+OPERATION_KEYS = {"path": {"type": "string", "minLength": 1, "example": "sides[0].oob"}, "value": {},
+                  "index": {"type": "integer", "minimum": 0}, "from": {"type": "integer", "minimum": 0},
+                  "to": {"type": "integer", "minimum": 0}}
+
+
 @extend_schema_field({"oneOf": [
     {"type": "object", "title": name, "required": ["op", *required], "additionalProperties": False,
-     "properties": {"op": {"type": "string", "enum": [name]}, "path": {"type": "string", "example": "sides[0].oob"},
-                    "value": {}, "index": {"type": "integer"}, "from": {"type": "integer"},
-                    "to": {"type": "integer"}}}
-    for name, (required, _optional) in edits.OPERATIONS.items()]})
+     "properties": {"op": {"type": "string", "enum": [name]},
+                    **{key: OPERATION_KEYS[key] for key in (*required, *optional)}}}
+    for name, (required, optional) in edits.OPERATIONS.items()], "discriminator": {"propertyName": "op"}})
 class ScenarioOperationField(serializers.DictField):
     pass
 
 
 class ScenarioEditRequestSerializer(EditRequestSerializer):
-    operations = serializers.ListField(child=ScenarioOperationField(), help_text="Applied in order.")
+    operations = serializers.ListField(child=ScenarioOperationField(), min_length=1, max_length=MAX_OPERATIONS,
+                                       help_text="Applied in order.")
 
 
 class ScenarioRevisionSerializer(RevisionSerializer):

@@ -1,4 +1,5 @@
-"""Observation for TOCS (The Operational Combat Series, WWII time-period rules). Not tactical line of sight.
+"""Observation for TOCS (the rulebook never expands the acronym; WWII time-period rules). Not tactical line of
+sight.
 
 TOCS hexes are 1,200 m across and units never fire across hexsides, so the question a map answers is whether
 a unit on a hill can observe a hex: a Forward Observer directing artillery (L719) or a unit's free

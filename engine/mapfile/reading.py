@@ -395,9 +395,9 @@ class _Reader(Reader):
 
     def read_background(self, obj):
         """The board scan's entry: the image's file name and where the grid lies on it, in image pixels."""
+        before = self.found  # a required key missing counts too: {} is not a background
         if not self.keys(obj, "background", BACKGROUND_KEYS, ("image", "origin", "hex_px")):
             return None
-        before = self.found
         image = obj.get("image")
         if "image" in obj and (not isinstance(image, str) or not BACKGROUND_IMAGE.match(image)):
             self.error("background.image", f"expected a file name (letters, digits, '.', '_', '-'), got {image!r}",

@@ -4,6 +4,7 @@ import math
 
 from engine.render.canvas import is_drawn
 from engine.render.patterns import hex_points, paste_pattern
+from engine.render.scenario import PERIMETER_INK
 from engine.render.styles import GRID_LINE, INK, SQRT3, font, rgb, style_of
 
 
@@ -25,6 +26,9 @@ def _legend_entries(cmap, canvas, scenario):
     if scenario is not None:
         for side, colour in scenario.side_colours.items():
             entries.append((side, "side", {"fill": colour}))
+        if scenario.perimeter:
+            entries.append(("Perimeter", "hexside", {"stroke": "#%02x%02x%02x" % PERIMETER_INK,
+                                                     "stroke_width": 0.06}))
     return entries
 
 

@@ -8,6 +8,8 @@ from engine.render.canvas import hex_index, is_drawn
 from engine.render.patterns import draw_marker
 from engine.render.styles import INK, font, rgb
 
+PERIMETER_INK = (140, 20, 20)  # the line between the hexes of different owners (the legend's "Perimeter")
+
 
 @dataclass
 class ScenarioLayer:
@@ -15,7 +17,8 @@ class ScenarioLayer:
 
     side_colours: side -> "#rrggbb". setup_zones and control: side -> hexes. objectives: [{"hex", "label"}],
     optionally "side" when one side holds it. units: [{"hex", "side", "label"}], several in a hex are a stack,
-    drawn fanned. entry_hexes: side -> hexes. entry_edges: side -> map edges ("N", "E", "S", "W").
+    drawn fanned. entry_hexes: side -> hexes. entry_edges: side -> map edges ("N", "E", "S", "W"). perimeter:
+    side -> the hexes it owns at the start (TOCS), each side's tinted and the line between owners drawn.
     """
 
     side_colours: dict = field(default_factory=dict)
@@ -25,6 +28,7 @@ class ScenarioLayer:
     units: list = field(default_factory=list)
     entry_hexes: dict = field(default_factory=dict)
     entry_edges: dict = field(default_factory=dict)
+    perimeter: dict = field(default_factory=dict)
 
     def colour(self, side, alpha=255):
         return (*rgb(self.side_colours.get(side), (120, 120, 120)), alpha)
@@ -35,6 +39,7 @@ def draw_ground(image, draw, canvas, layer):
     cmap, grid, s = canvas.cmap, canvas.grid, canvas.s
     drawn = is_drawn(canvas)
     width = max(2, round(s * 0.08))
+    _draw_perimeter(draw, canvas, layer)
     for side, hexes in layer.setup_zones.items():
         zone = {hex_index(cmap, h) for h in hexes}
         for i in zone:
@@ -69,6 +74,31 @@ def draw_ground(image, draw, canvas, layer):
                 draw.line([(x, y + s * 0.35), (x, y - s * 0.1)], fill=INK, width=max(1, round(s * 0.03)))
                 draw.polygon([(x, y - s * 0.1), (x + s * 0.28, y), (x, y + s * 0.1)], fill=layer.colour(side),
                              outline=INK)
+
+
+def _draw_perimeter(draw, canvas, layer):
+    """Each side's owned hexes lightly tinted, and a line along every hexside between hexes of different owners
+    (a hex nobody owns is no man's land): the perimeter both players keep on their maps (TOCS, 004 L362)."""
+    if not layer.perimeter:
+        return
+    cmap, grid = canvas.cmap, canvas.grid
+    drawn = is_drawn(canvas)
+    owner = {}
+    for side, hexes in layer.perimeter.items():
+        for h in hexes:
+            owner[hex_index(cmap, h)] = side
+    for i, side in owner.items():
+        if drawn[i]:
+            draw.polygon(canvas.corners(i), fill=layer.colour(side, 60))
+    width = max(2, round(canvas.s * 0.12))
+    for i, side in owner.items():
+        if not drawn[i]:
+            continue
+        col, row = grid.from_index(i)
+        for k in range(6):
+            n = grid.step(col, row, k)
+            if grid.contains(*n) and owner.get(grid.index(*n)) != side:
+                draw.line(canvas.edge(i, k), fill=PERIMETER_INK, width=width)
 
 
 def _draw_entry_edge(image, draw, canvas, layer, side, edge):

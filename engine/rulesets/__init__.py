@@ -6,7 +6,8 @@
     ost.terrain_ids("hexside")       # ['hedge', 'stone-wall', ...]
 
 The layers, each a module: catalogue (the Ruleset and the format's vocabulary), reading (a file or JSON read
-and checked), registry (which rulesets there are). See docs/rulesets/catalogues.md.
+and checked), unittypes (a unit_types section or a scenario's own types checked), registry (which rulesets
+there are). See docs/rulesets/catalogues.md.
 """
 
 from engine.rulesets.catalogue import (

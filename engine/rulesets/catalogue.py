@@ -29,7 +29,7 @@ TOP_REQUIRED = ("id", "name", "base", "terrain")
 TOP_INHERITED = ("source", "level_units", "level_min", "level_max", "level_step", "hex_metres", "terms",
                  "unit_classes")
 # Optional sections a profile inherits from its base when it leaves them out (docs/rulesets/catalogues.md).
-TOP_OPTIONAL_INHERITED = ("open_terrain", "blind_hex_table", "table_scale", "scenario")
+TOP_OPTIONAL_INHERITED = ("open_terrain", "blind_hex_table", "table_scale", "scenario", "unit_types")
 TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_INHERITED + ("terrain",)
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
@@ -61,9 +61,11 @@ LINEAR = {"road": "along-road", "railroad": "along-railroad"}
 TABLE_SCALE_KEYS = ("metres_per_inch", "inch_step", "rule")
 
 # What a game's scenario adds to the scenario format (docs/scenario-format.md): its OOB keys, side fields and
-# scenario rules, each a field spec, plus its unit qualities and which way its turn track counts.
-SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "hidden")
-# What of a scenario is one side's own, kept from the other (engine/scenarios/visibility.py, docs/scenarios.md).
+# scenario rules, each a field spec, plus its unit qualities, which way its turn track counts, what its rules say
+# of who sets up and who moves first when a scenario names no side (play_order: a sentence per key), and what of a
+# scenario is one side's own, kept from the other (hidden: engine/scenarios/visibility.py, docs/scenarios.md).
+SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "play_order", "hidden")
+PLAY_ORDER_KEYS = ("sets_up_first", "moves_first")
 HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "rule")
 SCENARIO_PARTS = ("oob", "side", "rules")
 TURN_TRACKS = ("up", "down")
@@ -84,6 +86,14 @@ FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 # What a custom entry with a new id and no style of its own is drawn with, by layer and LOS class.
 DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a", "special": "#d8c8a8"}
+
+# The unit types (docs/rulesets/catalogues.md, "Unit types"): the game's own words for what a unit is (kinds),
+# its HQ echelons lowest first, and the types an OOB line names with its ``type``. The scenario checks read these,
+# never a unit's name. A scenario may declare types of its own with the same entry keys.
+UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
+UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
+                  "attaches_to", "rule", "notes")
+UNIT_TYPE_REQUIRED = ("id", "name", "kind")
 
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")
 BAND_WIDTH = 6  # ranges 1-6, 7-12, 13-18 ... (ATS 6.2.63; only the 13-18 label is printed in the rulebook)
@@ -133,6 +143,10 @@ class Ruleset:
         self.table_scale = data.get("table_scale")
         self.scenario = data.get("scenario") or {}
         self.open_terrain = data.get("open_terrain")
+        types = data.get("unit_types") or {}
+        self.unit_kinds = tuple(types.get("kinds") or ())
+        self.echelons = tuple(types.get("echelons") or ())
+        self.unit_types = {entry["id"]: entry for entry in types.get("types") or ()}
         self.terrain = {entry["id"]: entry for entry in data["terrain"]}
         self._cells = {}
         for cell in (self.blind_hex_table or {}).get("cells", ()):
@@ -213,6 +227,13 @@ class Ruleset:
     def turn_track(self):
         """Which way the game's turn record track counts by default: "up" or "down"."""
         return self.scenario.get("turn_track") or "up"
+
+    def play_order(self, key):
+        """What the rules say of ``key`` ("sets_up_first" or "moves_first") when a scenario names no side: the
+        catalogue's sentence, as the rulebook puts it, or None where the catalogue gives none."""
+        if key not in PLAY_ORDER_KEYS:
+            raise ValueError(f"{key!r} is not one of {', '.join(PLAY_ORDER_KEYS)}")
+        return (self.scenario.get("play_order") or {}).get(key)
 
     def inches_per_hex(self, hex_metres=None, given=None):
         """(inches of table per hex, where that came from), or None for a game with no table scale.

@@ -27,6 +27,7 @@ from engine.rulesets.catalogue import (
     MARKERS,
     OBSTACLES,
     PATTERNS,
+    PLAY_ORDER_KEYS,
     SCENARIO_KEYS,
     SCENARIO_PARTS,
     STYLE_KEYS,
@@ -45,6 +46,7 @@ from engine.rulesets.catalogue import (
     _is_number,
     _is_text,
 )
+from engine.rulesets.unittypes import check_section as _check_unit_types
 
 _file_cache = {}
 
@@ -197,6 +199,14 @@ def _check_top(data, problems, builtin_id):
     extends = data.get("extends_base") is True
     if "terrain" in data:
         _check_terrain(data["terrain"], problems, classes, extends=extends, builtin=bool(builtin_id))
+    if "unit_types" in data:
+        terrain_ids = {e.get("id") for e in (data.get("terrain") if isinstance(data.get("terrain"), list) else ())
+                       if isinstance(e, dict)}
+        if base is not None:
+            terrain_ids |= {e["id"] for e in base["terrain"]}
+        _check_unit_types(data["unit_types"], problems, classes, terrain_ids)
+    elif builtin_id:
+        problems.add("unit_types", "is required in a built-in catalogue")
     if "styles" in data:
         if builtin_id:
             problems.add("styles", "a built-in ruleset gives each style in its entry")
@@ -358,6 +368,15 @@ def _check_scenario(scenario, problems):
     _check_keys(scenario, SCENARIO_KEYS, (), "scenario", problems)
     if "turn_track" in scenario and scenario["turn_track"] not in TURN_TRACKS:
         problems.add("scenario.turn_track", f"{scenario['turn_track']!r} is not one of {', '.join(TURN_TRACKS)}")
+    if "play_order" in scenario:
+        order = scenario["play_order"]
+        if not isinstance(order, dict):
+            problems.add("scenario.play_order", f"must be an object with some of the keys {', '.join(PLAY_ORDER_KEYS)}")
+        else:
+            _check_keys(order, PLAY_ORDER_KEYS, (), "scenario.play_order", problems)
+            for key in PLAY_ORDER_KEYS:
+                if key in order and not _is_text(order[key]):
+                    problems.add(f"scenario.play_order.{key}", "must be a non-empty string (what the rules say)")
     if "qualities" in scenario:
         qualities = scenario["qualities"]
         if not isinstance(qualities, list) or not all(_is_text(q) for q in qualities):

@@ -10,6 +10,7 @@ side. A brief holds only its own side's forces, zones, reinforcements, mission a
 public sheet holds no unit at all. ``sheets(doc)`` names them; ``card_pdf(doc, sheet=...)`` draws one.
 """
 
+import dataclasses
 import io
 import re
 from functools import lru_cache
@@ -34,7 +35,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from engine import render
+from engine import render, rulesets
 from engine.los.engine import compile_map
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import victory
@@ -55,12 +56,14 @@ SMALL_CELL = 400  # characters of a small table's cell (a game's figures, object
 CELL_HEXES = 12  # hexes named in a table cell; the rest are counted ("and 40 more")
 CELL_ARRIVALS = 6  # a unit's arrivals named in its setup cell
 INLINE_NOTES = 160  # characters of weapons and notes kept beside a unit's name; longer ones get a row of their own
+TABLE_START = 22 * mm  # a small table's heading goes to the next page with its table unless this much room is left
 BLANK_LINE = re.compile(r"\n\s*\n")
 INK = colors.HexColor("#222222")
 RULE = colors.HexColor("#999988")
 SHADE = colors.HexColor("#efece0")
-GAME_NAMES = {"ost": "Old School Tactical", "ats": "Advanced Tactics System", "assault": "Assault: Sicily '43",
-              "miniatures": "WW2 miniatures (quick reference)", "tocs": "The Operational Combat Series"}
+# An overlay's printed ID: a letter-number ID, as ATS identifies its overlays (001 L138, 3.3.1); the painter's
+# copies of one add "-2", "-3". Any other id (the painter's "sel-1") is Hexside's own and not printed.
+OVERLAY_ID = re.compile(r"^([A-Za-z]{1,4}\d{1,4})(?:-\d+)?$")
 
 
 class CardError(ValueError):
@@ -163,6 +166,45 @@ def unit_name(unit):
     return scenario_checks._unit_name(unit)
 
 
+def catalogue(doc):
+    """The scenario's game catalogue, or None for a ruleset no longer known."""
+    try:
+        return rulesets.get(doc.ruleset)
+    except KeyError:
+        return None
+
+
+def game_name(doc):
+    """The game's name as its catalogue spells it (the rulebook's: "Advanced Tobruk System", 001 L114)."""
+    found = catalogue(doc)
+    return found.name if found is not None else doc.ruleset
+
+
+def marker_name(doc, kind):
+    """A marker by its catalogue name (Foxholes), not its terrain id (foxholes)."""
+    found = catalogue(doc)
+    try:
+        return found.get(kind)["name"] if found is not None else kind
+    except KeyError:
+        return kind
+
+
+def printed_map(doc):
+    """The main map as the card draws it: each overlay labelled with its printed ID, or with nothing where its
+    id is Hexside's own (OVERLAY_ID)."""
+    mapdoc = doc.maps[doc.main_key]
+    if not mapdoc.overlays:
+        return mapdoc
+    overlays = [dataclasses.replace(overlay, id=overlay_id(overlay.id)) for overlay in mapdoc.overlays]
+    return dataclasses.replace(mapdoc, overlays=overlays)
+
+
+def overlay_id(given):
+    """An overlay's printed letter-number ID ("P3", also for the painter's copy "P3-2"), or "" (OVERLAY_ID)."""
+    match = OVERLAY_ID.match(str(given))
+    return match.group(1) if match else ""
+
+
 def on_main(ref):
     return ":" not in ref
 
@@ -176,7 +218,7 @@ def scenario_layer(doc, side_ids):
     layer = render.ScenarioLayer(side_colours={s["name"]: s.get("colour") for s in shown})
     for o in data.get("objectives", []):
         if on_main(o["hex"]):
-            entry = {"hex": o["hex"], "label": o.get("name") or o["id"]}
+            entry = {"hex": o["hex"], "label": o.get("name") or ""}
             if o.get("owner") in names:
                 entry["side"] = names[o["owner"]]
             layer.objectives.append(entry)
@@ -191,6 +233,13 @@ def scenario_layer(doc, side_ids):
         hexes = [h for r in side["reinforcements"] for h in r.get("hexes") or [] if on_main(h)]
         if hexes:
             layer.entry_hexes[name] = hexes
+    for sid, hexes in sorted((data.get("perimeter") or {}).items()):
+        # The perimeter is known to both players (TOCS: "the perimeter on both maps should be the same", 004
+        # L362): every sheet draws it, each side's hexes in its colour, the public sheet included.
+        side = doc.side(sid)
+        if side is not None:
+            layer.side_colours.setdefault(side["name"], side.get("colour"))
+            layer.perimeter[side["name"]] = [h for h in hexes if on_main(h)]
     return layer
 
 
@@ -206,7 +255,7 @@ def crop_of(doc):
 def map_png(doc, side_ids, width_mm, height_mm, dpi=MAP_DPI):
     """The main map cropped to the play area with the scenario drawn on it, sized to fit width x height mm:
     (png bytes, width mm, height mm) as it goes on the page."""
-    cmap = compile_map(doc.maps[doc.main_key])
+    cmap = compile_map(printed_map(doc))
     crop = crop_of(doc)
     area = render.play_area(cmap, crop) if crop else None
     natural_w, natural_h = render.printed_size(cmap.grid, dpi, MAP_HEX_MM, area=area, cmap=cmap)
@@ -224,10 +273,10 @@ def map_png(doc, side_ids, width_mm, height_mm, dpi=MAP_DPI):
     return out.getvalue(), w * shrink, h * shrink
 
 
-def setup_or_entry(side, unit):
+def setup_or_entry(doc, side, unit):
     """Where a unit starts: its setup hexes, its entry turns, else its side's setup zone."""
     hexes = [pl["hex"] for pl in side["placements"] if pl["unit"] == unit["id"]]
-    arrivals = [f"turn {r['turn']}" + (f", {victory.EDGE_NAMES[r['edge']]} edge" if r.get("edge") else "")
+    arrivals = [turn_label(doc, r["turn"]) + (f", {victory.EDGE_NAMES[r['edge']]} edge" if r.get("edge") else "")
                 + (f", {hex_list(r['hexes'], CELL_HEXES)}" if r.get("hexes") else "")
                 for r in side["reinforcements"] for g in r["units"] if g["unit"] == unit["id"]]
     if len(arrivals) > CELL_ARRIVALS:
@@ -259,7 +308,7 @@ def forces_table(doc, side, frame_w):
         row = [p(name, "cell"), p(unit["count"], "cell"), p(unit.get("quality") or "—", "cell")]
         if extra:
             row.append(p(unit.get(extra[1]) or "—", "cell"))
-        row.append(p(setup_or_entry(side, unit), "cell"))
+        row.append(p(setup_or_entry(doc, side, unit), "cell"))
         rows.append(row)
         if not inline:
             # Long weapons and notes go under the unit across the whole table, so that no row outgrows a page.
@@ -283,11 +332,35 @@ def hex_list(hexes, limit=24):
     return ", ".join(hexes[:limit]) + f" and {len(hexes) - limit} more ({len(hexes)} hexes, shaded on the map)"
 
 
+def track_box(turns, played):
+    """The box of the turn record track that shows turn ``played`` (1 = the first turn played, as reinforcements
+    and victory count): on a track counting up from ``first``, first + played - 1; counting down, the first
+    turn is the highest box, so a 14-turn OST track (1.3: "place a counter on the 10 square and a counter on the 4
+    square for the initial turn") shows turn 3 in box 12."""
+    first = turns.get("first")
+    first = 1 if first is None else first
+    if turns.get("counts") == "down":
+        return first + turns["count"] - played
+    return first + played - 1
+
+
+def turn_label(doc, played, capital=False):
+    """ "turn 3", and the box that shows it where the track's number differs: "turn 3 (box 12 of the track)"."""
+    turns = doc.data["turns"]
+    box = track_box(turns, played)
+    text = f"{'T' if capital else 't'}urn {played}"
+    if not 1 <= played <= turns["count"]:
+        return text + " (not on the track)"
+    return text + (f" (box {box} of the track)" if box != played else "")
+
+
 def turn_track(doc, side_ids, frame_w):
-    """The turn record track: a box per turn, reinforcement turns marked with who arrives."""
+    """The turn record track: a box per turn, the boxes of the turns reinforcements arrive shaded and marked
+    with who arrives."""
     data = doc.data
     turns = data["turns"]
-    first, count = turns.get("first") or 1, turns["count"]
+    first, count = turns.get("first"), turns["count"]
+    first = 1 if first is None else first
     numbers = list(range(first, first + count))
     if turns.get("counts") == "down":
         numbers.reverse()
@@ -295,7 +368,7 @@ def turn_track(doc, side_ids, frame_w):
     for side in data["sides"]:
         if side["id"] in side_ids:
             for r in side["reinforcements"]:
-                arriving.setdefault(r["turn"], []).append(side["name"])
+                arriving.setdefault(track_box(turns, r["turn"]), []).append(side["name"])
     cells, marks = [], []
     for n in numbers:
         cells.append(p(n, "turn"))
@@ -311,9 +384,10 @@ def turn_track(doc, side_ids, frame_w):
     table = Table(rows, colWidths=[width] * min(TURNS_PER_ROW, len(cells)), hAlign="LEFT")
     table.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.8, INK), ("INNERGRID", (0, 0), (-1, -1), 0.4, RULE),
                                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONTNAME", (0, 0), (-1, -1), FONT)] + shading))
-    note = "Shaded turns bring reinforcements." if arriving else ""
+    note = "Shaded boxes bring reinforcements." if arriving else ""
     if turns.get("counts") == "down":
-        note = ("The track counts down. " + note).strip()
+        note = (f"The track counts down: the first turn is box {numbers[0]}, the last box {numbers[-1]}. "
+                + note).strip()
     return [table] + ([p(note, "meta")] if note else [])
 
 
@@ -329,7 +403,7 @@ def game_block(doc, side_ids):
             f = side["fields"]
             rows.append([side["name"], f.get("gut_check", "—"), f.get("impulse", "—"),
                          sum(u["count"] * (u.get("casualty_points") or 0) for u in side["oob"])])
-        out += [p("Gut check and impulse points", "h3"), small_table(rows)]
+        out += [CondPageBreak(TABLE_START), p("Gut check and impulse points", "h3"), small_table(rows)]
         extras = []
         if rules.get("luck_cards") is not None:
             luck = rules["luck_cards"]
@@ -346,7 +420,7 @@ def game_block(doc, side_ids):
                          given if given is not None else d["total"]])
         inches = inches_per_hex(doc)
         metres = doc.maps[doc.main_key].grid.hex_metres
-        out += [p("Activation deck", "h3"), small_table(rows)]
+        out += [CondPageBreak(TABLE_START), p("Activation deck", "h3"), small_table(rows)]
         if inches is not None:
             out.append(p(f"Scale: one hex is {metres:g} m of ground, {inches:g} inches on the table "
                          f"(1 inch = 25 yards); measure ranges in hexes × {inches:g}."
@@ -364,7 +438,8 @@ def game_block(doc, side_ids):
             names = list(dict.fromkeys(u["formation"] for u in side["oob"] if u.get("formation")))
             if names:
                 groups.append(f"{side['name']}: {', '.join(names)}.")
-        out += [p("Formations and points", "h3"), small_table(rows)] + [p(g) for g in groups]
+        out += [CondPageBreak(TABLE_START), p("Formations and points", "h3"), small_table(rows)]
+        out += [p(g) for g in groups]
         extras = [f"Hand limit {rules['hand_limit']} cards." if rules.get("hand_limit") else "",
                   "Early victory is in use." if rules.get("early_victory") else "",
                   "Minefields are in use." if rules.get("minefields") else ""]
@@ -373,11 +448,14 @@ def game_block(doc, side_ids):
         overlays = rules.get("overlays") or []
         out.append(p("Overlays", "h3"))
         if overlays:
-            rows = [["Overlay", "X hex", "Y hex"]] + [[o.get("id", "?"), o.get("x", "—"), o.get("y", "—")]
-                                                      for o in overlays]
+            rows = [["Overlay", "X hex", "Y hex"]] + [[overlay_id(o.get("id")) or "—", o.get("x", "—"),
+                                                       o.get("y", "—")] for o in overlays]
             out.append(small_table(rows))
         else:
-            out.append(p("No overlays are placed."))
+            out.append(p("The scenario's rules place no overlays."))
+        on_map = [i for i in dict.fromkeys(overlay_id(o.id) for o in doc.maps[doc.main_key].overlays) if i]
+        if on_map:
+            out.append(p(f"Drawn on the map already: overlay{'s' if len(on_map) > 1 else ''} {', '.join(on_map)}."))
         lines = []
         if rules.get("setup_order"):
             names = {s["id"]: s["name"] for s in data["sides"]}
@@ -398,7 +476,7 @@ def game_block(doc, side_ids):
             rows.append([side["name"], side["fields"].get("op_minimum", "—"), side["fields"].get("op_reserve", "—")])
         lines = [f"Module: {rules['module']}." if rules.get("module") else "",
                  f"Each turn is {rules['turn_hours']} hours." if rules.get("turn_hours") else ""]
-        out += [p("Operations points", "h3"), small_table(rows)] if shown else []
+        out += [CondPageBreak(TABLE_START), p("Operations points", "h3"), small_table(rows)] if shown else []
         out += [p(" ".join(x for x in lines if x))] if any(lines) else []
     return out
 
@@ -407,8 +485,18 @@ def small_table(rows):
     """A small table, each column as wide as its longest text (up to 40 characters), all of them within the
     narrower paper's frame: a long name wraps in its cell instead of squeezing the others to nothing."""
     rows = [[str(c) if len(str(c)) <= SMALL_CELL else str(c)[:SMALL_CELL] + " …" for c in row] for row in rows]
-    longest = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
-    natural = [min(max(n, 3), 40) * CHAR_PT + 12 for n in longest]
+    register_fonts()
+
+    def width(text, r):
+        return pdfmetrics.stringWidth(text, BOLD if r == 0 else FONT, 8.5)
+
+    natural = []
+    for c in range(len(rows[0])):
+        # The longest text up to 40 characters' worth, and never narrower than its longest word ("German" broke
+        # as "Germa n" when characters were counted instead of measured).
+        longest = max(width(row[c], r) for r, row in enumerate(rows))
+        word = max((width(w, r) for r, row in enumerate(rows) for w in row[c].split()), default=0)
+        natural.append(max(min(longest, 40 * CHAR_PT), min(word, TABLE_W / 2), 18) + 14)
     shrink = min(1.0, TABLE_W / sum(natural))
     table = Table([[p(c, "head" if r == 0 else "cell") for c in row] for r, row in enumerate(rows)],
                   colWidths=[w * shrink for w in natural], repeatRows=1, hAlign="LEFT")
@@ -439,10 +527,23 @@ def side_section(doc, side, frame_w, sentences):
             if r.get("hexes"):
                 where.append("at " + hex_list(r["hexes"]))
             note = f" {r['note']}" if r.get("note") else ""
-            out += texts(f"{what} {' or '.join(where)}.{note}", lead=f"<b>Turn {r['turn']}:</b> ")
+            out += texts(f"{what} {' or '.join(where)}.{note}", lead=f"<b>{turn_label(doc, r['turn'], True)}:</b> ")
     if side["id"] in sentences:
-        out.append(KeepTogether([p("Victory", "h3")] + texts(sentences[side["id"]])))
+        out.append(KeepTogether([p("Victory", "h3")] + victory_lines(sentences[side["id"]])))
     return out
+
+
+def victory_lines(lines):
+    """A victory sentence one item a line (victory.lines), each level indented under its "either:" or "both:",
+    a wrapped item hanging under its label: which "or" binds which "and" reads at a glance."""
+    return [Paragraph(escape(line["text"]), _victory_style(line["depth"])) for line in lines]
+
+
+@lru_cache(maxsize=None)
+def _victory_style(depth):
+    hang = 5 * mm if depth else 0
+    return ParagraphStyle(f"victory-{depth}", styles()["body"], leftIndent=depth * 5 * mm + hang,
+                          firstLineIndent=-hang, spaceAfter=1.5)
 
 
 def header(doc, side_ids, frame_w, frame_h, secret_side=None):
@@ -454,7 +555,7 @@ def header(doc, side_ids, frame_w, frame_h, secret_side=None):
     if data.get("subtitle"):
         out.append(p(data["subtitle"], "subtitle"))
     meta = [x for x in (data.get("date"), data.get("place")) if x]
-    line = " · ".join(meta + [GAME_NAMES.get(doc.ruleset, doc.ruleset)])
+    line = " · ".join(meta + [game_name(doc)])
     if data.get("designer"):
         line += f" · by {data['designer']}"
     out.append(p(line, "meta"))
@@ -465,15 +566,27 @@ def header(doc, side_ids, frame_w, frame_h, secret_side=None):
     return out
 
 
+def play_order(doc):
+    """Who sets up first and who moves first: the side the scenario names, else what the game's rules say
+    (the catalogue's scenario.play_order, each sentence citing its rule)."""
+    data = doc.data
+    names = {s["id"]: s["name"] for s in data["sides"]}
+    found = catalogue(doc)
+    lines = []
+    for key, verb in (("sets_up_first", "sets up first"), ("moves_first", "moves first")):
+        if data.get(key) in names:
+            lines.append(f"{names[data[key]]} {verb}.")
+        elif found is not None and found.play_order(key):
+            lines.append(found.play_order(key))
+        else:
+            lines.append(f"The scenario does not say who {verb}.")
+    return lines
+
+
 def general(doc):
     """Setup order, who moves first, weather and light."""
     data = doc.data
-    names = {s["id"]: s["name"] for s in data["sides"]}
-    lines = []
-    if data.get("sets_up_first") in names:
-        lines.append(f"{names[data['sets_up_first']]} sets up first.")
-    if data.get("moves_first") in names:
-        lines.append(f"{names[data['moves_first']]} moves first.")
+    lines = play_order(doc)
     env = data.get("environment") or {}
     if env.get("weather"):
         lines.append(f"Weather: {env['weather']}.")
@@ -491,9 +604,9 @@ def objectives_block(doc):
     names = {s["id"]: s["name"] for s in doc.data["sides"]}
     rows = [["Objective", "Hex", "Held at start by", "VP"]]
     for o in objectives:
-        rows.append([o.get("name") or o["id"], o["hex"], names.get(o.get("owner"), "nobody"),
+        rows.append([o.get("name") or "—", o["hex"], names.get(o.get("owner"), "nobody"),
                      o["vp"] if o.get("vp") is not None else "—"])
-    return [p("Objectives", "h3"), small_table(rows)]
+    return [CondPageBreak(TABLE_START), p("Objectives", "h3"), small_table(rows)]
 
 
 def markers_block(doc, side_ids):
@@ -501,9 +614,10 @@ def markers_block(doc, side_ids):
     if not markers:
         return []
     names = {s["id"]: s["name"] for s in doc.data["sides"]}
-    rows = [["Marker", "Hex", "Side", "Count"]] + [[m["kind"], m["hex"], names.get(m.get("side"), "—"),
-                                                    m.get("count") or 1] for m in markers]
-    return [p("Markers at start", "h3"), small_table(rows)]
+    rows = [["Marker", "Hex", "Side", "Count"]] + [[marker_name(doc, m["kind"]), m["hex"],
+                                                    names.get(m.get("side"), "—"), m.get("count") or 1]
+                                                   for m in markers]
+    return [CondPageBreak(TABLE_START), p("Markers at start", "h3"), small_table(rows)]
 
 
 def special_rules(doc):
@@ -519,10 +633,10 @@ def special_rules(doc):
 def story(doc, sheet, frame_w, frame_h):
     """The flowables of one sheet."""
     data = doc.data
-    sentences = victory.sentences_for(doc)
+    sentences = victory.lines_for(doc)
     if doc.ruleset == "tocs" and sheet != "public":
         side = doc.side(sheet)
-        out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side)
+        out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side) + [p(" ".join(play_order(doc)))]
         brief = side.get("brief") or {}
         if brief.get("mission"):
             out += [p("Mission", "h3")] + texts(brief["mission"])
@@ -599,7 +713,7 @@ def scenario_map_png(doc, sheet, dpi, hex_mm):
     """The scenario's map for print as PNG bytes: the play area with what the sheet may show drawn on it."""
     if sheet not in sheets(doc):
         raise CardError(f"this scenario's sheets are {', '.join(sheets(doc))}; there is no sheet {sheet!r}")
-    cmap = compile_map(doc.maps[doc.main_key])
+    cmap = compile_map(printed_map(doc))
     image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop_of(doc),
                                 scenario=scenario_layer(doc, sheet_sides(doc, sheet)))
     out = io.BytesIO()

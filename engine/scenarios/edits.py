@@ -65,7 +65,7 @@ def apply(document, operations, maps=None, rulesets=None):
     problems, notes = [], []
     for index, op in enumerate(operations):
         where = f"operations[{index}]"
-        if not isinstance(op, dict) or op.get("op") not in OPERATIONS:
+        if not isinstance(op, dict) or not isinstance(op.get("op"), str) or op["op"] not in OPERATIONS:
             problems.append(Problem(index, f"{where}.op", f"expected an operation, one of {', '.join(OPERATIONS)}"))
             continue
         required, optional = OPERATIONS[op["op"]]
@@ -82,6 +82,10 @@ def apply(document, operations, maps=None, rulesets=None):
             steps = parse_path(op["path"])
         except ValueError as exc:
             problems.append(Problem(index, f"{where}.path", str(exc)))
+            continue
+        if not isinstance(steps[0], str):
+            problems.append(Problem(index, f"{where}.path", f"{op['path']}: a path starts with a key of the "
+                                                           "document, e.g. \"sides[0].oob\""))
             continue
         if steps[0] in FIXED:
             problems.append(Problem(index, f"{where}.path", f"{steps[0]!r} cannot be changed"))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
-from engine.scenarios import limits, victory
+from engine.scenarios import limits, types, unittypes, victory
 from engine.scenarios.writing import content_hash, dumps, to_dict  # noqa: F401 (the format's writer, named here)
 
 FORMAT = "hexside-scenario"
@@ -27,8 +27,8 @@ ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 EDGES = ("N", "E", "S", "W")
 
 TOP_KEYS = ("format", "version", "title", "ruleset", "subtitle", "date", "place", "introduction", "designer",
-            "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "sides",
-            "markers", "objectives", "special_rules", "perimeter", "extensions")
+            "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "unit_types",
+            "sides", "markers", "objectives", "special_rules", "perimeter", "extensions")
 MAP_KEYS = ("key", "id", "name", "document", "placement", "rotation")
 TURN_KEYS = ("count", "counts", "first")
 ENVIRONMENT_KEYS = ("weather", "night", "visibility")
@@ -45,7 +45,8 @@ OBJECTIVE_KINDS = ("objective", "control")
 # The OOB entry's fields common to every game. What each game adds (OOB keys, side fields, scenario rules, unit
 # qualities) is its catalogue's scenario section (engine/rulesets/data/<game>.json, docs/scenario-format.md);
 # anything else is an error, so a typo is caught rather than kept.
-OOB_COMMON = ("id", "unit", "name", "count", "class", "quality", "leader", "weapons", "formation", "hidden", "notes")
+OOB_COMMON = ("id", "unit", "name", "count", "class", "type", "quality", "leader", "weapons", "formation", "hidden",
+              "notes")
 IMPULSE = re.compile(r"^(\d+)D6(?:\+(\d+))?$")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 TURN_COUNTS = ("up", "down")
@@ -121,6 +122,8 @@ class _Reader(mapfile.Reader):
         self.ruleset = None
         self.catalogue = None
         self.hexes_listed = 0
+        self.unit_types = {}  # type id -> entry: the catalogue's and the scenario's own (engine/scenarios/unittypes.py)
+        self.side_name = ""
 
     # -- small readers -------------------------------------------------------------------------------
     def text(self, obj, key, path, required=False, limit=limits.INTRODUCTION):
@@ -354,6 +357,10 @@ class _Reader(mapfile.Reader):
         out["turns"] = self.read_turns(data.get("turns", {}))
         out["environment"] = self.read_environment(data.get("environment", {}))
         out["rules"] = self.game_fields(data.get("rules", {}), "rules", "rules")
+        own_types = unittypes.read(data.get("unit_types", []), self.catalogue, self.error)
+        self.unit_types = unittypes.known(self.catalogue, own_types)
+        if own_types:
+            out["unit_types"] = own_types
         objectives, self.objective_ids = self.read_objectives(data.get("objectives", []))
         sides, side_ids = self.read_sides(data.get("sides", []), objectives)
         self.side_ids = side_ids
@@ -464,7 +471,7 @@ class _Reader(mapfile.Reader):
     def read_play_area(self, value):
         if value is None:
             return None
-        if not self.keys(value, "play_area", ("corners",), ("corners",)):
+        if not self.keys(value, "play_area", ("corners",), ("corners",)) or "corners" not in value:
             return None
         corners = value["corners"]
         if not isinstance(corners, list) or len(corners) != 2:
@@ -548,6 +555,7 @@ class _Reader(mapfile.Reader):
                 colour = "#3b5b92"
             side["colour"] = colour.lower()
             side["fields"] = self.read_side_fields(entry.get("fields", {}), f"{path}.fields")
+            self.side_name = side["name"]
             side["oob"] = self.read_oob(entry.get("oob", []), f"{path}.oob")
             if isinstance(entry.get("oob"), list) and not entry["oob"] or "oob" not in entry:
                 self.error(f"{path}.oob", f"{side['name'] or 'this side'} has no units: a side needs at least one "
@@ -588,6 +596,12 @@ class _Reader(mapfile.Reader):
                 self.error(f"{where}.class", f"expected one of this ruleset's unit classes ({', '.join(classes)}), "
                                              f"got {unit_class!r}", code="bad-class")
             clean["class"] = unit_class if unit_class is not None else (classes[0] if classes else None)
+            if "type" in entry:
+                label = unittypes.line_label(unit, self.side_name, int(where.rpartition("[")[2][:-1]))
+                clean["type"] = unittypes.reference(entry["type"], self.unit_types, f"{where}.type", label,
+                                                    self.error)
+                if unit_class is None and clean["type"] is not None:
+                    clean["class"] = self.unit_types[clean["type"]].get("class") or clean["class"]
             quality = entry.get("quality")
             qualities = self.catalogue.qualities if self.catalogue is not None else ()
             if quality is not None and qualities and quality not in qualities:
@@ -635,6 +649,10 @@ class _Reader(mapfile.Reader):
         for where, entry in self.entries(items, path, PLACEMENT_KEYS, ("unit", "hex")):
             ref = self.hex(entry["hex"], f"{where}.hex")
             uid = entry["unit"]
+            wrong = types.wrong_text(uid, "a unit id")
+            if wrong:
+                self.error(f"{where}.unit", wrong, ref, code="bad-type")
+                continue
             if uid not in units:
                 self.error(f"{where}.unit", f"no unit {uid!r} in this side's OOB", ref, code="unknown-unit")
                 continue
@@ -657,6 +675,10 @@ class _Reader(mapfile.Reader):
             if not self.within(entry["units"], f"{where}.units", limits.REINFORCEMENT_UNITS):
                 continue
             for upath, u in self.entries(entry["units"], f"{where}.units", REINFORCEMENT_UNIT_KEYS, ("unit",)):
+                wrong = types.wrong_text(u["unit"], "a unit id")
+                if wrong:
+                    self.error(f"{upath}.unit", wrong, code="bad-type")
+                    continue
                 if u["unit"] not in units:
                     self.error(f"{upath}.unit", f"no unit {u['unit']!r} in this side's OOB", code="unknown-unit")
                     continue

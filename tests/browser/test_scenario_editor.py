@@ -142,9 +142,14 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
     page.fill("#victory-inputs input[data-key=points]", "12")
     page.click("#add-victory")
     r = saved_after(page, r)
-    assert sentences(page) == ["Control Objective 1 (P10) at the end of the game.",
-                               "Inflict at least 12 casualty points on the Side 2."]
+    assert sentences(page) == ["Both:", "(a) control Objective 1 (P10) at the end of the game; and",
+                               "(b) inflict at least 12 casualty points on Side 2."]
+    assert page.locator("#victory .sentence.depth-1").count() == 2  # one item a line, indented under "Both:"
     assert document(scenario.pk)["sides"][0]["victory"]["kind"] == "and"
+    assert page.locator("#victory .sentence:text('Both:') button").count() == 0  # only what "and" combines goes
+    page.locator("#victory .sentence.depth-1").nth(1).locator("button").click()
+    r = saved_after(page, r)
+    assert sentences(page) == ["Control Objective 1 (P10) at the end of the game."]
 
     # The second side: a unit and a zone on the far side of the hill.
     page.click("#tabs [role=tab]:text('Side 2')")
@@ -198,7 +203,7 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
     assert page.locator("#oob tr[data-unit]").count() == 4
     assert page.inner_text("#withheld") == "Hidden from you: 2 hidden units, 1 hidden marker."
     assert "Hidden from you" in page.inner_text("#hidden-from-you")
-    assert page.locator("#victory .sentence").all_inner_texts()[0].startswith("Score 3 VP for Hill 112 crest (P10)")
+    assert page.locator("#victory .sentence").all_inner_texts()[1].startswith("(a) score 3 VP for Hill 112 crest (P10)")
     # Zoom on the crest, where the German stack and the objective are.
     page.evaluate("""() => { const e = window.scenarioEditor, [c, r] = e.grid.parseLabel('P9'),
         [x, y] = e.grid.centre(c, r); e.view.scale = 48; e.view.ox = e.view.width / 2 - x * 48;

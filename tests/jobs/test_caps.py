@@ -142,34 +142,6 @@ def test_a_maps_findings_are_throttled(user_client, user_map):
     assert refused.status_code == 429 and refused.has_header("Retry-After")
 
 
-@override_settings(HEXSIDE_THROTTLE_RATES=RATES)
-def test_the_map_image_throttle_applies_to_a_plain_django_view(published_map_request):
-    """The map page's picture is a plain view (its owner applies it): the decorator throttles it per address."""
-    from hexside import throttles
-    from maps import views
-
-    view = throttles.throttled(*throttles.MAP_IMAGES)(views.map_image)
-    request, pk = published_map_request
-    answers = [view(request(), pk).status_code for _ in range(3)]
-    assert 429 not in answers[:2] and answers[2] == 429
-    assert view(request(), pk)["Retry-After"]
-
-
-@pytest.fixture
-def published_map_request(other_published_map, settings):
-    from django.contrib.auth.models import AnonymousUser
-    from django.test import RequestFactory
-
-    settings.HEXSIDE_MAP_IMAGE_WAIT_HEXES = 0  # answer at once with the placeholder: no worker here
-
-    def request():
-        made = RequestFactory().get(f"/maps/{other_published_map.pk}/map.png", REMOTE_ADDR="198.51.100.20")
-        made.user = AnonymousUser()
-        return made
-
-    return request, other_published_map.pk
-
-
 # -- a cancel stops running work, and the worker takes the next user's job -------------------------------------
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ def test_checks_and_sight_lines_through_a_worker(worker, django_user_model, map_
     assert job["result"]["findings"] == expected
     outside = [f for f in expected if f["code"] == "setup-outside-zone"]
     assert outside and outside[0]["hex"] == "E5"
-    assert job["result"]["victory"]["red"] == "Eliminate every unit of the Blue."
+    assert job["result"]["victory"]["red"] == "Eliminate every Blue unit."
 
     again = client.post(f"/api/scenarios/{scenario.pk}/checks/", format="json")
     assert again.status_code == 200 and again.json()["id"] == job["id"]

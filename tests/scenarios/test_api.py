@@ -201,9 +201,9 @@ def test_sight_lines_too_costly_are_refused_before_they_are_queued(user_client, 
     created = user_client.post("/api/scenarios/", {"document": small}, format="json")
     assert created.status_code == 201, created.json()
     url = f"/api/scenarios/{created.json()['id']}/sight-lines/"
-    with override_settings(HEXSIDE_MAX_SIGHT_LINES_PAIRS=100):
+    with override_settings(HEXSIDE_MAX_SIGHT_LINES_HEXES=100):
         refused = user_client.post(url, format="json")
     assert refused.status_code == 400
     body = refused.json()
-    assert body["limit"] == "HEXSIDE_MAX_SIGHT_LINES_PAIRS" and "setup zones" in body["detail"]
+    assert body["limit"] == "HEXSIDE_MAX_SIGHT_LINES_HEXES" and "setup zones" in body["detail"]
     assert not Job.objects.filter(kind="sight-lines").exists()

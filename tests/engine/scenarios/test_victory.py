@@ -15,7 +15,7 @@ CASES = [
     ({"kind": "control", "objectives": ["crest", "wood"], "at": "each-turn", "vp": 1},
      "Score 1 VP for each of Hill 112 crest (P10) and The wood (O9) you control at the end of each turn."),
     ({"kind": "control", "objectives": ["crest", "wood", "farm"], "count": 2},
-     "Control at least 2 of Hill 112 crest (P10), The wood (O9) and Esquay farm (I11) at the end of the game."),
+     "Control two of Hill 112 crest (P10), The wood (O9) or Esquay farm (I11) at the end of the game."),
     ({"kind": "vp", "at_least": 10}, "Have at least 10 victory points at the end of the game."),
     ({"kind": "vp", "at_least": 1}, "Have at least 1 victory point at the end of the game."),
     ({"kind": "casualties", "points": 16}, "Inflict at least 16 casualty points on the British."),
@@ -23,14 +23,15 @@ CASES = [
     ({"kind": "exit", "units": 4, "edge": "N", "by_turn": 10},
      "Exit at least 4 units off the north edge by the end of turn 10."),
     ({"kind": "exit", "vp": 12, "hexes": ["A5", "A6"]}, "Exit units worth at least 12 VP through hexes A5 or A6."),
-    ({"kind": "hold", "objective": "farm", "turns": 3}, "Hold Esquay farm (I11) for 3 consecutive turns."),
-    ({"kind": "hold", "objective": "farm", "turns": 1}, "Hold Esquay farm (I11) for 1 turn."),
-    ({"kind": "eliminate"}, "Eliminate every unit of the British."),
+    ({"kind": "hold", "objective": "farm", "turns": 3},
+     "Hold Esquay farm (I11) at the end of three consecutive turns, at any point in the game."),
+    ({"kind": "hold", "objective": "farm", "turns": 1}, "Hold Esquay farm (I11) at the end of any turn."),
+    ({"kind": "eliminate"}, "Eliminate every British unit."),
     ({"kind": "and", "conditions": [{"kind": "control", "objectives": ["crest"]}, {"kind": "vp", "at_least": 5}]},
-     "All of: control Hill 112 crest (P10) at the end of the game; have at least 5 victory points at the end of "
-     "the game."),
+     "Both: (a) control Hill 112 crest (P10) at the end of the game; and (b) have at least 5 victory points at the "
+     "end of the game."),
     ({"kind": "or", "conditions": [{"kind": "eliminate"}, {"kind": "text", "text": "Hold out until dusk"}]},
-     "Any one of: eliminate every unit of the British; hold out until dusk."),
+     "Either: (a) eliminate every British unit; or (b) Hold out until dusk."),
     ({"kind": "text", "text": "Keep the bridge intact"}, "Keep the bridge intact."),
 ]
 

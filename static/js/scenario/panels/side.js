@@ -26,7 +26,8 @@ export function sidePanel(ed, i) {
   box.append(el("h3", {}, "Order of battle ", el("span", { class: "counts", id: "oob-counts" },
     `${total} units: ${placed} placed, ${arriving} arriving, ${Math.max(0, total - placed - arriving)} free in the zone`)));
   const extra = ed.config.oobExtra || [];
-  const head = ["Unit", "Name", "Count", "Class", "Quality", "Leader", "Formation", "Hidden", ...extra.map((k) => k.replaceAll("_", " ")), "Placed", ""];
+  const types = [["", "— (not checked)"], ...(ed.config.unitTypes || []), ...(ed.doc.unit_types || []).map((t) => [t.id, `${t.name} (own)`])];
+  const head = ["Unit", "Name", "Count", "Class", "Type", "Quality", "Leader", "Formation", "Hidden", ...extra.map((k) => k.replaceAll("_", " ")), "Placed", ""];
   const table = el("table", { class: "oob", id: "oob" }, el("tr", {}, ...head.map((h) => el("th", {}, h))));
   side.oob.forEach((u, j) => {
     const up = `${path}.oob[${j}]`;
@@ -38,6 +39,7 @@ export function sidePanel(ed, i) {
       el("td", {}, el("input", { type: "text", value: u.name, "aria-label": "name", onchange: (e) => setKey("name", e.target.value) })),
       el("td", {}, el("input", { type: "number", min: 1, value: u.count, "aria-label": "count", onchange: (e) => setKey("count", numberOrNull(e.target.value)) })),
       el("td", {}, selectBare(u.class, (ed.config.unitClasses || []).map((c) => [c, c]), (v) => setKey("class", v))),
+      el("td", {}, selectBare(u.type, types, (v) => setKey("type", v || null))),
       el("td", {}, selectBare(u.quality, [["", "—"], ...(ed.config.qualities || []).map((q) => [q, q])], (v) => setKey("quality", v || null))),
       el("td", {}, el("input", { type: "checkbox", checked: u.leader, "aria-label": "leader", onchange: (e) => setKey("leader", e.target.checked) })),
       el("td", {}, el("input", { type: "text", value: u.formation || "", "aria-label": "formation", onchange: (e) => setKey("formation", e.target.value || null) })),

@@ -1,5 +1,5 @@
-// The victory conditions of a side: the server's sentence for each, and a builder that adds one more (combined
-// with "and" or "or" with those already there).
+// The victory conditions of a side: the server's sentence, one item a line, and a builder that adds one more
+// (combined with "and" or "or" with those already there).
 import { el } from "../../lib/dom.js";
 import { clone } from "../../documents/scenario.js";
 import { EDGES, numberOrNull } from "../forms.js";
@@ -12,9 +12,15 @@ export function victoryBuilder(ed, i) {
   const box = el("div", { id: "victory" }, el("h3", {}, "Victory conditions"));
   if (!v) box.append(el("p", { class: "muted" }, "None yet."));
   else {
-    if (["and", "or"].includes(v.kind)) box.append(el("p", {}, v.kind === "and" ? "All of these:" : "Any one of these:"));
-    (sentences ? sentences.parts : []).forEach((text, k) => box.append(el("div", { class: "sentence row" }, el("span", {}, text),
-      ed.canEdit ? el("button", { type: "button", class: "small", title: "Remove", onclick: () => ed.set(path, withoutPart(v, k), "remove a victory condition") }, "✕") : null)));
+    // The sentence one item a line, as the card prints it, indented by level; each condition the outer "and" or
+    // "or" combines (a line of depth 1, or the one condition) can be removed.
+    let part = -1;
+    (sentences ? sentences.lines : []).forEach(({ depth, text }) => {
+      if (depth === 1) part += 1;
+      const k = part, removable = ed.canEdit && (depth === 1 || !["and", "or"].includes(v.kind));
+      box.append(el("div", { class: `sentence row depth-${Math.min(depth, 4)}` }, el("span", {}, text),
+        removable ? el("button", { type: "button", class: "small", title: "Remove", onclick: () => ed.set(path, withoutPart(v, k), "remove a victory condition") }, "✕") : null));
+    });
   }
   if (!ed.canEdit) return box;
   const form = el("div", { class: "fields", id: "victory-form" });
@@ -35,7 +41,7 @@ export function victoryBuilder(ed, i) {
       case "casualties": num("points"); add("who", el("select", {}, el("option", { value: "enemy" }, "inflict on the enemy"), el("option", { value: "own" }, "suffer at most"))); break;
       case "exit": num("units"); num("vp"); add("edge", el("select", {}, el("option", { value: "" }, "—"), ...EDGES.map((e) => el("option", { value: e }, e))));
         add("hexes", el("input", { type: "text", placeholder: "A5, A6" })); num("by_turn"); break;
-      case "hold": add("objective", el("select", {}, ...objectives.map(([id, t]) => el("option", { value: id }, t)))); num("turns"); break;
+      case "hold": add("objective", el("select", {}, ...objectives.map(([id, t]) => el("option", { value: id }, t)))); num("turns"); num("by_turn"); break;
       case "text": add("text", el("input", { type: "text" })); break;
       default: break;
     }
