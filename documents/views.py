@@ -66,7 +66,7 @@ class DocumentViewSetMixin:
         revision = document.revisions.select_related("author").filter(number=number).first()
         if revision is None:
             raise Http404(f"{document._meta.verbose_name} {document.pk} has no revision {number}")
-        return Response(self.revision_detail_serializer(revision).data)
+        return Response(self.revision_detail_serializer(revision, context={"request": self.request}).data)
 
     def restore_to(self, request, number):
         document = self.get_object()

@@ -63,6 +63,15 @@ def visible_jobs(user):
     return subjects.with_current(Job.objects.filter(subjects.readable(user) | mine)).select_related("requested_by")
 
 
+def readable_job(request, pk):
+    """The job with this id if this request may read it (its subject, and what the job was made to show), else
+    Http404: a job of another side's view does not exist for its reader."""
+    job = get_object_or_404(visible_jobs(request.user), pk=pk)
+    if not subjects.may_read(job, request):
+        raise Http404("no such job")
+    return job
+
+
 def job_payload(job, request=None):
     return JobSerializer(job, context={"request": request}).data
 
@@ -195,7 +204,7 @@ class JobDetailView(APIView):
     def get(self, request, pk):
         waited = getattr(request, "waited", False)
         try:
-            job = get_object_or_404(visible_jobs(request.user), pk=pk)
+            job = readable_job(request, pk)
         except Http404:
             if waited:
                 raise Http404("the job was deleted while this request waited for it") from None
@@ -228,7 +237,7 @@ class JobCancelView(APIView):
                     "A job that has already finished is left as it is (409).",
         responses={200: JobSerializer, 403: DetailSerializer, 404: NOT_FOUND, 409: JobSerializer})
     def post(self, request, pk):
-        job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        job = readable_job(request, pk)
         user = request.user
         _, owner_id = subjects.current(job)
         allowed = user.is_authenticated and (user.is_staff or user.pk in (job.requested_by_id, owner_id))
@@ -249,7 +258,7 @@ class JobFileView(APIView):
                    responses={**{(200, media): OpenApiResponse(OpenApiTypes.BINARY) for media in RESULT_FILES},
                               404: NOT_FOUND})
     def get(self, request, pk):
-        job = get_object_or_404(visible_jobs(request.user), pk=pk)
+        job = readable_job(request, pk)
         if not job.result_file:
             raise Http404("this job has no result file")
         # The name the job gave its file (a title with accents, say); Django writes it RFC 6266-safe.

@@ -22,6 +22,9 @@ class Subject:
     hash_field: str = "content_hash"  # the subject's current content hash: a job for another one is stale
     owner_field: str = "owner_id"  # the id of its owner, who may cancel its jobs
     label: str = ""  # in words ("map"), for the API's descriptions
+    # may_read_job(job, request) -> bool: whether one readable job is this request's to read, when what a job
+    # shows depends on more than its subject (a scenario's job made for the sides its requester held)
+    may_read_job: Callable | None = None
 
     def __str__(self):
         return self.label or self.name
@@ -68,6 +71,12 @@ def _delete_jobs(sender, instance, **kwargs):
     for subject in SUBJECTS.values():
         if subject.model is sender:
             Job.objects.filter(subject_type=subject.name, subject_id=instance.pk).delete()
+
+
+def may_read(job, request):
+    """Whether a job that visible_jobs() gives is this request's to read (its subject's may_read_job says)."""
+    subject = SUBJECTS.get(job.subject_type)
+    return subject is None or subject.may_read_job is None or subject.may_read_job(job, request)
 
 
 # -- questions about many jobs at once, in the same query ----------------------------------------------------

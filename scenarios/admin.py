@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scenarios.models import Scenario, ScenarioRevision
+from scenarios.models import Scenario, ScenarioRevision, SideLink
 
 
 class ScenarioRevisionInline(admin.TabularInline):
@@ -19,3 +19,13 @@ class ScenarioAdmin(admin.ModelAdmin):
     search_fields = ["title", "owner__username"]
     readonly_fields = ["revision", "content_hash", "created", "updated"]
     inlines = [ScenarioRevisionInline]
+
+
+@admin.register(SideLink)
+class SideLinkAdmin(admin.ModelAdmin):
+    """Side links, to see and revoke; the token is never shown (whoever reads it holds the side)."""
+
+    list_display = ["scenario", "side", "created", "revoked"]
+    list_filter = ["revoked"]
+    fields = ["scenario", "side", "created", "revoked"]
+    readonly_fields = ["scenario", "side", "created"]

@@ -28,6 +28,7 @@ from maps.api import IsOwnerOrReadOnly, errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
 from scenarios import scenario_maps
 from scenarios.models import Scenario, apply_edits, library_maps, restore_revision
+from scenarios.readers import sides_for
 from scenarios.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
@@ -81,7 +82,9 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def create(self, request, *args, **kwargs):
         serializer = ScenarioCreateSerializer(data=request_data(request), context={"request": request})
         serializer.is_valid(raise_exception=True)
-        return Response(ScenarioDetailSerializer(serializer.save()).data, status=status.HTTP_201_CREATED)
+        created = serializer.save()
+        return Response(ScenarioDetailSerializer(created, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="A scenario, with its document",
                    responses={200: ScenarioDetailSerializer, 404: NOT_FOUND})
@@ -99,7 +102,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         serializer = ScenarioUpdateSerializer(scenario, data=request.data, partial=partial,
                                               context={"request": request})
         serializer.is_valid(raise_exception=True)
-        return Response(ScenarioDetailSerializer(serializer.save()).data)
+        return Response(ScenarioDetailSerializer(serializer.save(), context={"request": request}).data)
 
     @extend_schema(summary="Retitle or (un)publish a scenario",
                    responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
@@ -127,7 +130,8 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         doc = scenariofile.parse(content, library_maps(request.user))
         scenario = Scenario.objects.create_from_doc(request.user, doc, published=published,
                                                     summary="imported from a scenario file")
-        return Response(ScenarioDetailSerializer(scenario).data, status=status.HTTP_201_CREATED)
+        return Response(ScenarioDetailSerializer(scenario, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Download the scenario file",
                    responses={(200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT,
@@ -139,7 +143,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def export(self, request, pk=None):
         scenario = self.get_object()
         try:
-            text = scenario.export(request.user)
+            text = scenario.export(request.user, sides_for(request, scenario))
         except scenario_maps.MapsUnreadable as exc:
             return errors_response(exc.errors, status.HTTP_403_FORBIDDEN)
         except scenariofile.ScenarioFormatError as exc:

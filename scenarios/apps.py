@@ -24,8 +24,9 @@ def register_jobs():
     from jobs import kinds, subjects
     from scenarios import jobs
     from scenarios.models import Scenario
+    from scenarios.readers import may_read_job
 
     subjects.register(subjects.Subject("scenario", Scenario, readable=Scenario.objects.visible_to,
-                                       label="scenario"))
+                                       label="scenario", may_read_job=may_read_job))
     for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
         kinds.register(kind)

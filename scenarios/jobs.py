@@ -12,7 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 
 from engine.hexgrid import Grid
-from engine.scenarios import cards, sightlines
+from engine.scenarios import sightlines, visibility
 from jobs.api import SubjectJobView, job_schema
 from jobs.kinds import Kind
 from jobs.serializers import StrictSerializer
@@ -21,6 +21,7 @@ from maps.jobs import check_print_size, print_fields
 from maps.models import Map
 from scenarios import scenario_maps
 from scenarios.models import Scenario
+from scenarios.readers import sheets_for, sides_for
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 
@@ -56,8 +57,10 @@ def sight_lines_cost(parameters, scenario):
     grid = main_grid(scenario, parameters)
     if grid is None:
         return 1  # no main map to read: the job says so itself
+    # reckoned on what the job's reader sees: the cost a refusal states tells nothing of a withheld setup zone
+    seen = visibility.view(scenario.document, parameters.get("sides", visibility.ALL))
     length = max(1, (grid["columns"] + grid["rows"]) // 2)
-    return sightlines.pairs_bound(scenario.document, grid["columns"], grid["rows"]) * length
+    return sightlines.pairs_bound(seen, grid["columns"], grid["rows"]) * length
 
 
 def export_cost(parameters, scenario):
@@ -87,13 +90,15 @@ class ScenarioExportSerializer(StrictSerializer):
                                      help_text="pdf: the printable card; png: the map with the scenario on it.")
     paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
     sheet = serializers.CharField(required=False, help_text="card; for TOCS public or a side's id (its secret "
-                                                            "brief). Default: the first sheet.")
+                                                            "brief, for a holder of its link). Default: the "
+                                                            "first sheet.")
     dpi, hex_mm = print_fields()
 
     def validate_sheet(self, value):
         sheets = self.context["sheets"]
         if value not in sheets:
-            raise serializers.ValidationError(f"this scenario's sheets are {', '.join(sheets)}")
+            raise serializers.ValidationError(f"the sheets of this scenario you may have are {', '.join(sheets)} "
+                                              "(a side's brief is its link holder's)")
         return value
 
     def validate(self, data):
@@ -142,11 +147,15 @@ class ScenarioJobView(SubjectJobView):
             return errors_response(exc.errors, status.HTTP_403_FORBIDDEN)
 
     def parameters(self, request, scenario):
-        """The scenario, its content hash and its maps as this reader may have them (their ids and content
-        hashes, read from the maps' rows: the worker reads the documents, scenario_maps.pinned_lookup)."""
+        """The scenario, its content hash, its maps as this reader may have them (their ids and content
+        hashes, read from the maps' rows: the worker reads the documents, scenario_maps.pinned_lookup), and the
+        sides the reader holds (scenarios.readers): the job sees what they may, and a job made for other sides
+        is another job, whose result and file only a reader holding them gets (readers.may_read_job)."""
         self.pins = scenario_maps.maps_for(scenario, request.user)
+        self.sides = sides_for(request, scenario)
         return {"scenario": scenario.pk, "content_hash": scenario.content_hash,
-                "maps": [pin.as_parameter() for pin in self.pins], **self.options_of(request, scenario)}
+                "maps": [pin.as_parameter() for pin in self.pins], "sides": visibility.as_parameter(self.sides),
+                **self.options_of(request, scenario)}
 
     def options_of(self, request, scenario):
         """The job's own parameters from the request body (none by default), or raise ValidationError."""
@@ -185,7 +194,7 @@ class ExportJobView(ScenarioJobView):
     kind = "export"
 
     def options_of(self, request, scenario):
-        sheets = [sheet for sheet, _ in cards.sheet_choices(scenario.document)]
+        sheets = [sheet for sheet, _ in sheets_for(scenario, self.sides)]
         data = request.data if isinstance(request.data, dict) else None
         grid = print_grid(scenario, self.pins) if isinstance(data, dict) and data.get("format") == "png" else None
         serializer = ScenarioExportSerializer(data=data, context={"sheets": sheets, "grid": grid})

@@ -8,6 +8,7 @@ bringing one back is itself a new revision.
 """
 
 import copy
+import secrets
 
 from django.conf import settings
 from django.db import models, transaction
@@ -15,11 +16,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from documents.models import Document, Revision, StaleRevision, Written
-from engine.scenarios import edits, scenariofile
+from engine.scenarios import edits, scenariofile, visibility
 from scenarios import scenario_maps
 from scenarios.scenario_maps import library_maps
 
-__all__ = ["Scenario", "ScenarioRevision", "StaleRevision", "apply_edits", "restore_revision", "library_maps"]
+__all__ = ["Scenario", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits", "restore_revision",
+           "library_maps"]
 
 TITLE_LENGTH = 200
 
@@ -102,9 +104,11 @@ class Scenario(Document):
         """The document read back as ``reader`` may have it, its maps as their rows (scenario_maps.outline_doc)."""
         return scenario_maps.outline_doc(self, reader, document)
 
-    def export(self, reader):
-        """The scenario file as ``reader`` downloads it (MapsUnreadable when a map is not theirs to read)."""
-        return scenariofile.dumps(self.outline(reader))
+    def export(self, reader, sides):
+        """The scenario file as ``reader`` holding ``sides`` downloads it (scenarios.readers.sides_for): what
+        visibility.view lets them see. MapsUnreadable when a map is not theirs to read."""
+        doc = self.outline(reader)
+        return scenariofile.dumps(scenariofile.ScenarioDoc(data=visibility.view(doc.data, sides), maps=doc.maps))
 
     def filename(self):
         safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.title.lower()).strip("-")
@@ -176,3 +180,37 @@ def map_saved(sender, instance, update_fields=None, **kwargs):
     """post_save of a Map (maps imports no scenarios): unpublishing it unpublishes its owner's scenarios on it."""
     if not instance.published and update_fields is not None and "published" in update_fields:
         unpublish_with(instance)
+
+
+def new_token():
+    return secrets.token_urlsafe(32)
+
+
+class SideLinkQuerySet(models.QuerySet):
+    def live(self):
+        return self.filter(revoked__isnull=True)
+
+
+class SideLink(models.Model):
+    """One side's link to a scenario: whoever holds its token reads that side's private part (its brief, its
+    hidden units, its secret victory conditions: engine.scenarios.visibility) besides the public one. Made and
+    revoked by the owner on the scenario's page; a revoked link opens nothing."""
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="side_links")
+    side = models.CharField(max_length=64, help_text="The side's id in the scenario file.")
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    created = models.DateTimeField(default=timezone.now)
+    revoked = models.DateTimeField(null=True, blank=True)
+
+    objects = SideLinkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["scenario", "side", "-created"]
+
+    def __str__(self):
+        return f"{self.scenario_id}:{self.side}{' (revoked)' if self.revoked else ''}"
+
+    def revoke(self):
+        if self.revoked is None:
+            self.revoked = timezone.now()
+            self.save(update_fields=["revoked"])

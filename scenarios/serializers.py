@@ -15,7 +15,7 @@ from documents.serializers import (
     problem,
 )
 from engine.edits import MAX_OPERATIONS
-from engine.scenarios import edits, scenariofile, victory
+from engine.scenarios import edits, scenariofile, victory, visibility
 from scenarios import scenario_maps
 from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision, library_maps
 
@@ -44,8 +44,23 @@ class ScenarioSerializer(serializers.ModelSerializer):
                 "revisions": reverse("scenario-revisions", args=[scenario.pk])}
 
 
+def reader_sides(serializer, scenario):
+    """The sides the serializer's reader holds (scenarios.readers.sides_for): its request's, else its context's
+    ``sides``, else none (the public part)."""
+    from scenarios.readers import sides_for
+
+    request = serializer.context.get("request")
+    if "sides" in serializer.context:
+        return serializer.context["sides"]
+    return sides_for(request, scenario) if request is not None else frozenset()
+
+
 class ScenarioDetailSerializer(ScenarioSerializer):
-    document = serializers.JSONField(read_only=True, help_text="The scenario file (docs/scenario-format.md).")
+    """A scenario with its document as the reader may see it (engine.scenarios.visibility)."""
+
+    document = serializers.SerializerMethodField(help_text="The scenario file (docs/scenario-format.md), as you may "
+                                                           "see it: another side's private part is left out and "
+                                                           "listed in extensions.withheld.")
     victory = serializers.SerializerMethodField(help_text="Per side id: the victory condition's `sentence`, the "
                                                           "same one item a line (`lines`: depth, text) and the "
                                                           "sentence of each condition it combines (`parts`).")
@@ -54,8 +69,18 @@ class ScenarioDetailSerializer(ScenarioSerializer):
         fields = ScenarioSerializer.Meta.fields + ["document", "victory"]
         read_only_fields = fields
 
+    def viewed(self, scenario):
+        key = (scenario.pk, scenario.content_hash)
+        cached = getattr(self, "_viewed", None)
+        if cached is None or cached[0] != key:
+            self._viewed = cached = (key, visibility.view(scenario.document, reader_sides(self, scenario)))
+        return cached[1]
+
+    def get_document(self, scenario) -> dict:
+        return self.viewed(scenario)
+
     def get_victory(self, scenario) -> dict:
-        return victory.sentences_by_side(scenario.document)
+        return victory.sentences_by_side(self.viewed(scenario))
 
 
 class ScenarioUpdateSerializer(serializers.ModelSerializer):
@@ -172,10 +197,14 @@ class ScenarioRevisionSerializer(RevisionSerializer):
 
 
 class ScenarioRevisionDetailSerializer(ScenarioRevisionSerializer):
-    document = serializers.JSONField(read_only=True)
+    document = serializers.SerializerMethodField(help_text="The revision's scenario file, as you may see it.")
 
     class Meta(ScenarioRevisionSerializer.Meta):
         fields = read_only_fields = DETAIL_FIELDS
+
+    def get_document(self, revision) -> dict:
+        scenario = revision.scenario
+        return visibility.view(revision.document, reader_sides(self, scenario), current=scenario.document)
 
 
 class FindingSerializer(serializers.Serializer):

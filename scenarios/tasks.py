@@ -9,7 +9,7 @@ one call, not a loop over pairs in Python.
 
 from celery import shared_task
 
-from engine.scenarios import cards, victory
+from engine.scenarios import cards, victory, visibility
 from engine.scenarios import checks as rule_checks
 from engine.scenarios.sightlines import sight_lines_of
 from jobs import runner
@@ -43,10 +43,13 @@ def doc_for(job):
     if "maps" not in parameters:
         raise JobError("the job was asked before scenarios' maps were pinned to their jobs; ask again")
     try:
-        return rule_checks.scenariofile.parse(document, scenario_maps.pinned_lookup(parameters["maps"],
-                                                                                    job.requested_by))
+        doc = rule_checks.scenariofile.parse(document, scenario_maps.pinned_lookup(parameters["maps"],
+                                                                                   job.requested_by))
     except rule_checks.scenariofile.ScenarioFormatError as exc:
         raise JobError(f"the scenario no longer reads: {exc}") from None
+    # what the job's reader may see of it, read whole first (a job made before jobs carried sides: the owner's)
+    return rule_checks.scenariofile.ScenarioDoc(data=visibility.view(doc.data, parameters.get("sides", visibility.ALL)),
+                                                maps=doc.maps)
 
 
 def answer_checks(job):
@@ -54,8 +57,10 @@ def answer_checks(job):
 
 
 def checks_result(doc):
-    """What the checks job stores, and what `validate_scenario --json` prints per file (findings first)."""
-    findings = rule_checks.check(doc)
+    """What the checks job stores, and what `validate_scenario --json` prints per file (findings first). On a
+    reader's view (visibility.view) the findings about what was withheld from them are left out."""
+    withheld = visibility.withheld_paths(doc.data)
+    findings = [f for f in rule_checks.check(doc) if not visibility.about_withheld(f.path, withheld)]
     return {"ok": not any(f.severity == "error" for f in findings),
             "findings": [f.as_dict() for f in findings],
             "summary": rule_checks.summary(doc),

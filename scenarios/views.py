@@ -4,14 +4,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from documents.serializers import Problems
 from engine import rulesets
-from engine.scenarios import cards, scenariofile
+from engine.scenarios import scenariofile, visibility
 from maps.models import Map
-from scenarios.models import Scenario
+from scenarios.models import Scenario, SideLink
+from scenarios.readers import remember, sheets_for, sides_for
 from scenarios.serializers import ScenarioUpdateSerializer
 
 LIST_LIMIT = 200
@@ -57,9 +59,94 @@ def scenario_page(request, pk):
         "unitTypes": [[t["id"], t["name"]] for t in catalogue.unit_types.values()] if catalogue else [],
         "markerKinds": sorted(catalogue.terrain_ids("marker")) + ["control"] if catalogue else [],
     }
+    sides = sides_for(request, scenario)
     return render(request, "scenarios/scenario_editor.html",
                   {"scenario": scenario, "config": config, "can_edit": can_edit,
-                   "sheets": cards.sheet_choices(scenario.document)})
+                   "sheets": sheets_for(scenario, sides), "held": held_names(scenario, sides),
+                   "withheld": withheld_lines(scenario, sides),
+                   "side_links": side_links(request, scenario) if can_edit else None})
+
+
+def held_names(scenario, sides):
+    """The names of the sides whose links this reader holds (not the owner's: they hold all)."""
+    if sides == visibility.ALL:
+        return []
+    return [s["name"] for s in scenario.document.get("sides") or [] if s.get("id") in sides]
+
+
+def withheld_lines(scenario, sides):
+    """What of the scenario this reader does not see, in words, for the page's "hidden from you" note."""
+    if sides == visibility.ALL:
+        return []
+    withheld = (visibility.view(scenario.document, sides).get("extensions") or {}).get(visibility.WITHHELD) or {}
+    names = {s["id"]: s["name"] for s in scenario.document.get("sides") or []}
+    words = {"brief": "brief", "victory": "victory conditions", "setup_zone": "setup zone", "fields": "side values"}
+    lines = []
+    for side_id, gone in withheld.items():
+        parts = [words[key] for key in words if gone.get(key)]
+        if gone.get("units"):
+            parts.append(f"{gone['units']} hidden unit{'s' if gone['units'] != 1 else ''}")
+        if gone.get("markers"):
+            parts.append(f"{gone['markers']} hidden marker{'s' if gone['markers'] != 1 else ''}")
+        if gone.get("objective_vp"):
+            parts.append("the objectives' VP")
+        if parts:
+            lines.append(f"{names.get(side_id, side_id) if side_id else 'Secret'}: {', '.join(parts)}")
+    return lines
+
+
+def side_links(request, scenario):
+    """The owner's view of the links: each side with its live links' URLs."""
+    links = {}
+    for link in scenario.side_links.live():
+        links.setdefault(link.side, []).append(
+            {"id": link.pk, "created": link.created,
+             "url": request.build_absolute_uri(reverse("scenario-side-link", args=[scenario.pk, link.token]))})
+    return [{"id": s["id"], "name": s["name"], "links": links.get(s["id"], [])}
+            for s in scenario.document.get("sides") or []]
+
+
+def side_link(request, pk, token):
+    """A side's link: its holder's session keeps it, and the scenario's page, editor, file and jobs show them
+    that side's private part too (scenarios.readers). A revoked or unknown link, or a scenario they may not
+    read, is a 404."""
+    scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
+    link = get_object_or_404(SideLink.objects.live(), scenario=scenario, token=token)
+    remember(request, link)
+    return redirect("scenario-page", pk)
+
+
+def owned(request, pk):
+    scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
+    if scenario.owner_id != request.user.id:
+        raise PermissionDenied("only the owner may make or revoke a scenario's side links")
+    return scenario
+
+
+@login_required
+@require_POST
+def side_link_make(request, pk):
+    """Make a new link to one side (the page's form): an unguessable token (secrets.token_urlsafe(32))."""
+    scenario = owned(request, pk)
+    side = request.POST.get("side", "")
+    names = {s["id"]: s["name"] for s in scenario.document.get("sides") or []}
+    if side not in names:
+        messages.error(request, f"No link made: the scenario has no side {side!r}.")
+        return redirect("scenario-page", pk)
+    SideLink.objects.create(scenario=scenario, side=side)
+    messages.success(request, f"Made a link to the {names[side]} side: whoever holds it reads that side's "
+                              "brief, hidden units and secret victory conditions.")
+    return redirect("scenario-page", pk)
+
+
+@login_required
+@require_POST
+def side_link_revoke(request, pk, link_id):
+    scenario = owned(request, pk)
+    link = get_object_or_404(SideLink.objects.live(), scenario=scenario, pk=link_id)
+    link.revoke()
+    messages.success(request, f"Revoked a link to the {link.side} side: it opens nothing now.")
+    return redirect("scenario-page", pk)
 
 
 @login_required

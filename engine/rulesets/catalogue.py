@@ -61,10 +61,12 @@ LINEAR = {"road": "along-road", "railroad": "along-railroad"}
 TABLE_SCALE_KEYS = ("metres_per_inch", "inch_step", "rule")
 
 # What a game's scenario adds to the scenario format (docs/scenario-format.md): its OOB keys, side fields and
-# scenario rules, each a field spec, plus its unit qualities, which way its turn track counts and what its rules say
-# of who sets up and who moves first when a scenario names no side (play_order: a sentence per key).
-SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "play_order")
+# scenario rules, each a field spec, plus its unit qualities, which way its turn track counts, what its rules say
+# of who sets up and who moves first when a scenario names no side (play_order: a sentence per key), and what of a
+# scenario is one side's own, kept from the other (hidden: engine/scenarios/visibility.py, docs/scenarios.md).
+SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "play_order", "hidden")
 PLAY_ORDER_KEYS = ("sets_up_first", "moves_first")
+HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "rule")
 SCENARIO_PARTS = ("oob", "side", "rules")
 TURN_TRACKS = ("up", "down")
 FIELD_TYPES = {

@@ -19,6 +19,7 @@ from engine.rulesets.catalogue import (
     FIELD_NAME,
     FIELD_TYPES,
     HEX_COLOUR,
+    HIDDEN_KEYS,
     ID_PATTERN,
     LAYERS,
     LINEAR,
@@ -382,6 +383,8 @@ def _check_scenario(scenario, problems):
             problems.add("scenario.qualities", "must be a list of quality names")
         elif len(set(qualities)) != len(qualities):
             problems.add("scenario.qualities", "lists a quality twice")
+    if "hidden" in scenario:
+        _check_hidden(scenario["hidden"], scenario.get("oob") or {}, problems)
     for part in SCENARIO_PARTS:
         if part not in scenario:
             continue
@@ -394,6 +397,26 @@ def _check_scenario(scenario, problems):
             if not isinstance(name, str) or not FIELD_NAME.match(name):
                 problems.add(where, f"{name!r} is not a key of lower-case letters, digits and '_'")
             _check_field(spec, where, problems)
+
+
+def _check_hidden(hidden, oob_fields, problems):
+    """What of a scenario is one side's own (engine/scenarios/visibility.py): flags, marker kinds and the OOB's
+    true-or-false fields that make a line that side's."""
+    if not isinstance(hidden, dict):
+        problems.add("scenario.hidden", f"must be an object with some of the keys {', '.join(HIDDEN_KEYS)}")
+        return
+    _check_keys(hidden, HIDDEN_KEYS, (), "scenario.hidden", problems)
+    for key in ("double_blind", "victory"):
+        if key in hidden and not isinstance(hidden[key], bool):
+            problems.add(f"scenario.hidden.{key}", "must be true or false")
+    markers = hidden.get("markers", [])
+    if not (isinstance(markers, list) and all(_is_text(m) for m in markers)):
+        problems.add("scenario.hidden.markers", "must be a list of marker terrain ids")
+    for k, name in enumerate(hidden.get("oob") or []):
+        if not isinstance(oob_fields, dict) or (oob_fields.get(name) or {}).get("type") != "boolean":
+            problems.add(f"scenario.hidden.oob[{k}]", f"{name!r} is not a boolean field of scenario.oob")
+    if "rule" in hidden and not _is_text(hidden["rule"]):
+        problems.add("scenario.hidden.rule", "must be a non-empty string")
 
 
 def _check_field(spec, where, problems):

@@ -1,5 +1,5 @@
 """The export buttons in real Chromium with a real worker: a TOCS side's secret brief as a PDF from the scenario
-page, and a print PNG from the map page, each downloaded when its job is done."""
+page, by the holder of that side's link, and a print PNG from the map page, each downloaded when its job is done."""
 
 import io
 
@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from engine import render
 from maps.models import Map
-from scenarios.models import Scenario
+from scenarios.models import Scenario, SideLink
 from tests.browser.painting import ARTIFACTS, sign_in
 from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 
@@ -26,8 +26,12 @@ def test_card_pdf_and_map_png_from_the_pages(live_server, page, django_user_mode
     scenario = Scenario.objects.get(title="The Groesbeek heights")
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    assert page.locator("#scenario-export [name=sheet]").count() == 0  # the public sheet only: no choice
+    link = SideLink.objects.create(scenario=scenario, side="german")  # the owner's, given to this player
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/side/{link.token}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
     assert page.locator("#scenario-export [name=sheet] option").all_inner_texts() == [
-        "Public sheet", "Allied: secret brief", "German: secret brief"]
+        "Public sheet", "German: secret brief"]
     page.select_option("#scenario-export [name=sheet]", "german")
     page.select_option("#scenario-export [name=paper]", "letter")
     with page.expect_download(timeout=60000) as info:
@@ -36,7 +40,8 @@ def test_card_pdf_and_map_png_from_the_pages(live_server, page, django_user_mode
     assert download.suggested_filename == "The-Groesbeek-heights-german.pdf"
     reader = PdfReader(download.path())
     text = " ".join(p.extract_text() for p in reader.pages)
-    assert "SECRET" in text and "German" in text and round(float(reader.pages[0].mediabox[2])) == 612
+    assert "SECRET" in text and "KG Henke" in text and round(float(reader.pages[0].mediabox[2])) == 612
+    assert "A/1/505" not in text  # the Allied forces are not the German holder's
     assert "ready: The-Groesbeek-heights-german.pdf" in page.inner_text("#scenario-export [data-export-status]")
     page.screenshot(path=f"{ARTIFACTS}/export-scenario-page.png")
 

@@ -189,7 +189,8 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
 
 
 def test_a_published_sample_reads_without_signing_in(live_server, page):
-    """Anyone may read a published scenario: its counters, zones and objectives drawn, nothing editable."""
+    """Anyone may read a published scenario: its counters, zones and objectives drawn, nothing editable; the
+    German PaK and sniper set up hidden (OST 21.0) and are not there, and the German tab says so."""
     call_command("load_samples", stdout=io.StringIO())
     call_command("load_scenario_samples", stdout=io.StringIO())
     scenario = Scenario.objects.get(title="Hill 112: the Orne heights")
@@ -199,7 +200,9 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
     assert page.locator("#tools .tool").all_inner_texts() == ["Pan"]
     assert page.locator("#panel input:not([disabled])").count() == 0
     page.click("#tabs [role=tab]:text('German')")
-    assert page.locator("#oob tr[data-unit]").count() == 6
+    assert page.locator("#oob tr[data-unit]").count() == 4
+    assert page.inner_text("#withheld") == "Hidden from you: 2 hidden units, 1 hidden marker."
+    assert "Hidden from you" in page.inner_text("#hidden-from-you")
     assert page.locator("#victory .sentence").all_inner_texts()[1].startswith("(a) score 3 VP for Hill 112 crest (P10)")
     # Zoom on the crest, where the German stack and the objective are.
     page.evaluate("""() => { const e = window.scenarioEditor, [c, r] = e.grid.parseLabel('P9'),
@@ -209,6 +212,13 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
     page.screenshot(path=f"{ARTIFACTS}/scenario-sample-hill-112.png")  # docs/img's copy: make docs-images
     page.goto(f"{live_server.url}/scenarios/")
     assert page.locator("table a:text('Hill 112: the Orne heights')").count() == 1
+    # TOCS is double-blind: the read-only editor opens on the public part, each side's forces hidden
+    tocs = Scenario.objects.get(ruleset="tocs")
+    page.goto(f"{live_server.url}/scenarios/{tocs.pk}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    page.click("#tabs [role=tab]:text('German')")
+    assert page.locator("#oob tr[data-unit]").count() == 0
+    assert page.inner_text("#withheld").startswith("Hidden from you: its brief, its victory conditions")
 
 
 def test_tocs_perimeter_and_miniatures_inches(live_server, page, designer):

@@ -245,7 +245,8 @@ def test_unpublishing_a_map_deletes_the_stored_jobs_of_others_scenarios_that_dre
         return Job.objects.create(kind="export", subject_type="scenario", subject_id=scenario.pk,
                                   content_hash=scenario.content_hash, request_key=f"{scenario.pk}-{len(pins)}",
                                   status=Job.Status.SUCCEEDED, requested_by=other_user,
-                                  parameters={"scenario": scenario.pk, "maps": pins, "format": "png"})
+                                  parameters={"scenario": scenario.pk, "maps": pins, "format": "png",
+                                              "sides": []})  # made for the public part
 
     drawn = job(theirs, [["main", board.pk, board.content_hash]])
     unpinned = job(theirs, [])

@@ -9,6 +9,9 @@ export function sidePanel(ed, i) {
   const free = (k, v, fn) => freeField(k, v, fn, (m) => ed.banner(m), (ed.config.fieldSpecs?.side || {})[k]);
   const side = ed.doc.sides[i], path = `sides[${i}]`, box = el("div", { id: "side-panel" });
   const counts = unitCounts(side);
+  // What the server left out of this side for this reader (engine/scenarios/visibility.py: extensions.withheld).
+  const withheld = ((ed.doc.extensions || {}).withheld || {})[side.id];
+  if (withheld) box.append(el("p", { class: "muted", id: "withheld" }, `Hidden from you: ${withheldWords(withheld)}.`));
   box.append(el("div", { class: "fields" },
     field("Name", side.name, (v) => ed.set(`${path}.name`, v)),
     field("Nationality", side.nationality, (v) => ed.set(`${path}.nationality`, v)),
@@ -82,6 +85,14 @@ export function sidePanel(ed, i) {
   }
   if (ed.canEdit) box.append(el("p", {}, el("button", { type: "button", onclick: () => { if (confirm(`Remove ${side.name}?`)) removeSide(ed, i); } }, `Remove ${side.name}`)));
   return box;
+}
+
+function withheldWords(w) {
+  const parts = [["brief", "its brief"], ["victory", "its victory conditions"], ["setup_zone", "its setup zone"],
+                 ["fields", "its side values"]].filter(([k]) => w[k]).map(([, words]) => words);
+  if (w.units) parts.push(`${w.units} hidden unit${w.units === 1 ? "" : "s"}`);
+  if (w.markers) parts.push(`${w.markers} hidden marker${w.markers === 1 ? "" : "s"}`);
+  return parts.join(", ");
 }
 
 // A unit as the scenario format writes it back (defaults filled in), so that it shows at once as it will be kept.

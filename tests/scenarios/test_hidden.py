@@ -1,0 +1,326 @@
+"""Who may read what of a scenario (docs/scenarios.md, "Who may read what"): for each game's sample, every hidden
+item is searched for in every response a reader gets (the page, the editor's API reads, revisions, the file,
+the checks and sight-lines jobs, the card PDFs and the job files): an anonymous visitor and another signed-in
+user find none; a side's link holder finds that side's and not the other's; the owner finds all.
+
+Hidden items are listed here by hand from the rulebooks (not computed by the code under test): OST 21.0 hidden
+units and mines, ATS 6.7.5 dummies and 6.8.1 hidden H weapons with their crews, Assault 9.5.9 real and dummy
+minefields, a miniatures hidden counter (the quick reference's "hidden counters and minefields are deployed"),
+TOCS double-blind forces, briefs and secret victory conditions. The samples have no brief outside TOCS and
+Assault's and the miniatures' have nothing hidden, so the owner adds some through the edits API first.
+"""
+
+import io
+import json
+import re
+
+import pypdf
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from scenarios.models import Scenario, SideLink
+
+GAMES = ("ost", "ats", "assault", "miniatures", "tocs")
+
+
+def row(*cells):
+    """A pattern for a card table's row: its cells in order, a narrow cell's text broken anywhere."""
+    return r"\s+".join(r"\s*".join(r"\s" if c == " " else re.escape(c) for c in cell) for cell in cells) + r"(?!\d)"
+
+
+# Per game, per side: what only that side (and the owner) may read. "ids": hidden OOB line ids; "texts": what
+# must not be printed or answered (unit names, brief texts, victory sentences); "patterns": regular expressions
+# over a card's text (a marker's row, an objective's VP); "markers": (kind, hex) in a document. "*": what every
+# side holds and the public does not.
+HIDDEN = {
+    "ost": {
+        "german": {"ids": {"pak", "sniper"}, "texts": ["PaK 40", "Hold the crest until the panzers come"],
+                   "patterns": [r"\bSniper\b", row("Mines", "L10")], "markers": {("mines", "L10")}},
+        "british": {"ids": set(), "texts": ["Take the crest by the orchard track"], "patterns": [], "markers": set()},
+    },
+    "ats": {
+        "british": {"ids": {"6pdr", "crew"}, "texts": ["6-pounder ATG", "The gun covers the crossroads"],
+                    "patterns": [r"\bCrew\b"], "markers": set()},
+        "german": {"ids": {"dummy"}, "texts": ["AFV dummy", "Feint along the east road"], "patterns": [],
+                   "markers": set()},
+    },
+    "assault": {
+        "allies": {"ids": set(), "texts": [], "patterns": [row("Anti-Personnel Minefield", "1011"),
+                                                                 row("Dummy Minefield", "1012")],
+                   "markers": {("minefield-apm", "1011"), ("minefield-dummy", "1012")}},
+        "axis": {"ids": set(), "texts": ["Break through to the beaches"], "patterns": [], "markers": set()},
+    },
+    "miniatures": {
+        "german": {"ids": {"g2-2"}, "texts": ["Ambush MG nest"], "patterns": [], "markers": set()},
+        "soviet": {"ids": set(), "texts": ["Storm the church at dawn"], "patterns": [], "markers": set()},
+    },
+    "tocs": {
+        "allied": {"ids": {"hq505", "co-a", "co-b", "co-c", "bty"},
+                   "texts": ["505th PIR HQ", "A/1/505", "376th PFAB",
+                             "Seize the Grave bridge and the Nijmegen highway bridge",
+                             "Rear-area battalions, poorly equipped",
+                             "no German unit in 07.11"],
+                   "patterns": [row("09.12", "Allied", "10")], "markers": set()},
+        "german": {"ids": {"kg", "co1", "co2", "flak", "stug"},
+                   "texts": ["KG Henke", "1./Ers.Btl", "StuG platoon", "Flak battery",
+                             "Hold the Nijmegen highway bridge at all costs", "Enemy parachute landings"],
+                   "patterns": [], "markers": {("roadblock", "15.03"), ("entrenched", "16.05")}},
+        # named by both sides' victory conditions: each side's link reads its VP, the public does not
+        "*": {"ids": set(), "texts": [], "patterns": [row("16.06", "German", "20")], "markers": set()},
+    },
+}
+
+# What the owner adds (rulebook-backed, see the docstring) before anything is read.
+EDITS = {
+    "ost": [("sides[0].brief.mission", "Hold the crest until the panzers come."),
+            ("sides[1].brief.mission", "Take the crest by the orchard track.")],
+    "ats": [("sides[0].brief.mission", "The gun covers the crossroads."),
+            ("sides[1].brief.mission", "Feint along the east road.")],
+    "assault": [("rules.minefields", True), ("sides[0].brief.mission", "Break through to the beaches."),
+                ("markers", "append", {"kind": "minefield-apm", "hex": "1011", "side": "allies"}),
+                ("markers", "append", {"kind": "minefield-dummy", "hex": "1012", "side": "allies"})],
+    "miniatures": [("sides[0].oob[6].hidden", True), ("sides[0].oob[6].name", "Ambush MG nest"),
+                   ("sides[1].brief.mission", "Storm the church at dawn.")],
+    "tocs": [],
+}
+
+
+@pytest.fixture
+def samples(db):
+    call_command("load_samples", stdout=io.StringIO())
+    call_command("load_scenario_samples", stdout=io.StringIO())
+    return {s.ruleset: s for s in Scenario.objects.all()}
+
+
+@pytest.fixture
+def eager_jobs(settings, tmp_path):
+    from hexside.celery import app
+
+    settings.MEDIA_ROOT = str(tmp_path)
+    settings.HEXSIDE_THROTTLE_RATES = {**settings.HEXSIDE_THROTTLE_RATES, "jobs": "1000/minute",
+                                       "jobs-address": "1000/minute"}
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+def edited(scenario, game):
+    """The sample with the owner's additions, through the edits API as its owner."""
+    operations = []
+    for edit in EDITS[game]:
+        if len(edit) == 3:
+            operations.append({"op": "insert", "path": edit[0], "value": edit[2]})
+        else:
+            operations.append({"op": "set", "path": edit[0], "value": edit[1]})
+    if operations:
+        client = APIClient()
+        client.force_authenticate(scenario.owner)
+        answer = client.post(f"/api/scenarios/{scenario.pk}/edits/",
+                             {"revision": scenario.revision, "operations": operations}, format="json")
+        assert answer.status_code == 200, answer.json()
+        scenario.refresh_from_db()
+    return scenario
+
+
+def walk(value):
+    yield value
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from walk(item)
+
+
+def found(game, side, body):
+    """The hidden items of ``side`` found in a response body: text (HTML, a file, a PDF's text) or JSON."""
+    items = HIDDEN[game][side]
+    hits = []
+    if not isinstance(body, str):
+        for node in walk(body):
+            if isinstance(node, dict):
+                if node.get("id") in items["ids"] and "unit" in node:
+                    hits.append(f"OOB line {node['id']}")
+                if node.get("unit") in items["ids"] and "hex" in node:
+                    hits.append(f"placement of {node['unit']} at {node['hex']}")
+                if (node.get("kind"), node.get("hex")) in items["markers"]:
+                    hits.append(f"marker {node['kind']} at {node['hex']}")
+        body = json.dumps(body, ensure_ascii=False)
+    hits += [text for text in items["texts"] if text in body]
+    hits += [pattern for pattern in items["patterns"] if re.search(pattern, body)]
+    return hits
+
+
+def pdf_text(content):
+    return "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(content)).pages)
+
+
+def job_result(client, capture, url, data=None, query=""):
+    """A job's JSON once it has run (eagerly, at the request's commit), or the answer that refused it."""
+    with capture(execute=True):
+        answer = client.post(url, data, format="json")
+    if answer.status_code not in (200, 202):
+        return None, answer
+    job_id = answer.json().get("id") or answer.json()["job"]
+    job = client.get(f"/api/jobs/{job_id}/{query}")
+    assert job.status_code == 200, job.content
+    body = job.json()
+    assert body["status"] == "succeeded", (body["error"], body["message"])
+    return body, answer
+
+
+def responses(client, capture, scenario, link=None, sheets=()):
+    """Every body the reader gets: (channel, body) pairs, JSON as parsed and text as text; jobs' ids kept."""
+    query = f"?link={link}" if link else ""
+    out = []
+    page = client.get(f"/scenarios/{scenario.pk}/{query}")
+    assert page.status_code == 200
+    # The editor's list of the game's unit types is the catalogue's, the same for every scenario ("Sniper" is a
+    # type of OST whether or not this scenario hides one): not a part of the scenario to search.
+    out.append(("page", re.sub(r'"unitTypes": \[(\[[^\]]*\](, )?)*\]', "", page.content.decode())))
+    detail = client.get(f"/api/scenarios/{scenario.pk}/{query}")
+    assert detail.status_code == 200
+    out.append(("detail", detail.json()))
+    revisions = client.get(f"/api/scenarios/{scenario.pk}/revisions/{query}").json()
+    revisions = revisions.get("results", revisions) if isinstance(revisions, dict) else revisions
+    out.append(("revisions", revisions))
+    for revision in revisions:
+        one = client.get(f"/api/scenarios/{scenario.pk}/revisions/{revision['number']}/{query}")
+        assert one.status_code == 200
+        out.append((f"revision {revision['number']}", one.json()))
+    download = client.get(f"/api/scenarios/{scenario.pk}/export/{query}")
+    assert download.status_code == 200
+    out.append(("file", json.loads(download.content)))
+    jobs = {}
+    for kind in ("checks", "sight-lines"):
+        body, _ = job_result(client, capture, f"/api/scenarios/{scenario.pk}/{kind}/{query}", query=query)
+        if body is not None:
+            jobs[kind] = body["id"]
+            out.append((kind, body))
+    for sheet in sheets:
+        body, answer = job_result(client, capture, f"/api/scenarios/{scenario.pk}/print/{query}",
+                                  {"format": "pdf", "sheet": sheet}, query)
+        if body is None:
+            continue
+        jobs[sheet] = body["id"]
+        file = client.get(f"/api/jobs/{body['id']}/file/{query}")
+        assert file.status_code == 200
+        out.append((f"sheet {sheet}", pdf_text(b"".join(file.streaming_content))))
+    return out, jobs
+
+
+def hits_in(game, side, bodies):
+    return {channel: hits for channel, body in bodies if (hits := found(game, side, body))}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_reader_reads_only_what_they_hold(game, samples, other_user, eager_jobs,
+                                               django_capture_on_commit_callbacks):
+    scenario = edited(samples[game], game)
+    sides = [s["id"] for s in scenario.document["sides"]]
+    public_sheets = ["public"] if game == "tocs" else ["card"]
+    owner, other, anonymous = APIClient(), APIClient(), APIClient()
+    owner.force_login(scenario.owner)
+    other.force_login(other_user)
+
+    capture = django_capture_on_commit_callbacks
+    mine, owner_jobs = responses(owner, capture, scenario, sheets=public_sheets + (sides if game == "tocs" else []))
+    theirs, other_jobs = responses(other, capture, scenario, sheets=public_sheets)
+    assert "sight-lines" in other_jobs and public_sheets[0] in other_jobs
+    for side in HIDDEN[game]:  # the owner reads every side's private part
+        assert hits_in(game, side, mine), f"the owner should read {side}'s hidden items"
+        assert hits_in(game, side, theirs) == {}, f"{side}'s hidden items leak to another user"
+
+    # an anonymous visitor gets the stored public answers, never the owner's jobs
+    seen, anonymous_jobs = responses(anonymous, capture, scenario, sheets=public_sheets)
+    assert anonymous_jobs == other_jobs
+    for side in HIDDEN[game]:
+        assert hits_in(game, side, seen) == {}
+    for client in (other, anonymous):
+        for job_id in owner_jobs.values():
+            assert client.get(f"/api/jobs/{job_id}/").status_code == 404
+            assert client.get(f"/api/jobs/{job_id}/file/").status_code == 404
+
+    # each side's link holder reads that side, not the other's
+    link_jobs = {}
+    for side in sides:
+        link = SideLink.objects.create(scenario=scenario, side=side)
+        holder = APIClient()
+        holder.force_login(other_user)
+        sheets = public_sheets + ([side] if game == "tocs" else [])
+        bodies, link_jobs[side] = responses(holder, capture, scenario, link=link.token, sheets=sheets)
+        for mine_too in (side, "*") if "*" in HIDDEN[game] else (side,):
+            assert hits_in(game, mine_too, bodies), f"{side}'s link holder should read its hidden items"
+        if HIDDEN[game][side]["ids"] or HIDDEN[game][side]["markers"]:  # a card prints setup, not briefs
+            assert found(game, side, dict(bodies)[f"sheet {sheets[-1]}"]), f"{side}'s sheet should print them"
+        for enemy in sides:
+            if enemy != side:
+                assert hits_in(game, enemy, bodies) == {}, f"{enemy}'s hidden items leak to {side}'s link"
+        if game == "tocs":  # the other side's brief is not this holder's to export
+            enemy = next(s for s in sides if s != side)
+            refused = holder.post(f"/api/scenarios/{scenario.pk}/print/?link={link.token}",
+                                  {"format": "pdf", "sheet": enemy}, format="json")
+            assert refused.status_code == 400 and "sheet" in refused.json()
+        link.revoke()
+        again = holder.get(f"/api/scenarios/{scenario.pk}/?link={link.token}").json()
+        assert found(game, side, again) == []
+        assert holder.get(f"/api/jobs/{link_jobs[side][sheets[-1]]}/?link={link.token}").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_link_page_keeps_the_side_for_its_session(samples, other_user):
+    """Opened once, a side's link goes with the holder's requests (the editor's API reads, the page), until it
+    is revoked; an unknown or revoked token is a 404."""
+    scenario = samples["tocs"]
+    owner = APIClient()
+    owner.force_login(scenario.owner)
+    made = owner.post(f"/scenarios/{scenario.pk}/links/", {"side": "german"})
+    assert made.status_code == 302
+    link = SideLink.objects.get(scenario=scenario, side="german")
+    page = owner.get(f"/scenarios/{scenario.pk}/").content.decode()
+    assert f"/scenarios/{scenario.pk}/side/{link.token}/" in page and "Revoke" in page
+    assert owner.post(f"/scenarios/{scenario.pk}/links/", {"side": "nobody"}).status_code == 302
+    assert SideLink.objects.filter(scenario=scenario).count() == 1
+
+    holder = APIClient()
+    holder.force_login(other_user)
+    assert holder.post(f"/scenarios/{scenario.pk}/links/", {"side": "german"}).status_code == 403
+    assert found("tocs", "german", holder.get(f"/api/scenarios/{scenario.pk}/").json()) == []
+    assert holder.get(f"/scenarios/{scenario.pk}/side/{link.token}/").status_code == 302
+    document = holder.get(f"/api/scenarios/{scenario.pk}/").json()
+    assert found("tocs", "german", document) and found("tocs", "allied", document) == []
+    page = holder.get(f"/scenarios/{scenario.pk}/").content.decode()
+    assert "your side: German" in page and "Hidden from you" in page and "Revoke" not in page
+
+    assert owner.post(f"/scenarios/{scenario.pk}/links/{link.pk}/revoke/").status_code == 302
+    assert found("tocs", "german", holder.get(f"/api/scenarios/{scenario.pk}/").json()) == []
+    assert holder.get(f"/scenarios/{scenario.pk}/side/{link.token}/").status_code == 404
+    assert holder.get(f"/scenarios/{scenario.pk}/side/not-a-token/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_sight_lines_cost_is_reckoned_on_what_its_reader_sees(samples):
+    """A refusal states the cost: on TOCS it must not tell a public reader the size of a withheld setup zone."""
+    from scenarios import scenario_maps
+    from scenarios.jobs import sight_lines_cost
+
+    scenario = samples["tocs"]
+    pins = [pin.as_parameter() for pin in scenario_maps.maps_for(scenario, scenario.owner)]
+    costs = [sight_lines_cost({"maps": pins, "sides": sides}, scenario) for sides in ("all", ["german"], [])]
+    assert costs[0] > costs[1] > costs[2], costs
+
+
+@pytest.mark.django_db
+def test_the_checks_on_a_view_say_nothing_of_what_was_withheld(samples):
+    """A public reader's checks of TOCS do not report the briefs, OP values and victory conditions they were not
+    given as missing; the owner's report the scenario as it is."""
+    from engine.scenarios import scenariofile, visibility
+    from scenarios.tasks import checks_result
+
+    doc = samples["tocs"].scenariodoc()
+    public = checks_result(scenariofile.ScenarioDoc(data=visibility.view(doc.data, set()), maps=doc.maps))
+    assert not [f for f in public["findings"] if f["code"] in ("tocs-brief", "tocs-side", "no-victory")]
+    assert public["victory"] == {}
+    everything = checks_result(doc)
+    assert set(everything["victory"]) == {"allied", "german"}
