@@ -46,6 +46,7 @@ from engine.rulesets.catalogue import (
     _is_number,
     _is_text,
 )
+from engine.rulesets.unittypes import check_keys as _check_keys
 from engine.rulesets.unittypes import check_section as _check_unit_types
 
 _file_cache = {}
@@ -543,16 +544,6 @@ def _check_open_terrain(data, merged, problems, builtin_id):
     hexes = {entry["id"] for entry in merged["terrain"] if entry["layer"] == "hex"}
     if open_id not in hexes:
         problems.add("open_terrain", f"names no hex-layer terrain of this ruleset: {open_id!r}")
-
-
-def _check_keys(obj, allowed, required, where, problems):
-    """Unknown keys and missing required keys of one JSON object, each named with its path."""
-    for key in obj:
-        if key not in allowed:
-            problems.add(f"{where}.{key}", f"unknown key; expected {', '.join(allowed)}")
-    for key in required:
-        if key not in obj:
-            problems.add(f"{where}.{key}", "is required")
 
 
 def _is_scalar(value):

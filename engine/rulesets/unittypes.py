@@ -17,7 +17,9 @@ class _Problems(list):
         self.append((path, message))
 
 
-def _check_keys(obj, allowed, required, where, problems):
+def check_keys(obj, allowed, required, where, problems):
+    """Unknown keys and missing required keys of one JSON object, each named with its path (the catalogue's
+    reader uses it too)."""
     for key in obj:
         if key not in allowed:
             problems.add(f"{where}.{key}", f"unknown key; expected {', '.join(allowed)}")
@@ -31,7 +33,7 @@ def check_section(section, problems, classes, terrain_ids):
     if not isinstance(section, dict):
         problems.add("unit_types", f"must be an object with the keys {', '.join(UNIT_TYPES_KEYS)}")
         return
-    _check_keys(section, UNIT_TYPES_KEYS, UNIT_TYPES_KEYS, "unit_types", problems)
+    check_keys(section, UNIT_TYPES_KEYS, UNIT_TYPES_KEYS, "unit_types", problems)
     words = {}
     for key in ("kinds", "echelons"):
         value = section.get(key)
@@ -66,7 +68,7 @@ def unit_type_problems(entry, where, kinds, echelons, classes, terrain_ids):
     if not isinstance(entry, dict):
         problems.add(where, "must be an object with an id, a name and a kind")
         return problems
-    _check_keys(entry, UNIT_TYPE_KEYS, UNIT_TYPE_REQUIRED, where, problems)
+    check_keys(entry, UNIT_TYPE_KEYS, UNIT_TYPE_REQUIRED, where, problems)
     if "id" in entry and (not isinstance(entry["id"], str) or not ID_PATTERN.match(entry["id"])):
         problems.add(f"{where}.id", f"{entry['id']!r} is not lower-case words joined by '-'")
     for key in ("name", "rule", "notes"):
