@@ -1,0 +1,237 @@
+"""What every game's scenario checks share: the findings, the board (terrain per hex, the play area, its
+edges), the checks every scenario gets whatever its game (play area, setup zones, counts, reinforcements,
+victory), and the helpers that read a side's stacks and its units' types."""
+
+from dataclasses import dataclass, field
+
+from engine import rulesets
+from engine.mapfile import Finding
+from engine.scenarios import unittypes, victory
+
+
+def error(path, message, hex=None, code="invalid"):
+    return Finding(path, message, hex, code, severity="error")
+
+
+def warning(path, message, hex=None, code="warning"):
+    return Finding(path, message, hex, code, severity="warning")
+
+
+@dataclass
+class Board:
+    """What the checks need to know about the maps, worked out once: terrain per hex, the play area, edges."""
+
+    doc: object
+    catalogue: object
+    cells: dict = field(default_factory=dict)  # map key -> {(col, row): Cell} (overlays laid)
+    play: set = field(default_factory=set)  # hex refs inside the play area
+
+    @classmethod
+    def of(cls, doc):
+        board = cls(doc, rulesets.get(doc.ruleset))
+        for key, mdoc in doc.maps.items():
+            board.cells[key] = mdoc.resolved()[0]
+        area = doc.data["play_area"]
+        for key, mdoc in doc.maps.items():
+            grid = mdoc.grid
+            if area is not None and key == _map_of(doc, area["corners"][0]):
+                (_, c1, r1), (_, c2, r2) = (doc.resolve(c) for c in area["corners"])
+                cols, rows = range(min(c1, c2), max(c1, c2) + 1), range(min(r1, r2), max(r1, r2) + 1)
+                board.play.update(doc.ref(key, c, r) for c in cols for r in rows)
+            elif area is None or key != doc.main_key:
+                board.play.update(doc.ref(key, c, r) for c, r in grid.hexes())
+        return board
+
+    def terrain(self, ref):
+        key, col, row = self.doc.resolve(ref)
+        cell = self.cells[key].get((col, row)) or self.doc.maps[key].default_cell()
+        return cell.terrain
+
+    def on_edge(self, ref):
+        """A hex of the play area with a neighbour outside it (or off the map)."""
+        key, col, row = self.doc.resolve(ref)
+        grid = self.doc.maps[key].grid
+        if ref not in self.play:
+            return False
+        for side in range(6):
+            n = grid.step(col, row, side)
+            if not grid.contains(*n) or self.doc.ref(key, *n) not in self.play:
+                return True
+        return False
+
+    def edge_hexes(self, edge):
+        """The play-area hexes along one compass edge of the main map's play area."""
+        doc = self.doc
+        key = doc.main_key
+        spots = [doc.resolve(r)[1:] for r in self.play if _map_of(doc, r) == key]
+        if not spots:
+            return set()
+        cols = [c for c, _ in spots]
+        rows = [r for _, r in spots]
+        pick = {"N": lambda c, r: r == min(rows), "S": lambda c, r: r == max(rows),
+                "W": lambda c, r: c == min(cols), "E": lambda c, r: c == max(cols)}[edge]
+        return {doc.ref(key, c, r) for c, r in spots if pick(c, r)}
+
+    def forbidden(self, ref, unit_class, markers=()):
+        """The terrain (or marker) id in a hex that a unit of this class may not enter, or None.
+
+        A unit set up in a hex stands at ground level and may have come along the hex's road or railroad: those
+        are the conditions that hold for the catalogue's movement cases (docs/rulesets/catalogues.md)."""
+        ids = list(self.terrain(ref)) + list(markers)
+        conditions = self.catalogue.movement_conditions(ids)
+        has_road, has_rail = "along-road" in conditions, "along-railroad" in conditions
+        for tid in ids:
+            entry = self.catalogue.terrain.get(tid)
+            if entry is None:
+                continue
+            cost = movement_cost((entry.get("movement") or {}).get(unit_class), conditions)
+            if not isinstance(cost, str):
+                continue
+            text = cost.strip().lower()
+            if text == "x":
+                return tid
+            if text.endswith("only") and "road" in text:
+                if not (has_road or ("railroad" in text and has_rail)):
+                    return tid
+        return None
+
+
+def movement_cost(cost, conditions):
+    """A movement cost as the catalogue gives it: a value, or a list of cases {"when": condition, "cost"} read
+    in order, the first whose condition holds (or that has none) giving the cost; None when none applies."""
+    if not isinstance(cost, list):
+        return cost
+    for case in cost:
+        if isinstance(case, dict) and ("when" not in case or case["when"] in conditions):
+            return case.get("cost")
+    return None
+
+
+def _map_of(doc, ref):
+    key = ref.rpartition(":")[0]
+    return key or doc.main_key
+
+def markers_at(doc):
+    out = {}
+    for m in doc.data["markers"]:
+        out.setdefault(m["hex"], []).append(m["kind"])
+    return out
+
+
+def common(doc, board):
+    data = doc.data
+    found = []
+    sides = data["sides"]
+    if len(sides) < 2:
+        found.append(error("sides", f"a scenario needs at least two sides; it has {len(sides)}", code="too-few-sides"))
+    turns = data["turns"]["count"]
+    marker_hexes = markers_at(doc)
+    occupied = {}  # hex -> set of side ids
+    for s, side in enumerate(sides):
+        where = f"sides[{s}]"
+        units = doc.units(side)
+        zone = set(side["setup_zone"])
+        for z in side["setup_zone"]:
+            if z not in board.play:
+                found.append(warning(f"{where}.setup_zone", f"setup zone hex {z} is outside the play area", z,
+                                     code="zone-outside-play-area"))
+        used = {uid: 0 for uid in units}
+        for u, unit in enumerate(side["oob"]):
+            if unit.get("type") is None:
+                found.append(warning(f"{where}.oob[{u}].type", f"{_line(side, u)} has no unit type: its stacking "
+                                     "and what its type allows are not checked", code="no-unit-type"))
+        for p, placement in enumerate(side["placements"]):
+            ref = placement["hex"]
+            path = f"{where}.placements[{p}]"
+            unit = units[placement["unit"]]
+            used[unit["id"]] += 1
+            occupied.setdefault(ref, set()).add(side["id"])
+            if ref not in board.play:
+                found.append(error(f"{path}.hex", f"{_unit_name(unit)} sets up in {ref}, outside the play area", ref,
+                                   code="setup-outside-play-area"))
+            elif zone and ref not in zone:
+                found.append(error(f"{path}.hex", f"{_unit_name(unit)} sets up in {ref}, outside {side['name']}'s "
+                                                  "setup zone", ref, code="setup-outside-zone"))
+            bad = board.forbidden(ref, unit["class"], marker_hexes.get(ref, ()))
+            if bad is not None:
+                found.append(error(f"{path}.hex", f"{_unit_name(unit)} ({unit['class']}) may not enter {bad} "
+                                                  f"terrain in {ref}", ref, code="forbidden-terrain"))
+            kind = utype(doc, unit)
+            barred = [t for t in (kind or {}).get("barred", ()) if t in board.terrain(ref)
+                      or t in marker_hexes.get(ref, ())]
+            if barred:
+                found.append(error(f"{path}.hex", f"{_unit_name(unit)} ({kind['name']}) may not set up in {barred[0]} "
+                                   f"({ref}; {kind.get('rule') or 'its unit type'})", ref, code="forbidden-terrain"))
+        for r, reinforcement in enumerate(side["reinforcements"]):
+            path = f"{where}.reinforcements[{r}]"
+            turn = reinforcement["turn"]
+            if turn is not None and not 1 <= turn <= turns:
+                found.append(error(f"{path}.turn", f"reinforcements arrive on turn {turn}, but the game has turns 1 "
+                                                   f"to {turns}", code="reinforcement-turn"))
+            for ref in reinforcement["hexes"]:
+                if not board.on_edge(ref):
+                    found.append(error(f"{path}.hexes", f"entry hex {ref} is not on an edge of the play area", ref,
+                                       code="entry-not-on-edge"))
+            for group in reinforcement["units"]:
+                used[group["unit"]] += group["count"]
+        for u, unit in enumerate(side["oob"]):
+            if used[unit["id"]] > unit["count"]:
+                found.append(error(f"{where}.oob[{u}].count", f"{_unit_name(unit)}: {used[unit['id']]} placed or "
+                                                              f"arriving, but the OOB has {unit['count']}",
+                                   code="more-than-count"))
+            elif used[unit["id"]] < unit["count"] and not zone:
+                found.append(warning(f"{where}.oob[{u}]", f"{unit['count'] - used[unit['id']]} of "
+                                                          f"{_unit_name(unit)} are neither placed nor arriving, and "
+                                                          f"{side['name']} has no setup zone", code="unit-nowhere"))
+    for ref, owners in sorted(occupied.items()):
+        if len(owners) > 1:
+            found.append(error("sides", f"units of {' and '.join(sorted(owners))} start in the same hex {ref}", ref,
+                               code="both-sides-in-hex"))
+    for o, objective in enumerate(data["objectives"]):
+        if objective["hex"] not in board.play:
+            found.append(error(f"objectives[{o}].hex", f"objective {objective['name'] or objective['id']} in "
+                                                       f"{objective['hex']} is outside the play area",
+                               objective["hex"], code="objective-outside-play-area"))
+    for m, marker in enumerate(data["markers"]):
+        if marker["hex"] not in board.play:
+            found.append(error(f"markers[{m}].hex", f"{marker['kind']} marker in {marker['hex']} is outside the play "
+                                                    "area", marker["hex"], code="marker-outside-play-area"))
+    if sides and not any(side["victory"] for side in sides):
+        found.append(error("sides", "no side has a victory condition", code="no-victory"))
+    for s, side in enumerate(sides):
+        for path, message in victory.zero_thresholds(side["victory"], f"sides[{s}].victory"):
+            found.append(warning(path, message, code="zero-threshold"))
+    return found
+
+
+def _unit_name(unit):
+    return f"{unit['unit']}{' (' + unit['name'] + ')' if unit['name'] else ''}"
+
+
+def stacks(side, units):
+    """hex -> [(placement index, unit)] for one side's placements."""
+    out = {}
+    for p, placement in enumerate(side["placements"]):
+        out.setdefault(placement["hex"], []).append((p, units[placement["unit"]]))
+    return out
+
+
+def utype(doc, unit):
+    """The unit type of an OOB line (the catalogue's or the scenario's own), or None when it names none."""
+    return unittypes.of(doc, unit)
+
+
+def kind_of(doc, unit):
+    """The game's word for what the unit is (its type's kind), or None for a line without a type."""
+    entry = utype(doc, unit)
+    return entry["kind"] if entry is not None else None
+
+
+def _points(entry):
+    """A type's stacking points; a type that gives none counts as one unit."""
+    return 1 if entry.get("stacking") is None else entry["stacking"]
+
+
+def _line(side, index):
+    """How a designer names an OOB line: "Rifle Squad (German OOB line 3)"."""
+    return unittypes.line_label(side["oob"][index]["unit"], side["name"], index)
