@@ -1,0 +1,373 @@
+"""The printable scenario card: a PDF (reportlab) a player prints and plays from.
+
+Everything flows through reportlab's Platypus (paragraphs and tables that split across pages), so long text
+wraps and a long OOB continues on the next page with its header row repeated: nothing is drawn at fixed
+positions except the footer. The fonts are DejaVu Sans, shipped in engine/scenarios/fonts/ and embedded (subset) in
+every PDF, so accented names print (Ste-Mère-Église, Łódź).
+
+TOCS scenarios are not one card but several sheets: a public sheet both players see, and one secret brief per
+side. A brief holds only its own side's forces, zones, reinforcements, mission and victory condition; the
+public sheet holds no unit at all. ``sheets(doc)`` names them; ``card_pdf(doc, sheet=...)`` draws one.
+
+The layers, each a module: layout (papers, fonts, styles, paragraphs, small tables), mapimage (the map with
+the scenario drawn on it), track (the turn record track), games (each game's own numbers); this module puts
+them together into the sheets of the card.
+"""
+
+import io
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    CondPageBreak,
+    Image,
+    KeepTogether,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from engine import render, rulesets
+from engine.los.engine import compile_map
+from engine.scenarios import checks as scenario_checks
+from engine.scenarios import victory
+from engine.scenarios.cards.games import game_block
+from engine.scenarios.cards.layout import (
+    CELL_ARRIVALS,
+    CELL_HEXES,
+    CHUNK,
+    FONT,
+    INK,
+    INLINE_NOTES,
+    MAP_MAX_HEIGHT,
+    MARGIN,
+    PAPERS,
+    RULE,
+    SHADE,
+    TABLE_START,
+    p,
+    pieces,
+    register_fonts,
+    rich,
+    small_table,
+    texts,
+    victory_lines,
+)
+from engine.scenarios.cards.mapimage import crop_of, map_png, overlay_id, printed_map, scenario_layer
+from engine.scenarios.cards.track import track_box, turn_label, turn_track
+
+__all__ = [
+    "CELL_ARRIVALS", "CHUNK", "PAPERS", "CardError", "card_pdf", "crop_of", "escape", "game_name", "map_png",
+    "overlay_id", "pieces", "printed_map", "rich", "safe_name", "scenario_layer", "scenario_map_png", "sheet_choices",
+    "sheet_filename", "sheet_sides", "sheets", "special_rules", "texts", "track_box", "turn_track",
+]
+
+
+class CardError(ValueError):
+    """The card cannot be drawn as asked (an unknown paper or sheet)."""
+
+
+# -- what the card shows ---------------------------------------------------------------------------------------
+
+def sheet_choices(data):
+    """(sheet, label) of a scenario document's card: the one card, or for TOCS the public sheet and one secret
+    brief per side. Reads only the ruleset and the sides, so a page can list them without parsing the maps."""
+    if data.get("ruleset") == "tocs":
+        return [("public", "Public sheet")] + [(side["id"], f"{side['name']}: secret brief")
+                                               for side in data.get("sides", [])]
+    return [("card", "Card")]
+
+
+def sheets(doc):
+    """The sheets of a scenario's card: ["card"], or for TOCS ["public", side id, ...]."""
+    return [sheet for sheet, _ in sheet_choices(doc.data)]
+
+
+def unit_name(unit):
+    return scenario_checks._unit_name(unit)
+
+
+def catalogue(doc):
+    """The scenario's game catalogue, or None for a ruleset no longer known."""
+    try:
+        return rulesets.get(doc.ruleset)
+    except KeyError:
+        return None
+
+
+def game_name(doc):
+    """The game's name as its catalogue spells it (the rulebook's: "Advanced Tobruk System", 001 L114)."""
+    found = catalogue(doc)
+    return found.name if found is not None else doc.ruleset
+
+
+def marker_name(doc, kind):
+    """A marker by its catalogue name (Foxholes), not its terrain id (foxholes)."""
+    found = catalogue(doc)
+    try:
+        return found.get(kind)["name"] if found is not None else kind
+    except KeyError:
+        return kind
+
+
+def setup_or_entry(doc, side, unit):
+    """Where a unit starts: its setup hexes, its entry turns, else its side's setup zone."""
+    hexes = [pl["hex"] for pl in side["placements"] if pl["unit"] == unit["id"]]
+    arrivals = [turn_label(doc, r["turn"]) + (f", {victory.EDGE_NAMES[r['edge']]} edge" if r.get("edge") else "")
+                + (f", {hex_list(r['hexes'], CELL_HEXES)}" if r.get("hexes") else "")
+                for r in side["reinforcements"] for g in r["units"] if g["unit"] == unit["id"]]
+    if len(arrivals) > CELL_ARRIVALS:
+        arrivals = arrivals[:CELL_ARRIVALS] + [f"and {len(arrivals) - CELL_ARRIVALS} more times (see the "
+                                               "reinforcements)"]
+    parts = []
+    if hexes:
+        parts.append("sets up in " + hex_list(dict.fromkeys(hexes), CELL_HEXES))
+    if arrivals:
+        parts.append("enters " + "; ".join(arrivals))
+    if not parts:
+        parts.append("sets up in the setup zone" if side["setup_zone"] else "off map")
+    if unit.get("hidden"):
+        parts.append("hidden")
+    return "; ".join(parts)
+
+
+def forces_table(doc, side, frame_w):
+    """The side's OOB: one row per line, header repeated when it continues on the next page."""
+    game = doc.ruleset
+    extra = {"assault": ("Formation", "formation"), "miniatures": ("Platoon", "formation")}.get(game)
+    head = ["Unit", "Count", "Quality"] + ([extra[0]] if extra else []) + ["Setup or entry"]
+    rows, spans = [[p(h, "head") for h in head]], []
+    for unit in side["oob"]:
+        weapons = ", ".join(unit.get("weapons") or [])
+        more = (f"— {weapons}" if weapons else "") + (f". {unit['notes']}" if unit.get("notes") else "")
+        inline = len(more) <= INLINE_NOTES
+        name = unit_name(unit) + (" " + more if inline and more else "")
+        row = [p(name, "cell"), p(unit["count"], "cell"), p(unit.get("quality") or "—", "cell")]
+        if extra:
+            row.append(p(unit.get(extra[1]) or "—", "cell"))
+        row.append(p(setup_or_entry(doc, side, unit), "cell"))
+        rows.append(row)
+        if not inline:
+            # Long weapons and notes go under the unit across the whole table, so that no row outgrows a page.
+            spans.append(len(rows))
+            rows.append([p(more.lstrip("—. "), "cell")] + [""] * (len(head) - 1))
+    widths = [0.34, 0.08, 0.12] + ([0.18] if extra else []) + [0.46 - (0.18 if extra else 0)]
+    table = Table(rows, colWidths=[w * frame_w for w in widths], repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("BACKGROUND", (0, 0), (-1, 0), SHADE), ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
+        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ] + [("SPAN", (0, r), (-1, r)) for r in spans]))
+    return table
+
+
+def hex_list(hexes, limit=24):
+    hexes = list(hexes)
+    if len(hexes) <= limit:
+        return ", ".join(hexes)
+    return ", ".join(hexes[:limit]) + f" and {len(hexes) - limit} more ({len(hexes)} hexes, shaded on the map)"
+
+
+def side_section(doc, side, frame_w, sentences):
+    """A side's forces, setup zone, reinforcements and victory condition."""
+    units = doc.units(side)
+    heading = escape(side["name"]) + (f" <font size=9>({escape(side['nationality'])})</font>"
+                                      if side.get("nationality") and side["nationality"] != side["name"] else "")
+    colour = side.get("colour") or "#777777"
+    out = [CondPageBreak(60 * mm), rich(f'<font color="{colour}">■</font> {heading}', "h2"),
+           forces_table(doc, side, frame_w)]
+    if side["setup_zone"]:
+        out.append(rich(f"<b>Setup zone:</b> {escape(hex_list(side['setup_zone']))}."))
+    if side["reinforcements"]:
+        out.append(p("Reinforcements", "h3"))
+        for r in sorted(side["reinforcements"], key=lambda r: r["turn"]):
+            what = ", ".join(f"{g['count']} × {unit_name(units[g['unit']]) if g['unit'] in units else g['unit']}"
+                             for g in r["units"])
+            where = []
+            if r.get("edge"):
+                where.append(f"along the {victory.EDGE_NAMES[r['edge']]} edge")
+            if r.get("hexes"):
+                where.append("at " + hex_list(r["hexes"]))
+            note = f" {r['note']}" if r.get("note") else ""
+            out += texts(f"{what} {' or '.join(where)}.{note}", lead=f"<b>{turn_label(doc, r['turn'], True)}:</b> ")
+    if side["id"] in sentences:
+        out.append(KeepTogether([p("Victory", "h3")] + victory_lines(sentences[side["id"]])))
+    return out
+
+
+def header(doc, side_ids, frame_w, frame_h, secret_side=None):
+    data = doc.data
+    out = []
+    if secret_side:
+        out.append(p(f"SECRET — {secret_side['name']} brief. Show it to no other player.", "secret"))
+    out.append(p(data["title"], "title"))
+    if data.get("subtitle"):
+        out.append(p(data["subtitle"], "subtitle"))
+    meta = [x for x in (data.get("date"), data.get("place")) if x]
+    line = " · ".join(meta + [game_name(doc)])
+    if data.get("designer"):
+        line += f" · by {data['designer']}"
+    out.append(p(line, "meta"))
+    if data.get("introduction") and not secret_side:
+        out += texts(data["introduction"])
+    png, w, h = map_png(doc, side_ids, frame_w / mm, frame_h / mm * MAP_MAX_HEIGHT)
+    out += [Spacer(1, 2 * mm), Image(io.BytesIO(png), width=w * mm, height=h * mm), Spacer(1, 2 * mm)]
+    return out
+
+
+def play_order(doc):
+    """Who sets up first and who moves first: the side the scenario names, else what the game's rules say
+    (the catalogue's scenario.play_order, each sentence citing its rule)."""
+    data = doc.data
+    names = {s["id"]: s["name"] for s in data["sides"]}
+    found = catalogue(doc)
+    lines = []
+    for key, verb in (("sets_up_first", "sets up first"), ("moves_first", "moves first")):
+        if data.get(key) in names:
+            lines.append(f"{names[data[key]]} {verb}.")
+        elif found is not None and found.play_order(key):
+            lines.append(found.play_order(key))
+        else:
+            lines.append(f"The scenario does not say who {verb}.")
+    return lines
+
+
+def general(doc):
+    """Setup order, who moves first, weather and light."""
+    data = doc.data
+    lines = play_order(doc)
+    env = data.get("environment") or {}
+    if env.get("weather"):
+        lines.append(f"Weather: {env['weather']}.")
+    if env.get("night"):
+        lines.append("It is night.")
+    if env.get("visibility"):
+        lines.append(f"Visibility: {env['visibility']} hexes.")
+    return [p(" ".join(lines))] if lines else []
+
+
+def objectives_block(doc):
+    objectives = doc.data.get("objectives") or []
+    if not objectives:
+        return []
+    names = {s["id"]: s["name"] for s in doc.data["sides"]}
+    rows = [["Objective", "Hex", "Held at start by", "VP"]]
+    for o in objectives:
+        rows.append([o.get("name") or "—", o["hex"], names.get(o.get("owner"), "nobody"),
+                     o["vp"] if o.get("vp") is not None else "—"])
+    return [CondPageBreak(TABLE_START), p("Objectives", "h3"), small_table(rows)]
+
+
+def markers_block(doc, side_ids):
+    markers = [m for m in doc.data.get("markers") or [] if m.get("side") in side_ids or not m.get("side")]
+    if not markers:
+        return []
+    names = {s["id"]: s["name"] for s in doc.data["sides"]}
+    rows = [["Marker", "Hex", "Side", "Count"]] + [[marker_name(doc, m["kind"]), m["hex"],
+                                                    names.get(m.get("side"), "—"), m.get("count") or 1]
+                                                   for m in markers]
+    return [CondPageBreak(TABLE_START), p("Markers at start", "h3"), small_table(rows)]
+
+
+def special_rules(doc):
+    rules = doc.data.get("special_rules") or []
+    if not rules:
+        return []
+    out = [p("Special rules", "h2")]
+    for n, text in enumerate(rules, 1):
+        out += texts(text, lead=f"<b>{n}.</b> ")
+    return out
+
+
+def story(doc, sheet, frame_w, frame_h):
+    """The flowables of one sheet."""
+    data = doc.data
+    sentences = victory.lines_for(doc)
+    if doc.ruleset == "tocs" and sheet != "public":
+        side = doc.side(sheet)
+        out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side) + [p(" ".join(play_order(doc)))]
+        brief = side.get("brief") or {}
+        if brief.get("mission"):
+            out += [p("Mission", "h3")] + texts(brief["mission"])
+        if brief.get("intelligence"):
+            out += [p("Intelligence", "h3")] + texts(brief["intelligence"])
+        out += game_block(doc, {side["id"]})
+        out += side_section(doc, side, frame_w, sentences)
+        out += markers_block(doc, {side["id"]})
+        return out
+    public = sheet == "public"
+    side_ids = sheet_sides(doc, sheet)
+    out = header(doc, side_ids, frame_w, frame_h)
+    out += [p("Turn record track", "h3")] + turn_track(doc, side_ids, frame_w)
+    out += general(doc) + objectives_block(doc) + game_block(doc, side_ids)
+    if public:
+        out.append(p("Each side's forces, setup, reinforcements and victory conditions are on its secret brief.",
+                     "meta"))
+    for side in data["sides"]:
+        if side["id"] in side_ids:
+            out += side_section(doc, side, frame_w, sentences)
+    out += markers_block(doc, side_ids) + special_rules(doc)
+    return out
+
+
+def card_pdf(doc, paper="a4", sheet=None):
+    """One sheet of the card as PDF bytes. ``sheet``: "card" (every game but TOCS), "public" or a side id (TOCS);
+    None: the first sheet."""
+    if paper not in PAPERS:
+        raise CardError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
+    names = sheets(doc)
+    sheet = sheet or names[0]
+    if sheet not in names:
+        raise CardError(f"this scenario's sheets are {', '.join(names)}; there is no sheet {sheet!r}")
+    register_fonts()
+    size = PAPERS[paper]
+    out = io.BytesIO()
+    title = doc.data["title"]
+    label = "" if sheet in ("card", "public") else f" · SECRET: {doc.side(sheet)['name']}"
+    pdf = SimpleDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                            bottomMargin=MARGIN + 4 * mm, title=title + label, author=doc.data.get("designer") or "",
+                            creator="Hexside", initialFontName=FONT, initialFontSize=9)
+    # (the canvas starts in our font, not Helvetica, so every font in the file is embedded)
+
+    def footer(canvas, document):
+        canvas.saveState()
+        canvas.setFont(FONT, 7.5)
+        canvas.setFillColor(colors.HexColor("#666660"))
+        canvas.drawString(MARGIN, MARGIN - 2 * mm, f"{title}{label}")
+        canvas.drawRightString(size[0] - MARGIN, MARGIN - 2 * mm, f"page {document.page}")
+        canvas.restoreState()
+
+    pdf.build(story(doc, sheet, pdf.width, pdf.height), onFirstPage=footer, onLaterPages=footer)
+    return out.getvalue()
+
+
+def safe_name(text):
+    """A file name from a title: letters (accents kept; the file endpoint encodes them), digits and dashes."""
+    base = "".join(c if c.isalnum() or c in "-_'" else " " for c in text).strip()
+    return "-".join(base.split())[:80] or "scenario"
+
+
+def sheet_filename(doc, sheet, ext="pdf"):
+    return f"{safe_name(doc.data['title'])}{'' if sheet in ('card', 'public', None) else '-' + sheet}.{ext}"
+
+
+def sheet_sides(doc, sheet):
+    """The sides a sheet may show: every side on a card, none on a TOCS public sheet, one on a brief."""
+    if sheet == "card":
+        return {s["id"] for s in doc.data["sides"]}
+    return set() if sheet == "public" else {sheet}
+
+
+def scenario_map_png(doc, sheet, dpi, hex_mm):
+    """The scenario's map for print as PNG bytes: the play area with what the sheet may show drawn on it."""
+    if sheet not in sheets(doc):
+        raise CardError(f"this scenario's sheets are {', '.join(sheets(doc))}; there is no sheet {sheet!r}")
+    cmap = compile_map(printed_map(doc))
+    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop_of(doc),
+                                scenario=scenario_layer(doc, sheet_sides(doc, sheet)))
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1, dpi=(dpi, dpi))
+    return out.getvalue()
