@@ -1,0 +1,266 @@
+"""Reading a scenario's sides, part of the scenario format's reader (engine/scenarios/scenariofile.py): each
+side's OOB, setup zone, placements, reinforcements, victory condition and brief, and what the sides own on
+the map (markers, the TOCS perimeter). ``SidesReader`` is one of the reader's classes: it uses the small
+readers (text, hexes, game fields...) and the state (catalogue, unit types, objective ids) the reader has."""
+
+import re
+
+from engine.mapfile import _kind
+from engine.scenarios import limits, types, unittypes, victory
+
+SIDE_KEYS = ("id", "name", "nationality", "colour", "fields", "oob", "setup_zone", "placements", "reinforcements",
+             "victory", "brief")
+BRIEF_KEYS = ("mission", "intelligence")
+PLACEMENT_KEYS = ("unit", "hex", "facing")
+REINFORCEMENT_KEYS = ("turn", "units", "edge", "hexes", "note")
+REINFORCEMENT_UNIT_KEYS = ("unit", "count")
+MARKER_KEYS = ("kind", "hex", "side", "count", "facing", "note")
+
+# The OOB entry's fields common to every game. What each game adds (OOB keys, side fields, scenario rules, unit
+# qualities) is its catalogue's scenario section (engine/rulesets/data/<game>.json, docs/scenario-format.md);
+# anything else is an error, so a typo is caught rather than kept.
+OOB_COMMON = ("id", "unit", "name", "count", "class", "type", "quality", "leader", "weapons", "formation", "hidden",
+              "notes")
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class SidesReader:
+    """The sides and what they own on the map, read into the canonical document."""
+
+    def read_sides(self, items, objectives):
+        out, seen = [], set()
+        if not self.within(items, "sides", limits.SIDES):
+            items = []
+        lines = sum(len(s["oob"]) for s in items if isinstance(s, dict) and isinstance(s.get("oob"), list)) \
+            if isinstance(items, list) else 0
+        if lines > limits.OOB_LINES_ALL:
+            self.error("sides", f"the sides have {lines:,} OOB lines in all; at most {limits.OOB_LINES_ALL:,}",
+                       code="too-many")
+            items = []
+        ids = [s.get("id") for s in items if isinstance(s, dict)] if isinstance(items, list) else []
+        self.all_side_ids = [i for i in ids if isinstance(i, str)]
+        for path, entry in self.entries(items, "sides", SIDE_KEYS, ("id", "name")):
+            sid = self.ident(entry["id"], f"{path}.id", seen, "side")
+            side = {"id": sid, "name": self.text(entry, "name", f"{path}.name", required=True, limit=limits.SIDE_NAME),
+                    "nationality": self.text(entry, "nationality", f"{path}.nationality", limit=limits.NATIONALITY)}
+            colour = entry.get("colour", "#3b5b92")
+            if not isinstance(colour, str) or not COLOUR.match(colour):
+                self.error(f"{path}.colour", f"expected a colour written #rrggbb, got {colour!r}", code="bad-colour")
+                colour = "#3b5b92"
+            side["colour"] = colour.lower()
+            side["fields"] = self.read_side_fields(entry.get("fields", {}), f"{path}.fields")
+            self.side_name = side["name"]
+            side["oob"] = self.read_oob(entry.get("oob", []), f"{path}.oob")
+            if isinstance(entry.get("oob"), list) and not entry["oob"] or "oob" not in entry:
+                self.error(f"{path}.oob", f"{side['name'] or 'this side'} has no units: a side needs at least one "
+                                          "unit in its OOB", code="side-without-units")
+            units = {u["id"]: u for u in side["oob"]}
+            side["setup_zone"] = self.hexes(entry.get("setup_zone", []), f"{path}.setup_zone")
+            side["placements"] = self.read_placements(entry.get("placements", []), f"{path}.placements", units)
+            side["reinforcements"] = self.read_reinforcements(entry.get("reinforcements", []),
+                                                              f"{path}.reinforcements", units)
+            side["victory"] = self.read_victory(entry.get("victory"), f"{path}.victory")
+            brief = entry.get("brief", {})
+            side["brief"] = {"mission": "", "intelligence": ""}
+            if self.keys(brief, f"{path}.brief", BRIEF_KEYS):
+                for k in BRIEF_KEYS:
+                    side["brief"][k] = self.text(brief, k, f"{path}.brief.{k}", limit=limits.BRIEF)
+            if sid is not None:
+                out.append(side)
+        return out, [s["id"] for s in out]
+
+    def read_side_fields(self, value, path):
+        return self.game_fields(value, path, "side")
+
+    def read_oob(self, items, path):
+        extra = self.catalogue.scenario_fields("oob") if self.catalogue is not None else {}
+        allowed = OOB_COMMON + tuple(key for key in extra if key not in OOB_COMMON)
+        out, seen = [], set()
+        if not self.within(items, path, limits.OOB_LINES):
+            return out
+        for where, entry in self.entries(items, path, allowed, ("id", "unit")):
+            uid = self.ident(entry["id"], f"{where}.id", seen, "unit")
+            unit = self.text(entry, "unit", f"{where}.unit", required=True, limit=limits.UNIT)
+            clean = {"id": uid, "unit": unit, "name": self.text(entry, "name", f"{where}.name", limit=limits.UNIT)}
+            count = entry.get("count", 1)
+            clean["count"] = self.integer(count, f"{where}.count", 1, 500) or 1
+            unit_class = entry.get("class")
+            classes = self.unit_classes()
+            if unit_class is not None and classes and unit_class not in classes:
+                self.error(f"{where}.class", f"expected one of this ruleset's unit classes ({', '.join(classes)}), "
+                                             f"got {unit_class!r}", code="bad-class")
+            clean["class"] = unit_class if unit_class is not None else (classes[0] if classes else None)
+            if "type" in entry:
+                label = unittypes.line_label(unit, self.side_name, int(where.rpartition("[")[2][:-1]))
+                clean["type"] = unittypes.reference(entry["type"], self.unit_types, f"{where}.type", label,
+                                                    self.error)
+                if unit_class is None and clean["type"] is not None:
+                    clean["class"] = self.unit_types[clean["type"]].get("class") or clean["class"]
+            quality = entry.get("quality")
+            qualities = self.catalogue.qualities if self.catalogue is not None else ()
+            if quality is not None and qualities and quality not in qualities:
+                self.error(f"{where}.quality", f"expected one of {', '.join(qualities)}, got {quality!r}",
+                           code="bad-quality")
+            clean["quality"] = quality
+            clean["leader"] = self.flag(entry["leader"], f"{where}.leader") if "leader" in entry else False
+            weapons = entry.get("weapons", [])
+            if not isinstance(weapons, list) or not all(isinstance(w, str) and w for w in weapons):
+                self.error(f"{where}.weapons", "expected a list of weapon names", code="bad-type")
+                weapons = []
+            elif not self.within(weapons, f"{where}.weapons", limits.WEAPONS):
+                weapons = []
+            for k, weapon in enumerate(weapons):
+                if len(weapon) > limits.WEAPON:
+                    self.error(f"{where}.weapons[{k}]", limits.too_long(f"{where}.weapons[{k}]", len(weapon),
+                                                                         limits.WEAPON), code="too-long")
+            clean["weapons"] = weapons
+            formation = entry.get("formation")
+            if formation is not None and not isinstance(formation, str):
+                self.error(f"{where}.formation", f"expected the formation or platoon's name, got {_kind(formation)}",
+                           code="bad-type")
+                formation = None
+            elif formation is not None and len(formation) > limits.FORMATION:
+                self.error(f"{where}.formation", limits.too_long(f"{where}.formation", len(formation),
+                                                                 limits.FORMATION), code="too-long")
+            clean["formation"] = formation
+            clean["hidden"] = self.flag(entry["hidden"], f"{where}.hidden") if "hidden" in entry else False
+            clean["notes"] = self.text(entry, "notes", f"{where}.notes", limit=limits.UNIT_NOTES)
+            for key, spec in extra.items():
+                if key in entry and key not in OOB_COMMON:
+                    clean[key] = self.field_value(spec, entry[key], f"{where}.{key}")
+            if uid is not None:
+                out.append(clean)
+        return out
+
+    def unit_classes(self):
+        return self.catalogue.unit_classes if self.catalogue is not None else ()
+
+    def read_placements(self, items, path, units):
+        out = []
+        placed = {}
+        if not self.within(items, path, limits.PLACEMENTS):
+            return out
+        for where, entry in self.entries(items, path, PLACEMENT_KEYS, ("unit", "hex")):
+            ref = self.hex(entry["hex"], f"{where}.hex")
+            uid = entry["unit"]
+            wrong = types.wrong_text(uid, "a unit id")
+            if wrong:
+                self.error(f"{where}.unit", wrong, ref, code="bad-type")
+                continue
+            if uid not in units:
+                self.error(f"{where}.unit", f"no unit {uid!r} in this side's OOB", ref, code="unknown-unit")
+                continue
+            placed[uid] = placed.get(uid, 0) + 1
+            if placed[uid] == units[uid]["count"] + 1:
+                self.error(f"{where}.unit", f"more counters of {uid!r} placed than its count "
+                                            f"({units[uid]['count']})", ref, code="too-many-placed")
+            facing = self.facing(entry.get("facing"), f"{where}.facing", ref)
+            if ref is not None:
+                out.append({"unit": uid, "hex": ref, "facing": facing})
+        return out
+
+    def read_reinforcements(self, items, path, units):
+        out = []
+        if not self.within(items, path, limits.REINFORCEMENTS):
+            return out
+        for where, entry in self.entries(items, path, REINFORCEMENT_KEYS, ("turn", "units")):
+            turn = self.integer(entry["turn"], f"{where}.turn", 0, 1000)
+            group = []
+            if not self.within(entry["units"], f"{where}.units", limits.REINFORCEMENT_UNITS):
+                continue
+            for upath, u in self.entries(entry["units"], f"{where}.units", REINFORCEMENT_UNIT_KEYS, ("unit",)):
+                wrong = types.wrong_text(u["unit"], "a unit id")
+                if wrong:
+                    self.error(f"{upath}.unit", wrong, code="bad-type")
+                    continue
+                if u["unit"] not in units:
+                    self.error(f"{upath}.unit", f"no unit {u['unit']!r} in this side's OOB", code="unknown-unit")
+                    continue
+                count = self.integer(u.get("count", 1), f"{upath}.count", 1, 500) or 1
+                group.append({"unit": u["unit"], "count": count})
+            if isinstance(entry["units"], list) and not entry["units"]:
+                self.error(f"{where}.units", "a reinforcement brings at least one unit", code="missing")
+            clean = {"turn": turn, "units": group, "edge": None, "hexes": []}
+            if entry.get("edge") is None and not entry.get("hexes"):
+                self.error(where, "say where they enter: a map 'edge' (N, E, S, W) or entry 'hexes'",
+                           code="missing-entry")
+            if entry.get("edge") is not None:
+                clean["edge"] = self.edge(entry["edge"], f"{where}.edge")
+            if "hexes" in entry:
+                clean["hexes"] = self.hexes(entry["hexes"], f"{where}.hexes")
+            clean["note"] = self.text(entry, "note", f"{where}.note", limit=limits.REINFORCEMENT_NOTE)
+            out.append(clean)
+        return out
+
+    def read_victory(self, value, path):
+        if value is None:
+            return None
+        too_big = limits.victory_problems(value, path)
+        if too_big:
+            self.errors.extend(too_big)
+            return None
+        found = victory.check(value, path, self.objective_ids, self.all_side_ids)
+        self.errors.extend(found)
+        if found:
+            return None
+        condition = victory.normalise(value)
+        self.read_exit_hexes(condition, value, path)
+        return condition
+
+    def read_exit_hexes(self, condition, given, path):
+        """Exit hexes named by a condition (or the conditions it combines) are hexes of the maps."""
+        if condition["kind"] == "exit":
+            condition["hexes"] = self.hexes(given.get("hexes") or [], f"{path}.hexes")
+        for i, (inner, raw) in enumerate(zip(condition.get("conditions") or [], given.get("conditions") or [])):
+            self.read_exit_hexes(inner, raw, f"{path}.conditions[{i}]")
+
+    def read_markers(self, items, side_ids):
+        out = []
+        known = self.marker_kinds()
+        if not self.within(items, "markers", limits.MARKERS):
+            return out
+        for path, entry in self.entries(items, "markers", MARKER_KEYS, ("kind", "hex")):
+            ref = self.hex(entry["hex"], f"{path}.hex")
+            kind = entry["kind"]
+            if not isinstance(kind, str) or (known and kind not in known):
+                self.error(f"{path}.kind", f"expected one of this ruleset's markers ({', '.join(sorted(known))}), "
+                                           f"got {kind!r}", ref, code="unknown-marker")
+                continue
+            side = entry.get("side")
+            if side is not None and side not in side_ids:
+                self.error(f"{path}.side", f"expected a side's id or null, got {side!r}", ref, code="unknown-side")
+            count = self.integer(entry.get("count", 1), f"{path}.count", 1, 100, ref) or 1
+            facing = self.facing(entry.get("facing"), f"{path}.facing", ref)
+            if ref is not None:
+                out.append({"kind": kind, "hex": ref, "side": side, "count": count, "facing": facing,
+                            "note": self.text(entry, "note", f"{path}.note", limit=limits.MARKER_NOTE)})
+        return out
+
+    def marker_kinds(self):
+        """Markers a scenario may place: the catalogue's marker layer, plus control markers."""
+        if self.catalogue is None:
+            return set()
+        return set(self.catalogue.terrain_ids("marker")) | {"control"}
+
+    def read_perimeter(self, value, side_ids):
+        """TOCS: who owns each hex at the start (one shared layer); the hexes not listed belong to nobody."""
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.error("perimeter", f"expected an object of hexes per side id, got {_kind(value)}", code="bad-type")
+            return None
+        out, owner = {}, {}
+        if not self.within(value, "perimeter", limits.SIDES, "sides"):
+            return None
+        for sid in sorted(value):
+            if sid not in side_ids:
+                self.error(f"perimeter.{sid}", f"no side {sid!r} (sides: {', '.join(side_ids)})", code="unknown-side")
+                continue
+            hexes = self.hexes(value[sid], f"perimeter.{sid}")
+            for ref in hexes:
+                if ref in owner:
+                    self.error(f"perimeter.{sid}", f"hex {ref} is owned by {owner[ref]} already; each hex has one "
+                                                   "owner", ref, code="perimeter-overlap")
+                owner[ref] = sid
+            out[sid] = hexes
+        return out
