@@ -11,9 +11,20 @@ export async function runJob(url, parameters, onProgress = () => {}, { signal, w
   onProgress(job);
   while (!FINAL.has(job.status)) {
     if (signal && signal.aborted) throw new DOMException("stopped", "AbortError");
+    const asked = performance.now();
     job = await get(`${job.url}?wait=${wait}`, { signal });
     onProgress(job);
+    // A wait answers before its time only when the job finished, or when the server holds as many waits as it
+    // takes (it then says Retry-After: 1): ask again a second later, not at once.
+    if (!FINAL.has(job.status) && performance.now() - asked < 250) await pause(1000, signal);
   }
   if (job.status !== "succeeded") throw new Error(job.error || `the job was ${job.status}`);
   return job;
+}
+
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (signal) signal.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
 }
