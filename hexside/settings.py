@@ -207,6 +207,12 @@ HEXSIDE_THROTTLE_RATES = {
     "imports-address": os.environ.get("HEXSIDE_THROTTLE_IMPORTS_ADDRESS", "30/minute"),
     "token": os.environ.get("HEXSIDE_THROTTLE_TOKEN", "10/minute"),
     "signup": os.environ.get("HEXSIDE_THROTTLE_SIGNUP", "5/hour"),
+    "validations": os.environ.get("HEXSIDE_THROTTLE_VALIDATIONS", "10/minute"),
+    "validations-address": os.environ.get("HEXSIDE_THROTTLE_VALIDATIONS_ADDRESS", "30/minute"),
+    "images": os.environ.get("HEXSIDE_THROTTLE_IMAGES", "60/minute"),
+    "images-address": os.environ.get("HEXSIDE_THROTTLE_IMAGES_ADDRESS", "240/minute"),
+    "findings": os.environ.get("HEXSIDE_THROTTLE_FINDINGS", "60/minute"),
+    "findings-address": os.environ.get("HEXSIDE_THROTTLE_FINDINGS_ADDRESS", "240/minute"),
 }
 
 # The throttles' counts must be shared by every web process: Redis when the broker is Redis, else a folder

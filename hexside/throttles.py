@@ -6,32 +6,20 @@ A view takes them by naming them, e.g. ``throttle_classes = JOBS`` on any API vi
 anonymous requests), and per address whoever signed in, so that many accounts from one address do not multiply
 the rate. Counts live in Django's cache (shared by every web process: see CACHES in hexside/settings.py). The
 rates are the setting HEXSIDE_THROTTLE_RATES, read at every request, so that a deployment (or a test) can change
-them; a scope it does not name takes its rate from DEFAULT_RATES (each an environment variable). The address is
+them (each rate an environment variable there); a scope it does not name is not limited. The address is
 the connection's, or the one the trusted proxies in front name (REST_FRAMEWORK["NUM_PROXIES"],
 HEXSIDE_NUM_PROXIES): a client cannot choose it.
 
 A rate only bounds how often work is started; how much may be waiting at once is capped by jobs.limits.
 """
 
-import os
-
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
-# The scopes hexside/settings.py's HEXSIDE_THROTTLE_RATES may leave out: N/second, N/minute, N/hour or N/day.
-DEFAULT_RATES = {
-    "validations": os.environ.get("HEXSIDE_THROTTLE_VALIDATIONS", "10/minute"),
-    "validations-address": os.environ.get("HEXSIDE_THROTTLE_VALIDATIONS_ADDRESS", "30/minute"),
-    "images": os.environ.get("HEXSIDE_THROTTLE_IMAGES", "60/minute"),
-    "images-address": os.environ.get("HEXSIDE_THROTTLE_IMAGES_ADDRESS", "240/minute"),
-    "findings": os.environ.get("HEXSIDE_THROTTLE_FINDINGS", "60/minute"),
-    "findings-address": os.environ.get("HEXSIDE_THROTTLE_FINDINGS_ADDRESS", "240/minute"),
-}
-
 
 def rate_of(scope):
-    rates = settings.HEXSIDE_THROTTLE_RATES
-    return rates[scope] if scope in rates else DEFAULT_RATES.get(scope)
+    """A scope's rate; a scope the setting leaves out (as a test may) is not limited."""
+    return settings.HEXSIDE_THROTTLE_RATES.get(scope)
 
 
 class ScopeThrottle(SimpleRateThrottle):
