@@ -113,20 +113,17 @@ class ScenarioExportSerializer(StrictSerializer):
         return out
 
 
-def print_grid(scenario, pins):
-    """The hexes a scenario's map print covers, as a grid (its play area's rectangle, else its main map), for
-    the print's size to be checked before its job is queued; None when it cannot be told without reading the
+def print_grid(scenario, parameters):
+    """The hexes a scenario's map print covers, as a grid (its play area's rectangle, else its main map: main_grid),
+    for the print's size to be checked before its job is queued; None when it cannot be told without reading the
     scenario (the export job checks the exact size again)."""
-    document = scenario.document
-    entry = (document.get("maps") or [{}])[0]
+    found = main_grid(scenario, parameters)
+    if found is None:
+        return None
     try:
-        if isinstance(entry.get("document"), dict):
-            grid = Grid(**{k: v for k, v in entry["document"]["grid"].items() if k in Grid.__dataclass_fields__})
-        else:
-            main = scenario_maps.main_pin(pins, document)
-            grid = main.map.hex_grid() if main is not None else None
-        corners = (document.get("play_area") or {}).get("corners") or []
-        if grid is not None and len(corners) == 2 and not any(":" in str(c) for c in corners):
+        grid = Grid(**{k: v for k, v in found.items() if k in Grid.__dataclass_fields__})
+        corners = (scenario.document.get("play_area") or {}).get("corners") or []
+        if len(corners) == 2 and not any(":" in str(c) for c in corners):
             (c0, r0), (c1, r1) = (grid.parse_hex(c) for c in corners)
             grid = dataclasses.replace(grid, columns=abs(c1 - c0) + 1, rows=abs(r1 - r0) + 1)
     except (AttributeError, KeyError, TypeError, ValueError):
@@ -196,7 +193,9 @@ class ExportJobView(ScenarioJobView):
     def options_of(self, request, scenario):
         sheets = [sheet for sheet, _ in sheets_for(scenario, self.sides)]
         data = request.data if isinstance(request.data, dict) else None
-        grid = print_grid(scenario, self.pins) if isinstance(data, dict) and data.get("format") == "png" else None
+        grid = None
+        if isinstance(data, dict) and data.get("format") == "png":
+            grid = print_grid(scenario, {"maps": [pin.as_parameter() for pin in self.pins]})
         serializer = ScenarioExportSerializer(data=data, context={"sheets": sheets, "grid": grid})
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
