@@ -14,6 +14,7 @@ the scenario drawn on it), track (the turn record track), games (each game's own
 them together into the sheets of the card.
 """
 
+import dataclasses
 import io
 from xml.sax.saxutils import escape
 
@@ -32,7 +33,7 @@ from reportlab.platypus import (
 from engine import render, rulesets
 from engine.los.engine import compile_map
 from engine.scenarios import checks as scenario_checks
-from engine.scenarios import victory
+from engine.scenarios import victory, visibility
 from engine.scenarios.cards.games import game_block
 from engine.scenarios.cards.layout import (
     CELL_ARRIVALS,
@@ -294,7 +295,8 @@ def story(doc, sheet, frame_w, frame_h):
             out += [p("Mission", "h3")] + texts(brief["mission"])
         if brief.get("intelligence"):
             out += [p("Intelligence", "h3")] + texts(brief["intelligence"])
-        out += game_block(doc, {side["id"]})
+        # the objectives with the VP this side's own victory condition gives them (the public sheet has none)
+        out += objectives_block(doc) + game_block(doc, {side["id"]})
         out += side_section(doc, side, frame_w, sentences)
         out += markers_block(doc, {side["id"]})
         return out
@@ -322,6 +324,7 @@ def card_pdf(doc, paper="a4", sheet=None):
     sheet = sheet or names[0]
     if sheet not in names:
         raise CardError(f"this scenario's sheets are {', '.join(names)}; there is no sheet {sheet!r}")
+    doc = sheet_view(doc, sheet)
     register_fonts()
     size = PAPERS[paper]
     out = io.BytesIO()
@@ -361,10 +364,20 @@ def sheet_sides(doc, sheet):
     return set() if sheet == "public" else {sheet}
 
 
+def sheet_view(doc, sheet):
+    """What a sheet is drawn from: the document as a reader holding the sheet's sides sees it (visibility.view),
+    whoever prints it, so the TOCS public sheet the owner hands both players holds nothing secret (no objective's
+    VP, 004 L140) and a side's brief nothing of the other side."""
+    if sheet == "card":
+        return doc
+    return dataclasses.replace(doc, data=visibility.view(doc.data, sheet_sides(doc, sheet)))
+
+
 def scenario_map_png(doc, sheet, dpi, hex_mm):
     """The scenario's map for print as PNG bytes: the play area with what the sheet may show drawn on it."""
     if sheet not in sheets(doc):
         raise CardError(f"this scenario's sheets are {', '.join(sheets(doc))}; there is no sheet {sheet!r}")
+    doc = sheet_view(doc, sheet)
     cmap = compile_map(printed_map(doc))
     image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop_of(doc),
                                 scenario=scenario_layer(doc, sheet_sides(doc, sheet)))

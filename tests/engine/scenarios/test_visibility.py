@@ -83,3 +83,29 @@ def test_a_catalogues_hidden_section_is_checked():
     errors = info.value.errors
     for where in ("scenario.hidden.double_blind", "scenario.hidden.oob[0]", "scenario.hidden.secret"):
         assert any(e.startswith(f"secret.json: {where}: ") for e in errors), (where, errors)
+
+
+def test_a_tocs_sheet_printed_by_the_owner_holds_only_what_its_sides_may_see():
+    """The owner prints the public sheet for both players and each brief for its side: the card draws each sheet
+    from its sides' view, not from the owner's whole document (004 L140: victory conditions are secret)."""
+    import io
+
+    import pypdf
+
+    from engine.scenarios import cards
+
+    data = sample("groesbeek-heights")
+    doc = scenariofile.parse(json.dumps(data).encode(), scenariofile.folder_maps(ROOT / "maps" / "samples"))
+
+    def text(sheet):
+        pdf = pypdf.PdfReader(io.BytesIO(cards.card_pdf(doc, "a4", sheet)))
+        return " ".join(" ".join(page.extract_text().split()) for page in pdf.pages)
+
+    briefs = {side["id"]: " ".join(side["brief"]["mission"].split()[:6]) for side in data["sides"]}
+    public = text("public")
+    assert "Nijmegen highway bridge 16.06 German —" in public and "16.06 German 20" not in public
+    assert not [side for side, brief in briefs.items() if brief in public]
+    for side in briefs:
+        brief = text(side)
+        assert briefs[side] in brief
+        assert not [other for other, words in briefs.items() if other != side and words in brief]
