@@ -159,6 +159,20 @@ class Ruleset:
     def __contains__(self, terrain_id):
         return terrain_id in self.terrain
 
+    def standing_levels(self, storeys):
+        """(lowest, highest) level a unit can stand at: the ruleset's ground levels, and above its highest ground
+        up to the top of a building of ``storeys`` storeys (the map format's most, MAX_STOREYS). An LOS question
+        at a level outside them asks about a place the map cannot have."""
+        return self.level_min, self.level_max + (storeys - 1) * self.level_step
+
+    def check_level(self, level, storeys, what="level"):
+        """ValueError in a designer's words when ``level`` is outside :meth:`standing_levels`."""
+        low, high = self.standing_levels(storeys)
+        if level is not None and not low <= level <= high:
+            raise ValueError(f"{what} {level} is outside what a unit can stand at in {self.name}: from "
+                             f"{low} (its lowest ground) to {high} (its highest ground, {self.level_max}, plus "
+                             f"the upper storeys of a {storeys}-storey building)")
+
     def open_hex(self):
         """The terrain of a hex that holds nothing else: the catalogue's open_terrain, where this ruleset has it,
         else an entry called open or clear, else its first hex terrain by id."""
