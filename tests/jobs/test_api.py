@@ -97,7 +97,8 @@ def test_starting_a_job_needs_a_signed_in_user_and_anonymous_visitors_get_stored
         api_client, user_client, other_published_map):
     refused = post(api_client, other_published_map, "los", {"from": "A1", "to": "J8"})
     assert refused.status_code in (401, 403)
-    assert "sign in to start a job" in refused.json()["detail"]
+    assert "Sign in to start a job" in refused.json()["detail"]
+    assert "/api/" not in refused.json()["detail"] and "admin" not in refused.json()["detail"]  # a designer's words
     assert not Job.objects.exists()
 
     asked = post(user_client, other_published_map, "los", {"from": "A1", "to": "J8"})
