@@ -181,15 +181,19 @@ def propose(result, context):
             "levels": propose_levels(survey["elevations"], mapping), "terrain": terrain}
 
 
+def proposal_for(result, name="upload", ruleset=None, limits=None):
+    """The proposal for a conversion already made (its survey), or None when it could not survey the source."""
+    if result.survey is None:
+        return None
+    catalogue = rulesets.get(ruleset or mappings.DEFAULT_RULESET)
+    context = common.Context(name=name, files={}, limits=limits, source=result.source_format, ruleset=catalogue.id)
+    return propose(result, context)
+
+
 def suggest(upload, ruleset=None, limits=None):
     """(proposal or None, findings): the upload converted once with the default mapping, then proposed."""
     from engine.importers import ImportLimits, convert_upload
 
     limits = limits or ImportLimits()
     result = convert_upload(upload, ruleset=ruleset, limits=limits)
-    if result.survey is None:
-        return None, result.findings
-    catalogue = rulesets.get(ruleset or mappings.DEFAULT_RULESET)
-    context = common.Context(name=upload.name, files={}, limits=limits, source=result.source_format,
-                             ruleset=catalogue.id)
-    return propose(result, context), result.findings
+    return proposal_for(result, upload.name, ruleset, limits), result.findings
