@@ -3,7 +3,7 @@ line of the rules text ("TOCS L362" is line 362 of the rulebook seed 004), as do
 
 The perimeter (who owns each hex), the units inside their own perimeter, stacking, steps and the chain of
 command by the units' types (engine/rulesets/data/tocs.json, ``unit_types``), improved positions and minefields
-in their side's own perimeter, and each side's secret brief."""
+in their side's own perimeter, objectives first owned by their hex's owner, and each side's secret brief."""
 
 from engine import rulesets
 from engine.scenarios.checks.common import _unit_name, error, kind_of, utype, warning
@@ -38,6 +38,7 @@ def check_tocs(doc, board):
             found.append(warning(f"sides[{s}].brief", f"{side['name']}'s secret Mission Brief needs its mission and "
                                                       "its Intelligence Report (TOCS L149, L155)", code="tocs-brief"))
     found += _own_ground(doc, board, owner)
+    found += _objective_owners(doc, owner)
     return found
 
 
@@ -246,6 +247,25 @@ def _own_ground(doc, board, owner):
         found.append(error(f"markers[{m}].hex", f"{side_name(doc.data, sid)}'s {entry.get('name') or marker['kind']} "
                                                 f"marker in {ref} lies {where}, outside its own: {why}", ref,
                            code="tocs-own-ground"))
+    return found
+
+
+def _objective_owners(doc, owner):
+    """An objective's first owner is its hex's owner: the perimeter says who owns each hex (TOCS L29, L362). An
+    objective of no owner takes its hex's and is not checked."""
+    if owner is None:
+        return []
+    found = []
+    for o, objective in enumerate(doc.data["objectives"]):
+        first, ref = objective.get("owner"), objective["hex"]
+        if first is None or owner.get(ref) == first:
+            continue
+        held = owner.get(ref)
+        where = f"in {side_name(doc.data, held)}'s perimeter" if held else "in a hex no side owns"
+        found.append(error(f"objectives[{o}].owner", f"objective {objective['name'] or objective['id']} in {ref} is "
+                                                     f"first owned by {side_name(doc.data, first)}, but its hex is "
+                                                     f"{where}: the perimeter says who owns each hex (TOCS L29, L362)",
+                           ref, code="tocs-objective-owner"))
     return found
 
 

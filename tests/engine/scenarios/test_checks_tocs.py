@@ -250,6 +250,16 @@ def test_an_improved_position_in_no_mans_land(data, sample_maps):
     assert "in a hex no side owns" in only(data, sample_maps, "tocs-own-ground").message
 
 
+def test_an_objective_is_first_owned_by_its_hexs_owner(data, sample_maps):
+    data["objectives"][1]["owner"] = "allied"
+    hit = only(data, sample_maps, "tocs-objective-owner")
+    assert (hit.hex, hit.path) == ("16.06", "objectives[1].owner")
+    assert hit.message.startswith("objective Nijmegen highway bridge in 16.06 is first owned by Allied, but its hex "
+                                  "is in German's perimeter")
+    data["objectives"][1]["owner"] = None  # no owner: its hex's
+    assert not found(data, sample_maps, "tocs-objective-owner")
+
+
 # -- stacking (TOCS L169) -----------------------------------------------------------------------------------
 
 def test_four_companies_and_any_number_of_hqs_per_hex(data, sample_maps):
