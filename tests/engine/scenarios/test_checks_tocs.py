@@ -75,6 +75,15 @@ def test_an_hq_has_the_steps_of_its_echelon(data, sample_maps):
     assert "TOCS L189" in only(data, sample_maps, "tocs-steps").message
 
 
+def test_an_army_hq_is_in_the_catalogue_with_four_steps(data, sample_maps):
+    add(data, "allied", id="army", unit="HQ", name="First Allied Airborne Army", type="army-hq", steps=4)
+    add(data, "allied", id="corps", unit="HQ", name="XVIII Airborne Corps", type="corps-hq", parent="army")
+    side(data, "allied")["oob"][0]["parent"] = "corps"
+    assert [str(f) for f in checks.check(parse(data, sample_maps))] == []
+    side(data, "allied")["oob"][5]["steps"] = 5
+    assert "TOCS L193" in only(data, sample_maps, "tocs-steps").message
+
+
 def test_a_placement_with_all_its_steps_lost_is_a_dead_unit(data, sample_maps):
     """Read on the canonical document as the format gives it once placements carry steps_lost (issue 18, 4)."""
     doc = parse(data, sample_maps)
