@@ -38,20 +38,18 @@ def check_assault(doc, board):
 # -- what a unit is ----------------------------------------------------------------------------------------------
 
 def what(doc, unit):
-    """(kind, carries, barred, may hide, rule) of an OOB line: its type's, or for a line without one what every
+    """(kind, carries, barred, may hide) of an OOB line: its type's, or for a line without one what every
     catalogue type of its unit class shares (its kind and barred terrain) and the most any of them carries, so
     that a line left untyped is neither refused a legal transport nor let onto terrain all its class is barred."""
     entry = utype(doc, unit)
     if entry is not None:
-        return (entry["kind"], set(entry.get("carries", ())), set(entry.get("barred", ())),
-                bool(entry.get("hidden")), entry.get("rule"))
+        return entry["kind"], set(entry.get("carries", ())), set(entry.get("barred", ())), bool(entry.get("hidden"))
     same = [t for t in rulesets.get(doc.ruleset).unit_types.values() if t.get("class") == unit["class"]]
     if not same:
-        return None, set(), set(), False, None
+        return None, set(), set(), False
     kinds = {t["kind"] for t in same}
     barred = set.intersection(*(set(t.get("barred", ())) for t in same))
-    return (kinds.pop() if len(kinds) == 1 else None, {k for t in same for k in t.get("carries", ())}, barred,
-            False, next((t.get("rule") for t in same if barred and t.get("barred")), None))
+    return kinds.pop() if len(kinds) == 1 else None, {k for t in same for k in t.get("carries", ())}, barred, False
 
 
 def _labels(side):
@@ -66,8 +64,8 @@ def _objective_owners(data):
         for side in data["sides"]:
             if objective["hex"] in side["setup_zone"] and objective["owner"] != side["id"]:
                 found.append(error(f"objectives[{o}].owner", f"{objective['name'] or objective['id']} "
-                                   f"({objective['hex']}) lies in {side['name']}'s set-up area, so {side['name']} "
-                                   "controls it from the start (Assault 5.5)", objective["hex"],
+                                   f"({objective['hex']}) lies in the set-up area of {side['name']}, who control it "
+                                   "from the start (Assault 5.5)", objective["hex"],
                                    code="assault-objective-owner"))
     return found
 
@@ -120,8 +118,8 @@ def _placements(doc, side, where):
     for ref, stack in stacks.items():
         read = [(p, unit, what(doc, unit)) for p, unit in stack]
         counted = []
-        for p, unit, (kind, _, _, _, _) in read:
-            if kind is not None and any(kind in carries for q, _, (_, carries, _, _, _) in read if q != p):
+        for p, unit, (kind, _, _, _) in read:
+            if kind is not None and any(kind in carries for q, _, (_, carries, _, _) in read if q != p):
                 carried_at.add(p)
             else:
                 counted.append((p, unit))
@@ -138,7 +136,7 @@ def _placements(doc, side, where):
             continue
         unit = units[placement["unit"]]
         ref, facing, label = placement["hex"], placement["facing"], labels[unit["id"]]
-        kind, _, barred, _, rule = what(doc, unit)
+        kind, _, barred, _ = what(doc, unit)
         path = f"{where}.placements[{p}]"
         faces = {"vehicle": "vehicles always face a hex vertex, never an edge (Assault 9.9, 002 L1178)",
                  "artillery": "artillery and vehicle units must face a hex vertex (Assault 5.8, 002 L440)"}
@@ -156,7 +154,7 @@ def _placements(doc, side, where):
         if objective is not None and "objective" in barred:
             found.append(error(f"{path}.hex", f"{label} sets up on the objective "
                                f"{objective['name'] or objective['id']} in {ref}: an unarmoured vehicle cannot "
-                               f"occupy an objective hex ({rule or 'Assault 4.2.2, 9.6'})", ref,
+                               "occupy an objective hex (Assault 4.2.2, 9.6)", ref,
                                code="assault-vehicle-objective"))
     return found
 
