@@ -13,6 +13,10 @@ from engine.scenarios.victory import KINDS
 
 REGULAR = "regular"  # regular units carry no experience marker (4.2.3): a line with no quality is regular
 SMOKE_MARKERS = 30  # the counter mix (1.0, 002 L146)
+PER_HEX = {  # markers of a kind one hex may hold
+    "smoke": (4, "smoke markers", "a maximum of 4 per hex (Assault 7.2, 002 L659)"),
+    "wreck": (1, "wreck markers", "only one wreck marker per hex (Assault 9.5.8.5, 002 L1018)"),
+}
 TA_OAS_MAX = 5  # 12.2, 002 L2185, L2213
 
 
@@ -243,7 +247,8 @@ def _ta_oas(side, where):
 def _markers(doc, board):
     """Fortifications and obstacles aligned to a vertex (9.5.7, 9.5.8); minefields only where the scenario
     allows them (4.11), one per hex, none with a fortification or obstacle, no anti-tank mines in a building
-    off its road, with as many dummies as real ones (9.5.9.1); the smoke counter mix (1.0)."""
+    off its road, with as many dummies as real ones (9.5.9.1); at most 4 smoke markers (7.2) and one wreck (9.5.8.5)
+    per hex; the smoke counter mix (1.0)."""
     found = []
     data = doc.data
     kinds = board.catalogue.kinds
@@ -303,6 +308,13 @@ def _markers(doc, board):
             found.append(warning("markers", f"{whose}{real} real minefield{'s' * (real != 1)} and {dummies} "
                                  f"dumm{'ies' if dummies != 1 else 'y'}: each player takes as many dummy markers as "
                                  "real ones (Assault 9.5.9.1, 002 L1041)", code="assault-mine-dummies"))
+    for ref, here in at.items():
+        for kind, (most, noun, rule) in PER_HEX.items():
+            held = [(m, marker) for m, marker, k in here if kind in k]
+            count = sum(marker["count"] for _, marker in held)
+            if count > most:
+                found.append(error(f"markers[{held[-1][0]}]", f"{count} {noun} in {ref}: {rule}", ref,
+                                   code="assault-markers-per-hex"))
     smoke = sum(marker["count"] for marker in data["markers"] if "smoke" in kinds(marker["kind"]))
     if smoke > SMOKE_MARKERS:
         found.append(warning("markers", f"{smoke} smoke markers; the game's counter mix has {SMOKE_MARKERS} "

@@ -303,7 +303,7 @@ def test_objective_in_a_set_up_area_is_its_factions(gela, sample_maps):
 
 def test_kinds_come_from_the_catalogue():
     assault = rulesets.get("assault")
-    assert assault.kinds("trench") == ("fortification",) and assault.kinds("wreck") == ("obstacle",)
+    assert assault.kinds("trench") == ("fortification",) and assault.kinds("wreck") == ("obstacle", "wreck")
     assert "anti-tank" in assault.kinds("minefield-atm") and assault.kinds("urban-alley") == ("building",)
     profile = {"id": "assault-sicily-plus", "name": "Assault plus", "base": "assault", "extends_base": True,
                "terrain": [{"id": "trench", "name": "Deep trench", "layer": "marker", "los": "clear", "height": None,
@@ -317,3 +317,13 @@ def test_kinds_come_from_the_catalogue():
     with pytest.raises(rulesets.RulesetError) as info:
         rulesets.from_dict(profile, where="plus.json")
     assert any("terrain[1].kinds" in e for e in info.value.errors)
+
+
+@pytest.mark.parametrize("kind, legal, hex", [("smoke", 4, "0605"), ("wreck", 1, "0806")])
+def test_smoke_and_wrecks_per_hex(gela, sample_maps, kind, legal, hex):
+    """At most 4 smoke markers per hex (7.2, 002 L659); only one wreck marker per hex (9.5.8.5, 002 L1018)."""
+    if kind == "smoke":
+        marker(gela, "smoke", hex, count=legal)
+    assert found(gela, sample_maps, "assault-markers-per-hex") == []
+    marker(gela, kind, hex, facing=0)
+    assert f"{legal + 1} {kind} markers in {hex}" in only(found(gela, sample_maps, "assault-markers-per-hex"), hex)
