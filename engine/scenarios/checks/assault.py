@@ -133,8 +133,9 @@ def _placements(doc, side, where):
             for _, u in counted:
                 lines[labels[u["id"]]] = lines.get(labels[u["id"]], 0) + 1
             names = _and([f"{n} × {label}" if n > 1 else label for label, n in lines.items()])
-            found.append(error(f"{where}.placements[{counted[1][0]}].hex", f"{names} set up in {ref}: one unit "
-                               "per hex, transported units apart (Assault 5.8, 002 L436)", ref, code="stacking"))
+            second = counted[min(1, len(counted) - 1)][0]
+            found.append(error(f"{where}.placements[{second}].hex", f"{names} set up in {ref}: one unit per hex, "
+                               "transported units apart (Assault 5.8, 002 L436)", ref, code="stacking"))
     for p, placement in enumerate(side["placements"]):
         if placement.get("off_map"):
             continue
