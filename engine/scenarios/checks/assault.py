@@ -12,7 +12,7 @@ from engine.scenarios.checks.common import _line, _points, error, utype, warning
 from engine.scenarios.victory import KINDS
 
 REGULAR = "regular"  # regular units carry no experience marker (4.2.3): a line with no quality is regular
-SMOKE_MARKERS = 30  # the counter mix (1.0, 002 L146)
+SMOKE_MARKERS = 30  # the counter mix (1.0, 002 L145)
 PER_HEX = {  # markers of a kind one hex may hold
     "smoke": (4, "smoke markers", "a maximum of 4 per hex (Assault 7.2, 002 L659)"),
     "wreck": (1, "wreck markers", "only one wreck marker per hex (Assault 9.5.8.5, 002 L1018)"),
@@ -319,5 +319,5 @@ def _markers(doc, board):
     smoke = sum(marker["count"] for marker in data["markers"] if "smoke" in kinds(marker["kind"]))
     if smoke > SMOKE_MARKERS:
         found.append(warning("markers", f"{smoke} smoke markers; the game's counter mix has {SMOKE_MARKERS} "
-                                        "(Assault 1.0)", code="assault-pool"))
+                                        "(Assault 1.0, 002 L145)", code="assault-pool"))
     return found
