@@ -200,7 +200,8 @@ def _formations(side, where):
         found.append(error(f"{where}.fields.selection", f"{side['name']}: formations are drawn at random, exactly "
                            "the number listed (Assault 5.6 method 3, 002 L412), so no formation card is known "
                            f"before the game, yet its OOB fixes {_and(names)}: choose free selection (method 1) "
-                           "for a fixed force, or list only the formations' count", code="assault-random-draw"))
+                           "for a fixed force, or leave the formation cards out of the OOB and give their number "
+                           "per deck", code="assault-random-draw"))
     elif selection == "draw-and-choose" and names:
         found.append(warning(f"{where}.fields.selection", f"{side['name']}: formations are drawn, twice as "
                              "many as are kept, from the player's own decks (Assault 5.6 method 2), so the "
