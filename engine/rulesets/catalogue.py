@@ -34,7 +34,7 @@ TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_I
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("linear", "los_term", "los_rule", "obstacle", "notes", "decided", "style")
+ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "obstacle", "notes", "decided", "style")
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
 
 # How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
@@ -220,6 +220,12 @@ class Ruleset:
         """What runs through this terrain for movement ("road", "railroad") or None; None for an unknown id."""
         entry = self.terrain.get(terrain_id)
         return entry.get("linear") if entry is not None else None
+
+    def kinds(self, terrain_id):
+        """What this terrain or marker is in its game's words (its entry's ``kinds``: "building",
+        "fortification", "minefield", ...), which the scenario checks read instead of ids; () for an unknown id."""
+        entry = self.terrain.get(terrain_id)
+        return tuple(entry.get("kinds") or ()) if entry is not None else ()
 
     def movement_conditions(self, terrain_ids):
         """The movement conditions a unit standing in a hex with these terrain ids may claim: along-road where

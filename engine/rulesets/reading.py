@@ -321,6 +321,10 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
             problems.add(f"{path}.name", "must be a non-empty string")
         if "linear" in entry and entry["linear"] is not None and entry["linear"] not in LINEAR:
             problems.add(f"{path}.linear", f"{entry['linear']!r} is not null or one of {', '.join(LINEAR)}")
+        if "kinds" in entry and (not isinstance(entry["kinds"], list) or not all(
+                isinstance(k, str) and ID_PATTERN.match(k) for k in entry["kinds"])
+                or len(set(entry["kinds"])) != len(entry["kinds"])):
+            problems.add(f"{path}.kinds", "must be a list of lower-case words joined by '-', each once")
         for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
             if key in entry and entry[key] not in allowed:
                 problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
@@ -618,11 +622,13 @@ def _resolve(data, base):
 
 def _resolve_linear(terrain, base):
     """An entry that replaces a base entry of the same id keeps its road or railroad unless it says otherwise
-    (``"linear": null`` says it carries none); an entry of a new id carries one only where it says so."""
-    base_linear = {e["id"]: e.get("linear") for e in base["terrain"]} if base is not None else {}
-    for entry in terrain:
-        if "linear" not in entry and base_linear.get(entry["id"]):
-            entry["linear"] = base_linear[entry["id"]]
+    (``"linear": null`` says it carries none), and its kinds (a building, a fortification, a minefield) unless it
+    gives its own; an entry of a new id has them only where it says so."""
+    for key in ("linear", "kinds"):
+        inherited = {e["id"]: e.get(key) for e in base["terrain"]} if base is not None else {}
+        for entry in terrain:
+            if key not in entry and inherited.get(entry["id"]):
+                entry[key] = copy.deepcopy(inherited[entry["id"]])
 
 
 def _resolve_styles(terrain, base, overrides):

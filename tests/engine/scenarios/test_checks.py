@@ -183,8 +183,8 @@ def tank_in_building(d):
     side(d, "axis")["placements"][3]["hex"] = "0101"  # a single-storey building
 
 
-def too_few_formations(d):
-    side(d, "axis")["fields"]["formations"]["infantry"] = 3
+def too_many_formations(d):
+    side(d, "axis")["fields"]["formations"]["infantry"] = 0  # its OOB starts with the Panzergrenadier platoon
 
 
 def too_many_ta(d):
@@ -285,7 +285,7 @@ CASES = [
     ("gela-piano-lupo", infantry_facing, "assault-facing", "0303", "warning"),
     ("gela-piano-lupo", truck_on_objective, "assault-vehicle-objective", "1110", "error"),
     ("gela-piano-lupo", tank_in_building, "forbidden-terrain", "0101", "error"),
-    ("gela-piano-lupo", too_few_formations, "assault-formations", None, "warning"),
+    ("gela-piano-lupo", too_many_formations, "assault-formations", None, "error"),
     ("gela-piano-lupo", too_many_ta, "assault-ta-oas", None, "error"),
     ("gela-piano-lupo", mines_not_enabled, "assault-minefields", "0606", "error"),
     ("village-on-the-dnieper", deck_wrong, "miniatures-deck", None, "error"),

@@ -174,7 +174,7 @@ EXPECTED = {
     "gela-piano-lupo": {
         "axis": "Control Piano Lupo junction (0807) and Ridge road (1110) at the end of the game.",
         "allies": "Both: (a) hold Piano Lupo junction (0807) at the end of two consecutive turns, at any point in the "
-                  "game; and (b) inflict at least 3 casualty points on the Axis."},
+                  "game; and (b) control Ridge road (1110) at the end of the game."},
     "groesbeek-heights": {
         "allied": "Both: (a) control Grave bridge (09.12) and Nijmegen highway bridge (16.06) at the end of the "
                   "game; and (b) Keep the Groesbeek heights: no German unit in 07.11 at the end of the game.",
