@@ -70,6 +70,8 @@ def _weapon_users(doc, side, where, ref, stack):
     (10.3): in its hex, a unit of its side of such a kind."""
     out = []
     kinds = {kind_of(doc, u) for _, u in stack}
+    if None in kinds:  # a unit without a type may be the engineer: not checked
+        return []
     for p, unit in stack:
         entry = utype(doc, unit)
         users = _users(entry)
@@ -87,6 +89,8 @@ def _reinforcement_users(doc, side, where):
     for r, reinforcement in enumerate(side["reinforcements"]):
         arriving = [by_id[g["unit"]] for g in reinforcement["units"] if g["unit"] in by_id]
         kinds = {kind_of(doc, u) for u in arriving}
+        if None in kinds:
+            continue
         for unit in arriving:
             entry = utype(doc, unit)
             users = _users(entry)
@@ -105,6 +109,8 @@ def _weapons_list(doc, side, where, u, unit):
     if not names:
         return []
     kind = kind_of(doc, unit)
+    if kind is None:  # a line without a type is not checked
+        return []
     out = []
     for entry in _restricted_weapons(doc):
         if (entry["id"] in names or entry["name"].lower() in names) and kind not in _users(entry):

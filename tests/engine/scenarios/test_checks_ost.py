@@ -89,6 +89,14 @@ def test_a_flamethrower_in_a_rifle_squads_weapons_is_refused(hill, sample_maps):
     assert not found(hill, sample_maps, "ost-weapon-user")
 
 
+def test_a_flamethrower_with_a_unit_without_a_type_is_not_judged(hill, sample_maps):
+    """The untyped unit may be the engineer: its line is reported as unchecked (no-unit-type), not guessed."""
+    add(hill, "german", ["R8"], id="x", unit="Pioniere", casualty_points=2)
+    add(hill, "german", ["R8"], id="ft", unit="Flammenwerfer 41", type="flamethrower", casualty_points=0)
+    assert not found(hill, sample_maps, "ost-weapon-user")
+    assert found(hill, sample_maps, "no-unit-type")
+
+
 def test_a_flamethrower_arrives_with_an_engineer(hill, sample_maps):
     add(hill, "british", id="ft", unit="Lifebuoy", type="flamethrower", casualty_points=0)
     arriving = side(hill, "british")["reinforcements"][0]["units"]
