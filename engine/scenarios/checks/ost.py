@@ -10,6 +10,12 @@ from engine.scenarios.checks.common import _line, _points, error, kind_of, stack
 
 AIRCRAFT = ("transport-aircraft", "glider")  # the kinds 26.0 calls aircraft
 AIRCRAFT_GAP = 4  # hexes between two aircraft, not counting their own (26.2.3)
+# what an aircraft holds besides its support weapons and Leaders (26.1.1: a transport 3 Squads or crewed machine
+# guns; 26.1.2: a glider 2, an AT gun or Jeep in place of a Squad), by kind
+LOADOUT = {"transport-aircraft": (3, "3 Squads or crewed machine guns plus any support weapons and Leaders",
+                                  "OST 26.1.1"),
+           "glider": (2, "2 Squads or crewed machine guns (an AT gun or Jeep in place of a Squad) plus any support "
+                         "weapons and Leaders", "OST 26.1.2")}
 
 
 def check_ost(doc, board):
@@ -43,7 +49,7 @@ def _stacking(doc, side, where, ref, stack):
     The units on an aircraft are its loadout (26.1.3), not a stack: a hex with an aircraft is not counted."""
     typed = [t for t in (utype(doc, u) for _, u in stack) if t is not None]
     if any(t["kind"] in AIRCRAFT for t in typed):
-        return []
+        return _loadout(doc, side, where, ref, stack)
     leaders = sum(_points(t) for t in typed if t["kind"] == "leader")
     others = sum(_points(t) for t in typed if t["kind"] != "leader")
     # one unit of a kind a vehicle carries may ride in each vehicle there
@@ -58,6 +64,29 @@ def _stacking(doc, side, where, ref, stack):
                         f"hex, unless {others - 2} of them ride in the vehicles there (a vehicle transporting a unit "
                         "counts as 1 unit, OST 20.0.3)", ref, code="stacking")]
     return []
+
+
+def _loadout(doc, side, where, ref, stack):
+    """The units stacked on an aircraft are its loadout (26.1.3): of kinds it carries, and no more Squads or crewed
+    weapons than it holds (26.1.1, 26.1.2); support weapons and Leaders ride free."""
+    out = []
+    planes = [(p, u, utype(doc, u)) for p, u in stack if kind_of(doc, u) in AIRCRAFT]
+    aboard = [(p, u, utype(doc, u)) for p, u in stack if kind_of(doc, u) not in AIRCRAFT]
+    p, plane, entry = planes[0]
+    carries = set(entry.get("carries", ()))
+    for q, unit, kind in aboard:
+        if kind is not None and kind["kind"] not in carries:
+            out.append(error(f"{where}.placements[{q}].hex", f"{_named(side, unit)} is loaded on {_named(side, plane)} "
+                             f"in {ref}, but a {entry['name']} holds {LOADOUT[entry['kind']][1]} "
+                             f"({LOADOUT[entry['kind']][2]})", ref, code="ost-loadout"))
+    most, holds, rule = LOADOUT[entry["kind"]]
+    most *= len(planes)
+    loaded = sum(_points(k) for _, _, k in aboard if k is not None and k["kind"] != "leader")
+    if loaded > most:
+        out.append(error(f"{where}.placements[{aboard[-1][0]}].hex", f"{loaded} units are loaded on "
+                         f"{_named(side, plane)} in {ref}: a {entry['name']} holds {holds} ({rule})", ref,
+                         code="ost-loadout"))
+    return out
 
 
 def _users(entry):

@@ -184,6 +184,30 @@ def test_an_aircrafts_loadout_is_not_a_stack(hill, sample_maps):
     assert at(found(hill, sample_maps, "stacking"), "A1")
 
 
+def test_a_transport_holds_three_squads_and_a_glider_two(hill, sample_maps):
+    aircraft(hill, ["A1"], ["S"])
+    add(hill, "british", ["A1", "A1", "A1"], id="para", unit="Airborne Squad", type="squad", casualty_points=2)
+    add(hill, "british", ["A1"], id="mmg", unit="MMG", type="gun", casualty_points=2)
+    bad = at(found(hill, sample_maps, "ost-loadout"), "A1")
+    assert bad and "4 units are loaded on C-47 (British OOB line 6) in A1" in bad[0].message
+    assert "26.1.1" in bad[0].message
+    hill["sides"][1]["oob"][5]["type"] = "glider"
+    hill["sides"][1]["placements"].pop()  # the MMG stays behind: 3 squads are one too many for a glider
+    assert at(found(hill, sample_maps, "ost-loadout"), "A1")
+    hill["sides"][1]["placements"].pop()
+    assert not found(hill, sample_maps, "ost-loadout")
+
+
+def test_only_a_glider_carries_a_jeep(hill, sample_maps):
+    aircraft(hill, ["A1"], ["S"], type="glider")
+    add(hill, "british", ["A1"], id="jeep", unit="Jeep", type="wheeled-vehicle", casualty_points=2)
+    add(hill, "british", ["A1"], id="para", unit="Airborne Squad", type="squad", casualty_points=2)
+    assert not found(hill, sample_maps, "ost-loadout")
+    hill["sides"][1]["oob"][5]["type"] = "transport-aircraft"
+    bad = at(found(hill, sample_maps, "ost-loadout"), "A1")
+    assert bad and bad[0].message.startswith("Jeep (British OOB line 7) is loaded on C-47")
+
+
 # -- casualty points (1.6) ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("line, value, ok", [(0, 2, True), (0, 1, True), (0, 3, False), (1, 2, True), (1, 0, False),
