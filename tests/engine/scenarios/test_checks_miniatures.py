@@ -137,3 +137,10 @@ def test_a_sniper_with_no_enemy_on_the_map_passes(village, sample_maps):
     village["sides"][1]["placements"] = []
     sniper_at(village, "H6")
     assert found(village, sample_maps, "miniatures-sniper") == []
+
+
+def test_village_validates_and_does_not_claim_a_worked_example(village, sample_maps):
+    assert [str(f) for f in scenario_checks.check(parse(village, sample_maps))] == []
+    intro = village["introduction"]
+    assert "worked example for the activation deck" not in intro
+    assert "The forces are the designer's choice" in intro and "the sheet gives no worked example" in intro

@@ -268,3 +268,23 @@ def test_the_builtin_types_and_markers_say_what_the_checks_read():
     assert ost.unit_types["flamethrower"]["attaches_to"] == ["engineer"]
     assert ost.terrain["pillbox"]["placing"]["facing"] == "hexside"
     assert ost.terrain["bunker"]["placing"]["facing"] is None
+
+
+# -- the sample (issue 18, point 7) ---------------------------------------------------------------------------------
+
+def leaves(condition):
+    if condition["kind"] in ("and", "or"):
+        return [leaf for c in condition["conditions"] for leaf in leaves(c)]
+    return [condition]
+
+
+def test_hill_112_validates_says_what_is_the_designers_and_is_won_at_the_end(hill, sample_maps):
+    assert [str(f) for f in scenario_checks.check(parse(hill, sample_maps))] == []
+    intro = hill["introduction"]
+    assert "the German stat line" not in intro and "The designer's choices: the stat lines" in intro
+    assert "which names no side" in intro and "a French side's there" in intro  # 000 L408, L1295-1297
+    german = side(hill, "german")
+    assert german["fields"] == {"gut_check": 7, "impulse": "2D6+3"}
+    # the Germans start on the crest and in the wood: no condition of theirs may be met by standing there a turn
+    assert all(leaf["kind"] != "control" or leaf["at"] == "end" for leaf in leaves(german["victory"]))
+    assert {o["id"]: o["owner"] for o in hill["objectives"]}["crest"] == "german"
