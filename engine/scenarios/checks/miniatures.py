@@ -115,13 +115,13 @@ def _snipers(doc, side, where, ipx):
             continue
         key, col, row = doc.resolve(placement["hex"])
         grid = doc.maps[key].grid
-        near = sorted((grid.distance((col, row), doc.resolve(ref)[1:]), ref, other) for ref, other in enemies
-                      if doc.resolve(ref)[0] == key)
-        if near and near[0][0] * ipx <= 8:
-            hexes, ref, other = near[0]
+        near = [(grid.distance((col, row), doc.resolve(ref)[1:]), ref, other) for ref, other in enemies
+                if doc.resolve(ref)[0] == key]
+        if near and min(n[0] for n in near) * ipx <= 8:
+            hexes, ref, other = min(near, key=lambda n: n[:2])
             line = next(n for n, u in enumerate(side["oob"]) if u is unit)
             found.append(error(f"{where}.placements[{p}].hex", f"{_line(side, line)} sets up in {placement['hex']}, "
-                               f"{hexes * ipx:g}\" ({hexes} hexes of {ipx:g}\") from {other['name']}'s units in {ref}: "
-                               "a sniper is placed further than 8\" from the nearest enemy (QRS L333)",
+                               f"{hexes * ipx:g}\" ({hexes} hexes of {ipx:g}\") from the {other['name']} unit in "
+                               f"{ref}: a sniper is placed further than 8\" from the nearest enemy (QRS L333)",
                                placement["hex"], code="miniatures-sniper"))
     return found

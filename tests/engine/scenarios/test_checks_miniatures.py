@@ -129,8 +129,16 @@ def test_a_sniper_within_8_inches_of_an_enemy_unit_is_refused_on_its_hex(village
     german(village)["placements"][-1]["hex"] = "H7"
     bad = found(village, sample_maps, "miniatures-sniper")
     assert [(f.hex, f.severity) for f in bad] == [("H7", "error")]
-    assert "Sniper (German OOB line 16) sets up in H7, 8\" (4 hexes of 2\") from Soviet's units in L9" in \
+    assert "Sniper (German OOB line 16) sets up in H7, 8\" (4 hexes of 2\") from the Soviet unit in L9" in \
         bad[0].message
+
+
+def test_a_sniper_near_two_enemies_in_one_hex_names_the_nearest(village, sample_maps):
+    """Two sides in one hex is a finding of its own, not a crash of this one."""
+    village["sides"].append({**village["sides"][1], "id": "allied", "name": "Allied", "victory": None})
+    sniper_at(village, "H7")
+    bad = found(village, sample_maps, "miniatures-sniper")
+    assert [f.hex for f in bad] == ["H7"] and "unit in L9" in bad[0].message
 
 
 def test_a_sniper_with_no_enemy_on_the_map_passes(village, sample_maps):
