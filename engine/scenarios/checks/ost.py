@@ -181,13 +181,15 @@ def _aircraft(doc, side, where, units):
             out.append(error(f"{where}.placements[{p}].facing", f"{_named(side, unit)} in {placement['hex']} needs "
                              "its direction of flight, a hexside (OST 26.2.4)", placement["hex"],
                              code="ost-aircraft-facing"))
-    directions = {pl["facing"] for _, pl, u in planes if kind_of(doc, u) == "transport-aircraft"
-                  and isinstance(pl["facing"], str)}
-    if len(directions) > 1:
-        p, placement, _ = next(x for x in planes if x[1]["facing"] == sorted(directions)[-1])
-        out.append(error(f"{where}.placements[{p}].facing", f"{side['name']}'s transport aircraft fly "
-                         f"{' and '.join(sorted(directions))}: all transport aircraft in the operation fly the same "
-                         "direction (OST 26.2.5)", placement["hex"], code="ost-aircraft-facing"))
+    transports = [(p, pl, u) for p, pl, u in planes if kind_of(doc, u) == "transport-aircraft"
+                  and isinstance(pl["facing"], str)]
+    for p, placement, unit in transports[1:]:
+        first = transports[0]
+        if placement["facing"] != first[1]["facing"]:
+            out.append(error(f"{where}.placements[{p}].facing", f"{_named(side, unit)} in {placement['hex']} flies "
+                             f"{placement['facing']}, {_named(side, first[2])} in {first[1]['hex']} "
+                             f"{first[1]['facing']}: all transport aircraft in the operation fly the same direction "
+                             "(OST 26.2.5)", placement["hex"], code="ost-aircraft-facing"))
     return out
 
 

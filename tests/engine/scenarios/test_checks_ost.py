@@ -169,7 +169,8 @@ def test_gliders_keep_the_spacing_too(hill, sample_maps):
 
 def test_transport_aircraft_fly_one_way_towards_a_hexside(hill, sample_maps):
     aircraft(hill, ["A1", "A7"], ["S", "N"])
-    assert at(found(hill, sample_maps, "ost-aircraft-facing"), "A1")
+    bad = at(found(hill, sample_maps, "ost-aircraft-facing"), "A7")
+    assert bad and "C-47 (British OOB line 6) in A7 flies N, C-47 (British OOB line 6) in A1 S" in bad[0].message
     hill["sides"][1]["placements"][-1]["facing"] = None
     bad = at(found(hill, sample_maps, "ost-aircraft-facing"), "A7")
     assert bad and "26.2.4" in bad[0].message
