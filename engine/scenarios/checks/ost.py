@@ -20,6 +20,7 @@ LOADOUT = {"transport-aircraft": (3, "3 Squads or crewed machine guns plus any s
 
 def check_ost(doc, board):
     found = []
+    counts_casualties = any(_casualty_condition(side["victory"]) for side in doc.data["sides"])
     for s, side in enumerate(doc.data["sides"]):
         where = f"sides[{s}]"
         fields = side["fields"]
@@ -33,7 +34,6 @@ def check_ost(doc, board):
             found.extend(_weapon_users(doc, side, where, ref, stack))
         found.extend(_aircraft(doc, side, where, units))
         found.extend(_reinforcement_users(doc, side, where))
-        counts_casualties = any(_casualty_condition(other["victory"]) for other in doc.data["sides"])
         for u, unit in enumerate(side["oob"]):
             if kind_of(doc, unit) == "sniper" and not unit["hidden"]:
                 found.append(warning(f"{where}.oob[{u}].hidden", f"{_line(side, u)}: snipers start hidden unless the "
@@ -46,7 +46,7 @@ def check_ost(doc, board):
 
 def _stacking(doc, side, where, ref, stack):
     """At most 2 units and 2 leaders of a side per hex (20.0.1); a vehicle transporting a unit counts as 1 (20.0.3).
-    The units on an aircraft are its loadout (26.1.3), not a stack: a hex with an aircraft is not counted."""
+    The units on an aircraft are its loadout (26.1.3), not a stack: a hex with an aircraft is counted against that."""
     typed = [t for t in (utype(doc, u) for _, u in stack) if t is not None]
     if any(t["kind"] in AIRCRAFT for t in typed):
         return _loadout(doc, side, where, ref, stack)
