@@ -56,14 +56,20 @@ def _stacking(doc, side, where, ref, stack):
     riders = min(sum(1 for t in typed if t.get("carries")),
                  sum(1 for t in typed if any(t["kind"] in c.get("carries", ()) for c in typed)))
     p = stack[-1][0]
+    here = ", ".join(_named(side, u) for _, u in stack)
     if others - riders > 2 or leaders > 2:
-        return [error(f"{where}.placements[{p}].hex", f"{others} units and {leaders} leaders of {side['name']} in "
-                      f"{ref}: at most 2 units and 2 leaders per hex (OST 20.0.1)", ref, code="stacking")]
+        return [error(f"{where}.placements[{p}].hex", f"{_count(others, 'unit')} and {_count(leaders, 'leader')} of "
+                      f"{side['name']} in {ref} ({here}): at most 2 units and 2 leaders per hex (OST 20.0.1)", ref,
+                      code="stacking")]
     if others > 2:
-        return [warning(f"{where}.placements[{p}].hex", f"{others} units of {side['name']} in {ref}: at most 2 per "
-                        f"hex, unless {others - 2} of them ride in the vehicles there (a vehicle transporting a unit "
-                        "counts as 1 unit, OST 20.0.3)", ref, code="stacking")]
+        return [warning(f"{where}.placements[{p}].hex", f"{_count(others, 'unit')} of {side['name']} in {ref} "
+                        f"({here}): at most 2 per hex, unless {others - 2} of them ride in the vehicles there (a "
+                        "vehicle transporting a unit counts as 1 unit, OST 20.0.3)", ref, code="stacking")]
     return []
+
+
+def _count(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _loadout(doc, side, where, ref, stack):
@@ -228,14 +234,15 @@ def _markers(doc, board):
     catalogue = board.catalogue
     for m, marker in enumerate(doc.data["markers"]):
         ref, kind = marker["hex"], marker["kind"]
-        if kind not in ("smoke", "smoke2", "wreck", "control"):
-            counts[ref] = counts.get(ref, 0) + 1
-            if counts[ref] == 2:
-                found.append(error(f"markers[{m}]", f"more than one battlefield marker in {ref} (OST 13.0)", ref,
-                                   code="ost-markers-per-hex"))
         entry = catalogue.terrain.get(kind) or {}
-        placing = entry.get("placing") or {}
         name = entry.get("name", kind)
+        if kind not in ("smoke", "smoke2", "wreck", "control"):
+            counts.setdefault(ref, []).append(name)
+            if len(counts[ref]) == 2:
+                found.append(error(f"markers[{m}]", f"{' and '.join(counts[ref])} markers in {ref}: at most 1 "
+                                   "battlefield marker per hex, smoke aside (OST 13.0)", ref,
+                                   code="ost-markers-per-hex"))
+        placing = entry.get("placing") or {}
         bad = [t for t in placing.get("barred", ()) if t in board.terrain(ref)]
         if bad:
             terrain = (catalogue.terrain.get(bad[0]) or {}).get("name", bad[0])
@@ -252,6 +259,6 @@ def _markers(doc, board):
             found.append(error(f"markers[{m}].facing", f"the {name} in {ref} {said} a facing vertex "
                                                        f"({placing['rule']})", ref, code="ost-marker-facing"))
         if kind in ("mines",) and marker["side"] is None:
-            found.append(warning(f"markers[{m}].side", f"say which side the mines in {ref} belong to", ref,
-                                 code="ost-mines-owner"))
+            found.append(warning(f"markers[{m}].side", f"say which side the {name} in {ref} belong to: a side "
+                                 "records its hidden mines on paper (OST 21.0.1)", ref, code="ost-mines-owner"))
     return found

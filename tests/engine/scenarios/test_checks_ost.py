@@ -209,6 +209,21 @@ def test_only_a_glider_carries_a_jeep(hill, sample_maps):
     assert bad and bad[0].message.startswith("Jeep (British OOB line 7) is loaded on C-47")
 
 
+# -- messages (issue 18, point 8) ----------------------------------------------------------------------------------
+
+def test_stacking_and_marker_messages_name_what_is_there(hill, sample_maps):
+    side(hill, "german")["placements"][3]["hex"] = "P10"  # a third rifle squad
+    hill["markers"].append({"kind": "wire", "hex": "P10", "side": "german"})
+    stacking = at(found(hill, sample_maps, "stacking"), "P10")
+    assert stacking[0].message == (
+        "3 units and 1 leader of German in P10 (Rifle Squad (German OOB line 1), Rifle Squad (German OOB line 1), "
+        "Leader (German OOB line 3), Rifle Squad (German OOB line 1)): at most 2 units and 2 leaders per hex "
+        "(OST 20.0.1)")
+    markers = at(found(hill, sample_maps, "ost-markers-per-hex"), "P10")
+    assert markers[0].message == ("Foxholes and Wire markers in P10: at most 1 battlefield marker per hex, smoke "
+                                  "aside (OST 13.0)")
+
+
 # -- casualty points (1.6) ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("line, value, ok", [(0, 2, True), (0, 1, True), (0, 3, False), (1, 2, True), (1, 0, False),
