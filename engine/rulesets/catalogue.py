@@ -34,8 +34,12 @@ TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_I
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "obstacle", "notes", "decided", "style")
+ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "obstacle", "notes", "decided", "style", "placing")
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
+# Where a marker may be placed in a scenario (docs/rulesets/catalogues.md, "Placing a marker"): the terrain ids it
+# may not be placed in, whether it faces a hexside or a vertex, and the rule that says so.
+PLACING_KEYS = ("barred", "facing", "rule")
+PLACING_FACINGS = ("hexside", "vertex")
 
 # How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
 # entry always carries all six keys, null where unused; stroke_width is a fraction of the hex's flat-to-flat width.
@@ -92,7 +96,7 @@ DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a
 # never a unit's name. A scenario may declare types of its own with the same entry keys.
 UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
 UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
-                  "attaches_to", "rule", "notes")
+                  "attaches_to", "casualty_points", "rule", "notes")
 UNIT_TYPE_REQUIRED = ("id", "name", "kind")
 
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")

@@ -27,6 +27,8 @@ from engine.rulesets.catalogue import (
     MARKERS,
     OBSTACLES,
     PATTERNS,
+    PLACING_FACINGS,
+    PLACING_KEYS,
     PLAY_ORDER_KEYS,
     SCENARIO_KEYS,
     SCENARIO_PARTS,
@@ -347,6 +349,31 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
             decided = entry["decided"]
             if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
                 problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
+        if "placing" in entry:
+            _check_placing(entry["placing"], f"{path}.placing", problems)
+    ids = {entry.get("id") for entry in terrain if isinstance(entry, dict)}
+    for n, entry in enumerate(terrain):
+        barred = entry.get("placing", {}).get("barred") if isinstance(entry, dict) and isinstance(
+            entry.get("placing"), dict) else None
+        if isinstance(barred, list) and not extends:
+            for tid in barred:
+                if isinstance(tid, str) and tid not in ids:
+                    problems.add(f"terrain[{n}].placing.barred", f"{tid!r} is not a terrain id of this ruleset")
+
+
+def _check_placing(placing, path, problems):
+    """A marker's placing: {barred: [terrain ids], facing: hexside | vertex | null, rule}."""
+    if not isinstance(placing, dict):
+        problems.add(path, f"must be an object with the keys {', '.join(PLACING_KEYS)}")
+        return
+    _check_keys(placing, PLACING_KEYS, ("rule",), path, problems)
+    barred = placing.get("barred", [])
+    if not isinstance(barred, list) or not all(isinstance(t, str) and ID_PATTERN.match(t) for t in barred):
+        problems.add(f"{path}.barred", "must be a list of terrain ids")
+    if placing.get("facing") is not None and placing["facing"] not in PLACING_FACINGS:
+        problems.add(f"{path}.facing", f"{placing['facing']!r} is not null or one of {', '.join(PLACING_FACINGS)}")
+    if "rule" in placing and not _is_text(placing["rule"]):
+        problems.add(f"{path}.rule", "must be a non-empty string")
 
 
 def _check_table_scale(scale, problems):

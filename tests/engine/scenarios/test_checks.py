@@ -1,5 +1,5 @@
 """Each check, with a scenario that passes it (the samples validate cleanly) and one that breaks it, at the
-right hex; and the miniatures activation deck's worked example."""
+right hex; and the Village sample's activation deck by the quick reference's formula."""
 
 import json
 
@@ -316,10 +316,10 @@ def test_check_breaks_at_the_right_hex(sample, breaker, code, hex, severity, sam
     assert all(f.message and f.path for f in found)
 
 
-def test_miniatures_deck_worked_example(sample_maps):
-    """QRS L7/L317 via the digest: German 3 Grenadier platoons (one Elite PC), 1 local FOO, 1 independent StuG
-    platoon and 1 company commander = 7; Soviet 2 rifle platoons, 1 SMG platoon, a tank company fielded as a
-    single unit and 1 company commander = 5; a deck of 12."""
+def test_miniatures_deck_by_the_formula(sample_maps):
+    """QRS L7, L317 (the sheet has the formula, not a worked example): German 3 Grenadier platoons (one Elite
+    PC), 1 local FOO, 1 independent StuG platoon and 1 company commander = 7; Soviet 2 rifle platoons, 1 SMG
+    platoon, a tank company fielded as a single unit and 1 company commander = 5; a deck of 12."""
     doc = scenariofile.parse(SAMPLE["village-on-the-dnieper"].read_bytes(), sample_maps)
     german, soviet = doc.data["sides"]
     assert scenario_checks.deck_cards(german) == {"platoons": 4, "foos": 1, "elite_commanders": 1,
