@@ -1,13 +1,16 @@
 """Starting a batch validation, and its report: what the pages and the API share."""
 
+import io
 import os
+import zipfile
 
 from django.conf import settings
+from django.core.files.base import ContentFile
 from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve, reverse
 
 from jobs import dispatch, limits
-from maps import quotas
+from maps import importing, quotas
 from validations.models import BatchFile, BatchValidation
 
 PAGE_LIST = 50
@@ -54,6 +57,30 @@ def start_batch(user, upload, address="", ruleset=""):
     batch.job = job
     batch.save(update_fields=["job"])
     return batch
+
+
+def start_import(user, uploads, ruleset="", address=""):
+    """The Import page's community maps: one file, or several (a map and its tilesets) put in one zip, checked
+    as a batch with the ruleset chosen; the report's page, where each opens as a map. UploadRefused as the
+    page's ImportRefused."""
+    upload = uploads[0]
+    if len(uploads) > 1:
+        total = sum(u.size for u in uploads)
+        limit = settings.HEXSIDE_IMPORT_MAX_BYTES
+        if total > limit:
+            raise importing.ImportRefused(f"the {len(uploads)} files are {total:,} bytes in all; an upload may be "
+                                          f"at most {limit:,} bytes (HEXSIDE_IMPORT_MAX_BYTES)")
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+            for each in uploads:
+                archive.writestr(os.path.basename(each.name) or "file", each.read())
+        stem = os.path.splitext(os.path.basename(uploads[0].name))[0] or "upload"
+        upload = ContentFile(out.getvalue(), name=f"{stem}.zip")
+    try:
+        batch = start_batch(user, upload, address, ruleset)
+    except UploadRefused as exc:
+        raise importing.ImportRefused(str(exc)) from None
+    return reverse("validation-page", args=[batch.pk])
 
 
 def file_report(row, request=None):
