@@ -34,7 +34,14 @@ TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_I
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("linear", "los_term", "los_rule", "obstacle", "notes", "decided", "style")
+# What an entry means for a scenario's set-up, read by its game's scenario checks (docs/rulesets/catalogues.md,
+# "Set-up data"): the column shifts an LOS into it gets (hidden set-up), the unit kinds that may not hide in it
+# even so, whether units in it may hide in any terrain, a hard stacking limit, the terrain and markers it may not
+# be set up with.
+SETUP_KEYS = ("column_shift", "hidden_barred", "hidden_anywhere", "stacking_limit", "setup_barred")
+STACKING_LIMIT_KEYS = ("points", "or_one", "rule")
+SETUP_BARRED_KEYS = ("terrain", "markers", "rule")
+ENTRY_OPTIONAL = ("linear", "los_term", "los_rule", "obstacle", "notes", "decided", "style") + SETUP_KEYS
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
 
 # How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved

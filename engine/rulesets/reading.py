@@ -30,6 +30,8 @@ from engine.rulesets.catalogue import (
     PLAY_ORDER_KEYS,
     SCENARIO_KEYS,
     SCENARIO_PARTS,
+    SETUP_BARRED_KEYS,
+    STACKING_LIMIT_KEYS,
     STYLE_KEYS,
     STYLE_REQUIRED,
     TABLE_SCALE_KEYS,
@@ -339,10 +341,52 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
             _check_style(entry["style"], f"{path}.style", problems)
         elif builtin:
             problems.add(f"{path}.style", "is required in a built-in catalogue")
+        _check_setup(entry, path, problems)
         if "decided" in entry:
             decided = entry["decided"]
             if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
                 problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
+
+
+def _check_setup(entry, path, problems):
+    """The set-up data of a terrain entry (SETUP_KEYS); which ids and kinds it names is the scenario checks' to read."""
+    if "column_shift" in entry and entry["column_shift"] is not None and not (
+            _is_int(entry["column_shift"]) and entry["column_shift"] >= 0):
+        problems.add(f"{path}.column_shift", "must be a whole number 0 or more, or null where it depends on the "
+                                             "unit's position")
+    if "hidden_anywhere" in entry and not isinstance(entry["hidden_anywhere"], bool):
+        problems.add(f"{path}.hidden_anywhere", "must be true or false")
+    if "hidden_barred" in entry and not _is_id_list(entry["hidden_barred"]):
+        problems.add(f"{path}.hidden_barred", "must be a list of unit kinds")
+    if "stacking_limit" in entry:
+        limit = entry["stacking_limit"]
+        where = f"{path}.stacking_limit"
+        if not isinstance(limit, dict):
+            problems.add(where, f"must be an object with the keys {', '.join(STACKING_LIMIT_KEYS)}")
+        else:
+            _check_keys(limit, STACKING_LIMIT_KEYS, ("points", "rule"), where, problems)
+            if "points" in limit and not (_is_int(limit["points"]) and limit["points"] >= 0):
+                problems.add(f"{where}.points", "must be a whole number 0 or more")
+            if "or_one" in limit and not _is_id_list(limit["or_one"]):
+                problems.add(f"{where}.or_one", "must be a list of unit kinds")
+            if "rule" in limit and not _is_text(limit["rule"]):
+                problems.add(f"{where}.rule", "must be a non-empty string")
+    if "setup_barred" in entry:
+        barred = entry["setup_barred"]
+        where = f"{path}.setup_barred"
+        if not isinstance(barred, dict):
+            problems.add(where, f"must be an object with the keys {', '.join(SETUP_BARRED_KEYS)}")
+        else:
+            _check_keys(barred, SETUP_BARRED_KEYS, ("rule",), where, problems)
+            for key in ("terrain", "markers"):
+                if key in barred and not _is_id_list(barred[key]):
+                    problems.add(f"{where}.{key}", "must be a list of terrain ids")
+            if "rule" in barred and not _is_text(barred["rule"]):
+                problems.add(f"{where}.rule", "must be a non-empty string")
+
+
+def _is_id_list(value):
+    return isinstance(value, list) and all(isinstance(v, str) and ID_PATTERN.match(v) for v in value)
 
 
 def _check_table_scale(scale, problems):

@@ -1,9 +1,16 @@
-"""ATS's scenario checks (ats.md section 9)."""
+"""ATS's scenario checks, by the Advanced Tobruk System rulebook's own sections (docs/scenarios.md, "Checks").
 
-from engine.scenarios.checks.common import _line, error, stacks, utype, warning
+What a terrain or an emplacement allows at set-up is catalogue data (engine/rulesets/data/ats.json; the keys in
+docs/rulesets/catalogues.md, "Set-up data"): its column shift for hidden set-up, a hard stacking limit, the
+terrain and markers it may not be set up with."""
+
+from engine.scenarios.checks.common import _line, error, utype, warning
 
 ATS_OVERSTACKING = ("overstacking is allowed, with its penalties: double the usual entry cost for all units in "
                     "the location, and the hex is easier to spot (ATS 5.1.1, 5.4.11, 5.4.12)")
+LOCATION_POINTS = 12  # Stacking Points of Personnel in one location before it is overstacked (5.3.1)
+WEAPON_KINDS = ("heavy-weapon", "medium-weapon")
+KIND_NAMES = {"heavy-weapon": "Heavy weapon", "medium-weapon": "Medium weapon", "light-weapon": "Light weapon"}
 
 
 def ats_stack(doc, stack):
@@ -27,33 +34,22 @@ def ats_stack(doc, stack):
 
 
 def check_ats(doc, board):
-    found = []
     data = doc.data
-    rules = data["rules"]
-    if not rules.get("setup_order") and data["sets_up_first"] is None:
-        found.append(warning("rules.setup_order", "no set-up order: the players roll for Initiative and the low "
-                                                   "roll chooses (3.5.3)", code="ats-setup-order"))
-    for o, overlay in enumerate(rules.get("overlays") or []):
+    found = _setup_order(doc)
+    for o, overlay in enumerate(data["rules"].get("overlays") or []):
         a, b = doc.resolve(overlay["x"]), doc.resolve(overlay["y"])
         grid = doc.maps[a[0]].grid
         if a[0] != b[0] or grid.distance(a[1:], b[1:]) != 1:
             found.append(error(f"rules.overlays[{o}]", f"overlay {overlay['id']}: X ({overlay['x']}) and Y "
                                                        f"({overlay['y']}) must be adjacent hexes (ATS 3.3.1)",
                                overlay["x"], code="ats-overlay-xy"))
+    markers = _markers(doc, board)
     for s, side in enumerate(data["sides"]):
         where = f"sides[{s}]"
-        units = doc.units(side)
-        for ref, stack in stacks(side, units).items():
-            vehicles, heavy, sp = ats_stack(doc, stack)
-            p = stack[-1][0]
-            path = f"{where}.placements[{p}].hex"
-            for count, what in ((vehicles, "vehicles"), (heavy, "Heavy weapons")):
-                if count > 1:
-                    found.append(warning(path, f"{count} {what} of {side['name']} in {ref}, over the limit of one "
-                                 f"per hex (ATS 5.2.1): {ATS_OVERSTACKING}", ref, code="overstacking"))
-            if sp > 12:
-                found.append(warning(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over the "
-                                           f"limit of 12 (ATS 5.3.1): {ATS_OVERSTACKING}", ref, code="overstacking"))
+        stacks = _stacks(doc, side)
+        for ref, stack in stacks.items():
+            found.extend(_stacking(doc, board, side, where, ref, stack, markers.get(ref, ())))
+            found.extend(_hidden_here(doc, board, side, where, ref, stack, markers.get(ref, ())))
         pending = sum(u["count"] for u in side["oob"]) - len(side["placements"]) - sum(
             g["count"] for r in side["reinforcements"] for g in r["units"])
         if pending > 0 and not side["setup_zone"]:
@@ -61,8 +57,287 @@ def check_ats(doc, board):
                                                        "(ATS 3.5.4)", code="ats-empty-zone"))
         for u, unit in enumerate(side["oob"]):
             kind = utype(doc, unit)
-            if unit["hidden"] and kind is not None and not kind.get("hidden"):
+            if unit["hidden"] and kind is not None and not kind.get("hidden") and kind["kind"] != "leader":
                 found.append(warning(f"{where}.oob[{u}].hidden", f"{_line(side, u)} sets up hidden: only Heavy "
-                                     "weapons and their manning crews may, unless a special rule allows it (ATS 6.8.1)",
+                                     "weapons, their manning crews and leaders stacked with them may, unless a "
+                                     "special rule allows it (ATS 6.8.1)", code="ats-hidden"))
+    found.extend(_emplacements(doc, board, markers))
+    found.extend(_control(doc))
+    return found
+
+
+# -- who sets up first (3.5.3) ---------------------------------------------------------------------------------
+
+def _entering(side):
+    """A side all of whose units enter play from off map: none set up on the map, every one arriving."""
+    total = sum(u["count"] for u in side["oob"])
+    on_map = [p for p in side["placements"] if not p.get("off_map")]
+    arriving = sum(g["count"] for r in side["reinforcements"] for g in r["units"])
+    return total > 0 and not on_map and arriving >= total
+
+
+def _setup_order(doc):
+    data = doc.data
+    sides = data["sides"]
+    names = {s["id"]: s["name"] for s in sides}
+    order = data["rules"].get("setup_order") or []
+    first = data["sets_up_first"]
+    entering = [s for s in sides if _entering(s)]
+    staying = [s for s in sides if not _entering(s)]
+    found = []
+    if order and first is not None and order[0] != first:
+        found.append(warning("rules.setup_order", f"the set-up order starts with {names.get(order[0], order[0])}, "
+                                                  f"but {names.get(first, first)} is given as setting up first "
+                                                  "(ATS 3.5.3)", code="ats-setup-order"))
+    if entering and len(staying) == 1:
+        them, us = staying[0], {s["id"] for s in entering}
+        for path, sid in (("sets_up_first", first), ("rules.setup_order", order[0] if order else None)):
+            if sid in us:
+                found.append(warning(path, f"{names[sid]} is given as setting up first, but all its units enter "
+                                           f"from off map: {them['name']}, who does not enter, sets up first (ATS "
+                                           "3.5.3), unless a special rule says otherwise", code="ats-setup-order"))
+    elif not order and first is None:
+        found.append(warning("rules.setup_order", "no set-up order: the players roll for Initiative and the low "
+                                                  "roll chooses (ATS 3.5.3)", code="ats-setup-order"))
+    return found
+
+
+# -- stacking (5, 8.3.131, 9.3.3, 9.4.3, 9.9.3, 9.10.3) --------------------------------------------------------
+
+def _stacks(doc, side):
+    """hex -> [(placement index, unit, OOB index)] of one side's units on the map (off-map ones are not stacked)."""
+    units = doc.units(side)
+    line = {u["id"]: i for i, u in enumerate(side["oob"])}
+    out = {}
+    for p, placement in enumerate(side["placements"]):
+        if placement.get("off_map"):
+            continue
+        unit = units[placement["unit"]]
+        out.setdefault(placement["hex"], []).append((p, unit, line[unit["id"]]))
+    return out
+
+
+def _markers(doc, board):
+    """hex -> [(marker index, marker, catalogue entry)] for the markers of the ruleset's catalogue."""
+    out = {}
+    for m, marker in enumerate(doc.data["markers"]):
+        entry = board.catalogue.terrain.get(marker["kind"])
+        if entry is not None:
+            out.setdefault(marker["hex"], []).append((m, marker, entry))
+    return out
+
+
+def _cell(doc, board, ref):
+    key, col, row = doc.resolve(ref)
+    return board.cells[key].get((col, row)) or doc.maps[key].default_cell()
+
+
+def _hex_limits(board, ref):
+    """The hard-limited locations of a hex's own terrain (a steeple): [(entry, limit)]."""
+    out = []
+    for tid in board.terrain(ref):
+        entry = board.catalogue.terrain.get(tid)
+        if entry is not None and entry.get("stacking_limit"):
+            out.append((entry, entry["stacking_limit"]))
+    return out
+
+
+def _stacking(doc, board, side, where, ref, stack, markers):
+    found = []
+    vehicles, heavy, sp = ats_stack(doc, [(p, u) for p, u, _ in stack])
+    path = f"{where}.placements[{stack[-1][0]}].hex"
+    for count, what in ((vehicles, "vehicles"), (heavy, "Heavy weapons")):
+        if count > 1:
+            found.append(warning(path, f"{count} {what} of {side['name']} in {ref}, over the limit of one per hex "
+                                       f"(ATS 5.2.1): {ATS_OVERSTACKING}", ref, code="overstacking"))
+    storeys = max(1, _cell(doc, board, ref).storeys)
+    fixed = _hex_limits(board, ref)
+    room = LOCATION_POINTS * storeys + sum(limit["points"] for _, limit in fixed)
+    if sp > room:
+        where_ = "a location" if room == LOCATION_POINTS else (
+            f"a location ({room} in its {storeys} building level{'s' if storeys > 1 else ''}"
+            + "".join(f" and {limit['points']} in its {entry['name']}, which may not be overstacked "
+                      f"({limit['rule']})" for entry, limit in fixed) + ")")
+        found.append(warning(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over the limit of "
+                                   f"{LOCATION_POINTS} {where_} (ATS 5.1.2, 5.3.1): {ATS_OVERSTACKING}", ref,
+                             code="overstacking"))
+    for _, marker, entry in markers:
+        limit = entry.get("stacking_limit")
+        if not limit or marker.get("side") not in (None, side["id"]):
+            continue
+        if not _fits(doc, [u for _, u, _ in stack], limit, marker["count"]):
+            found.append(warning(path, f"{_holding(stack, doc, side)} of {side['name']} in {ref} do not all fit in "
+                                       f"its {_count(marker['count'], entry['name'])}: {_capacity(entry, limit)} "
+                                       f"({limit['rule']}); the others set up on top of it, in the hex's other "
+                                       "terrain", ref, code="ats-emplacement-capacity"))
+    return found
+
+
+def _fits(doc, units, limit, count):
+    """Whether the units fit in ``count`` emplacements of this limit: each holds one unit of a kind in ``or_one``
+    (a weapon with one crew to man it) or Personnel of at most ``points`` Stacking Points, with their Light and
+    Medium weapons, which count nothing (5.3.21)."""
+    or_one = limit.get("or_one") or ()
+    kinds = [utype(doc, u) or {} for u in units]
+    items = [k for k in kinds if k.get("kind") in or_one]
+    rest = [k for k in kinds if k.get("kind") not in or_one]
+    if any(k.get("kind") in ("vehicle", "heavy-weapon") for k in rest):
+        return False  # a vehicle or Heavy weapon this emplacement holds none of
+    manned = sum(1 for k in items if k["kind"] in WEAPON_KINDS)
+    points = 0
+    for k in rest:
+        if k.get("kind") == "crew" and manned:
+            manned -= 1
+            continue
+        points += k.get("stacking") or 0
+    free = count - len(items)
+    return free >= 0 and points <= free * limit["points"]
+
+
+def _capacity(entry, limit):
+    kinds = {"heavy-weapon": "one Heavy weapon with its crew", "medium-weapon": "one Medium weapon with its crew",
+             "vehicle": "one vehicle"}
+    alternatives = [kinds.get(k, k) for k in limit.get("or_one") or ()]
+    if "heavy-weapon" in (limit.get("or_one") or ()) and "medium-weapon" in (limit.get("or_one") or ()):
+        alternatives = ["one Heavy or Medium weapon with its crew"]
+    alternatives.append(f"Personnel of at most {limit['points']} Stacking Points")
+    return f"a {entry['name']} holds {' or '.join(alternatives)}, and may not be overstacked"
+
+
+def _holding(stack, doc, side):
+    names = [_line(side, i) for _, _, i in stack]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _count(n, name):
+    return name if n == 1 else f"{n} {name}s"
+
+
+# -- hidden set-up (6.8.1, 6.8.11, 9.10.2) ---------------------------------------------------------------------
+
+def _hidden_here(doc, board, side, where, ref, stack, markers):
+    """Hidden units placed in one hex: the right units (6.8.1), in terrain that allows it (6.8.11), or in a
+    Weapons Pit that lets them hide anywhere (9.10.2), which must then hold them (9.10.3)."""
+    hidden = [(p, u, i) for p, u, i in stack if u["hidden"]]
+    if not hidden:
+        return []
+    found = []
+    kinds = {u["id"]: (utype(doc, u) or {}).get("kind") for _, u, _ in stack}
+    guns = [u for _, u, _ in hidden if kinds[u["id"]] == "heavy-weapon"]
+    if not guns:
+        for p, unit, i in hidden:
+            if kinds[unit["id"]] in ("crew", "leader"):
+                found.append(warning(f"{where}.placements[{p}].hex", f"{_line(side, i)} sets up hidden in {ref} with "
+                                     "no hidden Heavy weapon: only Heavy weapons, their manning crews and leaders "
+                                     "stacked with them may, unless a special rule allows it (ATS 6.8.1)", ref,
                                      code="ats-hidden"))
+    elif any(kinds[u["id"]] == "crew" for _, u, _ in stack) and not any(
+            kinds[u["id"]] == "crew" for _, u, _ in hidden):
+        found.append(warning(f"{where}.placements[{hidden[0][0]}].hex", f"{guns[0]['unit']} of {side['name']} sets "
+                             f"up hidden in {ref} but its crew there does not: a hidden weapon's manning crew is "
+                             "not set up on the map either (ATS 6.8.1)", ref, code="ats-hidden"))
+    pits = [(marker, entry) for _, marker, entry in markers
+            if entry.get("hidden_anywhere") and marker.get("side") in (None, side["id"])]
+    verdict = _hiding_terrain(doc, board, ref)
+    for p, unit, i in hidden:
+        kind = (utype(doc, unit) or {}).get("kind")
+        barred = [e for e in verdict["entries"] if kind in (e.get("hidden_barred") or ())]
+        if verdict["ok"] and not barred:
+            continue
+        if pits:
+            continue  # in the Weapons Pit (9.10.2): its capacity is checked below
+        path = f"{where}.placements[{p}].hex"
+        if barred:
+            found.append(error(path, f"{_line(side, i)} sets up hidden in {ref}, {barred[0]['name']}, where a "
+                                     f"{KIND_NAMES.get(kind, kind)} may not set up hidden ({barred[0]['rule']})", ref,
+                               code="ats-hidden-terrain"))
+        else:
+            found.append(error(path, f"{_line(side, i)} sets up hidden in {ref}, {verdict['names']}: only terrain "
+                                     "that gives at least a one column shift left to an LOS traced into or through "
+                                     "it may be used for hidden set-up (ATS 6.8.11)", ref, code="ats-hidden-terrain"))
+    limit = pits[0][1].get("stacking_limit") if pits else None
+    if pits and not verdict["ok"] and limit:
+        count = sum(m["count"] for m, _ in pits)
+        name = pits[0][1]["name"]
+        if not _fits(doc, [u for _, u, _ in hidden], limit, count):
+            found.append(error(f"{where}.placements[{hidden[0][0]}].hex",
+                               f"{_holding(hidden, doc, side)} of {side['name']} set up hidden in {ref}, "
+                               f"{verdict['names']}, where only its {_count(count, name)} lets them hide (ATS "
+                               f"9.10.2), but {_capacity(pits[0][1], limit)} ({limit['rule']})", ref,
+                               code="ats-emplacement-capacity"))
+    return found
+
+
+def _hiding_terrain(doc, board, ref):
+    """Whether the hex's terrain allows hidden set-up: some terrain of the hex gives at least one column shift left
+    (its catalogue ``column_shift``), or one whose shift depends on the unit's position (a Linear Depression:
+    hidden if down and out of the enemy's sight, 7.3.3), or a Bocage hexside of the hex (6.8.11's exception; which
+    side the enemy is on is not checked). A terrain without the datum is not held against the unit."""
+    entries = [board.catalogue.terrain.get(t) for t in board.terrain(ref)]
+    entries = [e for e in entries if e is not None]
+    shifts = [e.get("column_shift") for e in entries]
+    ok = any(s is None or s >= 1 for s in shifts) or not entries or _hiding_hexside(doc, board, ref)
+    names = " and ".join(e["name"] for e in entries) or "its terrain"
+    return {"ok": ok, "entries": entries, "names": names}
+
+
+def _hiding_hexside(doc, board, ref):
+    key, col, row = doc.resolve(ref)
+    mdoc = doc.maps[key]
+    hexsides = mdoc.resolved()[1]
+    for side in range(6):
+        tid = hexsides.get(mdoc.grid.hexside(col, row, side))
+        entry = board.catalogue.terrain.get(tid) if tid else None
+        if entry is not None and entry.get("hidden_anywhere"):
+            return True
+    return False
+
+
+# -- emplacements (9.1.4 and each one's set-up restrictions) ---------------------------------------------------
+
+def _emplacements(doc, board, markers):
+    found = []
+    for ref, here in markers.items():
+        terrain = [(t, board.catalogue.terrain.get(t)) for t in board.terrain(ref)]
+        told = set()
+        for m, marker, entry in here:
+            barred = entry.get("setup_barred")
+            if not barred:
+                continue
+            path = f"markers[{m}].hex"
+            bad = [e for t, e in terrain if t in (barred.get("terrain") or ()) and e is not None]
+            if bad:
+                found.append(error(path, f"{entry['name']} marker in {ref} may not be set up in {bad[0]['name']} "
+                                         f"terrain ({barred['rule']})", ref, code="ats-emplacement-terrain"))
+            others = barred.get("markers") or ()
+            if marker["kind"] in others and marker["kind"] not in told:
+                same = sum(n["count"] for _, n, _ in here if n["kind"] in others)
+                if same > 1:
+                    told.update(others)
+                    names = [board.catalogue.terrain[k]["name"] for k in others if k in board.catalogue.terrain]
+                    listed = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+                    found.append(error(path, f"{same} {listed} markers in {ref}: only one may be placed in a hex "
+                                             f"({barred['rule']})", ref, code="ats-emplacement-terrain"))
+    return found
+
+
+# -- control of the set-up area (3.5.63a) ----------------------------------------------------------------------
+
+def _control(doc):
+    """An objective in exactly one side's set-up area is that side's at the start (3.5.63a): a first owner given as
+    another side, or as no one, is warned of."""
+    data = doc.data
+    names = {s["id"]: s["name"] for s in data["sides"]}
+    found = []
+    for o, objective in enumerate(data["objectives"]):
+        zones = [s for s in data["sides"] if objective["hex"] in s["setup_zone"]]
+        if len(zones) != 1 or objective["owner"] == zones[0]["id"]:
+            continue
+        side = zones[0]
+        owner = names.get(objective["owner"], "no one") if objective["owner"] else "no one"
+        name = objective["name"] or objective["id"]
+        found.append(warning(f"objectives[{o}].owner", f"{name} ({objective['hex']}) is in {side['name']}'s set-up "
+                                                       f"area, so {side['name']} controls it from the start (ATS "
+                                                       f"3.5.63a), but its first owner is given as {owner}",
+                             objective["hex"], code="ats-control"))
     return found
