@@ -356,8 +356,16 @@ def _check_setup(entry, path, problems):
                                              "unit's position")
     if "hidden_anywhere" in entry and not isinstance(entry["hidden_anywhere"], bool):
         problems.add(f"{path}.hidden_anywhere", "must be true or false")
-    if "hidden_barred" in entry and not _is_id_list(entry["hidden_barred"]):
-        problems.add(f"{path}.hidden_barred", "must be a list of unit kinds")
+    if "hidden_barred" in entry:
+        barred = entry["hidden_barred"]
+        if not isinstance(barred, dict):
+            problems.add(f"{path}.hidden_barred", "must be an object {kinds, rule}")
+        else:
+            _check_keys(barred, ("kinds", "rule"), ("kinds", "rule"), f"{path}.hidden_barred", problems)
+            if "kinds" in barred and not _is_id_list(barred["kinds"]):
+                problems.add(f"{path}.hidden_barred.kinds", "must be a list of unit kinds")
+            if "rule" in barred and not _is_text(barred["rule"]):
+                problems.add(f"{path}.hidden_barred.rule", "must be a non-empty string")
     if "stacking_limit" in entry:
         limit = entry["stacking_limit"]
         where = f"{path}.stacking_limit"
@@ -372,11 +380,15 @@ def _check_setup(entry, path, problems):
             if "rule" in limit and not _is_text(limit["rule"]):
                 problems.add(f"{where}.rule", "must be a non-empty string")
     if "setup_barred" in entry:
-        barred = entry["setup_barred"]
-        where = f"{path}.setup_barred"
-        if not isinstance(barred, dict):
-            problems.add(where, f"must be an object with the keys {', '.join(SETUP_BARRED_KEYS)}")
-        else:
+        bars = entry["setup_barred"]
+        if not isinstance(bars, list):
+            problems.add(f"{path}.setup_barred", "must be a list of bars, each {terrain or markers, rule}")
+            bars = []
+        for n, barred in enumerate(bars):
+            where = f"{path}.setup_barred[{n}]"
+            if not isinstance(barred, dict):
+                problems.add(where, f"must be an object with the keys {', '.join(SETUP_BARRED_KEYS)}")
+                continue
             _check_keys(barred, SETUP_BARRED_KEYS, ("rule",), where, problems)
             for key in ("terrain", "markers"):
                 if key in barred and not _is_id_list(barred[key]):

@@ -91,11 +91,12 @@ def _setup_order(doc):
                                                   "(ATS 3.5.3)", code="ats-setup-order"))
     if entering and len(staying) == 1:
         them, us = staying[0], {s["id"] for s in entering}
-        for path, sid in (("sets_up_first", first), ("rules.setup_order", order[0] if order else None)):
+        for path, sid, said in (("sets_up_first", first, "is given as setting up first"),
+                                ("rules.setup_order", order[0] if order else None, "comes first in the set-up order")):
             if sid in us:
-                found.append(warning(path, f"{names[sid]} is given as setting up first, but all its units enter "
-                                           f"from off map: {them['name']}, who does not enter, sets up first (ATS "
-                                           "3.5.3), unless a special rule says otherwise", code="ats-setup-order"))
+                found.append(warning(path, f"{names[sid]} {said}, but all its units enter from off map: "
+                                           f"{them['name']}, who does not enter, sets up first (ATS 3.5.3), unless a "
+                                           "special rule says otherwise", code="ats-setup-order"))
     elif not order and first is None:
         found.append(warning("rules.setup_order", "no set-up order: the players roll for Initiative and the low "
                                                   "roll chooses (ATS 3.5.3)", code="ats-setup-order"))
@@ -154,13 +155,14 @@ def _stacking(doc, board, side, where, ref, stack, markers):
     fixed = _hex_limits(board, ref)
     room = LOCATION_POINTS * storeys + sum(limit["points"] for _, limit in fixed)
     if sp > room:
-        where_ = "a location" if room == LOCATION_POINTS else (
-            f"a location ({room} in its {storeys} building level{'s' if storeys > 1 else ''}"
-            + "".join(f" and {limit['points']} in its {entry['name']}, which may not be overstacked "
-                      f"({limit['rule']})" for entry, limit in fixed) + ")")
-        found.append(warning(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over the limit of "
-                                   f"{LOCATION_POINTS} {where_} (ATS 5.1.2, 5.3.1): {ATS_OVERSTACKING}", ref,
-                             code="overstacking"))
+        limit_text = f"the limit of {LOCATION_POINTS} a location (ATS 5.3.1)"
+        if room != LOCATION_POINTS:
+            levels = f"each of its {storeys} building levels" if storeys > 1 else "its ground level"
+            limit_text = (f"the {room} its locations hold: {LOCATION_POINTS} in {levels} (ATS 5.1.2, 5.3.1)" + "".join(
+                              f" and {limit['points']} in its {entry['name']}, which may not be overstacked "
+                              f"({limit['rule']})" for entry, limit in fixed))
+        found.append(warning(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over {limit_text}: "
+                                   f"{ATS_OVERSTACKING}", ref, code="overstacking"))
     for _, marker, entry in markers:
         limit = entry.get("stacking_limit")
         if not limit or marker.get("side") not in (None, side["id"]):
@@ -205,8 +207,11 @@ def _capacity(entry, limit):
 
 
 def _holding(stack, doc, side):
-    names = [_line(side, i) for _, _, i in stack]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    """The units of a stack as a designer names them, one OOB line once: "Para squad (British OOB line 1) x2"."""
+    counts = {}
+    for _, _, i in stack:
+        counts[i] = counts.get(i, 0) + 1
+    return _words([_line(side, i) + (f" x{n}" if n > 1 else "") for i, n in counts.items()])
 
 
 def _count(n, name):
@@ -241,15 +246,16 @@ def _hidden_here(doc, board, side, where, ref, stack, markers):
     verdict = _hiding_terrain(doc, board, ref)
     for p, unit, i in hidden:
         kind = (utype(doc, unit) or {}).get("kind")
-        barred = [e for e in verdict["entries"] if kind in (e.get("hidden_barred") or ())]
+        barred = [e for e in verdict["entries"] if kind in (e.get("hidden_barred") or {}).get("kinds", ())]
         if verdict["ok"] and not barred:
             continue
         if pits:
             continue  # in the Weapons Pit (9.10.2): its capacity is checked below
         path = f"{where}.placements[{p}].hex"
         if barred:
+            rule = barred[0]["hidden_barred"]["rule"]
             found.append(error(path, f"{_line(side, i)} sets up hidden in {ref}, {barred[0]['name']}, where a "
-                                     f"{KIND_NAMES.get(kind, kind)} may not set up hidden ({barred[0]['rule']})", ref,
+                                     f"{KIND_NAMES.get(kind, kind)} may not set up hidden ({rule})", ref,
                                code="ats-hidden-terrain"))
         else:
             found.append(error(path, f"{_line(side, i)} sets up hidden in {ref}, {verdict['names']}: only terrain "
@@ -296,29 +302,36 @@ def _hiding_hexside(doc, board, ref):
 # -- emplacements (9.1.4 and each one's set-up restrictions) ---------------------------------------------------
 
 def _emplacements(doc, board, markers):
+    """Each emplacement's set-up bars (its catalogue ``setup_barred``): terrain it may not be placed in, and markers
+    it may not share a hex with (one Hedgehog, Bunker, Blockhouse or Foxhole a hex, 9.1.4)."""
     found = []
+    names = {tid: e["name"] for tid, e in board.catalogue.terrain.items()}
     for ref, here in markers.items():
-        terrain = [(t, board.catalogue.terrain.get(t)) for t in board.terrain(ref)]
+        terrain = board.terrain(ref)
         told = set()
         for m, marker, entry in here:
-            barred = entry.get("setup_barred")
-            if not barred:
-                continue
             path = f"markers[{m}].hex"
-            bad = [e for t, e in terrain if t in (barred.get("terrain") or ()) and e is not None]
-            if bad:
-                found.append(error(path, f"{entry['name']} marker in {ref} may not be set up in {bad[0]['name']} "
-                                         f"terrain ({barred['rule']})", ref, code="ats-emplacement-terrain"))
-            others = barred.get("markers") or ()
-            if marker["kind"] in others and marker["kind"] not in told:
-                same = sum(n["count"] for _, n, _ in here if n["kind"] in others)
-                if same > 1:
-                    told.update(others)
-                    names = [board.catalogue.terrain[k]["name"] for k in others if k in board.catalogue.terrain]
-                    listed = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
-                    found.append(error(path, f"{same} {listed} markers in {ref}: only one may be placed in a hex "
-                                             f"({barred['rule']})", ref, code="ats-emplacement-terrain"))
+            for barred in entry.get("setup_barred") or ():
+                bad = [t for t in terrain if t in (barred.get("terrain") or ())]
+                if bad:
+                    found.append(error(path, f"{entry['name']} marker in {ref} may not be set up in "
+                                             f"{names.get(bad[0], bad[0])} terrain ({barred['rule']})", ref,
+                                       code="ats-emplacement-terrain"))
+                others = tuple(barred.get("markers") or ())
+                if marker["kind"] in others and others not in told:
+                    present = [n for _, n, _ in here if n["kind"] in others]
+                    if sum(n["count"] for n in present) > 1:
+                        told.add(others)
+                        there = _words([(f"{n['count']} " if n["count"] > 1 else "") + names[n["kind"]]
+                                        for n in present])
+                        found.append(error(path, f"{there} markers in {ref}: only one "
+                                                 f"{_words([names[k] for k in others], 'or')} marker may be placed "
+                                                 f"in a hex ({barred['rule']})", ref, code="ats-emplacement-terrain"))
     return found
+
+
+def _words(items, last="and"):
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 # -- control of the set-up area (3.5.63a) ----------------------------------------------------------------------
