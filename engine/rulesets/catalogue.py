@@ -37,8 +37,8 @@ ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "
 # What an entry means for a scenario's set-up, read by its game's scenario checks (docs/rulesets/catalogues.md,
 # "Set-up data"): the column shifts an LOS into it gets (hidden set-up), the unit kinds that may not hide in it
 # even so, whether units in it may hide in any terrain, a hard stacking limit, the terrain and markers it may not
-# be set up with.
-SETUP_KEYS = ("column_shift", "hidden_barred", "hidden_anywhere", "stacking_limit", "setup_barred")
+# be set up with, the rule by which the location it is in may never be overstacked.
+SETUP_KEYS = ("column_shift", "hidden_barred", "hidden_anywhere", "stacking_limit", "setup_barred", "never_overstacked")
 STACKING_LIMIT_KEYS = ("points", "or_one", "rule")
 SETUP_BARRED_KEYS = ("terrain", "markers", "rule")
 ENTRY_OPTIONAL = ("linear", "los_term", "los_rule", "obstacle", "notes", "decided", "style") + SETUP_KEYS

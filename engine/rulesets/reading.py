@@ -354,6 +354,8 @@ def _check_setup(entry, path, problems):
             _is_int(entry["column_shift"]) and entry["column_shift"] >= 0):
         problems.add(f"{path}.column_shift", "must be a whole number 0 or more, or null where it depends on the "
                                              "unit's position")
+    if "never_overstacked" in entry and not _is_text(entry["never_overstacked"]):
+        problems.add(f"{path}.never_overstacked", "must be the rule that says so, e.g. 'ATS 8.31.531'")
     if "hidden_anywhere" in entry and not isinstance(entry["hidden_anywhere"], bool):
         problems.add(f"{path}.hidden_anywhere", "must be true or false")
     if "hidden_barred" in entry:

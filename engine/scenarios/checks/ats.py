@@ -147,10 +147,17 @@ def _stacking(doc, board, side, where, ref, stack, markers):
     found = []
     vehicles, heavy, sp = ats_stack(doc, [(p, u) for p, u, _ in stack])
     path = f"{where}.placements[{stack[-1][0]}].hex"
-    for count, what in ((vehicles, "vehicles"), (heavy, "Heavy weapons")):
+    never = [e for e in [board.catalogue.terrain.get(t) for t in board.terrain(ref)] + [e for _, _, e in markers]
+             if e is not None and e.get("never_overstacked")]
+    if never:  # a Pontoon Bridge: the penalties do not apply, it may not be overstacked at all
+        finding, penalty = error, f"a {never[0]['name']} may never be overstacked ({never[0]['never_overstacked']})"
+    else:
+        finding, penalty = warning, ATS_OVERSTACKING
+    for count, what, kind in ((vehicles, "vehicles", "vehicle"), (heavy, "Heavy weapons", "heavy-weapon")):
         if count > 1:
-            found.append(warning(path, f"{count} {what} of {side['name']} in {ref}, over the limit of one per hex "
-                                       f"(ATS 5.2.1): {ATS_OVERSTACKING}", ref, code="overstacking"))
+            these = _holding([e for e in stack if (utype(doc, e[1]) or {}).get("kind") == kind], doc, side)
+            found.append(finding(path, f"{count} {what} of {side['name']} in {ref} ({these}), over the limit of one "
+                                       f"per hex (ATS 5.2.1): {penalty}", ref, code="overstacking"))
     storeys = max(1, _cell(doc, board, ref).storeys)
     fixed = _hex_limits(board, ref)
     room = LOCATION_POINTS * storeys + sum(limit["points"] for _, limit in fixed)
@@ -161,8 +168,8 @@ def _stacking(doc, board, side, where, ref, stack, markers):
             limit_text = (f"the {room} its locations hold: {LOCATION_POINTS} in {levels} (ATS 5.1.2, 5.3.1)" + "".join(
                               f" and {limit['points']} in its {entry['name']}, which may not be overstacked "
                               f"({limit['rule']})" for entry, limit in fixed))
-        found.append(warning(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over {limit_text}: "
-                                   f"{ATS_OVERSTACKING}", ref, code="overstacking"))
+        found.append(finding(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over {limit_text}: "
+                                   f"{penalty}", ref, code="overstacking"))
     for _, marker, entry in markers:
         limit = entry.get("stacking_limit")
         if not limit or marker.get("side") not in (None, side["id"]):

@@ -339,3 +339,13 @@ def test_a_profile_with_bad_set_up_data_is_refused_naming_the_path():
     profile = rulesets.from_dict({"id": "ats-pillbox", "name": "Pillboxes", "base": "ats", "extends_base": True,
                                   "terrain": [good]})
     assert profile.terrain["pillbox"]["stacking_limit"]["points"] == 2
+
+
+def test_a_pontoon_bridge_may_never_be_overstacked():
+    """8.31.531: overstacking a Pontoon Bridge is not allowed at all, so it is an error, not a penalty."""
+    bridge = [("pontoon-bridge", "E3", 1, None)]
+    assert found(scenario(*[("sq", "E3")] * 4, markers=bridge), "overstacking") == []
+    over = scenario(*[("sq", "E3")] * 5, markers=bridge)
+    assert at(over, "overstacking") == [("E3", "error")]
+    assert "a Pontoon Bridge may never be overstacked (ATS 8.31.531)" in found(over, "overstacking")[0].message
+    assert at(scenario(("truck", "E3"), ("truck", "E3"), markers=bridge), "overstacking") == [("E3", "error")]
