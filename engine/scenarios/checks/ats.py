@@ -58,9 +58,9 @@ def check_ats(doc, board):
         for u, unit in enumerate(side["oob"]):
             kind = utype(doc, unit)
             if unit["hidden"] and kind is not None and not kind.get("hidden") and kind["kind"] != "leader":
-                found.append(warning(f"{where}.oob[{u}].hidden", f"{_line(side, u)} sets up hidden: only Heavy "
-                                     "weapons, their manning crews and leaders stacked with them may, unless a "
-                                     "special rule allows it (ATS 6.8.1)", code="ats-hidden"))
+                found.append(_not_hidden(doc)(f"{where}.oob[{u}].hidden", f"{_line(side, u)} sets up hidden: only "
+                                              "Heavy weapons, their manning crews and leaders stacked with them may, "
+                                              f"{_unless(doc)} (ATS 6.8.1)", code="ats-hidden"))
     found.extend(_emplacements(doc, board, markers))
     found.extend(_control(doc))
     return found
@@ -170,6 +170,12 @@ def _stacking(doc, board, side, where, ref, stack, markers):
                               f"({limit['rule']})" for entry, limit in fixed))
         found.append(finding(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over {limit_text}: "
                                    f"{penalty}", ref, code="overstacking"))
+    units = [u for _, u, _ in stack]
+    for entry, limit in fixed:
+        if not _fits(doc, units, limit, 1):
+            found.append(warning(path, f"{_holding(stack, doc, side)} of {side['name']} in {ref} do not all fit in "
+                                       f"its {entry['name']}: {_capacity(entry, limit)} ({limit['rule']}); the others "
+                                       "set up in the hex's other locations", ref, code="ats-stacking-limit"))
     for _, marker, entry in markers:
         limit = entry.get("stacking_limit")
         if not limit or marker.get("side") not in (None, side["id"]):
@@ -178,7 +184,7 @@ def _stacking(doc, board, side, where, ref, stack, markers):
             found.append(warning(path, f"{_holding(stack, doc, side)} of {side['name']} in {ref} do not all fit in "
                                        f"its {_count(marker['count'], entry['name'])}: {_capacity(entry, limit)} "
                                        f"({limit['rule']}); the others set up on top of it, in the hex's other "
-                                       "terrain", ref, code="ats-emplacement-capacity"))
+                                       "terrain", ref, code="ats-stacking-limit"))
     return found
 
 
@@ -239,10 +245,10 @@ def _hidden_here(doc, board, side, where, ref, stack, markers):
     if not guns:
         for p, unit, i in hidden:
             if kinds[unit["id"]] in ("crew", "leader"):
-                found.append(warning(f"{where}.placements[{p}].hex", f"{_line(side, i)} sets up hidden in {ref} with "
-                                     "no hidden Heavy weapon: only Heavy weapons, their manning crews and leaders "
-                                     "stacked with them may, unless a special rule allows it (ATS 6.8.1)", ref,
-                                     code="ats-hidden"))
+                found.append(_not_hidden(doc)(f"{where}.placements[{p}].hex", f"{_line(side, i)} sets up hidden in "
+                                              f"{ref} with no hidden Heavy weapon: only Heavy weapons, their manning "
+                                              "crews and leaders stacked with them may, "
+                                              f"{_unless(doc)} (ATS 6.8.1)", ref, code="ats-hidden"))
     elif any(kinds[u["id"]] == "crew" for _, u, _ in stack) and not any(
             kinds[u["id"]] == "crew" for _, u, _ in hidden):
         found.append(warning(f"{where}.placements[{hidden[0][0]}].hex", f"{guns[0]['unit']} of {side['name']} sets "
@@ -277,8 +283,24 @@ def _hidden_here(doc, board, side, where, ref, stack, markers):
                                f"{_holding(hidden, doc, side)} of {side['name']} set up hidden in {ref}, "
                                f"{verdict['names']}, where only its {_count(count, name)} lets them hide (ATS "
                                f"9.10.2), but {_capacity(pits[0][1], limit)} ({limit['rule']})", ref,
-                               code="ats-emplacement-capacity"))
+                               code="ats-stacking-limit"))
     return found
+
+
+def _special_hiding(doc):
+    """Whether a special rule speaks of hidden set-up (6.8.1: other units may hide "via SSR"). The rule's text is
+    the designer's own, so it only softens the finding: an SSR that names hiding makes it a warning to check."""
+    return any("hidden" in rule.lower() or "hide" in rule.lower() for rule in doc.data["special_rules"])
+
+
+def _not_hidden(doc):
+    return warning if _special_hiding(doc) else error
+
+
+def _unless(doc):
+    if _special_hiding(doc):
+        return "unless a special rule allows it: check that this scenario's does"
+    return "unless a special rule allows it, and this scenario has none that speaks of hidden set-up"
 
 
 def _hiding_terrain(doc, board, ref):

@@ -128,9 +128,9 @@ def test_a_weapons_pit_lets_its_gun_hide_in_any_terrain_but_must_hold_it():
     3 Stacking Points of Personnel, so a leader hidden with the gun in open ground has no room."""
     pit = [("weapons-pit", "E3")]
     assert found(scenario(("hgun", "E3"), ("hcrew", "E3"), markers=pit), "ats-hidden-terrain") == []
-    assert found(scenario(("hgun", "E3"), ("hcrew", "E3"), markers=pit), "ats-emplacement-capacity") == []
+    assert found(scenario(("hgun", "E3"), ("hcrew", "E3"), markers=pit), "ats-stacking-limit") == []
     crowded = scenario(("hgun", "E3"), ("hcrew", "E3"), ("hldr", "E3"), markers=pit)
-    assert ("E3", "error") in at(crowded, "ats-emplacement-capacity")
+    assert ("E3", "error") in at(crowded, "ats-stacking-limit")
     two_pits = scenario(("hgun", "E3"), ("hcrew", "E3"), ("hldr", "E3"), markers=[("weapons-pit", "E3", 2)])
     assert [f for f in found(two_pits) if f.severity == "error"] == []
 
@@ -140,16 +140,21 @@ def test_a_weapons_pit_lets_its_gun_hide_in_any_terrain_but_must_hold_it():
 def test_leaders_hide_with_a_hidden_gun_and_not_alone():
     assert found(scenario(("hgun", "B2"), ("hcrew", "B2"), ("hldr", "B2")), "ats-hidden") == []
     alone = scenario(("hldr", "B2"))
-    assert at(alone, "ats-hidden") == [("B2", "warning")]
+    assert at(alone, "ats-hidden") == [("B2", "error")]
     assert "Lt. (British OOB line 1) sets up hidden in B2 with no hidden Heavy weapon" in found(alone)[0].message
     assert "(ATS 6.8.1)" in found(alone)[0].message
 
 
 def test_a_hidden_squad_needs_a_special_rule():
+    """6.8.1: units other than H weapons, their crews and leaders with them hide "via SSR" only. With no special
+    rule on hidden set-up it is an error; with one, a warning to check that it allows this unit."""
     data = scenario(("hsq", "B2"))
     assert [(f.path, f.hex, f.severity) for f in found(data, "ats-hidden")] == [
-        ("sides[0].oob[0].hidden", None, "warning")]
-    assert "unless a special rule allows it (ATS 6.8.1)" in found(data, "ats-hidden")[0].message
+        ("sides[0].oob[0].hidden", None, "error")]
+    assert "has none that speaks of hidden set-up (ATS 6.8.1)" in found(data, "ats-hidden")[0].message
+    data = scenario(("hsq", "B2"), special_rules=["British squads in brush may set up hidden."])
+    assert [(f.path, f.severity) for f in found(data, "ats-hidden")] == [("sides[0].oob[0].hidden", "warning")]
+    assert at(scenario(("hldr", "B2"), special_rules=["The sniper hides."]), "ats-hidden") == [("B2", "warning")]
 
 
 def test_a_hidden_gun_hides_its_crew_too():
@@ -189,29 +194,40 @@ def test_one_foxhole_bunker_blockhouse_or_hedgehog_per_hex():
 # -- stacking: the hard limits (8.3.131, 9.3.3, 9.4.3, 9.9.3, 9.10.3) and the soft one (5.1.1, 5.3.1) -----------
 
 def test_a_bunker_holds_a_gun_and_crew_or_three_stacking_points():
-    assert found(scenario(("gun", "E3"), ("crew", "E3"), markers=[("bunker", "E3")]), "ats-emplacement-capacity") \
+    assert found(scenario(("gun", "E3"), ("crew", "E3"), markers=[("bunker", "E3")]), "ats-stacking-limit") \
         == []
-    assert found(scenario(("sq", "E3"), markers=[("bunker", "E3")]), "ats-emplacement-capacity") == []
+    assert found(scenario(("sq", "E3"), markers=[("bunker", "E3")]), "ats-stacking-limit") == []
     two = scenario(("sq", "E3"), ("sq", "E3"), markers=[("bunker", "E3")])
-    assert at(two, "ats-emplacement-capacity") == [("E3", "warning")]  # the second squad sets up on top
-    message = found(two, "ats-emplacement-capacity")[0].message
+    assert at(two, "ats-stacking-limit") == [("E3", "warning")]  # the second squad sets up on top
+    message = found(two, "ats-stacking-limit")[0].message
     assert "Personnel of at most 3 Stacking Points" in message and "(ATS 9.4.3)" in message
     assert "on top of it" in message
 
 
 def test_a_blockhouse_holds_six_stacking_points_and_no_gun():
     assert found(scenario(("sq", "E3"), ("sq", "E3"), markers=[("blockhouse", "E3")]),
-                 "ats-emplacement-capacity") == []
+                 "ats-stacking-limit") == []
     assert at(scenario(("sq", "E3"), ("sq", "E3"), ("sq", "E3"), markers=[("blockhouse", "E3")]),
-              "ats-emplacement-capacity") == [("E3", "warning")]
+              "ats-stacking-limit") == [("E3", "warning")]
     assert at(scenario(("gun", "E3"), ("crew", "E3"), markers=[("blockhouse", "E3")]),
-              "ats-emplacement-capacity") == [("E3", "warning")]
+              "ats-stacking-limit") == [("E3", "warning")]
 
 
 def test_a_sangar_holds_a_vehicle():
-    assert found(scenario(("truck", "E3"), markers=[("sangar", "E3")]), "ats-emplacement-capacity") == []
+    assert found(scenario(("truck", "E3"), markers=[("sangar", "E3")]), "ats-stacking-limit") == []
     assert at(scenario(("truck", "E3"), ("sq", "E3"), markers=[("sangar", "E3")]),
-              "ats-emplacement-capacity") == [("E3", "warning")]
+              "ats-stacking-limit") == [("E3", "warning")]
+
+
+def test_a_steeple_holds_two_stacking_points_and_the_rest_are_told_so():
+    """8.3.131: a warning, not an error: the placement does not say which of the church's locations a unit is in."""
+    assert found(scenario(("sq", "B3"), ("sq", "B3")), "ats-stacking-limit") == []  # no steeple in B3
+    assert found(scenario(("ldr", "B4"), ("ldr", "B4")), "ats-stacking-limit") == []
+    data = scenario(("sq", "B4"))
+    assert at(data, "ats-stacking-limit") == [("B4", "warning")]
+    message = found(data, "ats-stacking-limit")[0].message
+    assert "a Steeple holds Personnel of at most 2 Stacking Points" in message and "(ATS 8.3.131)" in message
+    assert [f for f in found(data) if f.severity == "error"] == []
 
 
 def test_a_steeple_adds_a_location_of_two_stacking_points():
