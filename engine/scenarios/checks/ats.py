@@ -271,9 +271,14 @@ def _hidden_here(doc, board, side, where, ref, stack, markers):
                                      f"{KIND_NAMES.get(kind, kind)} may not set up hidden ({rule})", ref,
                                code="ats-hidden-terrain"))
         else:
+            fix = ""
+            if kind == "heavy-weapon":
+                fix = ("; in a Weapons Pit it could (9.10.2): place one there (a side given none may add one for each "
+                       "Heavy weapon in a non-desert scenario, 3.5.2 b)")
             found.append(error(path, f"{_line(side, i)} sets up hidden in {ref}, {verdict['names']}: only terrain "
                                      "that gives at least a one column shift left to an LOS traced into or through "
-                                     "it may be used for hidden set-up (ATS 6.8.11)", ref, code="ats-hidden-terrain"))
+                                     f"it may be used for hidden set-up (ATS 6.8.11){fix}", ref,
+                               code="ats-hidden-terrain"))
     limit = pits[0][1].get("stacking_limit") if pits else None
     if pits and not verdict["ok"] and limit:
         count = sum(m["count"] for m, _ in pits)

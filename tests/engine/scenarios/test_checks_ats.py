@@ -135,6 +135,15 @@ def test_a_weapons_pit_lets_its_gun_hide_in_any_terrain_but_must_hold_it():
     assert [f for f in found(two_pits) if f.severity == "error"] == []
 
 
+def test_only_the_weapons_pit_makes_open_ground_hiding_terrain():
+    """9.10.2 gives the Weapons Pit alone the right to hide in any terrain; a Bunker's cover is not terrain that
+    allows it (6.8.11), Hexside's reading (docs/scenarios.md, "ATS")."""
+    assert at(scenario(("hgun", "E3"), ("hcrew", "E3"), markers=[("bunker", "E3")]), "ats-hidden-terrain") == [
+        ("E3", "error"), ("E3", "error")]
+    assert found(scenario(("hgun", "E3"), ("hcrew", "E3"), markers=[("weapons-pit", "E3", 1, None)]),
+                 "ats-hidden-terrain") == []  # an unowned pit serves too
+
+
 # -- hidden set-up: which units (6.8.1) ------------------------------------------------------------------------
 
 def test_leaders_hide_with_a_hidden_gun_and_not_alone():
