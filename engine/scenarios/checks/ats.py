@@ -170,12 +170,11 @@ def _stacking(doc, board, side, where, ref, stack, markers):
                               f"({limit['rule']})" for entry, limit in fixed))
         found.append(finding(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over {limit_text}: "
                                    f"{penalty}", ref, code="overstacking"))
-    units = [u for _, u, _ in stack]
-    for entry, limit in fixed:
-        if not _fits(doc, units, limit, 1):
-            found.append(warning(path, f"{_holding(stack, doc, side)} of {side['name']} in {ref} do not all fit in "
-                                       f"its {entry['name']}: {_capacity(entry, limit)} ({limit['rule']}); the others "
-                                       "set up in the hex's other locations", ref, code="ats-stacking-limit"))
+    for entry, limit in fixed:  # a steeple: its Personnel beyond its limit are in the building's other levels
+        if sp > limit["points"]:
+            found.append(warning(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref} do not all fit "
+                                       f"in its {entry['name']}: {_capacity(entry, limit)} ({limit['rule']}); the "
+                                       "others set up in the hex's other locations", ref, code="ats-stacking-limit"))
     for _, marker, entry in markers:
         limit = entry.get("stacking_limit")
         if not limit or marker.get("side") not in (None, side["id"]):
