@@ -24,9 +24,10 @@ class UploadRefused(Exception):
     """An upload that is not taken, said in one line for the page or the API."""
 
 
-def start_batch(user, upload, address=""):
-    """A new batch of the user's for an uploaded file, with its job queued (BrokerUnavailable, TooManyJobs:
-    nothing kept); ``address``: the request's, for the caps per address (jobs.limits)."""
+def start_batch(user, upload, address="", ruleset=""):
+    """A new batch of the user's for an uploaded file, converted to ``ruleset`` (blank: the default), with its job
+    queued (BrokerUnavailable, TooManyJobs: nothing kept); ``address``: the request's, for the caps per address
+    (jobs.limits)."""
     if upload is None:
         raise UploadRefused("choose a map file or a zip of map files to upload (the field 'file')")
     limit = settings.HEXSIDE_IMPORT_MAX_BYTES
@@ -41,7 +42,8 @@ def start_batch(user, upload, address=""):
     except quotas.QuotaExceeded as exc:
         raise UploadRefused(f"{upload.name}: {exc.message}") from None
     name = os.path.basename(upload.name or "upload")[:255] or "upload"
-    batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size)
+    batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size,
+                                           ruleset=ruleset or "")
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
     try:
         job, _ = dispatch.submit(KIND, {"batch": batch.pk}, user=user, parts=parts, address=address)
@@ -56,8 +58,9 @@ def start_batch(user, upload, address=""):
 
 def file_report(row, request=None):
     return {"index": row.index, "name": row.name, "source_format": row.source_format, "verdict": row.verdict,
-            "errors": row.errors, "warnings": row.warnings, "findings": row.findings,
+            "errors": row.errors, "warnings": row.warnings, "groups": row.groups, "findings": row.findings,
             "can_open": row.document is not None,
+            "mapping": reverse("validation-mapping", args=[row.batch_id, row.index]) if row.mapping else None,
             "map": reverse("map-page", args=[row.map_id]) if row.map_id else None}
 
 
@@ -68,6 +71,7 @@ def batch_report(batch):
         "validation": batch.pk,
         "name": batch.name,
         "size": batch.size,
+        "ruleset": batch.ruleset or "ost",
         "created": batch.created.isoformat(),
         "status": job.status if job else "failed",
         "progress": job.progress if job else 0,

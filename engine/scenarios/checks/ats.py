@@ -1,8 +1,8 @@
 """ATS's scenario checks, by the Advanced Tobruk System rulebook's own sections (docs/scenarios.md, "Checks").
 
 What a terrain or an emplacement allows at set-up is catalogue data (engine/rulesets/data/ats.json; the keys in
-docs/rulesets/catalogues.md, "Set-up data"): its column shift for hidden set-up, a hard stacking limit, the
-terrain and markers it may not be set up with."""
+docs/rulesets/catalogues.md, "Set-up data"): its column shift for hidden set-up, a hard stacking limit, where it
+may be placed (``placing``) and, by its ``kinds``, whether a hex holds only one."""
 
 from engine.scenarios.checks.common import _line, error, utype, warning
 
@@ -335,31 +335,29 @@ def _hiding_hexside(doc, board, ref):
 # -- emplacements (9.1.4 and each one's set-up restrictions) ---------------------------------------------------
 
 def _emplacements(doc, board, markers):
-    """Each emplacement's set-up bars (its catalogue ``setup_barred``): terrain it may not be placed in, and markers
-    it may not share a hex with (one Hedgehog, Bunker, Blockhouse or Foxhole a hex, 9.1.4)."""
+    """Where each emplacement may be placed (its catalogue ``placing``: 9.1.4 and each one's own rule), and one
+    Hedgehog, Bunker, Blockhouse or Foxhole a hex (9.1.4: the entries of kind ``one-per-hex``)."""
     found = []
-    names = {tid: e["name"] for tid, e in board.catalogue.terrain.items()}
+    catalogue = board.catalogue
+    names = {tid: e["name"] for tid, e in catalogue.terrain.items()}
     for ref, here in markers.items():
         terrain = board.terrain(ref)
-        told = set()
         for m, marker, entry in here:
-            path = f"markers[{m}].hex"
-            for barred in entry.get("setup_barred") or ():
-                bad = [t for t in terrain if t in (barred.get("terrain") or ())]
-                if bad:
-                    found.append(error(path, f"{entry['name']} marker in {ref} may not be set up in "
-                                             f"{names.get(bad[0], bad[0])} terrain ({barred['rule']})", ref,
-                                       code="ats-emplacement-terrain"))
-                others = tuple(barred.get("markers") or ())
-                if marker["kind"] in others and others not in told:
-                    present = [n for _, n, _ in here if n["kind"] in others]
-                    if sum(n["count"] for n in present) > 1:
-                        told.add(others)
-                        there = _words([(f"{n['count']} " if n["count"] > 1 else "") + names[n["kind"]]
-                                        for n in present])
-                        found.append(error(path, f"{there} markers in {ref}: only one "
-                                                 f"{_words([names[k] for k in others], 'or')} marker may be placed "
-                                                 f"in a hex ({barred['rule']})", ref, code="ats-emplacement-terrain"))
+            placing = entry.get("placing") or {}
+            bad = [t for t in placing.get("barred", ()) if t in terrain]
+            if bad:
+                found.append(error(f"markers[{m}].hex", f"{entry['name']} marker in {ref} may not be placed in "
+                                                        f"{names.get(bad[0], bad[0])} terrain ({placing['rule']})",
+                                   ref, code="ats-emplacement-terrain"))
+        single = [(m, marker) for m, marker, entry in here if "one-per-hex" in catalogue.kinds(marker["kind"])]
+        if sum(marker["count"] for _, marker in single) > 1:
+            there = _words([(f"{marker['count']} " if marker["count"] > 1 else "") + names[marker["kind"]]
+                            for _, marker in single])
+            which = _words([e["name"] for e in catalogue.terrain.values() if "one-per-hex" in (e.get("kinds") or ())],
+                           "or")
+            found.append(error(f"markers[{single[-1][0]}].hex", f"{there} markers in {ref}: only one {which} marker "
+                                                                 "may be placed in a hex (ATS 9.1.4)", ref,
+                               code="ats-emplacement-terrain"))
     return found
 
 

@@ -182,7 +182,8 @@ def test_emplacements_refused_in_buildings_and_depressions(kind, hex):
 
 def test_a_foxhole_in_a_building_says_the_rule():
     data = scenario(("sq", "A1"), markers=[("foxhole", "B3")])
-    assert "Foxhole marker in B3 may not be set up in Building terrain (ATS 9.5.2" in found(data)[0].message
+    assert "Foxhole marker in B3 may not be placed in Building terrain (ATS 9.5.2: Foxholes may not be placed in a " \
+        "Building hex" in found(data)[0].message
 
 
 @pytest.mark.parametrize("kind", ["foxhole", "bunker", "sangar", "weapons-pit", "hedgehog"])
@@ -350,16 +351,16 @@ def test_a_profile_with_bad_set_up_data_is_refused_naming_the_path():
 
     entry = {"id": "pillbox", "name": "Pillbox", "layer": "marker", "los": "clear", "height": None, "movement": {},
              "cover": "Full", "rule": None, "column_shift": -1, "stacking_limit": {"points": "three"},
-             "setup_barred": [{"terrain": ["Building"]}], "hidden_barred": ["heavy-weapon"]}
+             "placing": {"barred": ["Building"]}, "hidden_barred": ["heavy-weapon"]}
     with pytest.raises(rulesets.RulesetError) as refused:
         rulesets.from_dict({"id": "ats-pillbox", "name": "Pillboxes", "base": "ats", "extends_base": True,
                             "terrain": [entry]})
     text = str(refused.value)
     for path in ("terrain[0].column_shift", "terrain[0].stacking_limit.points", "terrain[0].stacking_limit.rule",
-                 "terrain[0].setup_barred[0].terrain", "terrain[0].setup_barred[0].rule", "terrain[0].hidden_barred"):
+                 "terrain[0].placing.barred", "terrain[0].placing.rule", "terrain[0].hidden_barred"):
         assert path in text, path
     good = dict(entry, column_shift=3, stacking_limit={"points": 2, "or_one": ["heavy-weapon"], "rule": "house"},
-                setup_barred=[{"terrain": ["building"], "rule": "house"}],
+                placing={"barred": ["building"], "facing": None, "rule": "house"},
                 hidden_barred={"kinds": ["vehicle"], "rule": "house"})
     profile = rulesets.from_dict({"id": "ats-pillbox", "name": "Pillboxes", "base": "ats", "extends_base": True,
                                   "terrain": [good]})
