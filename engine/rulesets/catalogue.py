@@ -34,7 +34,14 @@ TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_I
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "obstacle", "notes", "decided", "style", "placing")
+# What an entry means for a scenario's set-up, read by its game's scenario checks (docs/rulesets/catalogues.md,
+# "Set-up data"): the column shifts an LOS into it gets (hidden set-up), the unit kinds that may not hide in it
+# even so, whether units in it may hide in any terrain, a hard stacking limit, the rule by which the location it
+# is in may never be overstacked. Where a marker may be placed is its ``placing`` (below).
+SETUP_KEYS = ("column_shift", "hidden_barred", "hidden_anywhere", "stacking_limit", "never_overstacked")
+STACKING_LIMIT_KEYS = ("points", "or_one", "rule")
+ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "obstacle", "notes", "decided", "style",
+                  "placing") + SETUP_KEYS
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
 # Where a marker may be placed in a scenario (docs/rulesets/catalogues.md, "Placing a marker"): the terrain ids it
 # may not be placed in, whether it faces a hexside or a vertex, and the rule that says so.

@@ -32,6 +32,7 @@ from engine.rulesets.catalogue import (
     PLAY_ORDER_KEYS,
     SCENARIO_KEYS,
     SCENARIO_PARTS,
+    STACKING_LIMIT_KEYS,
     STYLE_KEYS,
     STYLE_REQUIRED,
     TABLE_SCALE_KEYS,
@@ -345,6 +346,7 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
             _check_style(entry["style"], f"{path}.style", problems)
         elif builtin:
             problems.add(f"{path}.style", "is required in a built-in catalogue")
+        _check_setup(entry, path, problems)
         if "decided" in entry:
             decided = entry["decided"]
             if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
@@ -374,6 +376,45 @@ def _check_placing(placing, path, problems):
         problems.add(f"{path}.facing", f"{placing['facing']!r} is not null or one of {', '.join(PLACING_FACINGS)}")
     if "rule" in placing and not _is_text(placing["rule"]):
         problems.add(f"{path}.rule", "must be a non-empty string")
+
+
+def _check_setup(entry, path, problems):
+    """The set-up data of a terrain entry (SETUP_KEYS); which ids and kinds it names is the scenario checks' to read."""
+    if "column_shift" in entry and entry["column_shift"] is not None and not (
+            _is_int(entry["column_shift"]) and entry["column_shift"] >= 0):
+        problems.add(f"{path}.column_shift", "must be a whole number 0 or more, or null where it depends on the "
+                                             "unit's position")
+    if "never_overstacked" in entry and not _is_text(entry["never_overstacked"]):
+        problems.add(f"{path}.never_overstacked", "must be the rule that says so, e.g. 'ATS 8.31.531'")
+    if "hidden_anywhere" in entry and not isinstance(entry["hidden_anywhere"], bool):
+        problems.add(f"{path}.hidden_anywhere", "must be true or false")
+    if "hidden_barred" in entry:
+        barred = entry["hidden_barred"]
+        if not isinstance(barred, dict):
+            problems.add(f"{path}.hidden_barred", "must be an object {kinds, rule}")
+        else:
+            _check_keys(barred, ("kinds", "rule"), ("kinds", "rule"), f"{path}.hidden_barred", problems)
+            if "kinds" in barred and not _is_id_list(barred["kinds"]):
+                problems.add(f"{path}.hidden_barred.kinds", "must be a list of unit kinds")
+            if "rule" in barred and not _is_text(barred["rule"]):
+                problems.add(f"{path}.hidden_barred.rule", "must be a non-empty string")
+    if "stacking_limit" in entry:
+        limit = entry["stacking_limit"]
+        where = f"{path}.stacking_limit"
+        if not isinstance(limit, dict):
+            problems.add(where, f"must be an object with the keys {', '.join(STACKING_LIMIT_KEYS)}")
+        else:
+            _check_keys(limit, STACKING_LIMIT_KEYS, ("points", "rule"), where, problems)
+            if "points" in limit and not (_is_int(limit["points"]) and limit["points"] >= 0):
+                problems.add(f"{where}.points", "must be a whole number 0 or more")
+            if "or_one" in limit and not _is_id_list(limit["or_one"]):
+                problems.add(f"{where}.or_one", "must be a list of unit kinds")
+            if "rule" in limit and not _is_text(limit["rule"]):
+                problems.add(f"{where}.rule", "must be a non-empty string")
+
+
+def _is_id_list(value):
+    return isinstance(value, list) and all(isinstance(v, str) and ID_PATTERN.match(v) for v in value)
 
 
 def _check_table_scale(scale, problems):

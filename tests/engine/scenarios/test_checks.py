@@ -138,9 +138,9 @@ def two_vehicles(d):
 
 
 def too_many_sp(d):
-    side(d, "british")["oob"][0]["count"] = 8
-    for _ in range(3):
-        place(d, "british", "para", "D6")  # 5 squads (15 SP) + a leader
+    side(d, "british")["oob"][0]["count"] = 9
+    for _ in range(4):
+        place(d, "british", "para", "H7")  # 5 squads (15 SP) in one location (ATS 5.1.2)
 
 
 def hidden_squad(d):
@@ -275,7 +275,7 @@ CASES = [
     ("oosterbeek-crossroads", overlay_apart, "ats-overlay-xy", "C3", "error"),
     ("oosterbeek-crossroads", no_setup_order, "ats-setup-order", None, "warning"),
     ("oosterbeek-crossroads", two_vehicles, "overstacking", "Q5", "warning"),  # allowed with penalties (ATS 5.1.1)
-    ("oosterbeek-crossroads", too_many_sp, "overstacking", "D6", "warning"),
+    ("oosterbeek-crossroads", too_many_sp, "overstacking", "H7", "warning"),
     ("oosterbeek-crossroads", hidden_squad, "ats-hidden", None, "warning"),
     ("oosterbeek-crossroads", empty_zone, "ats-empty-zone", None, "error"),
     ("gela-piano-lupo", wrong_owner, "assault-objective-owner", "1110", "error"),
