@@ -239,9 +239,14 @@ def jpeg_end(data):
     return None
 
 
+def scan_name(data, extension):
+    """A scan's name, from its content: the same pixels are one file, and a name never points at others."""
+    return f"scan-{hashlib.sha256(data).hexdigest()[:20]}.{extension}"
+
+
 def store(map_id, data, extension):
     """Write the scan beside the map (once per content); its name for the background entry."""
-    name = f"scan-{hashlib.sha256(data).hexdigest()[:20]}.{extension}"
+    name = scan_name(data, extension)
     target = folder(map_id)
     target.mkdir(parents=True, exist_ok=True)
     path = target / name

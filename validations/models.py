@@ -10,6 +10,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
 from engine import edits, mapfile
+from maps import scans
 from maps.models import NAME_LENGTH, Map
 
 
@@ -62,6 +63,8 @@ class BatchFile(models.Model):
     mapping = models.JSONField(null=True, blank=True, help_text="The proposed mapping it was converted with, when "
                                                                 "the default one did not fit.")
     document = models.JSONField(null=True, blank=True, help_text="The converted map, when it could be read.")
+    board = models.FileField(upload_to="validations/boards/%Y/%m/", max_length=255, blank=True,
+                             help_text="The board image its background names (a VASSAL board), checked as a scan.")
     document_bytes = models.PositiveBigIntegerField(default=0, help_text="Bytes of the converted map as JSON, for "
                                                                          "the owner's storage quota.")
     map = models.ForeignKey(Map, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
@@ -86,7 +89,13 @@ class BatchFile(models.Model):
                 return row.map
             doc = edits.load(row.document)
             doc.name = doc.name[:NAME_LENGTH] or "imported map"
-            map = Map.objects.create_from_doc(user, doc, summary=f"opened from the validation of {self.name}"[:200])
+            board = row.board.read() if row.board else None
+            map = Map.objects.create_from_doc(user, doc, summary=f"opened from the validation of {self.name}"[:200],
+                                              extra_bytes=len(board or b""))
+            if board is not None:
+                # the board image goes beside the map under the name its background entry gives (maps.scans)
+                scans.store(map.pk, board, row.board.name.rsplit(".", 1)[-1])
+                Map.objects.filter(pk=map.pk).update(scan_bytes=len(board))
             row.map = map
             row.save(update_fields=["map"])
             return map
@@ -97,3 +106,10 @@ def delete_upload_file(sender, instance, **kwargs):
     """A batch's uploaded file goes with it."""
     if instance.upload:
         instance.upload.delete(save=False)
+
+
+@receiver(post_delete, sender=BatchFile)
+def delete_board_file(sender, instance, **kwargs):
+    """A file's board image goes with it (a map opened from it keeps its own copy)."""
+    if instance.board:
+        instance.board.delete(save=False)

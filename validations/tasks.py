@@ -5,12 +5,13 @@ import time
 
 from celery import shared_task
 from django.conf import settings
+from django.core.files.base import ContentFile
 
 from engine import importers
 from engine.checks.batch import check_upload
 from jobs import runner
 from jobs.runner import JobError, JobTask
-from maps import importing
+from maps import importing, scans
 from validations.models import BatchFile, BatchValidation
 
 
@@ -36,6 +37,28 @@ def document_bytes(document):
     return 0 if document is None else len(json.dumps(document, separators=(",", ":")).encode("utf-8"))
 
 
+def kept_board(checked):
+    """The board image a converted map's background names (a VASSAL board), checked and written again as a scan
+    is (maps.scans.decode_scan), renamed in the document as the map will store it; None when there is none. An
+    image that is no usable scan is dropped from the map, with a warning saying so."""
+    document = checked["document"]
+    background = (document or {}).get("background")
+    data = checked["files"].get((background or {}).get("image"))
+    if data is None:
+        return None
+    try:
+        stored, extension, _size = scans.decode_scan(data, settings.HEXSIDE_SCAN_MAX_PIXELS)
+    except scans.ScanError as exc:
+        document.pop("background")
+        checked["warnings"] += 1
+        checked["groups"].append({"severity": "warning", "code": "board-image-dropped", "count": 1, "hexes": [],
+                                  "where": "background", "message": f"the board image was not kept: {exc}"})
+        return None
+    name = scans.scan_name(stored, extension)
+    background["image"] = name
+    return ContentFile(stored, name=name)
+
+
 def check_batch_part(job, part):
     """Check every files_total-th map file of the upload, starting at the part's index, storing each as it goes.
 
@@ -53,12 +76,15 @@ def check_batch_part(job, part):
     for index in range(part.index, total, job.parts_total):
         checked = check_upload(uploads[index], importing.limits(), los_pairs=pairs, los_seconds=seconds,
                                ruleset=batch.ruleset or None)
-        BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
+        board = kept_board(checked)
+        row, _ = BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
             "name": checked["name"][:500], "source_format": checked["source_format"][:32],
             "verdict": checked["verdict"], "errors": checked["errors"], "warnings": checked["warnings"],
             "findings": checked["findings"], "groups": checked["groups"], "mapping": checked["mapping"],
             "document": checked["document"],
-            "document_bytes": document_bytes(checked["document"])})
+            "document_bytes": document_bytes(checked["document"]) + (len(board.file.getvalue()) if board else 0)})
+        if board is not None:
+            row.board.save(board.name, board, save=True)
         done = BatchFile.objects.filter(batch=batch).count()
         runner.report(job, 95 * done // max(1, total), f"{done} of {total} files checked")
     return b"", time.perf_counter() - started

@@ -23,12 +23,13 @@ def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0, ruleset=None
     report.
 
     ``document`` is the canonical map document (or None), ready to be opened as a map of one's own; when the
-    default mapping did not fit, it is converted with a proposed one, which is ``mapping``. ``groups`` are the
+    default mapping did not fit, it is converted with a proposed one, which is ``mapping``; ``files`` are what to
+    keep beside it (a VASSAL board's image, by the name its background entry gives). ``groups`` are the
     findings one line per kind (engine.checks.findings.grouped), counted over all of them.
     """
-    proposal = None
+    proposal, files = None, {}
     try:
-        doc, findings, source_format, proposal = file_findings.validate_proposed(
+        doc, findings, source_format, proposal, files = file_findings.validate_proposed(
             upload, ruleset=ruleset, limits=limits, los_pairs=los_pairs, los_seconds=los_seconds)
     except Exception as exc:  # noqa: BLE001 - one file that breaks an importer must not stop the batch
         doc, source_format = None, "unknown"
@@ -45,5 +46,6 @@ def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0, ruleset=None
         "findings": [f.as_dict() for f in listed],
         "groups": file_findings.grouped(findings),
         "mapping": proposal,
+        "files": files if doc is not None else {},
         "document": mapfile.to_dict(doc) if doc is not None else None,
     }

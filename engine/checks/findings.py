@@ -88,9 +88,9 @@ def validate_upload(upload, *, ruleset=None, mapping=None, limits=None, los_pair
                     los_seconds=checks.DEFAULT_SECONDS):
     """(doc or None, findings, source format) for one of importers.expand()'s uploads: converted, then checked."""
 
-    doc, findings, source_format, _proposal = validate_proposed(upload, ruleset=ruleset, mapping=mapping,
-                                                                limits=limits, los_pairs=los_pairs,
-                                                                los_seconds=los_seconds, propose=False)
+    doc, findings, source_format, _proposal, _files = validate_proposed(
+        upload, ruleset=ruleset, mapping=mapping, limits=limits, los_pairs=los_pairs, los_seconds=los_seconds,
+        propose=False)
     return doc, findings, source_format
 
 
@@ -102,7 +102,8 @@ def validate_proposed(upload, *, ruleset=None, mapping=None, limits=None, los_pa
                       los_seconds=checks.DEFAULT_SECONDS, propose=True):
     """validate_upload(), and when the default mapping leaves source codes unmapped or levels out of range (and
     the designer gave no mapping), the file converted again with a proposed one (engine/importers/suggest.py):
-    (doc or None, findings, source format, proposal or None). Nothing becomes open ground without a finding
+    (doc or None, findings, source format, proposal or None, files to keep beside the map: a VASSAL board's
+    image, by the name its background entry gives). Nothing becomes open ground without a finding
     saying so: the proposal's flagged codes are ``terrain-left-open`` warnings naming their hexes."""
     from engine import importers
     from engine.importers import suggest
@@ -126,6 +127,7 @@ def validate_proposed(upload, *, ruleset=None, mapping=None, limits=None, los_pa
                                               "mapping to check or edit it",
                                               code="proposed-mapping"))
     doc, findings, source_format, converted = None, list(result.findings), result.source_format, result.doc
+    files = result.files
     result = None  # the converted dict is let go once read: a 500 x 500 map is held once, not twice
     if converted is not None:
         try:
@@ -135,7 +137,7 @@ def validate_proposed(upload, *, ruleset=None, mapping=None, limits=None, los_pa
         else:
             converted = None
             findings.extend(check_map(doc, los_pairs=los_pairs, los_seconds=los_seconds))
-    return doc, findings, source_format, proposal
+    return doc, findings, source_format, proposal, files
 
 
 GROUP_HEXES = 12  # hexes named in one group of findings

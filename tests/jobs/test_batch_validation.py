@@ -285,3 +285,27 @@ def test_an_unknown_ruleset_is_refused_by_its_field(user_client, jobs_isolated):
         "14x14 Ravine.board"]), "ruleset": "chess"}, format="multipart")
     assert response.status_code == 400 and "ruleset" in response.json()
     assert not BatchValidation.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_vassal_board_opened_from_a_batch_keeps_its_board_image(user, user_client, jobs_isolated):
+    from maps import scans
+
+    template = COMMUNITY / "jzedwards+vassal-hex-n-counters-template" / "template"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("module/buildFile.xml", (template / "buildFile.xml").read_bytes())
+        archive.writestr("module/images/map.jpg", (template / "images" / "map.jpg").read_bytes())
+    response = upload(user_client, "module.zip", out.getvalue())
+    assert response.status_code == 202, response.content
+    assert run_parts_here(Job.objects.get(pk=response.json()["job"])).status == "succeeded"
+    row = BatchFile.objects.get(batch_id=response.json()["validation"])
+    assert row.board and row.document["background"]["image"] == row.board.name.rsplit("/", 1)[-1]
+    opened = user_client.post(f"/api/validations/{row.batch_id}/files/{row.index}/open/")
+    assert opened.status_code == 201, opened.content
+    map = Map.objects.get(pk=opened.json()["map"])
+    name = map.mapdoc().background["image"]
+    path = scans.path_of(map.pk, name)
+    assert path is not None and path.read_bytes()[:2] == b"\xff\xd8"  # the board, a JPEG, beside the map
+    assert map.scan_bytes == path.stat().st_size
+    assert user_client.get(f"/api/maps/{map.pk}/background/").status_code == 200
