@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
 from engine.scenarios import limits, unittypes
+from engine.scenarios.naming import Naming
 from engine.scenarios.reading_sides import (  # noqa: F401 (the sides' keys, named here with the others)
     BRIEF_KEYS,
     COLOUR,
@@ -38,10 +39,10 @@ ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 EDGES = ("N", "E", "S", "W")
 
 TOP_KEYS = ("format", "version", "title", "ruleset", "subtitle", "date", "place", "introduction", "designer",
-            "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "unit_types",
-            "sides", "markers", "objectives", "special_rules", "perimeter", "extensions")
+            "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "modules",
+            "unit_types", "sides", "markers", "objectives", "special_rules", "perimeter", "extensions")
 MAP_KEYS = ("key", "id", "name", "document", "placement", "rotation")
-TURN_KEYS = ("count", "counts", "first")
+TURN_KEYS = ("count", "counts", "first", "end")
 ENVIRONMENT_KEYS = ("weather", "night", "visibility")
 OBJECTIVE_KEYS = ("id", "hex", "name", "kind", "owner", "vp")
 OBJECTIVE_KINDS = ("objective", "control")
@@ -108,7 +109,7 @@ def parse(data, maps=None, rulesets=None):
     return _Reader(mapfile.decode(data, ScenarioFormatError), maps or no_maps, rulesets).read()
 
 
-class _Reader(SidesReader, mapfile.Reader):
+class _Reader(Naming, SidesReader, mapfile.Reader):
     def __init__(self, data, maps, rulesets):
         super().__init__()
         self.data = data
@@ -133,13 +134,13 @@ class _Reader(SidesReader, mapfile.Reader):
         if required and not value.strip():
             self.error(path, "must not be empty", code="missing")
         if len(value) > limit:
-            self.error(path, limits.too_long(path, len(value), limit), code="too-long")
+            self.error(path, self.too_long(path, len(value), limit), code="too-long")
         return value
 
     def within(self, items, path, limit, noun=None):
         """Is a list no longer than its limit (limits.py)? A longer one is reported and not read further."""
         if isinstance(items, (list, dict)) and len(items) > limit:
-            self.error(path, limits.too_many(path, len(items), limit, noun), code="too-many")
+            self.error(path, self.too_many(path, len(items), limit, noun), code="too-many")
             return False
         return True
 
@@ -256,7 +257,7 @@ class _Reader(SidesReader, mapfile.Reader):
         kind = spec["type"]
         size = len(json.dumps(value, ensure_ascii=False))
         if size > limits.GAME_FIELD:
-            self.error(path, limits.too_long(path, size, limits.GAME_FIELD), code="too-long")
+            self.error(path, self.too_long(path, size, limits.GAME_FIELD), code="too-long")
             return value
         if kind == "integer":
             self.integer(value, path, spec.get("min"), spec.get("max"))
@@ -267,7 +268,7 @@ class _Reader(SidesReader, mapfile.Reader):
         elif kind == "text" and not isinstance(value, str):
             self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
         elif kind == "text" and len(value) > limits.GAME_TEXT:
-            self.error(path, limits.too_long(path, len(value), limits.GAME_TEXT), code="too-long")
+            self.error(path, self.too_long(path, len(value), limits.GAME_TEXT), code="too-long")
         elif kind == "choice" and value not in spec["values"]:
             self.error(path, f"expected one of {', '.join(spec['values'])}, got {value!r}",
                        code=spec.get("code", "bad-choice"))
@@ -292,6 +293,8 @@ class _Reader(SidesReader, mapfile.Reader):
             self.error(path, f"expected a list of side ids, got {value!r}", code="bad-type")
         elif kind == "side-ids":
             self.within(value, path, limits.GAME_LIST, "side ids")
+        elif kind == "hex":
+            return self.hex(value, path)
         return value
 
     def counts(self, spec, value, path):
@@ -354,6 +357,9 @@ class _Reader(SidesReader, mapfile.Reader):
         out["turns"] = self.read_turns(data.get("turns", {}))
         out["environment"] = self.read_environment(data.get("environment", {}))
         out["rules"] = self.game_fields(data.get("rules", {}), "rules", "rules")
+        modules = self.read_modules(data.get("modules", []))
+        if modules:
+            out["modules"] = modules
         own_types = unittypes.read(data.get("unit_types", []), self.catalogue, self.error)
         self.unit_types = unittypes.known(self.catalogue, own_types)
         if own_types:
@@ -383,7 +389,7 @@ class _Reader(SidesReader, mapfile.Reader):
             extensions = {}
         written = json.dumps(extensions, sort_keys=True)
         if len(written) > limits.EXTENSIONS:
-            self.error("extensions", limits.too_long("extensions", len(written), limits.EXTENSIONS), code="too-long")
+            self.error("extensions", self.too_long("extensions", len(written), limits.EXTENSIONS), code="too-long")
         out["extensions"] = json.loads(written)
         prose = limits.prose_length(out)
         if prose > limits.TEXTS and not any(f.code == "too-long" for f in self.errors):  # (one text says enough)
@@ -484,19 +490,58 @@ class _Reader(SidesReader, mapfile.Reader):
         return {"corners": refs}
 
     def read_turns(self, value):
+        """The turn record track. ``count`` null: the game has no fixed number of turns, and ``end`` says when
+        it ends ("the game ends when ..."); such a track counts up, as a count-down track starts at its count."""
         out = {"count": 1, "counts": "up", "first": 1}
         if not self.keys(value, "turns", TURN_KEYS, ()):
             return out
-        if "count" in value:
-            out["count"] = self.integer(value["count"], "turns.count", 1, 1000) or 1
+        if value.get("count", 1) is None:
+            out["count"] = None
+        elif "count" in value:
+            if not _is_int(value["count"]) or not 1 <= value["count"] <= 1000:
+                self.error("turns.count", f"expected a whole number of turns from 1 to 1000, or null where the game "
+                                          f"has no fixed number of turns (say when it ends in turns.end), got "
+                                          f"{value['count']!r}", code="bad-number")
+            else:
+                out["count"] = value["count"]
         default_counts = self.catalogue.turn_track if self.catalogue is not None else "up"
+        if out["count"] is None:
+            default_counts = "up"
         counts = value.get("counts", default_counts)
         if counts not in TURN_COUNTS:
             self.error("turns.counts", f"expected 'up' or 'down', got {counts!r}", code="bad-turns")
             counts = default_counts
+        elif counts == "down" and out["count"] is None:
+            self.error("turns.counts", "a track that counts down starts at the turn count; with no fixed number of "
+                                       "turns it counts up", code="bad-turns")
+            counts = "up"
         out["counts"] = counts
         if "first" in value:
             out["first"] = self.integer(value["first"], "turns.first", 0, 1000) or 1
+        end = self.text(value, "end", "turns.end", limit=limits.TURNS_END)
+        if end.strip():
+            out["end"] = end.strip()
+        return out
+
+    def read_modules(self, items):
+        """The rule modules in play: ids of the game's catalogue (scenario.modules), each once."""
+        known = self.catalogue.modules if self.catalogue is not None else {}
+        if not isinstance(items, list):
+            self.error("modules", f"expected a list of rule module ids, got {_kind(items)}", code="bad-type")
+            return []
+        if not self.within(items, "modules", limits.MODULES):
+            return []
+        out = []
+        for i, item in enumerate(items):
+            if item in out:
+                self.error(f"modules[{i}]", f"module {item!r} is named twice", code="duplicate-id")
+            elif not isinstance(item, str) or item not in known:
+                game = self.catalogue.name if self.catalogue is not None else "this ruleset"
+                self.error(f"modules[{i}]", f"expected one of {game}'s rule modules ("
+                                            f"{', '.join(known) or 'it has none'}), got {item!r}",
+                           code="unknown-module")
+            else:
+                out.append(item)
         return out
 
     def read_environment(self, value):
@@ -542,8 +587,8 @@ class _Reader(SidesReader, mapfile.Reader):
                 self.error(f"special_rules[{i}]", "expected the rule's text", code="bad-type")
                 continue
             if len(rule) > limits.SPECIAL_RULE:
-                self.error(f"special_rules[{i}]", limits.too_long(f"special_rules[{i}]", len(rule),
-                                                                  limits.SPECIAL_RULE), code="too-long")
+                self.error(f"special_rules[{i}]", self.too_long(f"special_rules[{i}]", len(rule),
+                                                                limits.SPECIAL_RULE), code="too-long")
             out.append(rule)
         return out
 
