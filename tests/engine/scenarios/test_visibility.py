@@ -103,7 +103,7 @@ def test_a_tocs_sheet_printed_by_the_owner_holds_only_what_its_sides_may_see():
 
     briefs = {side["id"]: " ".join(side["brief"]["mission"].split()[:6]) for side in data["sides"]}
     public = text("public")
-    assert "Nijmegen highway bridge 16.06 German —" in public and "16.06 German 20" not in public
+    assert "Nijmegen highway bridge 16.05 German —" in public and "16.05 German 20" not in public
     assert not [side for side, brief in briefs.items() if brief in public]
     for side in briefs:
         brief = text(side)
