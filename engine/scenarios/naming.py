@@ -30,7 +30,7 @@ FIELD_NAMES = {"title": "the title", "subtitle": "the subtitle", "date": "the da
                "setup_zone": "the setup zone", "hexes": "the hex list", "extensions": "the extensions",
                "perimeter": "the perimeter", "rules": "the rules", "fields": "the fields",
                "count": "the count", "strength": "the strength",
-               "steps_lost": "the steps lost", "status": "the status", "off_map": "off_map",
+               "steps_lost": "the steps lost", "status": "the status", "off_map": "the off_map flag",
                "details": "the details", "modules": "the modules", "hex": "the hex", "facing": "the facing",
                "turns": "the turns", "oob": "the OOB", "placements": "the placements", "turn": "the turn",
                "reinforcements": "the reinforcements", "markers": "the markers", "objectives": "the objectives",

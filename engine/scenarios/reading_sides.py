@@ -172,7 +172,8 @@ class SidesReader:
     def unit_label(self, unit):
         """ "Rifle Squad (German OOB line 3)": an OOB line as the messages name it."""
         index = next(i for i, u in enumerate(self.side_oob) if u is unit)
-        return unittypes.line_label(unit["unit"], self.side_name, index)
+        text = unit["unit"] + (f" {unit['name']}" if unit.get("name") else "")
+        return unittypes.line_label(text, self.side_name, index)
 
     def placement_state(self, entry, where, unit, label, ref):
         """What a placement says of its unit besides the hex, each key written only when given: ``off_map``
@@ -182,7 +183,7 @@ class SidesReader:
         out = {}
         if "off_map" in entry and self.flag(entry["off_map"], f"{where}.off_map"):
             out["off_map"] = True
-        strength = self.text(entry, "strength", f"{where}.strength", limit=limits.STRENGTH)
+        strength = self.text(entry, "strength", f"{where}.strength", limit=limits.STRENGTH, hex=ref)
         if strength.strip():
             out["strength"] = strength.strip()
         if entry.get("steps_lost", 0) != 0:
@@ -206,8 +207,8 @@ class SidesReader:
         known = self.catalogue.statuses if self.catalogue is not None else {}
         game = self.catalogue.name if self.catalogue is not None else "this ruleset"
         if not isinstance(value, list):
-            self.error(path, f"{label}: expected a list of status ids, got {_kind(value)}", ref, code="bad-type",
-                       named=True)
+            self.error(path, f"{label}: expected a list of status ids, got {types.kind_of(value)}", ref,
+                       code="bad-type", named=True)
             return []
         if not self.within(value, path, limits.STATUSES):
             return []
@@ -313,8 +314,7 @@ class SidesReader:
             return {}
         if not specs:
             name = self.catalogue.marker_name(kind) if self.catalogue is not None else kind
-            self.error(path, f"a {name} marker has no details: its game declares none for it", ref,
-                       code="unknown-key")
+            self.error(path, f"a {name} marker takes no details (its game declares none)", ref, code="unknown-key")
             return {}
         fields = self.fields(value, path, tuple(specs))
         for key, spec in specs.items():

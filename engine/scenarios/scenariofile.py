@@ -30,6 +30,7 @@ from engine.scenarios.reading_sides import (  # noqa: F401 (the sides' keys, nam
     SIDE_KEYS,
     SidesReader,
 )
+from engine.scenarios.types import kind_of
 from engine.scenarios.writing import content_hash, dumps, to_dict  # noqa: F401 (the format's writer, named here)
 
 FORMAT = "hexside-scenario"
@@ -124,17 +125,17 @@ class _Reader(Naming, SidesReader, mapfile.Reader):
         self.side_name = ""
 
     # -- small readers -------------------------------------------------------------------------------
-    def text(self, obj, key, path, required=False, limit=limits.INTRODUCTION):
+    def text(self, obj, key, path, required=False, limit=limits.INTRODUCTION, hex=None):
         value = obj.get(key, "")
         if key not in obj and required:
             return ""
         if not isinstance(value, str):
-            self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
+            self.error(path, f"expected text, got {_kind(value)}", hex, code="bad-type")
             return ""
         if required and not value.strip():
-            self.error(path, "must not be empty", code="missing")
+            self.error(path, "must not be empty", hex, code="missing")
         if len(value) > limit:
-            self.error(path, self.too_long(path, len(value), limit), code="too-long")
+            self.error(path, self.too_long(path, len(value), limit), hex, code="too-long")
         return value
 
     def within(self, items, path, limit, noun=None):
@@ -527,14 +528,14 @@ class _Reader(Naming, SidesReader, mapfile.Reader):
         """The rule modules in play: ids of the game's catalogue (scenario.modules), each once."""
         known = self.catalogue.modules if self.catalogue is not None else {}
         if not isinstance(items, list):
-            self.error("modules", f"expected a list of rule module ids, got {_kind(items)}", code="bad-type")
+            self.error("modules", f"expected a list of rule module ids, got {kind_of(items)}", code="bad-type")
             return []
         if not self.within(items, "modules", limits.MODULES):
             return []
         out = []
         for i, item in enumerate(items):
             if item in out:
-                self.error(f"modules[{i}]", f"module {item!r} is named twice", code="duplicate-id")
+                self.error(f"modules[{i}]", f"{item!r} is named twice", code="duplicate-id")
             elif not isinstance(item, str) or item not in known:
                 game = self.catalogue.name if self.catalogue is not None else "this ruleset"
                 self.error(f"modules[{i}]", f"expected one of {game}'s rule modules ("
