@@ -8,6 +8,7 @@ is a page of the card).
 """
 
 from engine.mapfile import Finding
+from engine.scenarios.naming import describe, too_long, too_many  # noqa: F401 (the limits' messages, named here)
 
 # -- texts: characters ---------------------------------------------------------------------------------------
 TITLE = 200
@@ -58,24 +59,6 @@ STEPS_LOST = 1_000
 STATUSES = 20  # per placement
 MODULES = 50
 
-def too_long(path, length, limit, data=None):
-    """The message of a text past its limit."""
-    from engine.scenarios.naming import describe
-
-    return f"{describe(path, data)} is {length:,} characters; at most {limit:,}"
-
-
-def too_many(path, count, limit, noun=None, data=None):
-    """The message of a list past its limit: "German has 600 OOB lines; at most 500", "German's setup zone has
-    6,000 hexes; at most 5,000" (side 1 where the side has no name)."""
-    from engine.scenarios.naming import ENTRY_NOUNS, describe
-
-    head, _, key = path.rpartition(".")
-    if key in ENTRY_NOUNS:
-        return f"{describe(head, data)} has {count:,} {ENTRY_NOUNS[key][1]}; at most {limit:,}"
-    return f"{describe(path, data)} has {count:,} {noun or 'entries'}; at most {limit:,}"
-
-
 PROSE = {"title", "subtitle", "date", "place", "introduction", "designer", "weather", "name", "nationality",
          "mission", "intelligence", "unit", "notes", "note", "formation", "text", "weapons", "special_rules", "end",
          "strength", "details"}
@@ -113,8 +96,6 @@ def victory_conditions(value, limit=VICTORY_CONDITIONS):
 def victory_problems(value, path, data=None):
     """Findings of a side's victory condition past its limits (VICTORY_CONDITIONS conditions in all, each text
     and list within its own), looked at before the condition is read."""
-    from engine.scenarios.naming import describe
-
     count = victory_conditions(value)
     if count > VICTORY_CONDITIONS:
         return [Finding(path, f"{describe(path, data)} combines more than {VICTORY_CONDITIONS} conditions; at most "

@@ -9,8 +9,11 @@ words; ``Naming`` is the reader's part that puts them before a message that does
 import re
 
 from engine.mapfile import Finding
-from engine.scenarios import limits
-from engine.scenarios.limits import OBJECTIVE_NAME, SIDE_NAME, UNIT
+
+# A name longer than the format allows (limits.SIDE_NAME, limits.UNIT: 100; limits.OBJECTIVE_NAME: 200) is refused,
+# and not used to name its part: the part is named by its number instead. (limits.py imports this module.)
+NAME = 100
+OBJECTIVE_NAME = 200
 
 # What a list's entries are called, for "German has 600 OOB lines".
 ENTRY_NOUNS = {"maps": ("map", "maps"), "sides": ("side", "sides"), "oob": ("OOB line", "OOB lines"),
@@ -68,16 +71,16 @@ def _entry(key, n, entry, owner, side, base):
     named = side is not None and owner is not None and not owner.startswith("side ")
     whose = (f"{owner}'s " if named else f"{owner} ") if side is not None and owner else ""
     if key == "sides":
-        return _text(entry.get("name"), SIDE_NAME) or f"side {n}"
+        return _text(entry.get("name"), NAME) or f"side {n}"
     if key == "oob" and side is not None:
-        unit = _text(entry.get("unit"), UNIT)
+        unit = _text(entry.get("unit"), NAME)
         if unit:
             return f"{unit} ({owner} OOB line {n})" if named else f"{unit} (OOB line {n} of {owner})"
         return f"{owner}'s OOB line {n}" if named else f"OOB line {n} of {owner}"
     if key == "placements" and side is not None:
         oob = side.get("oob") if isinstance(side.get("oob"), list) else []
         unit = next((u.get("unit") for u in oob if isinstance(u, dict) and u.get("id") == entry.get("unit")), None)
-        unit = _text(unit, UNIT)
+        unit = _text(unit, NAME)
         return f"{whose}placement {n}" + (f" ({unit})" if unit else "")
     if key == "reinforcements" and side is not None:
         turn = entry.get("turn")
@@ -122,6 +125,20 @@ def describe(path, data=None):
 
 
 
+def too_long(path, length, limit, data=None):
+    """The message of a text past its limit (engine/scenarios/limits.py)."""
+    return f"{describe(path, data)} is {length:,} characters; at most {limit:,}"
+
+
+def too_many(path, count, limit, noun=None, data=None):
+    """The message of a list past its limit: "German has 600 OOB lines; at most 500", "German's setup zone has
+    6,000 hexes; at most 5,000" (side 1 where the side has no name)."""
+    head, _, key = path.rpartition(".")
+    if key in ENTRY_NOUNS:
+        return f"{describe(head, data)} has {count:,} {ENTRY_NOUNS[key][1]}; at most {limit:,}"
+    return f"{describe(path, data)} has {count:,} {noun or 'entries'}; at most {limit:,}"
+
+
 class Naming:
     """The scenario reader's errors, each message led by the part it is about in a designer's words (unless it
     names it already): "the count of Rifle Squad (German OOB line 3): expected a whole number from 1 to 500,
@@ -148,7 +165,7 @@ class Naming:
         return [Finding(f.path, self.named(f.path, f.message), f.hex, f.code, f.severity) for f in findings]
 
     def too_long(self, path, length, limit):
-        return limits.too_long(path, length, limit, self.data)
+        return too_long(path, length, limit, self.data)
 
     def too_many(self, path, count, limit, noun=None):
-        return limits.too_many(path, count, limit, noun, self.data)
+        return too_many(path, count, limit, noun, self.data)

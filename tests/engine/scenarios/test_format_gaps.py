@@ -318,6 +318,12 @@ def test_check_messages_name_the_unit_by_its_line_the_side_by_name_and_the_hex(s
     assert finding.hex == "C3" and finding.code == "setup-outside-zone"
 
 
+def test_a_name_the_format_refuses_is_not_used_to_name_its_part():
+    from engine.scenarios import limits, naming
+
+    assert naming.NAME == limits.SIDE_NAME == limits.UNIT and naming.OBJECTIVE_NAME == limits.OBJECTIVE_NAME
+
+
 def test_format_messages_name_the_part_the_path_is_kept(small):
     small["sides"][1]["oob"][0]["count"] = 0
     small["sides"][0]["placements"].append({"unit": "ghost", "hex": "A3"})
