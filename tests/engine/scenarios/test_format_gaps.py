@@ -335,3 +335,29 @@ def test_format_messages_name_the_part_the_path_is_kept(small):
                                                             "not in Blue's OOB (its unit ids: ldr, sq, tank)")
     assert found["sides[0].placements[3].unit"].hex == "A3"
     assert found["sides[1].colour"].message == "Red's colour: expected a colour written #rrggbb, got 'red'"
+
+
+ODD_VALUES = [None, True, 0, -3, 2.5, 10**30, "", "x", [], [1], ["fatigued", None], {}, {"a": 1}, [[]], {"toward": {}}]
+NEW_FIELDS = [("turns", "count"), ("turns", "end"), ("turns", "counts"), ("modules",),
+              ("sides", 0, "placements", 1, "off_map"), ("sides", 0, "placements", 1, "strength"),
+              ("sides", 0, "placements", 1, "steps_lost"), ("sides", 0, "placements", 1, "status"),
+              ("markers", 2, "details"), ("markers", 2, "details", "lanes"), ("markers", 4, "details", "toward"),
+              ("sides", 0, "oob")]
+
+
+@pytest.mark.parametrize("trail", NEW_FIELDS, ids=lambda t: ".".join(map(str, t)))
+def test_any_value_in_a_new_field_is_read_or_refused_with_its_path(maps, trail):
+    for value in ODD_VALUES:
+        data = sample("groesbeek-heights")
+        target = data
+        for step in trail[:-1]:
+            target = target[step]
+        target[trail[-1]] = copy.deepcopy(value)
+        try:
+            doc = scenariofile.parse(data, maps)
+        except scenariofile.ScenarioFormatError as exc:
+            assert all(f.path and f.message for f in exc.errors)
+        else:
+            assert scenariofile.dumps(scenariofile.parse(scenariofile.dumps(doc), maps)) == scenariofile.dumps(doc)
+            checks.check(doc)  # the checks read whatever the format took
+            text_of(doc, "public")
