@@ -361,3 +361,20 @@ def test_any_value_in_a_new_field_is_read_or_refused_with_its_path(maps, trail):
             assert scenariofile.dumps(scenariofile.parse(scenariofile.dumps(doc), maps)) == scenariofile.dumps(doc)
             checks.check(doc)  # the checks read whatever the format took
             text_of(doc, "public")
+
+
+def test_the_editor_s_edits_set_the_new_fields(maps):
+    from engine.scenarios import edits
+
+    data = scenariofile.to_dict(scenariofile.parse(sample("gela-piano-lupo"), maps))
+    doc, _ = edits.apply(data, [{"op": "set", "path": "modules", "value": ["infantry"]},
+                                {"op": "set", "path": "sides[0].placements[0].status", "value": ["firing"]},
+                                {"op": "set", "path": "turns.count", "value": None},
+                                {"op": "set", "path": "turns.end", "value": "The game ends when the junction falls"}],
+                         maps)
+    assert doc.data["modules"] == ["infantry"] and doc.data["sides"][0]["placements"][0]["status"] == ["firing"]
+    assert doc.data["turns"] == {"count": None, "counts": "up", "first": 1,
+                                 "end": "The game ends when the junction falls"}
+    with pytest.raises(edits.EditError) as caught:
+        edits.apply(data, [{"op": "set", "path": "sides[0].placements[0].status", "value": ["spent"]}], maps)
+    assert "status 'spent' is not one of Assault: Sicily '43's statuses" in str(caught.value)
