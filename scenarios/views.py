@@ -57,7 +57,7 @@ def scenario_page(request, pk):
         "inchesPerHex": inches_per_hex(scenario, catalogue, request.user),
         "unitClasses": catalogue.unit_classes if catalogue else (),
         "unitTypes": [[t["id"], t["name"]] for t in catalogue.unit_types.values()] if catalogue else [],
-        "markerKinds": sorted(catalogue.terrain_ids("marker")) + ["control"] if catalogue else [],
+        "markerKinds": sorted(catalogue.marker_kinds() - {"control"}) + ["control"] if catalogue else [],
     }
     sides = sides_for(request, scenario)
     return render(request, "scenarios/scenario_editor.html",

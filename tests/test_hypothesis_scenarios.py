@@ -154,8 +154,8 @@ def test_a_tocs_scenario_types_its_rules():
     with pytest.raises(scenariofile.ScenarioFormatError) as caught:
         scenariofile.parse(data, MAPS)
     found = {f.path: f.message for f in caught.value.errors}
-    assert found["rules.module"] == "expected text, got a list"
-    assert found["rules.turn_hours"].startswith("expected a positive number")
+    assert found["rules.module"] == "the module of the rules: expected text, got a list"
+    assert found["rules.turn_hours"].startswith("the turn hours of the rules: expected a positive number")
 
 
 # -- scenario edits --------------------------------------------------------------------------------------

@@ -75,7 +75,15 @@ TABLE_SCALE_KEYS = ("metres_per_inch", "inch_step", "rule")
 # scenario rules, each a field spec, plus its unit qualities, which way its turn track counts, what its rules say
 # of who sets up and who moves first when a scenario names no side (play_order: a sentence per key), and what of a
 # scenario is one side's own, kept from the other (hidden: engine/scenarios/visibility.py, docs/scenarios.md).
-SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "play_order", "hidden")
+SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "play_order", "hidden", "statuses", "modules",
+                 "markers")
+# A unit status a placement may start in (Assault's action markers, TOCS's degraded states) and a rule module a
+# scenario may name as in play (Assault's infantry, vehicle and optional rules): an id with its name and rule.
+NAMED_KEYS = ("name", "rule", "notes")
+# What a scenario's marker of a kind holds besides its hex (scenario.markers: kind -> {name, rule, details}):
+# ``details`` are field specs, as an OOB line's are; a kind that is not a terrain marker (TOCS's Extended
+# Deployment, a unit's marker) is declared here with its name.
+MARKER_SPEC_KEYS = ("name", "rule", "details")
 PLAY_ORDER_KEYS = ("sets_up_first", "moves_first")
 HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "rule")
 SCENARIO_PARTS = ("oob", "side", "rules")
@@ -91,6 +99,7 @@ FIELD_TYPES = {
     "counts": "an object of whole numbers from min to max, by the names in keys (any names without keys)",
     "overlays": "a list of overlays placed on the map: {id, x: hex, y: hex}",
     "side-ids": "a list of side ids",
+    "hex": "a hex of the scenario's maps (written as its label)",
 }
 FIELD_KEYS = ("type", "min", "max", "values", "keys", "default", "means", "rule", "code")
 FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -265,6 +274,33 @@ class Ruleset:
         if key not in PLAY_ORDER_KEYS:
             raise ValueError(f"{key!r} is not one of {', '.join(PLAY_ORDER_KEYS)}")
         return (self.scenario.get("play_order") or {}).get(key)
+
+    @property
+    def statuses(self):
+        """status id -> {name, rule}: what a placed unit may start as (a placement's ``status``)."""
+        return dict(self.scenario.get("statuses") or {})
+
+    @property
+    def modules(self):
+        """module id -> {name, rule}: the rule modules a scenario may name as in play (its ``modules``)."""
+        return dict(self.scenario.get("modules") or {})
+
+    def marker_kinds(self):
+        """What a scenario may place as a marker: the marker layer's terrain, the kinds the scenario section
+        declares of its own, and control markers."""
+        return set(self.terrain_ids("marker")) | set(self.scenario.get("markers") or {}) | {"control"}
+
+    def marker_details(self, kind):
+        """{field: spec} of what a marker of this kind holds besides its hex (its ``details``)."""
+        return dict(((self.scenario.get("markers") or {}).get(kind) or {}).get("details") or {})
+
+    def marker_name(self, kind):
+        """A marker kind as the card names it: its declared name, its terrain entry's, else its id."""
+        declared = ((self.scenario.get("markers") or {}).get(kind) or {}).get("name")
+        if declared:
+            return declared
+        entry = self.terrain.get(kind)
+        return entry["name"] if entry is not None else kind
 
     def inches_per_hex(self, hex_metres=None, given=None):
         """(inches of table per hex, where that came from), or None for a game with no table scale.

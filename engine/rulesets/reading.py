@@ -24,7 +24,9 @@ from engine.rulesets.catalogue import (
     LAYERS,
     LINEAR,
     LOS_CLASSES,
+    MARKER_SPEC_KEYS,
     MARKERS,
+    NAMED_KEYS,
     OBSTACLES,
     PATTERNS,
     PLACING_FACINGS,
@@ -458,6 +460,11 @@ def _check_scenario(scenario, problems):
             problems.add("scenario.qualities", "lists a quality twice")
     if "hidden" in scenario:
         _check_hidden(scenario["hidden"], scenario.get("oob") or {}, problems)
+    for key in ("statuses", "modules"):
+        if key in scenario:
+            _check_named(scenario[key], f"scenario.{key}", problems)
+    if "markers" in scenario:
+        _check_marker_specs(scenario["markers"], problems)
     for part in SCENARIO_PARTS:
         if part not in scenario:
             continue
@@ -470,6 +477,50 @@ def _check_scenario(scenario, problems):
             if not isinstance(name, str) or not FIELD_NAME.match(name):
                 problems.add(where, f"{name!r} is not a key of lower-case letters, digits and '_'")
             _check_field(spec, where, problems)
+
+
+def _check_named(entries, where, problems):
+    """Statuses and modules: id -> {name, rule, notes}, each id lower-case words joined by '-', each named."""
+    if not isinstance(entries, dict):
+        problems.add(where, "must be an object of {name, rule} per id")
+        return
+    for key, entry in entries.items():
+        here = f"{where}.{key}"
+        if not ID_PATTERN.match(key):
+            problems.add(here, f"{key!r} is not an id of lower-case letters and digits joined by '-'")
+        if not isinstance(entry, dict):
+            problems.add(here, "must be an object with a 'name'")
+            continue
+        _check_keys(entry, NAMED_KEYS, ("name",), here, problems)
+        for k in NAMED_KEYS:
+            if k in entry and not _is_text(entry[k]):
+                problems.add(f"{here}.{k}", "must be a non-empty string")
+
+
+def _check_marker_specs(markers, problems):
+    """scenario.markers: per marker kind, its name, rule and the details a scenario's marker of it holds."""
+    if not isinstance(markers, dict):
+        problems.add("scenario.markers", "must be an object of {name, rule, details} per marker kind")
+        return
+    for kind, entry in markers.items():
+        here = f"scenario.markers.{kind}"
+        if not ID_PATTERN.match(kind):
+            problems.add(here, f"{kind!r} is not an id of lower-case letters and digits joined by '-'")
+        if not isinstance(entry, dict):
+            problems.add(here, f"must be an object with some of the keys {', '.join(MARKER_SPEC_KEYS)}")
+            continue
+        _check_keys(entry, MARKER_SPEC_KEYS, (), here, problems)
+        for k in ("name", "rule"):
+            if k in entry and not _is_text(entry[k]):
+                problems.add(f"{here}.{k}", "must be a non-empty string")
+        details = entry.get("details", {})
+        if not isinstance(details, dict):
+            problems.add(f"{here}.details", "must be an object of field spec per key")
+            continue
+        for name, spec in details.items():
+            if not isinstance(name, str) or not FIELD_NAME.match(name):
+                problems.add(f"{here}.details.{name}", f"{name!r} is not a key of lower-case letters, digits and '_'")
+            _check_field(spec, f"{here}.details.{name}", problems)
 
 
 def _check_hidden(hidden, oob_fields, problems):

@@ -2,13 +2,13 @@
 
 Every text and every list of the scenario format has a ceiling, so that what a scenario costs to read, store,
 check and print as a card is bounded by these numbers, not by what a file holds. A scenario past one is refused
-with a finding naming the part in a designer's words and the limit: "special rule 3 is 1,048,576 characters; at
-most 4,000". The numbers are generous for any printed scenario (a long special rule is a page of the card).
+with a finding naming the part in a designer's words (engine/scenarios/naming.py) and the limit: "special rule 3
+is 1,048,576 characters; at most 4,000". The numbers are generous for any printed scenario (a long special rule
+is a page of the card).
 """
 
-import re
-
 from engine.mapfile import Finding
+from engine.scenarios.naming import describe, too_long, too_many  # noqa: F401 (the limits' messages, named here)
 
 # -- texts: characters ---------------------------------------------------------------------------------------
 TITLE = 200
@@ -53,53 +53,15 @@ HEXES = 5_000  # any list of hexes: a setup zone, entry or exit hexes, a side's 
 HEXES_ALL = 50_000  # every list of hexes together
 GAME_LIST = 200  # a game's own list field (overlays, side ids)
 
-# What a list's entries are called, for "side 1 has 600 OOB lines".
-ENTRY_NOUNS = {"maps": ("map", "maps"), "sides": ("side", "sides"), "oob": ("OOB line", "OOB lines"),
-               "placements": ("placement", "placements"), "reinforcements": ("reinforcement", "reinforcements"),
-               "units": ("unit", "units"), "markers": ("marker", "markers"),
-               "objectives": ("objective", "objectives"), "special_rules": ("special rule", "special rules"),
-               "weapons": ("weapon", "weapons"), "conditions": ("condition", "conditions"),
-               "overlays": ("overlay", "overlays")}
-FIELD_NAMES = {"title": "the title", "subtitle": "the subtitle", "date": "the date", "place": "the place",
-               "introduction": "the introduction", "designer": "the designer's name", "weather": "the weather",
-               "name": "the name", "nationality": "the nationality", "mission": "the mission",
-               "intelligence": "the intelligence", "unit": "the unit type", "notes": "the notes",
-               "note": "the note", "formation": "the formation", "text": "the text", "victory": "the victory",
-               "setup_zone": "the setup zone", "hexes": "the hex list", "extensions": "the extensions",
-               "perimeter": "the perimeter", "rules": "the rules", "fields": "the game's fields"}
-SKIPPED = {"brief", "environment"}
-_STEP = re.compile(r"([A-Za-z0-9_-]+)(?:\[(\d+)\])?")
-
-
-def describe(path):
-    """A JSON path in a designer's words: "sides[0].oob[3].notes" -> "the notes of OOB line 4 of side 1"."""
-    if path in ("", "$"):
-        return "the scenario"
-    words = []
-    for key, index in _STEP.findall(path):
-        if index:
-            words.append(f"{ENTRY_NOUNS.get(key, (key,))[0]} {int(index) + 1}")
-        elif key not in SKIPPED:
-            words.append(FIELD_NAMES.get(key, f"'{key}'"))
-    return " of ".join(reversed(words)) or "the scenario"
-
-
-def too_long(path, length, limit):
-    """The message of a text past its limit."""
-    return f"{describe(path)} is {length:,} characters; at most {limit:,}"
-
-
-def too_many(path, count, limit, noun=None):
-    """The message of a list past its limit: "side 1 has 600 OOB lines; at most 500", "the setup zone of side
-    1 has 6,000 hexes; at most 5,000"."""
-    head, _, key = path.rpartition(".")
-    if key in ENTRY_NOUNS:
-        return f"{describe(head)} has {count:,} {ENTRY_NOUNS[key][1]}; at most {limit:,}"
-    return f"{describe(path)} has {count:,} {noun or 'entries'}; at most {limit:,}"
-
+TURNS_END = 1_000  # when a game with no fixed turn count ends ("the game ends when ...")
+STRENGTH = 40  # a placement's strength as printed ("6-4-8", "3 steps")
+STEPS_LOST = 1_000
+STATUSES = 20  # per placement
+MODULES = 50
 
 PROSE = {"title", "subtitle", "date", "place", "introduction", "designer", "weather", "name", "nationality",
-         "mission", "intelligence", "unit", "notes", "note", "formation", "text", "weapons", "special_rules"}
+         "mission", "intelligence", "unit", "notes", "note", "formation", "text", "weapons", "special_rules", "end",
+         "strength", "details"}
 
 
 def prose_length(data):
@@ -110,6 +72,8 @@ def prose_length(data):
         key, value = stack.pop()
         if isinstance(value, str):
             total += len(value) if key in PROSE else 0
+        elif isinstance(value, dict) and key == "details":  # a marker's details: its texts are printed
+            stack.extend(("details", v) for v in value.values())
         elif isinstance(value, dict):  # (a placement's or a reinforcement's "unit" is an OOB line's id)
             stack.extend((k, v) for k, v in value.items() if k != "unit" or "id" in value)
         elif isinstance(value, list):
@@ -129,12 +93,12 @@ def victory_conditions(value, limit=VICTORY_CONDITIONS):
     return seen
 
 
-def victory_problems(value, path):
+def victory_problems(value, path, data=None):
     """Findings of a side's victory condition past its limits (VICTORY_CONDITIONS conditions in all, each text
     and list within its own), looked at before the condition is read."""
     count = victory_conditions(value)
     if count > VICTORY_CONDITIONS:
-        return [Finding(path, f"{describe(path)} combines more than {VICTORY_CONDITIONS} conditions; at most "
+        return [Finding(path, f"{describe(path, data)} combines more than {VICTORY_CONDITIONS} conditions; at most "
                               f"{VICTORY_CONDITIONS}", code="too-many")]
     found, stack, named = [], [(value, path)], 0
     while stack:
@@ -144,16 +108,16 @@ def victory_problems(value, path):
         named += len(item["objectives"]) if isinstance(item.get("objectives"), list) else 0
         text = item.get("text")
         if isinstance(text, str) and len(text) > VICTORY_TEXT:
-            found.append(Finding(f"{where}.text", too_long(f"{where}.text", len(text), VICTORY_TEXT),
+            found.append(Finding(f"{where}.text", too_long(f"{where}.text", len(text), VICTORY_TEXT, data),
                                  code="too-long"))
         for key, limit, noun in (("objectives", OBJECTIVES, None), ("hexes", HEXES, "hexes")):
             given = item.get(key)
             if isinstance(given, list) and len(given) > limit:
-                found.append(Finding(f"{where}.{key}", too_many(f"{where}.{key}", len(given), limit, noun),
+                found.append(Finding(f"{where}.{key}", too_many(f"{where}.{key}", len(given), limit, noun, data),
                                      code="too-many"))
         if isinstance(item.get("conditions"), list):
             stack.extend((c, f"{where}.conditions[{i}]") for i, c in enumerate(item["conditions"]))
     if named > OBJECTIVES and not found:  # (its sentence names each one: the card prints it)
-        found.append(Finding(path, f"{describe(path)} names {named:,} objectives in all; at most {OBJECTIVES:,}",
+        found.append(Finding(path, f"{describe(path, data)} names {named:,} objectives in all; at most {OBJECTIVES:,}",
                              code="too-many"))
     return found

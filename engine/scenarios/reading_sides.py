@@ -5,16 +5,16 @@ readers (text, hexes, game fields...) and the state (catalogue, unit types, obje
 
 import re
 
-from engine.mapfile import _kind
+from engine.mapfile import _is_int, _kind
 from engine.scenarios import limits, types, unittypes, victory
 
 SIDE_KEYS = ("id", "name", "nationality", "colour", "fields", "oob", "setup_zone", "placements", "reinforcements",
              "victory", "brief")
 BRIEF_KEYS = ("mission", "intelligence")
-PLACEMENT_KEYS = ("unit", "hex", "facing")
+PLACEMENT_KEYS = ("unit", "hex", "facing", "off_map", "strength", "steps_lost", "status")
 REINFORCEMENT_KEYS = ("turn", "units", "edge", "hexes", "note")
 REINFORCEMENT_UNIT_KEYS = ("unit", "count")
-MARKER_KEYS = ("kind", "hex", "side", "count", "facing", "note")
+MARKER_KEYS = ("kind", "hex", "side", "count", "facing", "note", "details")
 
 # The OOB entry's fields common to every game. What each game adds (OOB keys, side fields, scenario rules, unit
 # qualities) is its catalogue's scenario section (engine/rulesets/data/<game>.json, docs/scenario-format.md);
@@ -22,6 +22,10 @@ MARKER_KEYS = ("kind", "hex", "side", "count", "facing", "note")
 OOB_COMMON = ("id", "unit", "name", "count", "class", "type", "quality", "leader", "weapons", "formation", "hidden",
               "notes")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def _is_count(value):
+    return _is_int(value) and value >= 1
 
 
 class SidesReader:
@@ -50,10 +54,8 @@ class SidesReader:
             side["colour"] = colour.lower()
             side["fields"] = self.read_side_fields(entry.get("fields", {}), f"{path}.fields")
             self.side_name = side["name"]
-            side["oob"] = self.read_oob(entry.get("oob", []), f"{path}.oob")
-            if isinstance(entry.get("oob"), list) and not entry["oob"] or "oob" not in entry:
-                self.error(f"{path}.oob", f"{side['name'] or 'this side'} has no units: a side needs at least one "
-                                          "unit in its OOB", code="side-without-units")
+            # A side with no units yet is a draft: it reads, and the checks say it is not playable (not-playable).
+            side["oob"] = self.side_oob = self.read_oob(entry.get("oob", []), f"{path}.oob")
             units = {u["id"]: u for u in side["oob"]}
             side["setup_zone"] = self.hexes(entry.get("setup_zone", []), f"{path}.setup_zone")
             side["placements"] = self.read_placements(entry.get("placements", []), f"{path}.placements", units)
@@ -111,8 +113,8 @@ class SidesReader:
                 weapons = []
             for k, weapon in enumerate(weapons):
                 if len(weapon) > limits.WEAPON:
-                    self.error(f"{where}.weapons[{k}]", limits.too_long(f"{where}.weapons[{k}]", len(weapon),
-                                                                         limits.WEAPON), code="too-long")
+                    self.error(f"{where}.weapons[{k}]", self.too_long(f"{where}.weapons[{k}]", len(weapon),
+                                                                       limits.WEAPON), code="too-long")
             clean["weapons"] = weapons
             formation = entry.get("formation")
             if formation is not None and not isinstance(formation, str):
@@ -120,8 +122,8 @@ class SidesReader:
                            code="bad-type")
                 formation = None
             elif formation is not None and len(formation) > limits.FORMATION:
-                self.error(f"{where}.formation", limits.too_long(f"{where}.formation", len(formation),
-                                                                 limits.FORMATION), code="too-long")
+                self.error(f"{where}.formation", self.too_long(f"{where}.formation", len(formation),
+                                                               limits.FORMATION), code="too-long")
             clean["formation"] = formation
             clean["hidden"] = self.flag(entry["hidden"], f"{where}.hidden") if "hidden" in entry else False
             clean["notes"] = self.text(entry, "notes", f"{where}.notes", limit=limits.UNIT_NOTES)
@@ -140,6 +142,7 @@ class SidesReader:
         placed = {}
         if not self.within(items, path, limits.PLACEMENTS):
             return out
+        side = self.side_name or "this side"
         for where, entry in self.entries(items, path, PLACEMENT_KEYS, ("unit", "hex")):
             ref = self.hex(entry["hex"], f"{where}.hex")
             uid = entry["unit"]
@@ -148,15 +151,78 @@ class SidesReader:
                 self.error(f"{where}.unit", wrong, ref, code="bad-type")
                 continue
             if uid not in units:
-                self.error(f"{where}.unit", f"no unit {uid!r} in this side's OOB", ref, code="unknown-unit")
+                known = ", ".join(sorted(units)) or "none yet"
+                self.error(f"{where}.unit", f"{side}'s placement in {ref or entry['hex']!r} names unit {uid!r}, which "
+                                            f"is not in {side}'s OOB (its unit ids: {known})", ref,
+                           code="unknown-unit")
                 continue
+            unit = units[uid]
+            label = self.unit_label(unit)
             placed[uid] = placed.get(uid, 0) + 1
-            if placed[uid] == units[uid]["count"] + 1:
-                self.error(f"{where}.unit", f"more counters of {uid!r} placed than its count "
-                                            f"({units[uid]['count']})", ref, code="too-many-placed")
+            if placed[uid] == unit["count"] + 1:
+                self.error(f"{where}.unit", f"{label} is placed more times than its count ({unit['count']})", ref,
+                           code="too-many-placed", named=True)
             facing = self.facing(entry.get("facing"), f"{where}.facing", ref)
+            clean = {"unit": uid, "hex": ref, "facing": facing}
+            clean.update(self.placement_state(entry, where, unit, label, ref))
             if ref is not None:
-                out.append({"unit": uid, "hex": ref, "facing": facing})
+                out.append(clean)
+        return out
+
+    def unit_label(self, unit):
+        """ "Rifle Squad (German OOB line 3)": an OOB line as the messages name it."""
+        index = next(i for i, u in enumerate(self.side_oob) if u is unit)
+        text = unit["unit"] + (f" {unit['name']}" if unit.get("name") else "")
+        return unittypes.line_label(text, self.side_name, index)
+
+    def placement_state(self, entry, where, unit, label, ref):
+        """What a placement says of its unit besides the hex, each key written only when given: ``off_map``
+        (the unit is off the map; ``hex`` is the hex it is reckoned from, 004 L506), its ``strength`` as printed,
+        ``steps_lost`` (fewer than its steps, where its line or type gives them: a unit with none left is
+        eliminated, not set up) and ``status`` (ids of the game's catalogue, scenario.statuses)."""
+        out = {}
+        if "off_map" in entry and self.flag(entry["off_map"], f"{where}.off_map"):
+            out["off_map"] = True
+        strength = self.text(entry, "strength", f"{where}.strength", limit=limits.STRENGTH, hex=ref)
+        if strength.strip():
+            out["strength"] = strength.strip()
+        if entry.get("steps_lost", 0) != 0:
+            lost = self.integer(entry["steps_lost"], f"{where}.steps_lost", 0, limits.STEPS_LOST, ref)
+            steps = unit.get("steps")
+            if steps is None:
+                steps = (self.unit_types.get(unit.get("type")) or {}).get("steps")
+            if lost is not None and _is_count(steps) and lost >= steps:
+                self.error(f"{where}.steps_lost", f"{label} has {steps} step{'s' if steps != 1 else ''}; with "
+                                                  f"{lost} lost it is eliminated, not set up: at most {steps - 1}",
+                           ref, code="bad-steps", named=True)
+            elif lost:
+                out["steps_lost"] = lost
+        if entry.get("status", []) != []:
+            statuses = self.read_status(entry["status"], f"{where}.status", label, ref)
+            if statuses:
+                out["status"] = statuses
+        return out
+
+    def read_status(self, value, path, label, ref):
+        known = self.catalogue.statuses if self.catalogue is not None else {}
+        game = self.catalogue.name if self.catalogue is not None else "this ruleset"
+        if not isinstance(value, list):
+            self.error(path, f"{label}: expected a list of status ids, got {types.kind_of(value)}", ref,
+                       code="bad-type", named=True)
+            return []
+        if not self.within(value, path, limits.STATUSES):
+            return []
+        out = []
+        for i, item in enumerate(value):
+            if item in out:
+                self.error(f"{path}[{i}]", f"{label} is given status {item!r} twice", ref, code="duplicate-id",
+                           named=True)
+            elif not isinstance(item, str) or item not in known:
+                self.error(f"{path}[{i}]", f"{label}: status {item!r} is not one of {game}'s statuses "
+                                           f"({', '.join(known) or 'it has none'})", ref, code="unknown-status",
+                           named=True)
+            else:
+                out.append(item)
         return out
 
     def read_reinforcements(self, items, path, units):
@@ -195,12 +261,12 @@ class SidesReader:
     def read_victory(self, value, path):
         if value is None:
             return None
-        too_big = limits.victory_problems(value, path)
+        too_big = limits.victory_problems(value, path, self.data)
         if too_big:
             self.errors.extend(too_big)
             return None
         found = victory.check(value, path, self.objective_ids, self.all_side_ids)
-        self.errors.extend(found)
+        self.errors.extend(self.named_findings(found))
         if found:
             return None
         condition = victory.normalise(value)
@@ -228,19 +294,40 @@ class SidesReader:
                 continue
             side = entry.get("side")
             if side is not None and side not in side_ids:
-                self.error(f"{path}.side", f"expected a side's id or null, got {side!r}", ref, code="unknown-side")
+                self.error(f"{path}.side", f"expected a side's id ({', '.join(side_ids) or 'no sides yet'}) or null, "
+                                           f"got {side!r}", ref, code="unknown-side")
             count = self.integer(entry.get("count", 1), f"{path}.count", 1, 100, ref) or 1
             facing = self.facing(entry.get("facing"), f"{path}.facing", ref)
+            details = self.read_details(kind, entry.get("details", {}), f"{path}.details", ref)
             if ref is not None:
                 out.append({"kind": kind, "hex": ref, "side": side, "count": count, "facing": facing,
                             "note": self.text(entry, "note", f"{path}.note", limit=limits.MARKER_NOTE)})
+                if details:
+                    out[-1]["details"] = details
         return out
 
+    def read_details(self, kind, value, path, ref):
+        """A marker's details: the fields its kind declares in the catalogue (scenario.markers.<kind>.details),
+        each checked by its spec; written only when given."""
+        specs = self.catalogue.marker_details(kind) if self.catalogue is not None else {}
+        if value == {}:
+            return {}
+        if not specs:
+            name = self.catalogue.marker_name(kind) if self.catalogue is not None else kind
+            self.error(path, f"a {name} marker takes no details (its game declares none)", ref, code="unknown-key")
+            return {}
+        fields = self.fields(value, path, tuple(specs))
+        for key, spec in specs.items():
+            if key in fields:
+                fields[key] = self.field_value(spec, fields[key], f"{path}.{key}")
+        return {key: fields[key] for key in specs if key in fields and fields[key] is not None}
+
     def marker_kinds(self):
-        """Markers a scenario may place: the catalogue's marker layer, plus control markers."""
+        """Markers a scenario may place: the catalogue's marker layer, the kinds its scenario section declares,
+        plus control markers."""
         if self.catalogue is None:
             return set()
-        return set(self.catalogue.terrain_ids("marker")) | {"control"}
+        return self.catalogue.marker_kinds()
 
     def read_perimeter(self, value, side_ids):
         """TOCS: who owns each hex at the start (one shared layer); the hexes not listed belong to nobody."""

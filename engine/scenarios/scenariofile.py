@@ -12,12 +12,12 @@ playable by its game's rules (stacking, zones, terrain, deck size...) is engine.
 """
 
 import json
-import re
 from dataclasses import dataclass, field
 
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
 from engine.scenarios import limits, unittypes
+from engine.scenarios.naming import Naming
 from engine.scenarios.reading_sides import (  # noqa: F401 (the sides' keys, named here with the others)
     BRIEF_KEYS,
     COLOUR,
@@ -29,23 +29,22 @@ from engine.scenarios.reading_sides import (  # noqa: F401 (the sides' keys, nam
     SIDE_KEYS,
     SidesReader,
 )
+from engine.scenarios.reading_values import EDGES, ID, IMPULSE, ValuesReader  # noqa: F401 (named here too)
+from engine.scenarios.types import kind_of
 from engine.scenarios.writing import content_hash, dumps, to_dict  # noqa: F401 (the format's writer, named here)
 
 FORMAT = "hexside-scenario"
 VERSION = 1
 RULESETS = rulesets.builtin_ids()  # the built-in games, as the catalogue lists them
-ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-EDGES = ("N", "E", "S", "W")
 
 TOP_KEYS = ("format", "version", "title", "ruleset", "subtitle", "date", "place", "introduction", "designer",
-            "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "unit_types",
-            "sides", "markers", "objectives", "special_rules", "perimeter", "extensions")
+            "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "modules",
+            "unit_types", "sides", "markers", "objectives", "special_rules", "perimeter", "extensions")
 MAP_KEYS = ("key", "id", "name", "document", "placement", "rotation")
-TURN_KEYS = ("count", "counts", "first")
+TURN_KEYS = ("count", "counts", "first", "end")
 ENVIRONMENT_KEYS = ("weather", "night", "visibility")
 OBJECTIVE_KEYS = ("id", "hex", "name", "kind", "owner", "vp")
 OBJECTIVE_KINDS = ("objective", "control")
-IMPULSE = re.compile(r"^(\d+)D6(?:\+(\d+))?$")
 TURN_COUNTS = ("up", "down")
 
 
@@ -108,7 +107,7 @@ def parse(data, maps=None, rulesets=None):
     return _Reader(mapfile.decode(data, ScenarioFormatError), maps or no_maps, rulesets).read()
 
 
-class _Reader(SidesReader, mapfile.Reader):
+class _Reader(Naming, SidesReader, ValuesReader, mapfile.Reader):
     def __init__(self, data, maps, rulesets):
         super().__init__()
         self.data = data
@@ -121,201 +120,6 @@ class _Reader(SidesReader, mapfile.Reader):
         self.hexes_listed = 0
         self.unit_types = {}  # type id -> entry: the catalogue's and the scenario's own (engine/scenarios/unittypes.py)
         self.side_name = ""
-
-    # -- small readers -------------------------------------------------------------------------------
-    def text(self, obj, key, path, required=False, limit=limits.INTRODUCTION):
-        value = obj.get(key, "")
-        if key not in obj and required:
-            return ""
-        if not isinstance(value, str):
-            self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
-            return ""
-        if required and not value.strip():
-            self.error(path, "must not be empty", code="missing")
-        if len(value) > limit:
-            self.error(path, limits.too_long(path, len(value), limit), code="too-long")
-        return value
-
-    def within(self, items, path, limit, noun=None):
-        """Is a list no longer than its limit (limits.py)? A longer one is reported and not read further."""
-        if isinstance(items, (list, dict)) and len(items) > limit:
-            self.error(path, limits.too_many(path, len(items), limit, noun), code="too-many")
-            return False
-        return True
-
-    def integer(self, value, path, low=None, high=None, hex=None):
-        if not _is_int(value) or (low is not None and value < low) or (high is not None and value > high):
-            span = (f" from {low}" if low is not None else "") + (f" to {high}" if high is not None else "")
-            self.error(path, f"expected a whole number{span}, got {value!r}", hex, code="bad-number")
-            return None
-        return value
-
-    def number(self, value, path, positive=True):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (positive and value <= 0):
-            self.error(path, f"expected a {'positive ' if positive else ''}number, got {value!r}", code="bad-number")
-            return None
-        return value
-
-    def flag(self, value, path):
-        if not isinstance(value, bool):
-            self.error(path, f"expected true or false, got {value!r}", code="bad-type")
-            return False
-        return value
-
-    def ident(self, value, path, seen, what):
-        if not isinstance(value, str) or not ID.match(value):
-            self.error(path, f"expected an id (letters, digits, '-', '_' or '.', at most 64), got {value!r}",
-                       code="bad-id")
-            return None
-        if value in seen:
-            self.error(path, f"{what} id {value!r} is used twice", code="duplicate-id")
-            return None
-        seen.add(value)
-        return value
-
-    def hex(self, value, path):
-        """The canonical reference of a hex ("C4", or "key:C4" off the main map), or None (reported)."""
-        if self.main is None:
-            return None
-        key = self.main
-        raw = value
-        if isinstance(value, str) and ":" in value:
-            key, _, raw = value.rpartition(":")
-            if key not in self.maps:
-                self.error(path, f"no map {key!r} in this scenario (maps: {', '.join(self.maps)})", value,
-                           code="unknown-map")
-                return None
-        grid = self.maps[key].grid
-        try:
-            col, row = grid.parse_hex(raw)
-        except ValueError as exc:
-            self.error(path, str(exc), value if isinstance(value, str) else None, code="off-map")
-            return None
-        label = grid.label(col, row)
-        return label if key == self.main else f"{key}:{label}"
-
-    def hexes(self, value, path, sort=True):
-        if not isinstance(value, list):
-            self.error(path, f"expected a list of hexes, got {_kind(value)}", code="bad-type")
-            return []
-        if not self.within(value, path, limits.HEXES, "hexes"):
-            return []
-        self.hexes_listed += len(value)
-        if self.hexes_listed > limits.HEXES_ALL:
-            if self.hexes_listed - len(value) <= limits.HEXES_ALL:  # said once
-                self.error(path, f"the scenario's hex lists come to more than {limits.HEXES_ALL:,} hexes here; at "
-                                 f"most {limits.HEXES_ALL:,} in all", code="too-many")
-            return []
-        out = []
-        for i, item in enumerate(value):
-            ref = self.hex(item, f"{path}[{i}]")
-            if ref is not None and ref not in out:
-                out.append(ref)
-        return self.sorted_hexes(out) if sort else out
-
-    def sorted_hexes(self, refs):
-        keys = list(self.maps)
-
-        def order(ref):
-            key, _, label = ref.rpartition(":")
-            key = key or self.main
-            return (keys.index(key),) + self.maps[key].grid.parse_label(label)
-
-        return sorted(refs, key=order)
-
-    def edge(self, value, path):
-        if value not in EDGES:
-            self.error(path, f"expected a map edge, one of {', '.join(EDGES)}, got {value!r}", code="bad-edge")
-            return None
-        return value
-
-    def facing(self, value, path, hex=None):
-        if value is None:
-            return None
-        if _is_int(value) and 0 <= value <= 5:
-            return value
-        grid = self.maps[self.main].grid if self.main else None
-        if isinstance(value, str) and grid is not None and value.upper() in grid.sides:
-            return value.upper()
-        sides = ", ".join(grid.sides) if grid else "a side name"
-        self.error(path, f"expected a hexside ({sides}) or a vertex 0 to 5, got {value!r}", hex, code="bad-facing")
-        return None
-
-    def game_fields(self, obj, path, part):
-        """A part's per-game fields ("oob", "side" or "rules"), each checked by its spec in the ruleset's
-        catalogue (scenario.<part>); a ruleset without one takes none."""
-        specs = self.catalogue.scenario_fields(part) if self.catalogue is not None else {}
-        fields = self.fields(obj, path, tuple(specs))
-        for key, spec in specs.items():
-            if key in fields:
-                fields[key] = self.field_value(spec, fields[key], f"{path}.{key}")
-        return fields
-
-    def field_value(self, spec, value, path):
-        """One per-game field checked by its catalogue spec (engine.rulesets.catalogue.FIELD_TYPES)."""
-        kind = spec["type"]
-        size = len(json.dumps(value, ensure_ascii=False))
-        if size > limits.GAME_FIELD:
-            self.error(path, limits.too_long(path, size, limits.GAME_FIELD), code="too-long")
-            return value
-        if kind == "integer":
-            self.integer(value, path, spec.get("min"), spec.get("max"))
-        elif kind == "number":
-            self.number(value, path)
-        elif kind == "boolean":
-            self.flag(value, path)
-        elif kind == "text" and not isinstance(value, str):
-            self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
-        elif kind == "text" and len(value) > limits.GAME_TEXT:
-            self.error(path, limits.too_long(path, len(value), limits.GAME_TEXT), code="too-long")
-        elif kind == "choice" and value not in spec["values"]:
-            self.error(path, f"expected one of {', '.join(spec['values'])}, got {value!r}",
-                       code=spec.get("code", "bad-choice"))
-        elif kind == "edge":
-            self.edge(value, path)
-        elif kind == "dice":
-            if isinstance(value, str) and IMPULSE.match(value.upper()):
-                return value.upper()
-            self.error(path, f"expected a dice formula such as \"2D6+3\", got {value!r}",
-                       code=spec.get("code", "bad-dice"))
-        elif kind == "counts":
-            self.counts(spec, value, path)
-        elif kind == "overlays" and self.within(value, path, limits.GAME_LIST, "overlays"):
-            for where, entry in self.entries(value, path, ("id", "x", "y"), ("id", "x", "y")):
-                if not isinstance(entry["id"], str) or not entry["id"]:
-                    self.error(f"{where}.id", "expected the overlay's id, e.g. \"OG1\"", code="bad-type")
-                for k in ("x", "y"):
-                    ref = self.hex(entry[k], f"{where}.{k}")
-                    if ref is not None:
-                        entry[k] = ref
-        elif kind == "side-ids" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-            self.error(path, f"expected a list of side ids, got {value!r}", code="bad-type")
-        elif kind == "side-ids":
-            self.within(value, path, limits.GAME_LIST, "side ids")
-        return value
-
-    def counts(self, spec, value, path):
-        """Whole numbers by name: by the names the spec lists, or by any name."""
-        if value is None:
-            return
-        names = spec.get("keys")
-        if names is not None:
-            if not self.keys(value, path, tuple(names)):
-                return
-        elif not isinstance(value, dict) or not self.within(value, path, limits.GAME_LIST, "names"):
-            self.error(path, f"expected an object of {spec.get('means') or 'whole numbers by name'}",
-                       code="bad-type")
-            return
-        for name, n in value.items():
-            if names is None or name in names:
-                self.integer(n, f"{path}.{name}", spec.get("min"), spec.get("max"))
-
-    def fields(self, obj, path, allowed):
-        """Free per-game fields: only the names the game knows, each a JSON value. Objects inside are written
-        with their keys sorted, so that a store that reorders keys (PostgreSQL's jsonb) changes nothing."""
-        if not self.keys(obj, path, allowed):
-            return {}
-        return {key: json.loads(json.dumps(obj[key], sort_keys=True)) for key in allowed if key in obj}
 
     # -- the document --------------------------------------------------------------------------------
     def read(self):
@@ -354,6 +158,9 @@ class _Reader(SidesReader, mapfile.Reader):
         out["turns"] = self.read_turns(data.get("turns", {}))
         out["environment"] = self.read_environment(data.get("environment", {}))
         out["rules"] = self.game_fields(data.get("rules", {}), "rules", "rules")
+        modules = self.read_modules(data.get("modules", []))
+        if modules:
+            out["modules"] = modules
         own_types = unittypes.read(data.get("unit_types", []), self.catalogue, self.error)
         self.unit_types = unittypes.known(self.catalogue, own_types)
         if own_types:
@@ -383,7 +190,7 @@ class _Reader(SidesReader, mapfile.Reader):
             extensions = {}
         written = json.dumps(extensions, sort_keys=True)
         if len(written) > limits.EXTENSIONS:
-            self.error("extensions", limits.too_long("extensions", len(written), limits.EXTENSIONS), code="too-long")
+            self.error("extensions", self.too_long("extensions", len(written), limits.EXTENSIONS), code="too-long")
         out["extensions"] = json.loads(written)
         prose = limits.prose_length(out)
         if prose > limits.TEXTS and not any(f.code == "too-long" for f in self.errors):  # (one text says enough)
@@ -484,19 +291,58 @@ class _Reader(SidesReader, mapfile.Reader):
         return {"corners": refs}
 
     def read_turns(self, value):
+        """The turn record track. ``count`` null: the game has no fixed number of turns, and ``end`` says when
+        it ends ("the game ends when ..."); such a track counts up, as a count-down track starts at its count."""
         out = {"count": 1, "counts": "up", "first": 1}
         if not self.keys(value, "turns", TURN_KEYS, ()):
             return out
-        if "count" in value:
-            out["count"] = self.integer(value["count"], "turns.count", 1, 1000) or 1
+        if value.get("count", 1) is None:
+            out["count"] = None
+        elif "count" in value:
+            if not _is_int(value["count"]) or not 1 <= value["count"] <= 1000:
+                self.error("turns.count", f"expected a whole number of turns from 1 to 1000, or null where the game "
+                                          f"has no fixed number of turns (say when it ends in turns.end), got "
+                                          f"{value['count']!r}", code="bad-number")
+            else:
+                out["count"] = value["count"]
         default_counts = self.catalogue.turn_track if self.catalogue is not None else "up"
+        if out["count"] is None:
+            default_counts = "up"
         counts = value.get("counts", default_counts)
         if counts not in TURN_COUNTS:
             self.error("turns.counts", f"expected 'up' or 'down', got {counts!r}", code="bad-turns")
             counts = default_counts
+        elif counts == "down" and out["count"] is None:
+            self.error("turns.counts", "a track that counts down starts at the turn count; with no fixed number of "
+                                       "turns it counts up", code="bad-turns")
+            counts = "up"
         out["counts"] = counts
         if "first" in value:
             out["first"] = self.integer(value["first"], "turns.first", 0, 1000) or 1
+        end = self.text(value, "end", "turns.end", limit=limits.TURNS_END)
+        if end.strip():
+            out["end"] = end.strip()
+        return out
+
+    def read_modules(self, items):
+        """The rule modules in play: ids of the game's catalogue (scenario.modules), each once."""
+        known = self.catalogue.modules if self.catalogue is not None else {}
+        if not isinstance(items, list):
+            self.error("modules", f"expected a list of rule module ids, got {kind_of(items)}", code="bad-type")
+            return []
+        if not self.within(items, "modules", limits.MODULES):
+            return []
+        out = []
+        for i, item in enumerate(items):
+            if item in out:
+                self.error(f"modules[{i}]", f"{item!r} is named twice", code="duplicate-id")
+            elif not isinstance(item, str) or item not in known:
+                game = self.catalogue.name if self.catalogue is not None else "this ruleset"
+                self.error(f"modules[{i}]", f"expected one of {game}'s rule modules ("
+                                            f"{', '.join(known) or 'it has none'}), got {item!r}",
+                           code="unknown-module")
+            else:
+                out.append(item)
         return out
 
     def read_environment(self, value):
@@ -542,8 +388,8 @@ class _Reader(SidesReader, mapfile.Reader):
                 self.error(f"special_rules[{i}]", "expected the rule's text", code="bad-type")
                 continue
             if len(rule) > limits.SPECIAL_RULE:
-                self.error(f"special_rules[{i}]", limits.too_long(f"special_rules[{i}]", len(rule),
-                                                                  limits.SPECIAL_RULE), code="too-long")
+                self.error(f"special_rules[{i}]", self.too_long(f"special_rules[{i}]", len(rule),
+                                                                limits.SPECIAL_RULE), code="too-long")
             out.append(rule)
         return out
 

@@ -61,5 +61,12 @@ def _write(value, depth, lead=0):
 
 
 def _shallow(value):
-    return not any(isinstance(v, dict) or (isinstance(v, list) and any(isinstance(x, dict) for x in v))
-                   for v in (value.values() if isinstance(value, dict) else value))
+    """An entry written on one line: it holds no entries of its own (a marker's flat ``details`` are its own
+    fields, and stay on its line)."""
+    items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+    return not any((isinstance(v, dict) and not (k == "details" and _flat(v)))
+                   or (isinstance(v, list) and any(isinstance(x, dict) for x in v)) for k, v in items)
+
+
+def _flat(value):
+    return all(not isinstance(v, (dict, list)) for v in value.values())

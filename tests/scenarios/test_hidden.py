@@ -61,13 +61,14 @@ HIDDEN = {
                              "Seize the Grave bridge and the Nijmegen highway bridge",
                              "Rear-area battalions, poorly equipped",
                              "no German unit in 07.11"],
-                   "patterns": [row("09.12", "Allied", "10")], "markers": set()},
+                   "patterns": [row("08.12", "Allied", "10")], "markers": set()},
         "german": {"ids": {"kg", "co1", "co2", "flak", "stug"},
                    "texts": ["KG Henke", "1./Ers.Btl", "StuG platoon", "Flak battery",
                              "Hold the Nijmegen highway bridge at all costs", "Enemy parachute landings"],
-                   "patterns": [], "markers": {("roadblock", "15.03"), ("entrenched", "16.05")}},
+                   "patterns": [], "markers": {("roadblock", "15.03"), ("entrenched", "16.05"),
+                                               ("extended-deployment", "15.03")}},
         # named by both sides' victory conditions: each side's link reads its VP, the public does not
-        "*": {"ids": set(), "texts": [], "patterns": [row("16.06", "German", "20")], "markers": set()},
+        "*": {"ids": set(), "texts": [], "patterns": [row("16.05", "German", "20")], "markers": set()},
     },
 }
 

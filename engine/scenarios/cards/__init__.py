@@ -107,15 +107,13 @@ def game_name(doc):
 def marker_name(doc, kind):
     """A marker by its catalogue name (Foxholes), not its terrain id (foxholes)."""
     found = catalogue(doc)
-    try:
-        return found.get(kind)["name"] if found is not None else kind
-    except KeyError:
-        return kind
+    return found.marker_name(kind) if found is not None else kind
 
 
 def setup_or_entry(doc, side, unit):
-    """Where a unit starts: its setup hexes, its entry turns, else its side's setup zone."""
-    hexes = [pl["hex"] for pl in side["placements"] if pl["unit"] == unit["id"]]
+    """Where a unit starts: its setup hexes (or off map, from its reference hex) with what each placement says of
+    it (steps lost, status, strength), its entry turns, else its side's setup zone."""
+    hexes = [placed(doc, pl) for pl in side["placements"] if pl["unit"] == unit["id"]]
     arrivals = [turn_label(doc, r["turn"]) + (f", {victory.EDGE_NAMES[r['edge']]} edge" if r.get("edge") else "")
                 + (f", {hex_list(r['hexes'], CELL_HEXES)}" if r.get("hexes") else "")
                 for r in side["reinforcements"] for g in r["units"] if g["unit"] == unit["id"]]
@@ -123,8 +121,10 @@ def setup_or_entry(doc, side, unit):
         arrivals = arrivals[:CELL_ARRIVALS] + [f"and {len(arrivals) - CELL_ARRIVALS} more times (see the "
                                                "reinforcements)"]
     parts = []
-    if hexes:
-        parts.append("sets up in " + hex_list(dict.fromkeys(hexes), CELL_HEXES))
+    on_map = [h for h in hexes if not h.startswith("off map")]
+    if on_map:
+        parts.append("sets up in " + hex_list(dict.fromkeys(on_map), CELL_HEXES))
+    parts += list(dict.fromkeys(h for h in hexes if h.startswith("off map")))
     if arrivals:
         parts.append("enters " + "; ".join(arrivals))
     if not parts:
@@ -132,6 +132,21 @@ def setup_or_entry(doc, side, unit):
     if unit.get("hidden"):
         parts.append("hidden")
     return "; ".join(parts)
+
+
+def placed(doc, placement):
+    """One placement as the card says it: "06.10", "off map (13.07)", "06.10 (2 steps lost; Fatigued; 6-4-8)"."""
+    where = f"off map ({placement['hex']})" if placement.get("off_map") else placement["hex"]
+    found = catalogue(doc)
+    statuses = found.statuses if found is not None else {}
+    state = []
+    if placement.get("steps_lost"):
+        lost = placement["steps_lost"]
+        state.append(f"{lost} step{'s' if lost != 1 else ''} lost")
+    state += [(statuses.get(s) or {}).get("name", s) for s in placement.get("status") or ()]
+    if placement.get("strength"):
+        state.append(placement["strength"])
+    return where + (f" ({'; '.join(state)})" if state else "")
 
 
 def forces_table(doc, side, frame_w):
@@ -239,7 +254,7 @@ def play_order(doc):
 def general(doc):
     """Setup order, who moves first, weather and light."""
     data = doc.data
-    lines = play_order(doc)
+    lines = play_order(doc) + modules_line(doc)
     env = data.get("environment") or {}
     if env.get("weather"):
         lines.append(f"Weather: {env['weather']}.")
@@ -248,6 +263,18 @@ def general(doc):
     if env.get("visibility"):
         lines.append(f"Visibility: {env['visibility']} hexes.")
     return [p(" ".join(lines))] if lines else []
+
+
+def modules_line(doc):
+    """The rule modules in play, by their names and rules (Assault's training scenarios: 002 2.1)."""
+    chosen = doc.data.get("modules") or []
+    if not chosen:
+        return []
+    found = catalogue(doc)
+    known = found.modules if found is not None else {}
+    names = [(known.get(m) or {}).get("name", m) + (f" ({known[m]['rule']})" if (known.get(m) or {}).get("rule")
+                                                    else "") for m in chosen]
+    return [f"Rule modules in play: {', '.join(names)}."]
 
 
 def objectives_block(doc):
@@ -267,10 +294,24 @@ def markers_block(doc, side_ids):
     if not markers:
         return []
     names = {s["id"]: s["name"] for s in doc.data["sides"]}
-    rows = [["Marker", "Hex", "Side", "Count"]] + [[marker_name(doc, m["kind"]), m["hex"],
-                                                    names.get(m.get("side"), "—"), m.get("count") or 1]
-                                                   for m in markers]
+    rows = [["Marker", "Hex", "Side", "Count", "Details"]] + [[marker_name(doc, m["kind"]), m["hex"],
+                                                               names.get(m.get("side"), "—"), m.get("count") or 1,
+                                                               marker_details(doc, m) or "—"]
+                                                              for m in markers]
     return [CondPageBreak(TABLE_START), p("Markers at start", "h3"), small_table(rows)]
+
+
+def marker_details(doc, marker):
+    """A marker's details and note as the card prints them, in the order its kind declares them: "name: Grave
+    Bridge; construction: metal; lanes: 2; capacity: all vehicle weights"."""
+    found = catalogue(doc)
+    specs = found.marker_details(marker["kind"]) if found is not None else {}
+    given = marker.get("details") or {}
+    parts = [f"{key.replace('_', ' ')}: {given[key]}" for key in specs if key in given]
+    parts += [f"{key.replace('_', ' ')}: {value}" for key, value in given.items() if key not in specs]
+    if marker.get("note"):
+        parts.append(marker["note"])
+    return "; ".join(str(x) for x in parts)
 
 
 def special_rules(doc):

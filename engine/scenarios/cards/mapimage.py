@@ -51,7 +51,8 @@ def scenario_layer(doc, side_ids):
         units, name = doc.units(side), side["name"]
         layer.setup_zones[name] = [h for h in side["setup_zone"] if on_main(h)]
         layer.units.extend({"hex": pl["hex"], "side": name, "label": units[pl["unit"]]["unit"]}
-                           for pl in side["placements"] if on_main(pl["hex"]) and pl["unit"] in units)
+                           for pl in side["placements"]
+                           if on_main(pl["hex"]) and pl["unit"] in units and not pl.get("off_map"))
         edges = sorted({r["edge"] for r in side["reinforcements"] if r.get("edge")})
         if edges:
             layer.entry_edges[name] = edges

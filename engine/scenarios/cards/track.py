@@ -13,7 +13,7 @@ def track_box(turns, played):
     square for the initial turn") shows turn 3 in box 12."""
     first = turns.get("first")
     first = 1 if first is None else first
-    if turns.get("counts") == "down":
+    if turns.get("counts") == "down" and turns.get("count") is not None:
         return first + turns["count"] - played
     return first + played - 1
 
@@ -23,6 +23,8 @@ def turn_label(doc, played, capital=False):
     turns = doc.data["turns"]
     box = track_box(turns, played)
     text = f"{'T' if capital else 't'}urn {played}"
+    if turns.get("count") is None:  # no track boxes: the turn is the turn played
+        return text
     if not 1 <= played <= turns["count"]:
         return text + " (not on the track)"
     return text + (f" (box {box} of the track)" if box != played else "")
@@ -30,9 +32,13 @@ def turn_label(doc, played, capital=False):
 
 def turn_track(doc, side_ids, frame_w):
     """The turn record track: a box per turn, the boxes of the turns reinforcements arrive shaded and marked
-    with who arrives."""
+    with who arrives; then when the game ends, where the scenario says (turns.end). A game with no fixed number
+    of turns has no boxes to print, only that sentence."""
     data = doc.data
     turns = data["turns"]
+    end = turns.get("end")
+    if turns.get("count") is None:
+        return [p(_sentence(end) if end else "The game has no fixed number of turns.")]
     first, count = turns.get("first"), turns["count"]
     first = 1 if first is None else first
     numbers = list(range(first, first + count))
@@ -62,4 +68,9 @@ def turn_track(doc, side_ids, frame_w):
     if turns.get("counts") == "down":
         note = (f"The track counts down: the first turn is box {numbers[0]}, the last box {numbers[-1]}. "
                 + note).strip()
-    return [table] + ([p(note, "meta")] if note else [])
+    return [table] + ([p(note, "meta")] if note else []) + ([p(_sentence(end))] if end else [])
+
+
+def _sentence(text):
+    """The designer's text as written, with a closing full stop where it has none."""
+    return text if text.endswith((".", "!", "?")) else text + "."

@@ -124,17 +124,26 @@ def common(doc, board):
     sides = data["sides"]
     if len(sides) < 2:
         found.append(error("sides", f"a scenario needs at least two sides; it has {len(sides)}", code="too-few-sides"))
-    turns = data["turns"]["count"]
+    for s, side in enumerate(sides):
+        if not side["oob"]:
+            found.append(error(f"sides[{s}].oob", f"{side['name']} has no units yet: the scenario is not playable "
+                                                  "until it has", code="not-playable"))
+    turns = data["turns"]["count"]  # None: no fixed number of turns (turns.end says when the game ends)
+    if turns is None and not data["turns"].get("end"):
+        found.append(error("turns.end", "the game has no fixed number of turns and the scenario does not say when "
+                                        "it ends: write it in turns.end (\"the game ends when ...\")",
+                           code="no-end"))
     marker_hexes = markers_at(doc)
-    occupied = {}  # hex -> set of side ids
+    occupied = {}  # hex -> set of side names
     for s, side in enumerate(sides):
         where = f"sides[{s}]"
         units = doc.units(side)
+        lines = {u["id"]: i for i, u in enumerate(side["oob"])}
         zone = set(side["setup_zone"])
         for z in side["setup_zone"]:
             if z not in board.play:
-                found.append(warning(f"{where}.setup_zone", f"setup zone hex {z} is outside the play area", z,
-                                     code="zone-outside-play-area"))
+                found.append(warning(f"{where}.setup_zone", f"{side['name']}'s setup zone hex {z} is outside the play "
+                                                            "area", z, code="zone-outside-play-area"))
         used = {uid: 0 for uid in units}
         for u, unit in enumerate(side["oob"]):
             if unit.get("type") is None:
@@ -144,44 +153,50 @@ def common(doc, board):
             ref = placement["hex"]
             path = f"{where}.placements[{p}]"
             unit = units[placement["unit"]]
+            who = _who(side, lines[unit["id"]])
             used[unit["id"]] += 1
-            occupied.setdefault(ref, set()).add(side["id"])
+            if placement.get("off_map"):
+                continue  # off the map, reckoned from its hex (004 L506): not in a stack, a zone or a terrain
+            occupied.setdefault(ref, set()).add(side["name"])
             if ref not in board.play:
-                found.append(error(f"{path}.hex", f"{_unit_name(unit)} sets up in {ref}, outside the play area", ref,
+                found.append(error(f"{path}.hex", f"{who} sets up in {ref}, outside the play area", ref,
                                    code="setup-outside-play-area"))
             elif zone and ref not in zone:
-                found.append(error(f"{path}.hex", f"{_unit_name(unit)} sets up in {ref}, outside {side['name']}'s "
-                                                  "setup zone", ref, code="setup-outside-zone"))
+                found.append(error(f"{path}.hex", f"{who} sets up in {ref}, outside {side['name']}'s setup zone", ref,
+                                   code="setup-outside-zone"))
             bad = board.forbidden(ref, unit["class"], marker_hexes.get(ref, ()))
             if bad is not None:
-                found.append(error(f"{path}.hex", f"{_unit_name(unit)} ({unit['class']}) may not enter {bad} "
-                                                  f"terrain in {ref}", ref, code="forbidden-terrain"))
+                found.append(error(f"{path}.hex", f"{who} ({unit['class']}) may not enter {_terrain_name(board, bad)} "
+                                                  f"in {ref}", ref, code="forbidden-terrain"))
             kind = utype(doc, unit)
             barred = [t for t in (kind or {}).get("barred", ()) if t in board.terrain(ref)
                       or t in marker_hexes.get(ref, ())]
             if barred:
-                found.append(error(f"{path}.hex", f"{_unit_name(unit)} ({kind['name']}) may not set up in {barred[0]} "
-                                   f"({ref}; {kind.get('rule') or 'its unit type'})", ref, code="forbidden-terrain"))
+                found.append(error(f"{path}.hex", f"{who} ({kind['name']}) may not set up in "
+                                                  f"{_terrain_name(board, barred[0])} ({ref}; "
+                                                  f"{kind.get('rule') or 'its unit type'})", ref,
+                                   code="forbidden-terrain"))
         for r, reinforcement in enumerate(side["reinforcements"]):
             path = f"{where}.reinforcements[{r}]"
             turn = reinforcement["turn"]
-            if turn is not None and not 1 <= turn <= turns:
-                found.append(error(f"{path}.turn", f"reinforcements arrive on turn {turn}, but the game has turns 1 "
-                                                   f"to {turns}", code="reinforcement-turn"))
+            if turn is not None and (turn < 1 or (turns is not None and turn > turns)):
+                span = f"turns 1 to {turns}" if turns is not None else "turns from 1"
+                found.append(error(f"{path}.turn", f"{side['name']}'s reinforcements arrive on turn {turn}, but the "
+                                                   f"game has {span}", code="reinforcement-turn"))
             for ref in reinforcement["hexes"]:
                 if not board.on_edge(ref):
-                    found.append(error(f"{path}.hexes", f"entry hex {ref} is not on an edge of the play area", ref,
-                                       code="entry-not-on-edge"))
+                    found.append(error(f"{path}.hexes", f"{side['name']}'s entry hex {ref} (turn {turn}) is not on an "
+                                                        "edge of the play area", ref, code="entry-not-on-edge"))
             for group in reinforcement["units"]:
                 used[group["unit"]] += group["count"]
         for u, unit in enumerate(side["oob"]):
             if used[unit["id"]] > unit["count"]:
-                found.append(error(f"{where}.oob[{u}].count", f"{_unit_name(unit)}: {used[unit['id']]} placed or "
+                found.append(error(f"{where}.oob[{u}].count", f"{_who(side, u)}: {used[unit['id']]} placed or "
                                                               f"arriving, but the OOB has {unit['count']}",
                                    code="more-than-count"))
             elif used[unit["id"]] < unit["count"] and not zone:
                 found.append(warning(f"{where}.oob[{u}]", f"{unit['count'] - used[unit['id']]} of "
-                                                          f"{_unit_name(unit)} are neither placed nor arriving, and "
+                                                          f"{_who(side, u)} are neither placed nor arriving, and "
                                                           f"{side['name']} has no setup zone", code="unit-nowhere"))
     for ref, owners in sorted(occupied.items()):
         if len(owners) > 1:
@@ -194,8 +209,9 @@ def common(doc, board):
                                objective["hex"], code="objective-outside-play-area"))
     for m, marker in enumerate(data["markers"]):
         if marker["hex"] not in board.play:
-            found.append(error(f"markers[{m}].hex", f"{marker['kind']} marker in {marker['hex']} is outside the play "
-                                                    "area", marker["hex"], code="marker-outside-play-area"))
+            found.append(error(f"markers[{m}].hex", f"{board.catalogue.marker_name(marker['kind'])} marker in "
+                                                    f"{marker['hex']} is outside the play area", marker["hex"],
+                               code="marker-outside-play-area"))
     if sides and not any(side["victory"] for side in sides):
         found.append(error("sides", "no side has a victory condition", code="no-victory"))
     for s, side in enumerate(sides):
@@ -204,14 +220,29 @@ def common(doc, board):
     return found
 
 
+def _terrain_name(board, tid):
+    """A terrain or marker id as the catalogue names it ("Lake", "Foxholes"), not by its id."""
+    entry = board.catalogue.terrain.get(tid)
+    return entry["name"] if entry is not None else tid
+
+
+def _who(side, index):
+    """An OOB line with its name, for a finding: "Company A/1/505 (Allied OOB line 2)"."""
+    unit = side["oob"][index]
+    text = unit["unit"] + (f" {unit['name']}" if unit.get("name") else "")
+    return unittypes.line_label(text, side["name"], index)
+
+
 def _unit_name(unit):
     return f"{unit['unit']}{' (' + unit['name'] + ')' if unit['name'] else ''}"
 
 
 def stacks(side, units):
-    """hex -> [(placement index, unit)] for one side's placements."""
+    """hex -> [(placement index, unit)] for one side's placements on the map (an off-map unit is in no stack)."""
     out = {}
     for p, placement in enumerate(side["placements"]):
+        if placement.get("off_map"):
+            continue
         out.setdefault(placement["hex"], []).append((p, units[placement["unit"]]))
     return out
 

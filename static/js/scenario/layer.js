@@ -90,7 +90,7 @@ export function drawScenario(ctx, ed) {
   ed.doc.sides.forEach((side) => {
     const units = new Map(side.oob.map((u) => [u.id, u]));
     for (const p of side.placements) {
-      const h = ed.hexOf(p.hex); if (!h) continue;
+      const h = !p.off_map && ed.hexOf(p.hex); if (!h) continue;  // an off-map unit is not on the map (004 L506)
       const k = h.join(",");
       if (!stacks.has(k)) stacks.set(k, []);
       stacks.get(k).push({ side, unit: units.get(p.unit) || { unit: p.unit }, facing: p.facing });

@@ -31,11 +31,11 @@ TEXTS = [
     ((), "introduction", limits.INTRODUCTION, "the introduction"),
     ((), "designer", limits.DESIGNER, "the designer's name"),
     (("sides", 0), "name", limits.SIDE_NAME, "the name of side 1"),
-    (("sides", 0, "brief"), "mission", limits.BRIEF, "the mission of side 1"),
-    (("sides", 0, "oob", 1), "unit", limits.UNIT, "the unit type of OOB line 2 of side 1"),
-    (("sides", 0, "oob", 1), "notes", limits.UNIT_NOTES, "the notes of OOB line 2 of side 1"),
+    (("sides", 0, "brief"), "mission", limits.BRIEF, "Blue's mission"),
+    (("sides", 0, "oob", 1), "unit", limits.UNIT, "the unit type of Blue's OOB line 2"),
+    (("sides", 0, "oob", 1), "notes", limits.UNIT_NOTES, "the notes of Sherman (Blue OOB line 2)"),
     (("sides", 0, "reinforcements", 0), "note", limits.REINFORCEMENT_NOTE,
-     "the note of reinforcement 1 of side 1"),
+     "the note of Blue's reinforcement 1 (turn 2)"),
 ]
 
 
@@ -57,7 +57,7 @@ def test_too_many_oob_lines_are_refused_before_they_are_read(small):
     oob[3]["nope"] = True  # not reported: the list is not read past its count
     small["sides"][1]["oob"] = oob
     found = problems(small)
-    assert ("sides[1].oob", f"side 2 has {limits.OOB_LINES + 1:,} OOB lines; at most {limits.OOB_LINES:,}") in found
+    assert ("sides[1].oob", f"Red has {limits.OOB_LINES + 1:,} OOB lines; at most {limits.OOB_LINES:,}") in found
     assert not any("nope" in path for path, _ in found)
 
 
@@ -76,10 +76,10 @@ def test_too_many_placements_reinforcements_and_sides(small):
                                "edge": "W"}]
     side["setup_zone"] = ["A1"] * (limits.HEXES + 1)
     found = {message for _, message in problems(small)}
-    assert f"side 1 has {limits.PLACEMENTS + 1:,} placements; at most {limits.PLACEMENTS:,}" in found
-    assert (f"reinforcement 1 of side 1 has {limits.REINFORCEMENT_UNITS + 1:,} units; at most "
+    assert f"Blue has {limits.PLACEMENTS + 1:,} placements; at most {limits.PLACEMENTS:,}" in found
+    assert (f"Blue's reinforcement 1 (turn 2) has {limits.REINFORCEMENT_UNITS + 1:,} units; at most "
             f"{limits.REINFORCEMENT_UNITS:,}") in found
-    assert f"the setup zone of side 1 has {limits.HEXES + 1:,} hexes; at most {limits.HEXES:,}" in found
+    assert f"Blue's setup zone has {limits.HEXES + 1:,} hexes; at most {limits.HEXES:,}" in found
     small["sides"] = [small["sides"][0]] * (limits.SIDES + 1)
     assert ("sides", f"the scenario has {limits.SIDES + 1} sides; at most {limits.SIDES}") in problems(small)
 
@@ -88,10 +88,10 @@ def test_a_victory_condition_combines_a_bounded_number_of_conditions(small):
     leaf = {"kind": "vp", "at_least": 1}
     small["sides"][0]["victory"] = {"kind": "or", "conditions": [leaf] * (limits.VICTORY_CONDITIONS + 5)}
     found = problems(small)
-    assert ("sides[0].victory", f"the victory of side 1 combines more than {limits.VICTORY_CONDITIONS} conditions; "
+    assert ("sides[0].victory", f"Blue's victory combines more than {limits.VICTORY_CONDITIONS} conditions; "
                                 f"at most {limits.VICTORY_CONDITIONS}") in found
     small["sides"][0]["victory"] = {"kind": "text", "text": "w" * (limits.VICTORY_TEXT + 1)}
-    assert ("sides[0].victory.text", f"the text of the victory of side 1 is {limits.VICTORY_TEXT + 1:,} characters; "
+    assert ("sides[0].victory.text", f"the text of Blue's victory is {limits.VICTORY_TEXT + 1:,} characters; "
                                      f"at most {limits.VICTORY_TEXT:,}") in problems(small)
 
 
@@ -152,7 +152,7 @@ def test_a_victory_condition_names_a_bounded_number_of_objectives_in_all(small):
     small["objectives"] = [{"id": f"o{k}", "hex": "D5", "name": "O" * limits.OBJECTIVE_NAME} for k in range(100)]
     control = {"kind": "control", "objectives": [f"o{k}" for k in range(100)]}
     small["sides"][0]["victory"] = {"kind": "or", "conditions": [control] * 3}
-    assert problems(small) == {("sides[0].victory", f"the victory of side 1 names 300 objectives in all; at most "
+    assert problems(small) == {("sides[0].victory", f"Blue's victory names 300 objectives in all; at most "
                                                     f"{limits.OBJECTIVES}")}
 
 
