@@ -23,7 +23,7 @@ tocs, registered in GAME_CHECKS below by ruleset id.
 
 from engine import rulesets
 from engine.scenarios import scenariofile
-from engine.scenarios.checks.assault import check_assault
+from engine.scenarios.checks.assault import check_assault, forces_drawn
 from engine.scenarios.checks.ats import ATS_OVERSTACKING, ats_stack, check_ats
 from engine.scenarios.checks.common import (
     Board,
@@ -51,8 +51,8 @@ __all__ = [
 def check(doc):
     """Every finding about a parsed scenario: common checks, then its game's."""
     board = Board.of(doc)
-    findings = common(doc, board)
     game = _game(doc)
+    findings = common(doc, board, FORCES_DRAWN.get(game))
     extra = GAME_CHECKS.get(game)
     if extra is not None:
         findings.extend(extra(doc, board))
@@ -67,6 +67,10 @@ def _game(doc):
 # which checks each built-in game adds to the common ones (a custom ruleset gets its base's)
 GAME_CHECKS = {"ost": check_ost, "ats": check_ats, "assault": check_assault, "miniatures": check_miniatures,
                "tocs": check_tocs}
+
+
+# games whose sides may take their units from a draw at the table instead of an OOB
+FORCES_DRAWN = {"assault": forces_drawn}
 
 
 # -- what the card and the editor show -------------------------------------------------------------------------

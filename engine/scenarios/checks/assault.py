@@ -322,3 +322,10 @@ def _markers(doc, board):
         found.append(warning("markers", f"{smoke} smoke markers; the game's counter mix has {SMOKE_MARKERS} "
                                         "(Assault 1.0, 002 L145)", code="assault-pool"))
     return found
+
+
+def forces_drawn(side):
+    """A side whose formation cards are drawn at random before the game (Assault 5.6 method 3, 002 L412): its
+    units come from the draw, so an OOB with none is playable when the scenario says how many to draw."""
+    fields = side.get("fields") or {}
+    return fields.get("selection") == "random" and any((fields.get("formations") or {}).values())

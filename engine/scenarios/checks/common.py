@@ -118,14 +118,16 @@ def markers_at(doc):
     return out
 
 
-def common(doc, board):
+def common(doc, board, forces_drawn=None):
+    """The checks every game shares; ``forces_drawn(side)`` says when a side's units come from a draw at the
+    table rather than its OOB (Assault's random formation draw), so that an empty OOB is playable."""
     data = doc.data
     found = []
     sides = data["sides"]
     if len(sides) < 2:
         found.append(error("sides", f"a scenario needs at least two sides; it has {len(sides)}", code="too-few-sides"))
     for s, side in enumerate(sides):
-        if not side["oob"]:
+        if not side["oob"] and not (forces_drawn and forces_drawn(side)):
             found.append(error(f"sides[{s}].oob", f"{side['name']} has no units yet: the scenario is not playable "
                                                   "until it has", code="not-playable"))
     turns = data["turns"]["count"]  # None: no fixed number of turns (turns.end says when the game ends)

@@ -105,12 +105,15 @@ def _snipers(doc, side, where, ipx):
     """A sniper is placed further than 8" from the nearest enemy (QRS L333): the enemy's units where they set up,
     not the empty hexes of its setup zone (a sniper may be placed at any point in the game)."""
     found = []
-    enemies = [(p["hex"], other) for other in doc.data["sides"] if other is not side for p in other["placements"]]
+    enemies = [(p["hex"], other) for other in doc.data["sides"] if other is not side for p in other["placements"]
+               if not p.get("off_map")]
     units = doc.units(side)
     if ipx is None:
         return found
     for p, placement in enumerate(side["placements"]):
         unit = units[placement["unit"]]
+        if placement.get("off_map"):
+            continue
         if unit.get("element") != "sniper" and kind_of(doc, unit) != "sniper":
             continue
         key, col, row = doc.resolve(placement["hex"])

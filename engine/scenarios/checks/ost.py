@@ -169,7 +169,7 @@ def _aircraft(doc, side, where, units):
     (26.2.4), every transport aircraft the same way (26.2.5; a glider's direction does not matter)."""
     out = []
     planes = [(p, placement, units[placement["unit"]]) for p, placement in enumerate(side["placements"])
-              if kind_of(doc, units[placement["unit"]]) in AIRCRAFT]
+              if not placement.get("off_map") and kind_of(doc, units[placement["unit"]]) in AIRCRAFT]
     for n, (p, placement, unit) in enumerate(planes):
         key, col, row = doc.resolve(placement["hex"])
         grid = doc.maps[key].grid

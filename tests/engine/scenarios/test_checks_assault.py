@@ -327,3 +327,15 @@ def test_smoke_and_wrecks_per_hex(gela, sample_maps, kind, legal, hex):
     assert found(gela, sample_maps, "assault-markers-per-hex") == []
     marker(gela, kind, hex, facing=0)
     assert f"{legal + 1} {kind} markers in {hex}" in only(found(gela, sample_maps, "assault-markers-per-hex"), hex)
+
+
+def test_a_side_drawing_its_formations_at_random_needs_no_oob(gela, sample_maps):
+    """5.6 method 3 (002 L412): the draw gives the units, so an empty OOB is not 'not playable'."""
+    allies = side(gela, "allies")
+    allies["oob"], allies["placements"], allies["reinforcements"] = [], [], []
+    allies["victory"] = None
+    allies["fields"]["selection"] = "free"
+    assert [f.path for f in found(gela, sample_maps, "not-playable")] == [f"sides[{gela['sides'].index(allies)}].oob"]
+    allies["fields"]["selection"] = "random"
+    allies["fields"]["formations"] = {"infantry": 2, "artillery": 1, "vehicle": 1}
+    assert found(gela, sample_maps, "not-playable") == []
