@@ -49,6 +49,8 @@ from scenarios.serializers import (
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your scenario (or not signed in): it can be read, not changed.")
 OWNERS_ONLY = OpenApiResponse(description="Only the scenario's owner may do this (an editor may not).")
+USERNAME_ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description="The username is wrong, e.g. {\"username\": "
+                                                                   "[\"there is no user 'bob'\"]}.")
 
 
 class MayChangeScenario(permissions.BasePermission):
@@ -218,7 +220,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
                                "and may edit its document, restore a revision and retitle it; it may not delete, "
                                "publish or unpublish it, make side links or name editors. Owner only.",
                    request=ScenarioEditorAddSerializer,
-                   responses={201: ScenarioEditorSerializer, 400: ErrorsSerializer, 403: OWNERS_ONLY,
+                   responses={201: ScenarioEditorSerializer, 400: USERNAME_ERRORS, 403: OWNERS_ONLY,
                               404: NOT_FOUND})
     @action(detail=True, methods=["get", "post"], parser_classes=[StrictJSONParser])
     def editors(self, request, pk=None):
@@ -226,7 +228,11 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         if request.method == "GET":
             if not may_edit(request.user, scenario):
                 raise PermissionDenied("only the scenario's owner and its editors see who its editors are")
-            return Response(ScenarioEditorSerializer(scenario.editors.select_related("user"), many=True).data)
+            editors = scenario.editors.select_related("user")
+            page = self.paginate_queryset(editors)
+            if page is not None:
+                return self.get_paginated_response(ScenarioEditorSerializer(page, many=True).data)
+            return Response(ScenarioEditorSerializer(editors, many=True).data)
         serializer = ScenarioEditorAddSerializer(data=request.data, context={"scenario": scenario})
         serializer.is_valid(raise_exception=True)
         return Response(ScenarioEditorSerializer(serializer.save()).data, status=status.HTTP_201_CREATED)
