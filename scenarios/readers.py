@@ -64,14 +64,18 @@ def sides_for(request, scenario):
 
 def may_read_job(job, request):
     """Whether a job about a scenario is this request's to read: its result and file were made for sides the
-    reader holds (a job asked before jobs carried their sides was made for the owner)."""
+    reader holds (a job asked before jobs carried their sides was made for the owner), on maps the reader may
+    read (an editor does not read the owner's private map through the owner's job)."""
     from scenarios.models import Scenario
+    from scenarios.scenario_maps import pins_readable
 
     scenario = Scenario.objects.filter(pk=job.subject_id).select_related("owner").first()
     if scenario is None:
         return False
     wanted = (job.parameters or {}).get("sides", visibility.ALL)
-    return visibility.covers(sides_for(request, scenario), wanted)
+    if not visibility.covers(sides_for(request, scenario), wanted):
+        return False
+    return pins_readable((job.parameters or {}).get("maps"), getattr(request, "user", None))
 
 
 def sheets_for(scenario, sides):

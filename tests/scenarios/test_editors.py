@@ -140,3 +140,27 @@ def test_the_page_shows_the_owner_its_editors_and_the_editor_an_editor(people, p
     assert owner.post(f"/scenarios/{private.pk}/editors/{editor.pk}/remove/").status_code == 302
     assert not ScenarioEditor.objects.filter(scenario=private).exists()
     assert helper.get(f"/scenarios/{private.pk}/").status_code == 404
+
+
+def test_an_editor_does_not_read_the_owners_private_map_through_a_job(people, make_map):
+    """A scenario's maps stay each map's own: the owner's job on their private map is not the editor's to read
+    (its file would draw the map), until the map is published."""
+    from jobs.models import Job
+    from tests.jobs.test_scenario_map_jobs import published_on
+
+    board = make_map(people["author"], name="Secret board")
+    scenario = published_on(people["author"], board)
+    Scenario.objects.filter(pk=scenario.pk).update(published=False)
+    ScenarioEditor.objects.create(scenario=scenario, user=people["helper"])
+    job = Job.objects.create(kind="scenario-checks", subject_type="scenario", subject_id=scenario.pk,
+                             requested_by=people["author"], content_hash=scenario.content_hash, request_key="k",
+                             parameters={"scenario": scenario.pk, "content_hash": scenario.content_hash,
+                                         "maps": [["main", board.pk, board.content_hash]], "sides": "all"},
+                             status="succeeded", result={"ok": True, "findings": []})
+    owner, helper = client_of(people["author"]), client_of(people["helper"])
+    assert owner.get(f"/api/jobs/{job.pk}/").status_code == 200
+    assert helper.get(f"/scenarios/{scenario.pk}/").status_code == 200  # the scenario is theirs to read
+    assert helper.get(f"/api/jobs/{job.pk}/").status_code == 404  # the map in the job is not
+    board.published = True
+    board.save(update_fields=["published"])
+    assert helper.get(f"/api/jobs/{job.pk}/").status_code == 200
