@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scenarios.models import Scenario, ScenarioRevision, SideLink
+from scenarios.models import Scenario, ScenarioEditor, ScenarioRevision, SideLink
 
 
 class ScenarioRevisionInline(admin.TabularInline):
@@ -12,13 +12,23 @@ class ScenarioRevisionInline(admin.TabularInline):
     show_change_link = False
 
 
+class ScenarioEditorInline(admin.TabularInline):
+    """The users the owner made editors (they read every side and edit)."""
+
+    model = ScenarioEditor
+    fields = ["user", "added"]
+    readonly_fields = ["added"]
+    raw_id_fields = ["user"]
+    extra = 0
+
+
 @admin.register(Scenario)
 class ScenarioAdmin(admin.ModelAdmin):
     list_display = ["title", "ruleset", "owner", "published", "revision", "updated"]
     list_filter = ["ruleset", "published"]
     search_fields = ["title", "owner__username"]
     readonly_fields = ["revision", "content_hash", "created", "updated"]
-    inlines = [ScenarioRevisionInline]
+    inlines = [ScenarioEditorInline, ScenarioRevisionInline]
 
 
 @admin.register(SideLink)

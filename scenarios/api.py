@@ -1,15 +1,19 @@
 """The scenario API under /api/scenarios/, in the shape of /api/maps/: list, create, read, publish, delete,
 import, export, edits with revision, revisions and restore (its jobs are in scenarios/jobs.py).
 
-Who may do what is as for maps: everyone reads published scenarios; owners read, edit and delete their own;
-another user's private scenario does not exist for anyone else (404); another's published one can be read,
-not changed (403). The work is done in scenarios.models and engine.scenarios.edits.
+Who may do what is as for maps, with editors: everyone reads published scenarios; owners read, edit and delete
+their own; an editor the owner named (ScenarioEditor) reads and edits it (its document, its revisions, its
+title) but does not delete, publish or unpublish it or name its editors; another user's private scenario does
+not exist for anyone else (404); another's published one can be read, not changed (403). The work is done in
+scenarios.models and engine.scenarios.edits.
 """
 
+from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
@@ -24,14 +28,16 @@ from documents.views import DocumentViewSetMixin, download
 from engine.scenarios import scenariofile
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from maps.api import IsOwnerOrReadOnly, errors_response
+from maps.api import errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
 from scenarios import scenario_maps
 from scenarios.models import Scenario, apply_edits, library_maps, restore_revision
-from scenarios.readers import sides_for
+from scenarios.readers import is_owner, may_edit, sides_for
 from scenarios.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
+    ScenarioEditorAddSerializer,
+    ScenarioEditorSerializer,
     ScenarioEditRequestSerializer,
     ScenarioImportSerializer,
     ScenarioRevisionDetailSerializer,
@@ -42,11 +48,28 @@ from scenarios.serializers import (
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your scenario (or not signed in): it can be read, not changed.")
+OWNERS_ONLY = OpenApiResponse(description="Only the scenario's owner may do this (an editor may not).")
+USERNAME_ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description="The username is wrong, e.g. {\"username\": "
+                                                                   "[\"there is no user 'bob'\"]}.")
+
+
+class MayChangeScenario(permissions.BasePermission):
+    """Reading is for whoever may see the scenario; changing its document (edits, restore, title) is for its owner
+    and its editors; deleting it, (un)publishing it and naming its editors are its owner's alone."""
+
+    OWNERS_ACTIONS = ("destroy", "editors", "editor")
+
+    def has_object_permission(self, request, view, obj):
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        if view.action in self.OWNERS_ACTIONS:
+            return is_owner(request.user, obj)
+        return may_edit(request.user, obj)
 
 
 @extend_schema(tags=["scenarios"])
 class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
-    permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, MayChangeScenario]
     apply_edits = staticmethod(apply_edits)
     restore_revision = staticmethod(restore_revision)
     revision_serializer = ScenarioRevisionSerializer
@@ -94,11 +117,14 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     @extend_schema(summary="Retitle or (un)publish a scenario",
                    description="A scenario is published only with every map it names: `publish_maps` publishes "
                                "your private ones with it; otherwise each private map is a 400 error at "
-                               "`published`.",
+                               "`published`. An editor may retitle it; only its owner (un)publishes it.",
                    responses={200: ScenarioDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})
     def update(self, request, *args, **kwargs):
         partial = kwargs.pop("partial", False)
         scenario = self.get_object()
+        if not is_owner(request.user, scenario) and isinstance(request.data, dict) and (
+                {"published", "publish_maps"} & set(request.data)):
+            raise PermissionDenied("only the scenario's owner may publish or unpublish it; an editor may retitle it")
         serializer = ScenarioUpdateSerializer(scenario, data=request.data, partial=partial,
                                               context={"request": request})
         serializer.is_valid(raise_exception=True)
@@ -186,3 +212,38 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def restore(self, request, pk=None, number=None):
         return self.restore_to(request, number)
 
+
+    @extend_schema(methods=["GET"], summary="The scenario's editors (for its owner and its editors)",
+                   responses={200: ScenarioEditorSerializer(many=True), 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(methods=["POST"], summary="Make a user an editor of your scenario",
+                   description="An editor reads everything of the scenario, every side's private part included, "
+                               "and may edit its document, restore a revision and retitle it; it may not delete, "
+                               "publish or unpublish it, make side links or name editors. Owner only.",
+                   request=ScenarioEditorAddSerializer,
+                   responses={201: ScenarioEditorSerializer, 400: USERNAME_ERRORS, 403: OWNERS_ONLY,
+                              404: NOT_FOUND})
+    @action(detail=True, methods=["get", "post"], parser_classes=[StrictJSONParser])
+    def editors(self, request, pk=None):
+        scenario = self.get_object()
+        if request.method == "GET":
+            if not may_edit(request.user, scenario):
+                raise PermissionDenied("only the scenario's owner and its editors see who its editors are")
+            editors = scenario.editors.select_related("user")
+            page = self.paginate_queryset(editors)
+            if page is not None:
+                return self.get_paginated_response(ScenarioEditorSerializer(page, many=True).data)
+            return Response(ScenarioEditorSerializer(editors, many=True).data)
+        serializer = ScenarioEditorAddSerializer(data=request.data, context={"scenario": scenario})
+        serializer.is_valid(raise_exception=True)
+        return Response(ScenarioEditorSerializer(serializer.save()).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Remove an editor from your scenario (owner only)",
+                   responses={204: None, 403: OWNERS_ONLY, 404: NOT_FOUND})
+    @action(detail=True, methods=["delete"], url_path=r"editors/(?P<username>[^/]+)", url_name="editor")
+    def editor(self, request, pk=None, username=None):
+        scenario = self.get_object()
+        editor = scenario.editors.filter(user__username=username).first()
+        if editor is None:
+            raise Http404(f"{username} is not an editor of this scenario")
+        editor.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

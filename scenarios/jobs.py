@@ -12,7 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 
 from engine.hexgrid import Grid
-from engine.scenarios import sightlines, visibility
+from engine.scenarios import cards, sightlines, visibility
 from jobs.api import SubjectJobView, job_schema
 from jobs.kinds import Kind
 from jobs.serializers import StrictSerializer
@@ -89,21 +89,24 @@ class ScenarioExportSerializer(StrictSerializer):
     format = serializers.ChoiceField(choices=["pdf", "png"], default="pdf",
                                      help_text="pdf: the printable card; png: the map with the scenario on it.")
     paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
-    sheet = serializers.CharField(required=False, help_text="card; for TOCS public or a side's id (its secret "
-                                                            "brief, for a holder of its link). Default: the "
-                                                            "first sheet.")
+    sheet = serializers.CharField(required=False, help_text="public (the default: the public card, which never "
+                                                            "prints a hidden item), or a side's id: that side's "
+                                                            "secret sheet (its hidden setup; on TOCS its secret "
+                                                            "brief), for the owner, an editor or a holder of its "
+                                                            "link. 'card' is read as public.")
     dpi, hex_mm = print_fields()
 
     def validate_sheet(self, value):
         sheets = self.context["sheets"]
+        value = cards.sheet_name(value)
         if value not in sheets:
             raise serializers.ValidationError(f"the sheets of this scenario you may have are {', '.join(sheets)} "
-                                              "(a side's brief is its link holder's)")
+                                              "(a side's sheet is its link holder's)")
         return value
 
     def validate(self, data):
         """Equal exports give equal parameters (the job layer's request key): only what the format uses."""
-        out = {"format": data["format"], "sheet": data.get("sheet") or self.context["sheets"][0]}
+        out = {"format": data["format"], "sheet": data.get("sheet") or cards.PUBLIC}
         if data["format"] == "pdf":
             out["paper"] = data["paper"]
         else:
@@ -200,10 +203,19 @@ class ExportJobView(ScenarioJobView):
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
+    def parameters(self, request, scenario):
+        """An export holds what its sheet's reader may read, not its requester (cards.sheet_view): its ``sides``
+        are the sheet's (none for the public card, the side for its sheet), so that the public card the owner
+        exported is the one job everyone gets, and a side's sheet is served only to a reader holding that side
+        (readers.may_read_job)."""
+        parameters = super().parameters(request, scenario)
+        return {**parameters, "sides": visibility.as_parameter(cards.reader_of(parameters["sheet"]))}
+
     @job_schema("Export a scenario's printable card (PDF) or its map (PNG), as a job",
-                "The job's `result_file` is the download (`GET /api/jobs/<id>/file/`). A TOCS scenario has a "
-                "public sheet and one secret brief per side: name it in `sheet`. The same export of the same "
-                "scenario revision answers at once with the stored file.",
+                "The job's `result_file` is the download (`GET /api/jobs/<id>/file/`). A scenario's card is a "
+                "public card, which never prints a hidden item, and one secret sheet per side (its hidden "
+                "units with their hexes, its hidden markers, its brief; on TOCS its secret brief): name it in "
+                "`sheet`. The same export of the same scenario revision answers at once with the stored file.",
                 request=ScenarioExportSerializer, not_found=NOT_FOUND,
                 errors=OpenApiResponse(description="A bad format, paper, sheet, dpi or hex size, by field."))
     def post(self, request, pk):

@@ -20,8 +20,8 @@ from engine.scenarios import edits, scenariofile, visibility
 from scenarios import scenario_maps
 from scenarios.scenario_maps import library_maps
 
-__all__ = ["Scenario", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits", "restore_revision",
-           "library_maps"]
+__all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
+           "restore_revision", "library_maps"]
 
 TITLE_LENGTH = 200
 
@@ -39,9 +39,11 @@ def written(doc, old=None):
 
 class ScenarioQuerySet(models.QuerySet):
     def visible_to(self, user):
+        """The published scenarios, the user's own and those they are an editor of."""
         if user is None or not user.is_authenticated:
             return self.filter(published=True)
-        return self.filter(Q(published=True) | Q(owner=user))
+        edited = ScenarioEditor.objects.filter(user=user).values("scenario")
+        return self.filter(Q(published=True) | Q(owner=user) | Q(pk__in=edited))
 
     def create_from_doc(self, owner, doc, published=False, summary="created"):
         content = written(doc)
@@ -214,3 +216,20 @@ class SideLink(models.Model):
         if self.revoked is None:
             self.revoked = timezone.now()
             self.save(update_fields=["revoked"])
+
+
+class ScenarioEditor(models.Model):
+    """A user the owner made an editor of their scenario: an editor reads everything of it, as the owner does
+    (every side's private part: scenarios.readers.sides_for), and may change its document (edits, restore, its
+    title), but not delete, publish or unpublish it, make or revoke its side links, or name its editors."""
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="editors")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scenarios_edited")
+    added = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["scenario", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["scenario", "user"], name="unique_scenario_editor")]
+
+    def __str__(self):
+        return f"{self.scenario_id}:{self.user_id}"

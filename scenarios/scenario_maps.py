@@ -181,6 +181,17 @@ def pinned_lookup(parameters, requester):
     return lookup
 
 
+def pins_readable(pins, reader):
+    """Whether ``reader`` may read every map a job's pins name (``[key, map id, content hash]``): a job drawn or
+    traced on a map shows that map, so it is only for whoever may read the map itself (an editor of a scenario
+    on its owner's private map included). A map gone is not readable."""
+    ids = {pin[1] for pin in pins or ()}
+    if not ids:
+        return True
+    maps = list(Map.objects.filter(pk__in=ids).only("pk", "published", "owner_id"))
+    return len(maps) == len(ids) and all(_may_read(map, reader) for map in maps)
+
+
 def publish_problems(scenario, publish_maps=False):
     """Why the scenario cannot be published (the maps it names that are not), as findings; with ``publish_maps``
     the owner's own private maps are published here and only others' would be a problem."""

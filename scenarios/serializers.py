@@ -1,7 +1,7 @@
 """The shapes of the scenario API, for the OpenAPI schema. Scenario content (create, import, edits) is checked
 by the scenario format, so every problem comes back as ``{"errors": [{"path", "hex", "message"}, ...]}``."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -17,7 +17,7 @@ from documents.serializers import (
 from engine.edits import MAX_OPERATIONS
 from engine.scenarios import edits, scenariofile, victory, visibility
 from scenarios import scenario_maps
-from scenarios.models import TITLE_LENGTH, Scenario, ScenarioRevision, library_maps
+from scenarios.models import TITLE_LENGTH, Scenario, ScenarioEditor, ScenarioRevision, library_maps
 
 
 class ScenarioLinksSerializer(serializers.Serializer):
@@ -123,6 +123,45 @@ class ScenarioUpdateSerializer(serializers.ModelSerializer):
                 scenario.published = validated_data["published"]
                 scenario.save(update_fields=["published", "updated"])
         return scenario
+
+
+class ScenarioEditorSerializer(serializers.ModelSerializer):
+    """One of a scenario's editors."""
+
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = ScenarioEditor
+        fields = ["username", "added"]
+        read_only_fields = fields
+
+
+class ScenarioEditorAddSerializer(serializers.Serializer):
+    """The owner names a user to make an editor of their scenario (``context["scenario"]``)."""
+
+    username = serializers.CharField(max_length=150, help_text="The user's name, as they sign in with it.")
+
+    def validate_username(self, value):
+        from django.contrib.auth import get_user_model
+
+        scenario = self.context["scenario"]
+        user = get_user_model().objects.filter(username=value).first()
+        if user is None:
+            raise serializers.ValidationError(f"there is no user {value!r}")
+        if user.pk == scenario.owner_id:
+            raise serializers.ValidationError(f"{value} owns this scenario: an owner is not made an editor")
+        if scenario.editors.filter(user=user).exists():
+            raise serializers.ValidationError(f"{value} is already an editor of this scenario")
+        return user
+
+    def create(self, validated_data):
+        user = validated_data["username"]
+        try:
+            with transaction.atomic():
+                return ScenarioEditor.objects.create(scenario=self.context["scenario"], user=user)
+        except IntegrityError:  # made by a request at the same time
+            raise serializers.ValidationError({"username": [f"{user.username} is already an editor of this "
+                                                            "scenario"]}) from None
 
 
 class ScenarioCreateSerializer(CreateSerializer):

@@ -85,7 +85,7 @@ def answer_export(job):
     report = lambda progress, message: runner.report(job, progress, message)  # noqa: E731
     doc = doc_for(job)
     report(10, "drawing the card" if parameters["format"] == "pdf" else "drawing the map")
-    sheet = parameters.get("sheet") or cards.sheets(doc)[0]
+    sheet = cards.sheet_name(parameters.get("sheet"))
     if parameters["format"] == "pdf":
         content = cards.card_pdf(doc, parameters.get("paper", "a4"), sheet)
         name = cards.sheet_filename(doc, sheet, "pdf")

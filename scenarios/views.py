@@ -7,14 +7,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
+from rest_framework.exceptions import ValidationError
 
 from documents.serializers import Problems
 from engine import rulesets
 from engine.scenarios import scenariofile, visibility
 from maps.models import Map
 from scenarios.models import Scenario, SideLink
-from scenarios.readers import remember, sheets_for, sides_for
-from scenarios.serializers import ScenarioUpdateSerializer
+from scenarios.readers import is_owner, may_edit, remember, sheets_for, sides_for
+from scenarios.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
 
 LIST_LIMIT = 200
 
@@ -39,10 +40,12 @@ def scenario_list(request):
 
 @ensure_csrf_cookie
 def scenario_page(request, pk):
-    """The scenario editor: the owner edits; anyone else who may read the scenario sees it read-only."""
+    """The scenario editor: the owner and its editors edit; anyone else who may read the scenario sees it
+    read-only. Publishing, side links and editors are the owner's sections."""
     scenario = get_object_or_404(Scenario.objects.visible_to(request.user).select_related("owner"), pk=pk)
     main, unreadable = scenario.main_map(request.user)
-    can_edit = request.user.is_authenticated and scenario.owner_id == request.user.id
+    owner = is_owner(request.user, scenario)
+    can_edit = owner or may_edit(request.user, scenario)
     try:
         catalogue = rulesets.get(scenario.ruleset)
         game = scenario.ruleset if scenario.ruleset in rulesets.builtin_ids() else catalogue.base
@@ -61,10 +64,11 @@ def scenario_page(request, pk):
     }
     sides = sides_for(request, scenario)
     return render(request, "scenarios/scenario_editor.html",
-                  {"scenario": scenario, "config": config, "can_edit": can_edit,
+                  {"scenario": scenario, "config": config, "can_edit": can_edit, "is_owner": owner,
                    "sheets": sheets_for(scenario, sides), "held": held_names(scenario, sides),
                    "withheld": withheld_lines(scenario, sides),
-                   "side_links": side_links(request, scenario) if can_edit else None})
+                   "side_links": side_links(request, scenario) if owner else None,
+                   "editors": scenario.editors.select_related("user") if owner else None})
 
 
 def held_names(scenario, sides):
@@ -116,11 +120,42 @@ def side_link(request, pk, token):
     return redirect("scenario-page", pk)
 
 
-def owned(request, pk):
+def owned(request, pk, what="make or revoke a scenario's side links"):
     scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
     if scenario.owner_id != request.user.id:
-        raise PermissionDenied("only the owner may make or revoke a scenario's side links")
+        raise PermissionDenied(f"only the owner may {what}")
     return scenario
+
+
+@login_required
+@require_POST
+def editor_add(request, pk):
+    """The page's form: make a user an editor, through the API's serializer (the same refusals)."""
+    scenario = owned(request, pk, "name a scenario's editors")
+    serializer = ScenarioEditorAddSerializer(data={"username": request.POST.get("username", "").strip()},
+                                             context={"scenario": scenario})
+    if not serializer.is_valid():
+        for problem in serializer.errors.get("username", []):
+            messages.error(request, f"No editor added: {problem}.")
+        return redirect("scenario-page", pk)
+    try:
+        editor = serializer.save()
+    except ValidationError:  # made by a request at the same time
+        messages.error(request, "No editor added: they are an editor already.")
+        return redirect("scenario-page", pk)
+    messages.success(request, f"{editor.user.get_username()} is an editor now: they read every side's hidden part "
+                              "and may edit the scenario, not publish or delete it.")
+    return redirect("scenario-page", pk)
+
+
+@login_required
+@require_POST
+def editor_remove(request, pk, editor_id):
+    scenario = owned(request, pk, "name a scenario's editors")
+    editor = get_object_or_404(scenario.editors.select_related("user"), pk=editor_id)
+    editor.delete()
+    messages.success(request, f"{editor.user.get_username()} is no longer an editor of {scenario.title}.")
+    return redirect("scenario-page", pk)
 
 
 @login_required

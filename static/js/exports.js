@@ -5,6 +5,14 @@ import { Progress } from "./lib/progress.js";
 
 for (const form of document.querySelectorAll("form[data-export-url]")) {
   const status = form.querySelector("[data-export-status]");
+  // A button[data-names-sheet] says which sheet it exports: "Public card PDF", "German: side sheet (secret) PDF".
+  const sheet = form.querySelector("select[name=sheet]");
+  const named = form.querySelector("button[data-names-sheet]");
+  if (sheet && named) {
+    const name = () => { named.textContent = `${sheet.selectedOptions[0].textContent} PDF`; };
+    sheet.addEventListener("change", name);
+    name();
+  }
   const progress = new Progress(form.querySelector("progress"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

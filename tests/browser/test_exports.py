@@ -27,12 +27,14 @@ def test_card_pdf_and_map_png_from_the_pages(live_server, page, django_user_mode
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
     assert page.locator("#scenario-export [name=sheet]").count() == 0  # the public sheet only: no choice
+    assert page.inner_text("#export-card") == "Public sheet PDF"
     link = SideLink.objects.create(scenario=scenario, side="german")  # the owner's, given to this player
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/side/{link.token}/")
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
     assert page.locator("#scenario-export [name=sheet] option").all_inner_texts() == [
         "Public sheet", "German: secret brief"]
     page.select_option("#scenario-export [name=sheet]", "german")
+    assert page.inner_text("#export-card") == "German: secret brief PDF"  # the button names the sheet it exports
     page.select_option("#scenario-export [name=paper]", "letter")
     with page.expect_download(timeout=60000) as info:
         page.click("#export-card")

@@ -1,7 +1,10 @@
 """Who may read what of a scenario (docs/scenarios.md, "Who may read what"): for each game's sample, every hidden
 item is searched for in every response a reader gets (the page, the editor's API reads, revisions, the file,
-the checks and sight-lines jobs, the card PDFs and the job files): an anonymous visitor and another signed-in
-user find none; a side's link holder finds that side's and not the other's; the owner finds all.
+the checks and sight-lines jobs, the card PDFs and the job files, run by a real worker process): an anonymous
+visitor and another signed-in user find none; the public card finds none whoever printed it, the owner
+included; each side's sheet prints that side's hidden items (its hidden units with their hexes, its hidden
+markers, its brief, its secret victory) and none of the other's; a side's link holder finds that side's and not
+the other's; the owner and an editor find all.
 
 Hidden items are listed here by hand from the rulebooks (not computed by the code under test): OST 21.0 hidden
 units and mines, ATS 6.7.5 dummies and 6.8.1 hidden H weapons with their crews, Assault 9.5.9 real and dummy
@@ -13,6 +16,7 @@ Assault's and the miniatures' have nothing hidden, so the owner adds some throug
 import io
 import json
 import re
+import time
 
 import pypdf
 import pytest
@@ -20,6 +24,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from scenarios.models import Scenario, SideLink
+from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - a real worker
 
 GAMES = ("ost", "ats", "assault", "miniatures", "tocs")
 
@@ -29,19 +34,28 @@ def row(*cells):
     return r"\s+".join(r"\s*".join(r"\s" if c == " " else re.escape(c) for c in cell) for cell in cells) + r"(?!\d)"
 
 
+def placed(name, hex, hidden=True):
+    """A pattern for a unit's row on a sheet: its name, then where it sets up ("sets up in R11; hidden")."""
+    where = r"\s*".join(re.escape(c) for c in f"sets up in {hex}" if c != " ")
+    return re.escape(name) + r"[\s\S]{0,80}?" + where + (r";\s*hidden" if hidden else r"(?!\d)")
+
+
 # Per game, per side: what only that side (and the owner) may read. "ids": hidden OOB line ids; "texts": what
 # must not be printed or answered (unit names, brief texts, victory sentences); "patterns": regular expressions
-# over a card's text (a marker's row, an objective's VP); "markers": (kind, hex) in a document. "*": what every
-# side holds and the public does not.
+# over a card's text (a hidden unit's row with its hex, a marker's row, an objective's VP); "markers": (kind, hex)
+# in a document. "*": what every side holds and the public does not. Each side's sheet prints every text and
+# pattern of its side.
 HIDDEN = {
     "ost": {
         "german": {"ids": {"pak", "sniper"}, "texts": ["PaK 40", "Hold the crest until the panzers come"],
-                   "patterns": [r"\bSniper\b", row("Mines", "L10")], "markers": {("mines", "L10")}},
+                   "patterns": [r"\bSniper\b", row("Mines", "L10"), placed("PaK 40", "R11"), placed("Sniper", "O9")],
+                   "markers": {("mines", "L10")}},
         "british": {"ids": set(), "texts": ["Take the crest by the orchard track"], "patterns": [], "markers": set()},
     },
     "ats": {
         "british": {"ids": {"6pdr", "crew"}, "texts": ["6-pounder ATG", "The gun covers the crossroads"],
-                    "patterns": [r"\bCrew\b"], "markers": set()},
+                    "patterns": [r"\bCrew\b", placed("6-pounder ATG", "G6"), placed("Crew", "G6")],
+                    "markers": set()},
         "german": {"ids": {"dummy"}, "texts": ["AFV dummy", "Feint along the east road"], "patterns": [],
                    "markers": set()},
     },
@@ -52,7 +66,8 @@ HIDDEN = {
         "axis": {"ids": set(), "texts": ["Break through to the beaches"], "patterns": [], "markers": set()},
     },
     "miniatures": {
-        "german": {"ids": {"g2-2"}, "texts": ["Ambush MG nest"], "patterns": [], "markers": set()},
+        "german": {"ids": {"g2-2"}, "texts": ["Ambush MG nest"], "patterns": [placed("Ambush MG nest", "B4")],
+                   "markers": set()},
         "soviet": {"ids": set(), "texts": ["Storm the church at dawn"], "patterns": [], "markers": set()},
     },
     "tocs": {
@@ -61,12 +76,14 @@ HIDDEN = {
                              "Seize the Grave bridge and the Nijmegen highway bridge",
                              "Rear-area battalions, poorly equipped",
                              "no German unit in 07.11"],
-                   "patterns": [row("08.12", "Allied", "10")], "markers": set()},
+                   "patterns": [row("08.12", "Allied", "10"), placed("A/1/505", "06.10", hidden=False)],
+                   "markers": set()},
         "german": {"ids": {"kg", "co1", "co2", "flak", "stug"},
                    "texts": ["KG Henke", "1./Ers.Btl", "StuG platoon", "Flak battery",
                              "Hold the Nijmegen highway bridge at all costs", "Enemy parachute landings"],
-                   "patterns": [], "markers": {("roadblock", "15.03"), ("entrenched", "16.05"),
-                                               ("extended-deployment", "15.03")}},
+                   "patterns": [placed("KG Henke", "16.05", hidden=False), row("Roadblock", "15.03"),
+                                row("Entrenched", "16.05")],
+                   "markers": {("roadblock", "15.03"), ("entrenched", "16.05"), ("extended-deployment", "15.03")}},
         # named by both sides' victory conditions: each side's link reads its VP, the public does not
         "*": {"ids": set(), "texts": [], "patterns": [row("16.05", "German", "20")], "markers": set()},
     },
@@ -94,16 +111,25 @@ def samples(db):
     return {s.ruleset: s for s in Scenario.objects.all()}
 
 
-@pytest.fixture
-def eager_jobs(settings, tmp_path):
-    from hexside.celery import app
+# The job tests' heartbeats are short, to see a lost worker in seconds; these jobs draw cards and trace sight
+# lines on a busy machine, and are not about lost workers.
+HEARTBEATS = {"HEARTBEAT_SECONDS": 1.0, "HEARTBEAT_TIMEOUT": 60.0}
 
-    settings.MEDIA_ROOT = str(tmp_path)
+
+@pytest.fixture(scope="module")
+def worker(start_worker):  # noqa: F811
+    """One real worker process for this module's jobs (tests/jobs/conftest.py)."""
+    return start_worker("hidden", env={f"HEXSIDE_JOBS_{key}": value for key, value in HEARTBEATS.items()})
+
+
+@pytest.fixture
+def jobs(worker, settings):
+    """The jobs run by the worker; a reader asks as many as the test needs."""
     settings.HEXSIDE_THROTTLE_RATES = {**settings.HEXSIDE_THROTTLE_RATES, "jobs": "1000/minute",
                                        "jobs-address": "1000/minute"}
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
+    for key, value in HEARTBEATS.items():
+        setattr(settings, f"JOBS_{key}", value)
+    return worker
 
 
 def edited(scenario, game):
@@ -157,21 +183,31 @@ def pdf_text(content):
     return "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(content)).pages)
 
 
-def job_result(client, capture, url, data=None, query=""):
-    """A job's JSON once it has run (eagerly, at the request's commit), or the answer that refused it."""
-    with capture(execute=True):
-        answer = client.post(url, data, format="json")
+def with_query(url, query, **more):
+    """The URL with the reader's ``?link=`` and more parameters."""
+    parts = [query.lstrip("?")] if query else []
+    parts += [f"{key}={value}" for key, value in more.items()]
+    return f"{url}?{'&'.join(parts)}" if parts else url
+
+
+def job_result(client, url, data=None, query="", seconds=300):
+    """A job's JSON once the worker has run it, or None and the answer that refused it."""
+    answer = client.post(with_query(url, query), data, format="json")
     if answer.status_code not in (200, 202):
         return None, answer
     job_id = answer.json().get("id") or answer.json()["job"]
-    job = client.get(f"/api/jobs/{job_id}/{query}")
-    assert job.status_code == 200, job.content
-    body = job.json()
-    assert body["status"] == "succeeded", (body["error"], body["message"])
+    deadline = time.monotonic() + seconds
+    while True:
+        job = client.get(with_query(f"/api/jobs/{job_id}/", query, wait=5))
+        assert job.status_code == 200, job.content
+        body = job.json()
+        if body["status"] in ("succeeded", "failed", "cancelled") or time.monotonic() > deadline:
+            break
+    assert body["status"] == "succeeded", (body["status"], body["error"], body["message"])
     return body, answer
 
 
-def responses(client, capture, scenario, link=None, sheets=()):
+def responses(client, scenario, link=None, sheets=()):
     """Every body the reader gets: (channel, body) pairs, JSON as parsed and text as text; jobs' ids kept."""
     query = f"?link={link}" if link else ""
     out = []
@@ -195,19 +231,21 @@ def responses(client, capture, scenario, link=None, sheets=()):
     out.append(("file", json.loads(download.content)))
     jobs = {}
     for kind in ("checks", "sight-lines"):
-        body, _ = job_result(client, capture, f"/api/scenarios/{scenario.pk}/{kind}/{query}", query=query)
+        body, _ = job_result(client, f"/api/scenarios/{scenario.pk}/{kind}/", query=query)
         if body is not None:
             jobs[kind] = body["id"]
             out.append((kind, body))
     for sheet in sheets:
-        body, answer = job_result(client, capture, f"/api/scenarios/{scenario.pk}/print/{query}",
-                                  {"format": "pdf", "sheet": sheet}, query)
-        if body is None:
-            continue
+        body, answer = job_result(client, f"/api/scenarios/{scenario.pk}/print/", {"format": "pdf", "sheet": sheet},
+                                  query)
+        assert body is not None, (sheet, answer.status_code, answer.content)
         jobs[sheet] = body["id"]
-        file = client.get(f"/api/jobs/{body['id']}/file/{query}")
+        out.append((f"job {sheet}", body))
+        file = client.get(with_query(f"/api/jobs/{body['id']}/file/", query))
         assert file.status_code == 200
         out.append((f"sheet {sheet}", pdf_text(b"".join(file.streaming_content))))
+    if client.get("/api/jobs/").status_code == 200:  # a signed-in reader's own jobs
+        out.append(("my jobs", client.get("/api/jobs/").json()))
     return out, jobs
 
 
@@ -215,58 +253,98 @@ def hits_in(game, side, bodies):
     return {channel: hits for channel, body in bodies if (hits := found(game, side, body))}
 
 
+def missing(game, side, text):
+    """What of ``side``'s hidden items a sheet's text does not print (every text and pattern should be there)."""
+    items = HIDDEN[game][side]
+    return ([t for t in items["texts"] if t not in text]
+            + [pattern for pattern in items["patterns"] if not re.search(pattern, text)])
+
+
+def theirs(game, side):
+    """The entries of HIDDEN a holder of ``side`` reads: its own and, where there is one, what every side holds."""
+    return (side, "*") if "*" in HIDDEN[game] else (side,)
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("game", GAMES)
-def test_each_reader_reads_only_what_they_hold(game, samples, other_user, eager_jobs,
-                                               django_capture_on_commit_callbacks):
+def test_each_reader_reads_only_what_they_hold(game, samples, django_user_model, jobs):
     scenario = edited(samples[game], game)
     sides = [s["id"] for s in scenario.document["sides"]]
-    public_sheets = ["public"] if game == "tocs" else ["card"]
-    owner, other, anonymous = APIClient(), APIClient(), APIClient()
+    everything = ["public", *sides]
+    owner, editor, other, anonymous = APIClient(), APIClient(), APIClient(), APIClient()
     owner.force_login(scenario.owner)
-    other.force_login(other_user)
+    rival = django_user_model.objects.create_user("rival", password="rival-password")
+    other.force_login(rival)
+    helper = django_user_model.objects.create_user("helper", password="helper-password")
+    editor.force_login(helper)
 
-    capture = django_capture_on_commit_callbacks
-    mine, owner_jobs = responses(owner, capture, scenario, sheets=public_sheets + (sides if game == "tocs" else []))
-    theirs, other_jobs = responses(other, capture, scenario, sheets=public_sheets)
-    assert "sight-lines" in other_jobs and public_sheets[0] in other_jobs
-    for side in HIDDEN[game]:  # the owner reads every side's private part
+    mine, owner_jobs = responses(owner, scenario, sheets=everything)
+    sheet = {name: dict(mine)[f"sheet {name}"] for name in everything}
+    for side in HIDDEN[game]:  # the owner reads every side's private part, but not on the public card
         assert hits_in(game, side, mine), f"the owner should read {side}'s hidden items"
-        assert hits_in(game, side, theirs) == {}, f"{side}'s hidden items leak to another user"
+        assert found(game, side, sheet["public"]) == [], f"{side}'s hidden items are on the owner's public card"
+    for side in sides:  # each side's sheet prints its own hidden items, and none of the other's
+        for own in theirs(game, side):
+            assert missing(game, own, sheet[side]) == [], f"{side}'s sheet should print them"
+        for enemy in sides:
+            if enemy != side:
+                assert found(game, enemy, sheet[side]) == [], f"{enemy}'s hidden items are on {side}'s sheet"
 
-    # an anonymous visitor gets the stored public answers, never the owner's jobs
-    seen, anonymous_jobs = responses(anonymous, capture, scenario, sheets=public_sheets)
+    # an editor reads what the owner reads: the same jobs, every sheet
+    made = owner.post(f"/api/scenarios/{scenario.pk}/editors/", {"username": "helper"}, format="json")
+    assert made.status_code == 201, made.json()
+    edited_by, editor_jobs = responses(editor, scenario, sheets=everything)
+    assert editor_jobs == owner_jobs
+    for side in HIDDEN[game]:
+        assert hits_in(game, side, edited_by), f"an editor should read {side}'s hidden items"
+
+    # another user and an anonymous visitor get the public answers: the one public card the owner made too
+    public, other_jobs = responses(other, scenario, sheets=["public"])
+    assert "sight-lines" in other_jobs and other_jobs["public"] == owner_jobs["public"]
+    seen, anonymous_jobs = responses(anonymous, scenario, sheets=["public"])
     assert anonymous_jobs == other_jobs
     for side in HIDDEN[game]:
-        assert hits_in(game, side, seen) == {}
+        assert hits_in(game, side, public) == {}, f"{side}'s hidden items leak to another user"
+        assert hits_in(game, side, seen) == {}, f"{side}'s hidden items leak to an anonymous visitor"
     for client in (other, anonymous):
-        for job_id in owner_jobs.values():
-            assert client.get(f"/api/jobs/{job_id}/").status_code == 404
-            assert client.get(f"/api/jobs/{job_id}/file/").status_code == 404
+        for name, job_id in owner_jobs.items():
+            if name != "public":
+                assert client.get(f"/api/jobs/{job_id}/").status_code == 404, name
+                assert client.get(f"/api/jobs/{job_id}/file/").status_code == 404, name
+        for side in sides:  # nor may they ask for a side's sheet
+            refused = client.post(f"/api/scenarios/{scenario.pk}/print/", {"format": "pdf", "sheet": side},
+                                  format="json")
+            assert refused.status_code in (400, 401, 403), refused.content
 
-    # each side's link holder reads that side, not the other's
-    link_jobs = {}
+    # each side's link holder reads that side, not the other's, and gets the sheet the owner exported
     for side in sides:
         link = SideLink.objects.create(scenario=scenario, side=side)
         holder = APIClient()
-        holder.force_login(other_user)
-        sheets = public_sheets + ([side] if game == "tocs" else [])
-        bodies, link_jobs[side] = responses(holder, capture, scenario, link=link.token, sheets=sheets)
-        for mine_too in (side, "*") if "*" in HIDDEN[game] else (side,):
-            assert hits_in(game, mine_too, bodies), f"{side}'s link holder should read its hidden items"
-        if HIDDEN[game][side]["ids"] or HIDDEN[game][side]["markers"]:  # a card prints setup, not briefs
-            assert found(game, side, dict(bodies)[f"sheet {sheets[-1]}"]), f"{side}'s sheet should print them"
+        holder.force_login(rival)
+        bodies, held_jobs = responses(holder, scenario, link=link.token, sheets=["public", side])
+        assert held_jobs[side] == owner_jobs[side] and held_jobs["public"] == owner_jobs["public"]
+        for own in theirs(game, side):
+            assert hits_in(game, own, bodies), f"{side}'s link holder should read its hidden items"
+            assert missing(game, own, dict(bodies)[f"sheet {side}"]) == []
         for enemy in sides:
             if enemy != side:
                 assert hits_in(game, enemy, bodies) == {}, f"{enemy}'s hidden items leak to {side}'s link"
-        if game == "tocs":  # the other side's brief is not this holder's to export
-            enemy = next(s for s in sides if s != side)
-            refused = holder.post(f"/api/scenarios/{scenario.pk}/print/?link={link.token}",
-                                  {"format": "pdf", "sheet": enemy}, format="json")
-            assert refused.status_code == 400 and "sheet" in refused.json()
+                refused = holder.post(f"/api/scenarios/{scenario.pk}/print/?link={link.token}",
+                                      {"format": "pdf", "sheet": enemy}, format="json")
+                assert refused.status_code == 400 and "sheet" in refused.json()
+                assert holder.get(f"/api/jobs/{owner_jobs[enemy]}/?link={link.token}").status_code == 404
         link.revoke()
         again = holder.get(f"/api/scenarios/{scenario.pk}/?link={link.token}").json()
         assert found(game, side, again) == []
-        assert holder.get(f"/api/jobs/{link_jobs[side][sheets[-1]]}/?link={link.token}").status_code == 404
+        assert holder.get(f"/api/jobs/{held_jobs[side]}/?link={link.token}").status_code == 404
+        assert holder.get(f"/api/jobs/{held_jobs['public']}/?link={link.token}").status_code == 200
+
+    # an editor removed reads the public part only
+    assert owner.delete(f"/api/scenarios/{scenario.pk}/editors/helper/").status_code == 204
+    for side in HIDDEN[game]:
+        assert found(game, side, editor.get(f"/api/scenarios/{scenario.pk}/").json()) == []
+    assert editor.get(f"/api/jobs/{owner_jobs[sides[0]]}/").status_code == 404
 
 
 @pytest.mark.django_db

@@ -5,9 +5,13 @@ wraps and a long OOB continues on the next page with its header row repeated: no
 positions except the footer. The fonts are DejaVu Sans, shipped in engine/scenarios/fonts/ and embedded (subset) in
 every PDF, so accented names print (Ste-Mère-Église, Łódź).
 
-TOCS scenarios are not one card but several sheets: a public sheet both players see, and one secret brief per
-side. A brief holds only its own side's forces, zones, reinforcements, mission and victory condition; the
-public sheet holds no unit at all. ``sheets(doc)`` names them; ``card_pdf(doc, sheet=...)`` draws one.
+A scenario's card is several sheets, in every game: the public card both players see, and one secret sheet per
+side. The public card is drawn from the scenario's public part (visibility.view with no side), whoever prints
+it, owner included: it never prints a hidden unit, its hex, a hidden marker (a real or a dummy minefield) or a
+secret victory condition. A side's sheet is drawn from what that side holds: its brief, its whole OOB with its
+hidden units and their hexes, its hidden markers, its victory condition. On a double-blind game (TOCS: its
+catalogue's ``hidden.double_blind``) the public sheet holds no unit at all and a side's sheet is its secret
+brief. ``sheets(doc)`` names them; ``card_pdf(doc, sheet=...)`` draws one.
 
 The layers, each a module: layout (papers, fonts, styles, paragraphs, small tables), mapimage (the map with
 the scenario drawn on it), track (the turn record track), games (each game's own numbers); this module puts
@@ -60,9 +64,10 @@ from engine.scenarios.cards.mapimage import crop_of, map_png, overlay_id, printe
 from engine.scenarios.cards.track import track_box, turn_label, turn_track
 
 __all__ = [
-    "CELL_ARRIVALS", "CHUNK", "PAPERS", "CardError", "card_pdf", "crop_of", "escape", "game_name", "map_png",
-    "overlay_id", "pieces", "printed_map", "rich", "safe_name", "scenario_layer", "scenario_map_png", "sheet_choices",
-    "sheet_filename", "sheet_sides", "sheets", "special_rules", "texts", "track_box", "turn_track",
+    "CELL_ARRIVALS", "CHUNK", "PAPERS", "PUBLIC", "CardError", "card_pdf", "crop_of", "escape", "game_name",
+    "map_png", "overlay_id", "pieces", "printed_map", "reader_of", "rich", "safe_name", "scenario_layer",
+    "scenario_map_png", "sheet_choices", "sheet_filename", "sheet_name", "sheet_sides", "sheet_view", "sheets",
+    "special_rules", "texts", "track_box", "turn_track",
 ]
 
 
@@ -72,17 +77,32 @@ class CardError(ValueError):
 
 # -- what the card shows ---------------------------------------------------------------------------------------
 
+PUBLIC = "public"
+OLD_PUBLIC = "card"  # the public card's name before every game had side sheets: still read, as "public"
+
+
+def double_blind(ruleset):
+    """Whether a game keeps every part of a side from the other (its catalogue's ``hidden.double_blind``)."""
+    return bool(visibility.hidden_rules(ruleset).get("double_blind"))
+
+
 def sheet_choices(data):
-    """(sheet, label) of a scenario document's card: the one card, or for TOCS the public sheet and one secret
-    brief per side. Reads only the ruleset and the sides, so a page can list them without parsing the maps."""
-    if data.get("ruleset") == "tocs":
-        return [("public", "Public sheet")] + [(side["id"], f"{side['name']}: secret brief")
-                                               for side in data.get("sides", [])]
-    return [("card", "Card")]
+    """(sheet, label) of a scenario document's card: the public card, then one secret sheet per side (on a
+    double-blind game, TOCS, the public sheet and each side's secret brief). Reads only the ruleset and the
+    sides, so a page can list them without parsing the maps."""
+    blind = double_blind(data.get("ruleset"))
+    first = (PUBLIC, "Public sheet" if blind else "Public card")
+    return [first] + [(side["id"], f"{side['name']}: {'secret brief' if blind else 'side sheet (secret)'}")
+                      for side in data.get("sides", [])]
+
+
+def sheet_name(sheet):
+    """A sheet as asked (None: the public one; "card", its old name) as sheets() names it."""
+    return PUBLIC if sheet in (None, OLD_PUBLIC) else sheet
 
 
 def sheets(doc):
-    """The sheets of a scenario's card: ["card"], or for TOCS ["public", side id, ...]."""
+    """The sheets of a scenario's card: ["public", side id, ...]."""
     return [sheet for sheet, _ in sheet_choices(doc.data)]
 
 
@@ -218,7 +238,8 @@ def header(doc, side_ids, frame_w, frame_h, secret_side=None):
     data = doc.data
     out = []
     if secret_side:
-        out.append(p(f"SECRET — {secret_side['name']} brief. Show it to no other player.", "secret"))
+        what = "brief" if double_blind(doc.ruleset) else "sheet"
+        out.append(p(f"SECRET — {secret_side['name']} {what}. Show it to no other player.", "secret"))
     out.append(p(data["title"], "title"))
     if data.get("subtitle"):
         out.append(p(data["subtitle"], "subtitle"))
@@ -324,29 +345,35 @@ def special_rules(doc):
     return out
 
 
+def side_sheet(doc, side, frame_w, frame_h, sentences):
+    """A side's secret sheet: its brief, the objectives as its victory scores them, its game numbers, its forces
+    with its hidden units and their hexes, and its markers with the hidden ones (on every game; on TOCS it is
+    the side's secret brief)."""
+    out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side) + [p(" ".join(play_order(doc)))]
+    brief = side.get("brief") or {}
+    if brief.get("mission"):
+        out += [p("Mission", "h3")] + texts(brief["mission"])
+    if brief.get("intelligence"):
+        out += [p("Intelligence", "h3")] + texts(brief["intelligence"])
+    # the objectives with the VP this side's own victory condition gives them (a secret victory's public sheet
+    # has none)
+    out += objectives_block(doc) + game_block(doc, {side["id"]})
+    out += side_section(doc, side, frame_w, sentences)
+    out += markers_block(doc, {side["id"]})
+    return out
+
+
 def story(doc, sheet, frame_w, frame_h):
-    """The flowables of one sheet."""
+    """The flowables of one sheet (of a document already viewed as the sheet's reader: sheet_view)."""
     data = doc.data
     sentences = victory.lines_for(doc)
-    if doc.ruleset == "tocs" and sheet != "public":
-        side = doc.side(sheet)
-        out = header(doc, {side["id"]}, frame_w, frame_h, secret_side=side) + [p(" ".join(play_order(doc)))]
-        brief = side.get("brief") or {}
-        if brief.get("mission"):
-            out += [p("Mission", "h3")] + texts(brief["mission"])
-        if brief.get("intelligence"):
-            out += [p("Intelligence", "h3")] + texts(brief["intelligence"])
-        # the objectives with the VP this side's own victory condition gives them (the public sheet has none)
-        out += objectives_block(doc) + game_block(doc, {side["id"]})
-        out += side_section(doc, side, frame_w, sentences)
-        out += markers_block(doc, {side["id"]})
-        return out
-    public = sheet == "public"
+    if sheet != PUBLIC:
+        return side_sheet(doc, doc.side(sheet), frame_w, frame_h, sentences)
     side_ids = sheet_sides(doc, sheet)
     out = header(doc, side_ids, frame_w, frame_h)
     out += [p("Turn record track", "h3")] + turn_track(doc, side_ids, frame_w)
     out += general(doc) + objectives_block(doc) + game_block(doc, side_ids)
-    if public:
+    if not side_ids:
         out.append(p("Each side's forces, setup, reinforcements and victory conditions are on its secret brief.",
                      "meta"))
     for side in data["sides"]:
@@ -357,20 +384,17 @@ def story(doc, sheet, frame_w, frame_h):
 
 
 def card_pdf(doc, paper="a4", sheet=None):
-    """One sheet of the card as PDF bytes. ``sheet``: "card" (every game but TOCS), "public" or a side id (TOCS);
-    None: the first sheet."""
+    """One sheet of the card as PDF bytes. ``sheet``: "public" (None, or "card" as it was called), or a side's id
+    (that side's secret sheet)."""
     if paper not in PAPERS:
         raise CardError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
-    names = sheets(doc)
-    sheet = sheet or names[0]
-    if sheet not in names:
-        raise CardError(f"this scenario's sheets are {', '.join(names)}; there is no sheet {sheet!r}")
+    sheet = known_sheet(doc, sheet)
     doc = sheet_view(doc, sheet)
     register_fonts()
     size = PAPERS[paper]
     out = io.BytesIO()
     title = doc.data["title"]
-    label = "" if sheet in ("card", "public") else f" · SECRET: {doc.side(sheet)['name']}"
+    label = "" if sheet == PUBLIC else f" · SECRET: {doc.side(sheet)['name']}"
     pdf = SimpleDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                             bottomMargin=MARGIN + 4 * mm, title=title + label, author=doc.data.get("designer") or "",
                             creator="Hexside", initialFontName=FONT, initialFontSize=9)
@@ -395,29 +419,44 @@ def safe_name(text):
 
 
 def sheet_filename(doc, sheet, ext="pdf"):
-    return f"{safe_name(doc.data['title'])}{'' if sheet in ('card', 'public', None) else '-' + sheet}.{ext}"
+    sheet = sheet_name(sheet)
+    return f"{safe_name(doc.data['title'])}{'' if sheet == PUBLIC else '-' + sheet}.{ext}"
+
+
+def known_sheet(doc, sheet):
+    """The sheet's name (sheet_name), or CardError when the scenario has no such sheet."""
+    sheet, names = sheet_name(sheet), sheets(doc)
+    if sheet not in names:
+        raise CardError(f"this scenario's sheets are {', '.join(names)}; there is no sheet {sheet!r}")
+    return sheet
 
 
 def sheet_sides(doc, sheet):
-    """The sides a sheet may show: every side on a card, none on a TOCS public sheet, one on a brief."""
-    if sheet == "card":
-        return {s["id"] for s in doc.data["sides"]}
-    return set() if sheet == "public" else {sheet}
+    """The sides whose sections a sheet prints: on the public card every side (their public part), on a
+    double-blind game's public sheet none, on a side's sheet that side."""
+    sheet = sheet_name(sheet)
+    if sheet != PUBLIC:
+        return {sheet}
+    return set() if double_blind(doc.ruleset) else {s["id"] for s in doc.data["sides"]}
+
+
+def reader_of(sheet):
+    """The sides a sheet's reader holds (visibility): none for the public card, the side for its sheet."""
+    sheet = sheet_name(sheet)
+    return set() if sheet == PUBLIC else {sheet}
 
 
 def sheet_view(doc, sheet):
-    """What a sheet is drawn from: the document as a reader holding the sheet's sides sees it (visibility.view),
-    whoever prints it, so the TOCS public sheet the owner hands both players holds nothing secret (no objective's
-    VP, 004 L140) and a side's brief nothing of the other side."""
-    if sheet == "card":
-        return doc
-    return dataclasses.replace(doc, data=visibility.view(doc.data, sheet_sides(doc, sheet)))
+    """What a sheet is drawn from: the document as a reader holding the sheet's side sees it (visibility.view),
+    whoever prints it, so that the public card the owner hands both players holds nothing hidden (no hidden
+    unit or its hex, no real or dummy minefield, no objective's secret VP, 004 L140) and a side's sheet nothing
+    of the other side's private part."""
+    return dataclasses.replace(doc, data=visibility.view(doc.data, reader_of(sheet)))
 
 
 def scenario_map_png(doc, sheet, dpi, hex_mm):
     """The scenario's map for print as PNG bytes: the play area with what the sheet may show drawn on it."""
-    if sheet not in sheets(doc):
-        raise CardError(f"this scenario's sheets are {', '.join(sheets(doc))}; there is no sheet {sheet!r}")
+    sheet = known_sheet(doc, sheet)
     doc = sheet_view(doc, sheet)
     cmap = compile_map(printed_map(doc))
     image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop_of(doc),

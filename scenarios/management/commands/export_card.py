@@ -9,8 +9,8 @@ from maps.cli import CliError, MapCommand
 
 
 class Command(MapCommand):
-    help = ("Write a scenario's printable card as a PDF. A TOCS scenario gives its public sheet at --out and one "
-            "secret brief per side beside it (card-SIDE.pdf). Maps named by name are looked up among the sample "
+    help = ("Write a scenario's printable card as a PDF: its public card at --out and each side's secret sheet "
+            "(on TOCS its secret brief) beside it (card-SIDE.pdf). Maps named by name are looked up among the sample "
             "maps (or --maps DIR).")
 
     def add_arguments(self, parser):
@@ -35,7 +35,7 @@ class Command(MapCommand):
             raise CliError(f"{path}: invalid scenario: {first}{more}") from None
         out = Path(options["out"])
         for sheet in cards.sheets(doc):
-            target = out if sheet in ("card", "public") else out.with_name(f"{out.stem}-{sheet}{out.suffix}")
+            target = out if sheet == cards.PUBLIC else out.with_name(f"{out.stem}-{sheet}{out.suffix}")
             pdf = cards.card_pdf(doc, options["paper"], sheet)
             try:
                 target.write_bytes(pdf)

@@ -88,8 +88,8 @@ def test_letter_paper_and_bad_requests(docs):
     assert [round(float(v), 1) for v in reader.pages[0].mediabox[2:]] == list(LETTER_PT)
     with pytest.raises(cards.CardError, match="paper must be one of a4, letter"):
         cards.card_pdf(docs["hill-112"], "a3")
-    with pytest.raises(cards.CardError, match="no sheet 'german'"):
-        cards.card_pdf(docs["hill-112"], "a4", "german")
+    with pytest.raises(cards.CardError, match="no sheet 'russian'"):
+        cards.card_pdf(docs["hill-112"], "a4", "russian")
 
 
 def test_game_blocks(docs):

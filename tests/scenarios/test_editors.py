@@ -1,0 +1,166 @@
+"""A scenario's editors (docs/scenarios.md, "Who may read what"): the owner names them by username; an editor
+reads everything of the scenario, as the owner does, and edits it, but does not delete, publish or unpublish
+it, make side links or name editors. Through the API and the page, on the test database."""
+
+import copy
+
+import pytest
+from rest_framework.test import APIClient
+
+from scenarios.models import Scenario, ScenarioEditor, SideLink
+from tests.scenarios.conftest import SMALL
+
+pytestmark = pytest.mark.django_db
+
+
+def client_of(user=None):
+    client = APIClient()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def people(django_user_model):
+    return {name: django_user_model.objects.create_user(name, password=f"{name}-password")
+            for name in ("author", "helper", "rival")}
+
+
+@pytest.fixture
+def private(people, map_document):
+    """A private scenario of "author" with a hidden unit and a brief: only its owner (and editors) read it."""
+    data = copy.deepcopy(SMALL)
+    data["maps"][0]["document"] = map_document
+    data["sides"][0]["oob"].append({"id": "snipe", "unit": "Sniper", "name": "Hidden Harry", "hidden": True})
+    data["sides"][0]["placements"].append({"unit": "snipe", "hex": "A3"})
+    data["sides"][0]["brief"] = {"mission": "Hold the bridge at all costs."}
+    created = client_of(people["author"]).post("/api/scenarios/", {"document": data}, format="json")
+    assert created.status_code == 201, created.json()
+    return Scenario.objects.get(pk=created.json()["id"])
+
+
+def test_the_owner_names_and_removes_editors(people, private):
+    owner, helper = client_of(people["author"]), client_of(people["helper"])
+    url = f"/api/scenarios/{private.pk}/editors/"
+    assert helper.get(f"/api/scenarios/{private.pk}/").status_code == 404  # private: not theirs yet
+
+    made = owner.post(url, {"username": "helper"}, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["username"] == "helper"
+    assert [e["username"] for e in owner.get(url).json()["results"]] == ["helper"]
+    for body, words in (({"username": "helper"}, "already an editor"), ({"username": "nobody"}, "no user 'nobody'"),
+                        ({"username": "author"}, "owns this scenario"), ({}, "required")):
+        refused = owner.post(url, body, format="json")
+        assert refused.status_code == 400, body
+        assert words in str(refused.json()), refused.json()
+    assert ScenarioEditor.objects.filter(scenario=private).count() == 1
+
+    # an editor sees the private scenario and the list of its editors, but does not name or remove editors
+    assert helper.get(f"/api/scenarios/{private.pk}/").status_code == 200
+    assert private.pk in [s["id"] for s in helper.get("/api/scenarios/").json()["results"]]
+    assert helper.get(url).status_code == 200
+    assert helper.post(url, {"username": "rival"}, format="json").status_code == 403
+    assert helper.delete(f"{url}helper/").status_code == 403
+    rival = client_of(people["rival"])
+    assert rival.get(url).status_code == 404  # a private scenario is not there for them
+    assert rival.post(url, {"username": "rival"}, format="json").status_code == 404
+
+    assert owner.delete(f"{url}rival/").status_code == 404  # not an editor
+    assert owner.delete(f"{url}helper/").status_code == 204
+    assert helper.get(f"/api/scenarios/{private.pk}/").status_code == 404
+    assert owner.get(url).json()["results"] == []
+
+
+def test_an_editor_reads_everything_and_edits_but_does_not_publish_or_delete(people, private):
+    owner, helper, rival = (client_of(people[n]) for n in ("author", "helper", "rival"))
+    ScenarioEditor.objects.create(scenario=private, user=people["helper"])
+    document = helper.get(f"/api/scenarios/{private.pk}/").json()["document"]
+    assert "withheld" not in document.get("extensions", {})
+    assert "Hidden Harry" in str(document) and "Hold the bridge" in str(document)
+    assert "Hidden Harry" in helper.get(f"/api/scenarios/{private.pk}/export/").content.decode()
+
+    edit = helper.post(f"/api/scenarios/{private.pk}/edits/",
+                       {"revision": private.revision, "operations": [{"op": "set", "path": "turns.count", "value": 7}]},
+                       format="json")
+    assert edit.status_code == 200, edit.json()
+    private.refresh_from_db()
+    assert private.document["turns"]["count"] == 7 and private.revision == 2
+    assert private.revisions.get(number=2).author == people["helper"]
+    assert helper.patch(f"/api/scenarios/{private.pk}/", {"title": "Renamed by the editor"},
+                        format="json").status_code == 200
+    restored = helper.post(f"/api/scenarios/{private.pk}/revisions/1/restore/", {}, format="json")
+    assert restored.status_code == 200, restored.json()
+    private.refresh_from_db()
+    assert private.document["turns"]["count"] == 6 and private.title == "Small test"
+
+    refused = helper.patch(f"/api/scenarios/{private.pk}/", {"published": True}, format="json")
+    assert refused.status_code == 403 and "only the scenario's owner" in str(refused.json())
+    assert helper.delete(f"/api/scenarios/{private.pk}/").status_code == 403
+    private.refresh_from_db()
+    assert not private.published
+
+    # the owner publishes it: anyone reads its public part, and only the owner and the editor all of it
+    assert owner.patch(f"/api/scenarios/{private.pk}/", {"published": True}, format="json").status_code == 200
+    public = rival.get(f"/api/scenarios/{private.pk}/").json()["document"]
+    assert "Hidden Harry" not in str(public) and "Hold the bridge" not in str(public)
+    assert rival.post(f"/api/scenarios/{private.pk}/edits/", {"revision": 4, "operations": [
+        {"op": "set", "path": "turns.count", "value": 5}]}, format="json").status_code == 403
+    assert rival.patch(f"/api/scenarios/{private.pk}/", {"title": "Mine"}, format="json").status_code == 403
+    assert rival.post(f"/api/scenarios/{private.pk}/editors/", {"username": "rival"},
+                      format="json").status_code == 403
+    assert "Hidden Harry" in str(helper.get(f"/api/scenarios/{private.pk}/").json()["document"])
+    assert owner.delete(f"/api/scenarios/{private.pk}/").status_code == 204
+
+
+def test_the_page_shows_the_owner_its_editors_and_the_editor_an_editor(people, private):
+    owner, helper, rival = (client_of(people[n]) for n in ("author", "helper", "rival"))
+    added = owner.post(f"/scenarios/{private.pk}/editors/", {"username": "helper"})
+    assert added.status_code == 302 and ScenarioEditor.objects.filter(scenario=private).count() == 1
+    owner.post(f"/scenarios/{private.pk}/editors/", {"username": "nobody"})  # said in a message, nothing made
+    assert ScenarioEditor.objects.filter(scenario=private).count() == 1
+    page = owner.get(f"/scenarios/{private.pk}/").content.decode()
+    assert 'id="scenario-editors"' in page and 'data-username="helper"' in page and 'id="scenario-publish"' in page
+
+    page = helper.get(f"/scenarios/{private.pk}/").content.decode()
+    assert '"canEdit": true' in page and 'id="you-edit"' in page
+    assert 'id="scenario-publish"' not in page and 'id="side-links"' not in page and 'id="scenario-editors"' not in page
+    assert "read-only" not in page
+    # every side's sheet is the editor's to export, as the owner's
+    assert '<option value="blue">Blue: side sheet (secret)</option>' in page
+    assert '<option value="red">Red: side sheet (secret)</option>' in page
+    # publishing, side links and editors stay the owner's
+    assert helper.post(f"/scenarios/{private.pk}/publish/", {"published": "1"}).status_code == 403
+    assert helper.post(f"/scenarios/{private.pk}/links/", {"side": "blue"}).status_code == 403
+    assert not SideLink.objects.filter(scenario=private).exists()
+    assert helper.post(f"/scenarios/{private.pk}/editors/", {"username": "rival"}).status_code == 403
+    editor = ScenarioEditor.objects.get(scenario=private)
+    assert helper.post(f"/scenarios/{private.pk}/editors/{editor.pk}/remove/").status_code == 403
+    assert rival.get(f"/scenarios/{private.pk}/").status_code == 404
+
+    assert owner.post(f"/scenarios/{private.pk}/editors/{editor.pk}/remove/").status_code == 302
+    assert not ScenarioEditor.objects.filter(scenario=private).exists()
+    assert helper.get(f"/scenarios/{private.pk}/").status_code == 404
+
+
+def test_an_editor_does_not_read_the_owners_private_map_through_a_job(people, make_map):
+    """A scenario's maps stay each map's own: the owner's job on their private map is not the editor's to read
+    (its file would draw the map), until the map is published."""
+    from jobs.models import Job
+    from tests.jobs.test_scenario_map_jobs import published_on
+
+    board = make_map(people["author"], name="Secret board")
+    scenario = published_on(people["author"], board)
+    Scenario.objects.filter(pk=scenario.pk).update(published=False)
+    ScenarioEditor.objects.create(scenario=scenario, user=people["helper"])
+    job = Job.objects.create(kind="scenario-checks", subject_type="scenario", subject_id=scenario.pk,
+                             requested_by=people["author"], content_hash=scenario.content_hash, request_key="k",
+                             parameters={"scenario": scenario.pk, "content_hash": scenario.content_hash,
+                                         "maps": [["main", board.pk, board.content_hash]], "sides": "all"},
+                             status="succeeded", result={"ok": True, "findings": []})
+    owner, helper = client_of(people["author"]), client_of(people["helper"])
+    assert owner.get(f"/api/jobs/{job.pk}/").status_code == 200
+    assert helper.get(f"/scenarios/{scenario.pk}/").status_code == 200  # the scenario is theirs to read
+    assert helper.get(f"/api/jobs/{job.pk}/").status_code == 404  # the map in the job is not
+    board.published = True
+    board.save(update_fields=["published"])
+    assert helper.get(f"/api/jobs/{job.pk}/").status_code == 200
