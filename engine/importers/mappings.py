@@ -9,7 +9,8 @@ designer's mapping (``--mapping FILE``) is laid over it, its entries winning. A 
 
 Keys are the source's codes; ``*`` and ``?`` match any text (``Gs*``). An exact key wins over a pattern, and
 among patterns the first listed wins (a designer's before the defaults). A value is a terrain id, a list of
-them, or ``{"terrain": .., "level": N, "storeys": N}``; an empty list means "nothing, deliberately".
+them, or ``{"terrain": .., "level": N, "storeys": N}``; an empty list means "nothing, deliberately". A code no
+entry matches that is itself a hex terrain id of the target ruleset is that terrain.
 """
 
 import json
@@ -49,6 +50,8 @@ class Mapping:
         if code in self.looked_up:
             return self.looked_up[code]
         found = next((entry for pattern, entry in self.patterns if fnmatchcase(code, pattern)), None)
+        if found is None and code in self.catalogue.terrain_ids("hex"):
+            found = Entry((code,))  # the ruleset's own id is that terrain (a map Hexside exported)
         if len(self.looked_up) < 100_000:
             self.looked_up[code] = found
         return found
