@@ -65,14 +65,16 @@ class Geometry:
 
 def tmx(doc):
     """The map as TMX text (bytes); its tileset images are in files()."""
-    return _build(_parse(doc))[0]
+    doc = _parse(doc)
+    return _build(doc, safe_stem(doc.name))[0]
 
 
 def files(doc, stem=None):
     """{file name: bytes}: the TMX and the two tileset images it names beside it."""
     doc = _parse(doc)
-    text, images = _build(doc)
-    return {f"{stem or safe_stem(doc.name)}.tmx": text, **images}
+    stem = stem or safe_stem(doc.name)
+    text, images = _build(doc, stem)
+    return {f"{stem}.tmx": text, **images}
 
 
 def archive(doc, stem=None):
@@ -92,7 +94,7 @@ def _parse(doc):
     return doc if isinstance(doc, mapfile.MapDoc) else mapfile.parse(doc)
 
 
-def _build(doc):
+def _build(doc, stem):
     grid, catalogue = doc.grid, rulesets.get(doc.ruleset)
     geo = Geometry(grid)
     cells, hexsides = doc.resolved()
@@ -110,7 +112,6 @@ def _build(doc):
     _properties(root, [("name", "string", doc.name), ("ruleset", "string", doc.ruleset),
                        ("labels", "string", grid.labels)]
                 + ([("hex_metres", "float", f"{grid.hex_metres:g}")] if grid.hex_metres else []))
-    stem = safe_stem(doc.name)
     images = {f"{stem}-terrain.png": _terrain_image(catalogue, terrain_ids, geo)}
     _tileset(root, 1, f"{catalogue.id} terrain", geo, f"{stem}-terrain.png", len(terrain_ids),
              [[("terrain", "string", tid), ("name", "string", catalogue.get(tid)["name"])] for tid in terrain_ids])
