@@ -18,6 +18,14 @@ MAX_PDF_MM = 5080.0
 MARGIN_MM = 10.0  # the print margins (5 mm a side), for the page size checked before anything is drawn
 
 
+class Refused(ValueError):
+    """An export refused before anything is drawn; ``option`` names what to change: "format" or "hex_mm"."""
+
+    def __init__(self, option, message):
+        super().__init__(message)
+        self.option = option
+
+
 @dataclass(frozen=True)
 class Format:
     extension: str
@@ -34,20 +42,21 @@ FORMATS = {
 
 
 def check(grid, format, hex_mm):
-    """ValueError naming what is wrong, before anything is drawn: an unknown format, a hex size out of range, a
-    vector print past its bounds."""
+    """Refused (a ValueError) naming what is wrong, before anything is drawn: an unknown format, a hex size out
+    of range, a vector print past its bounds."""
     if format not in FORMATS:
-        raise ValueError(f"format {format!r} is not one of {', '.join(FORMATS)}")
+        raise Refused("format", f"format {format!r} is not one of {', '.join(FORMATS)}")
     if not HEX_MM_RANGE[0] <= hex_mm <= HEX_MM_RANGE[1]:
-        raise ValueError(f"hex size must be from {HEX_MM_RANGE[0]:g} to {HEX_MM_RANGE[1]:g} mm, got {hex_mm:g}")
+        raise Refused("hex_mm", f"hex size must be from {HEX_MM_RANGE[0]:g} to {HEX_MM_RANGE[1]:g} mm, got {hex_mm:g}")
     if format in ("svg", "pdf") and grid.size > MAX_VECTOR_HEXES:
-        raise ValueError(f"the map has {grid.size:,} hexes; a vector print holds at most {MAX_VECTOR_HEXES:,}: "
+        raise Refused("format", f"the map has {grid.size:,} hexes; a vector print holds at most {MAX_VECTOR_HEXES:,}: "
                          "print the PNG, or a smaller map")
     if format == "pdf":
         width, height = page_mm(grid, hex_mm)
         if max(width, height) > MAX_PDF_MM:
-            raise ValueError(f"the PDF page would be {width:,.0f} x {height:,.0f} mm; PDF readers take pages up to "
-                             f"{MAX_PDF_MM:,.0f} mm (200 inches) a side: choose smaller hexes or print the SVG")
+            raise Refused("hex_mm", f"the PDF page would be {width:,.0f} x {height:,.0f} mm; PDF readers take pages "
+                                    f"up to {MAX_PDF_MM:,.0f} mm (200 inches) a side: choose smaller hexes or print "
+                                    "the SVG")
 
 
 def page_mm(grid, hex_mm):
@@ -58,7 +67,7 @@ def page_mm(grid, hex_mm):
 
 
 def export(doc, format, hex_mm=19.0):
-    """The map ``doc`` (a MapDoc) in ``format``, as bytes; ValueError when check() refuses it."""
+    """The map ``doc`` (a MapDoc) in ``format``, as bytes; Refused when check() refuses it."""
     check(doc.grid, format, hex_mm)
     if format == "tiled":
         from engine.exports import tiled

@@ -23,9 +23,8 @@ class Command(MapCommand):
         format, out, hex_mm = options["format"], Path(options["out"]), options["hex_mm"]
         try:
             mapfiles.check(doc.grid, format, hex_mm)
-        except ValueError as exc:
-            field = "--hex-mm" if "hex size" in str(exc) or "page" in str(exc) else options["map"]
-            raise CliError(f"{field}: {exc}") from None
+        except mapfiles.Refused as exc:
+            raise CliError(f"{'--hex-mm' if exc.option == 'hex_mm' else options['map']}: {exc}") from None
         if format == "tiled" and out.suffix.lower() == ".tmx":
             written = tiled.files(doc, out.stem)  # the TMX, and its tileset images beside it
         else:
