@@ -101,6 +101,8 @@ class MapExportSerializer(StrictSerializer):
             mapfiles.check(self.context["grid"], data["format"], data["hex_mm"])
         except mapfiles.Refused as exc:
             raise serializers.ValidationError({exc.option: [str(exc)]}) from None
+        if data["format"] == "tiled":  # drawn at Tiled's own pixel size, whatever the print's
+            return {"format": "tiled"}
         return {"format": data["format"], "hex_mm": data["hex_mm"]}
 
 

@@ -247,7 +247,7 @@ def export_map(job):
         spec = mapfiles.FORMATS[format]
         runner.report(job, 10, f"writing the {spec.label}")
         try:
-            content = mapfiles.export(map.mapdoc(), format, parameters["hex_mm"])
+            content = mapfiles.export(map.mapdoc(), format, parameters.get("hex_mm", 19.0))
         except (ValueError, ImportError) as exc:
             raise JobError(f"the {spec.label} cannot be written: {exc}") from None
         name = f"{cards.safe_name(map.name)}.{spec.extension}"
