@@ -3,7 +3,7 @@ that writes it, shared by ``export_map`` and the map export job (docs/exports.md
 
 The print PNG stays with the print renderer (engine/render/printing.py); the formats here are the Tiled map (a
 zip of the TMX and its tileset images, engine/exports/tiled.py), the vector print (SVG or PDF,
-engine/render/vector.py) and the VASSAL module (engine/exports/vassal.py).
+engine/render/vector.py) and the VASSAL module (the vassal module of this package).
 """
 
 from dataclasses import dataclass
