@@ -139,3 +139,34 @@ def test_a_hexside_object_of_an_unknown_terrain_is_named_where_it_is():
     result = convert("map.tmx", text)
     bad = [f for f in result.findings if f.code == "unmapped-terrain"]
     assert len(bad) == 1 and "'hedgerow'" in bad[0].message and bad[0].hex and "hexsides" in bad[0].path
+
+
+def json_map(objects):
+    """A 3 x 2 flat Tiled JSON map of Hexside's pixel sizes, every hex woods, with these objects."""
+    return json.dumps({
+        "type": "map", "orientation": "hexagonal", "staggeraxis": "x", "staggerindex": "odd", "width": 3,
+        "height": 2, "tilewidth": 120, "tileheight": 104, "hexsidelength": 60, "infinite": False,
+        "properties": [{"name": "ruleset", "type": "string", "value": "ost"}],
+        "tilesets": [{"firstgid": 1, "name": "t", "tilecount": 2, "tiles": [
+            {"id": 0, "properties": [{"name": "terrain", "value": "woods"}]},
+            {"id": 1, "properties": [{"name": "level", "type": "int", "value": -1}]}]}],
+        "layers": [{"type": "tilelayer", "name": "terrain", "width": 3, "height": 2, "data": [1] * 6},
+                   {"type": "tilelayer", "name": "levels", "width": 3, "height": 2, "data": [2, 0, 0, 0, 0, 0]},
+                   {"type": "objectgroup", "name": "walls", "objects": objects}]}).encode()
+
+
+def test_a_tiled_json_map_gives_its_hexside_objects_and_levels_layer():
+    # Column 0 is not shifted (stagger odd): hex 0101's centre is at (60, 52); its S edge runs from (30, 104) to
+    # (90, 104): a line from the object's position (30, 104), 60 px to the right.
+    wall = {"id": 1, "name": "wall", "type": "hexside", "x": 30, "y": 104,
+            "polyline": [{"x": 0, "y": 0}, {"x": 60, "y": 0}], "properties": [{"name": "terrain", "value": "hedge"}]}
+    lost = {"id": 2, "name": "far", "class": "hexside", "x": 1e9, "y": 1e9,
+            "polyline": [{"x": 0, "y": 0}, {"x": 60, "y": 0}], "properties": [{"name": "terrain", "value": "hedge"}]}
+    spawn = {"id": 3, "name": "spawn", "type": "spawn", "x": 10, "y": 10, "point": True}
+    result = convert("map.tmj", json_map([wall, lost, spawn]))
+    doc = result.doc
+    # 0101's S edge, named from 0102 (the map format names an edge by its N, NE or SE side)
+    assert doc["ruleset"] == "ost" and doc["hexsides"] == [{"hex": "0102", "side": "N", "terrain": "hedge"}]
+    assert {h["hex"]: (h["terrain"], h.get("level", 0)) for h in doc["hexes"]}["0101"] == (["woods"], -1)
+    assert [f.code for f in result.findings] == ["hexside-off-map"] and "far" in result.findings[0].path
+    assert doc["extensions"]["tiled"]["ignored_layers"] == {}  # the object layer held hexsides: it was read
