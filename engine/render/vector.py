@@ -19,9 +19,10 @@ from functools import lru_cache
 
 from engine.mapfile import overlay_cells
 from engine.render import legend as legend_band
-from engine.render.canvas import Canvas, is_drawn
+from engine.render.canvas import Canvas, hex_index, is_drawn
 from engine.render.patterns import hex_points, lighter, pattern_shapes
 from engine.render.printing import HEX_MM_RANGE, PRINT_MARGIN_MM
+from engine.render.scenario import PERIMETER_INK
 from engine.render.styles import (
     CONTOUR,
     FONT_DIR,
@@ -67,8 +68,11 @@ class Scene:
     def ellipse(self, box, fill=None, stroke=None, width=0.0):
         self.shapes.append(("ellipse", tuple(map(float, box)), fill, stroke, float(width)))
 
-    def text(self, x, y, text, size, fill, anchor="mm", bold=False, halo=0.0):
-        self.shapes.append(("text", float(x), float(y), str(text), float(size), fill, anchor, bold, float(halo)))
+    def text(self, x, y, text, size, fill, anchor="mm", bold=False, halo=0.0, rotate=0):
+        """Text at (x, y) by its anchor (PIL's: "mm" centre, "mt" middle top, "lm" left middle), ``rotate``
+        degrees clockwise about that point, with a white ``halo`` round it."""
+        self.shapes.append(("text", float(x), float(y), str(text), float(size), fill, anchor, bold, float(halo),
+                            rotate))
 
     def use(self, key, x, y):
         self.shapes.append(("use", key, float(x), float(y)))
@@ -79,9 +83,9 @@ def check_hex_mm(hex_mm):
         raise ValueError(f"hex size must be from {HEX_MM_RANGE[0]:g} to {HEX_MM_RANGE[1]:g} mm, got {hex_mm}")
 
 
-def scene(cmap, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None):
+def scene(cmap, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None, scenario=None):
     """The map as shapes in millimetres: hexes ``hex_mm`` across the flats, a PRINT_MARGIN_MM margin, the
-    legend and scale bar under it, as render_print draws them."""
+    legend and scale bar under it, and what a ScenarioLayer shows (the card's map), as render_print draws them."""
     from engine.render.printing import play_area
 
     check_hex_mm(hex_mm)
@@ -89,7 +93,7 @@ def scene(cmap, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None
     canvas = Canvas(cmap, hex_mm / SQRT3, PRINT_MARGIN_MM, area)
     # Canvas rounds the map's size up to whole units (pixels there, millimetres here): the hexes keep their size.
     s, grid, catalogue = canvas.s, cmap.grid, cmap.catalogue
-    band = _legend_height(cmap, canvas) if (legend or scale_bar) else 0.0
+    band = _legend_height(cmap, canvas, scenario) if (legend or scale_bar) else 0.0
     out = Scene(canvas.map_w + 2 * canvas.margin, canvas.map_h + 2 * canvas.margin + band,
                 title=getattr(getattr(cmap, "doc", None), "name", "") or "")
     out.poly([(0, 0), (out.width, 0), (out.width, out.height), (0, out.height)], fill=PAPER)
@@ -126,10 +130,14 @@ def scene(cmap, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None
                 style = style_of(catalogue, kind)
                 _marker(out, style.get("marker") or "circle", cx + (k - (min(len(kinds), 4) - 1) / 2) * s * 0.42,
                         cy, s * 0.18, rgb(style.get("fill"), (200, 200, 200)), rgb(style.get("stroke"), INK))
+    if scenario is not None:
+        _ground(out, canvas, scenario)
     if labels:
         _labels(out, canvas)
+    if scenario is not None:
+        _pieces(out, canvas, scenario)
     if band:
-        _legend(out, canvas, cmap, canvas.map_h + 2 * canvas.margin, legend, scale_bar, hex_mm)
+        _legend(out, canvas, cmap, scenario, canvas.map_h + 2 * canvas.margin, legend, scale_bar, hex_mm)
     return out
 
 
@@ -250,26 +258,137 @@ def _labels(out, canvas):
             out.text(cx, cy + s * low, f"{storeys} st", size, LEVEL_INK)
 
 
+# -- what a scenario shows (engine/render/scenario.py draws the same for the PNG) ------------------------------
+
+def _ground(out, canvas, layer):
+    """Perimeter, setup zones, entry edges and hexes, control flags: under the labels and counters."""
+    cmap, grid, s = canvas.cmap, canvas.grid, canvas.s
+    drawn = is_drawn(canvas)
+    if layer.perimeter:
+        owner = {hex_index(cmap, h): side for side, hexes in layer.perimeter.items() for h in hexes}
+        for i, side in sorted(owner.items()):
+            if drawn[i]:
+                out.poly(canvas.corners(i), fill=layer.colour(side, 60))
+        for i, side in sorted(owner.items()):
+            if drawn[i]:
+                col, row = grid.from_index(i)
+                for k in range(6):
+                    n = grid.step(col, row, k)
+                    if grid.contains(*n) and owner.get(grid.index(*n)) != side:
+                        out.line(canvas.edge(i, k), PERIMETER_INK, s * 0.12)
+    for side, hexes in layer.setup_zones.items():
+        zone = {hex_index(cmap, h) for h in hexes}
+        for i in sorted(zone):
+            if drawn[i]:
+                out.poly(canvas.corners(i), fill=layer.colour(side, 70))
+        for i in sorted(zone):
+            if drawn[i]:
+                col, row = grid.from_index(i)
+                for k in range(6):
+                    n = grid.step(col, row, k)
+                    if not grid.contains(*n) or grid.index(*n) not in zone:
+                        out.line(canvas.edge(i, k), layer.colour(side), s * 0.08)
+    for side, edges in layer.entry_edges.items():
+        for edge in edges:
+            x0, y0 = canvas.margin, canvas.margin
+            x1, y1 = x0 + canvas.map_w, y0 + canvas.map_h
+            t = s * 0.22
+            box = {"N": (x0, y0, x1, y0 + t), "S": (x0, y1 - t, x1, y1), "W": (x0, y0, x0 + t, y1),
+                   "E": (x1 - t, y0, x1, y1)}.get(str(edge).upper())
+            if box is not None:
+                out.poly([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])],
+                         fill=layer.colour(side, 220))
+                out.text((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, f"{side} enters", t * 0.8, WHITE, bold=True,
+                         rotate=-90 if str(edge).upper() in ("W", "E") else 0)
+    for side, hexes in layer.entry_hexes.items():
+        for h in hexes:
+            i = hex_index(cmap, h)
+            if drawn[i]:
+                cx, cy = canvas.centre_px[i]
+                r = s * 0.55
+                out.poly([(cx - r * 0.6, cy - r * 0.5), (cx + r * 0.7, cy), (cx - r * 0.6, cy + r * 0.5)],
+                         fill=layer.colour(side, 200), stroke=INK, width=s * 0.02)
+    for side, hexes in layer.control.items():
+        for h in hexes:
+            i = hex_index(cmap, h)
+            if drawn[i]:
+                cx, cy = canvas.centre_px[i]
+                x, y = cx - s * 0.55, cy - s * 0.35
+                out.line([(x, y + s * 0.35), (x, y - s * 0.1)], INK, s * 0.03)
+                out.poly([(x, y - s * 0.1), (x + s * 0.28, y), (x, y + s * 0.1)], fill=layer.colour(side),
+                         stroke=INK, width=s * 0.02)
+
+
+def _pieces(out, canvas, layer):
+    """Objectives ringed with a star and their name, units as counters with their names (a stack fanned)."""
+    cmap, s = canvas.cmap, canvas.s
+    drawn = is_drawn(canvas)
+    for objective in layer.objectives:
+        i = hex_index(cmap, objective["hex"])
+        if not drawn[i]:
+            continue
+        cx, cy = canvas.centre_px[i]
+        r = s * 0.62
+        colour = layer.colour(objective["side"]) if objective.get("side") else (230, 180, 20, 255)
+        out.ellipse((cx - r, cy - r, cx + r, cy + r), stroke=colour, width=s * 0.09)
+        _marker(out, "star", cx, cy - r, s * 0.18, colour, INK)
+        if objective.get("label"):
+            out.text(cx, cy + r, objective["label"], s * 0.22, INK, bold=True, halo=s * 0.03)
+    stacks = {}
+    for unit in layer.units:
+        stacks.setdefault(hex_index(cmap, unit["hex"]), []).append(unit)
+    side, fan = s * 0.8, s * 0.22
+    for i, units in stacks.items():
+        if not drawn[i]:
+            continue
+        cx, cy = canvas.centre_px[i]
+        for k, unit in enumerate(units):
+            ox = (k - (len(units) - 1) / 2) * fan
+            x, y = cx + ox - side / 2, cy - ox - side / 2
+            fill = layer.colour(unit.get("side"))
+            shadow = s * 0.03
+            out.poly([(x + shadow, y + shadow), (x + side + shadow, y + shadow), (x + side + shadow, y + side + shadow),
+                      (x + shadow, y + side + shadow)], fill=(0, 0, 0, 90))
+            out.poly([(x, y), (x + side, y), (x + side, y + side), (x, y + side)], fill=fill, stroke=INK,
+                     width=s * 0.025)
+            ink = (0, 0, 0) if sum(fill[:3]) > 420 else WHITE
+            _counter_text(out, unit.get("label", ""), x + side / 2, y + side / 2, side * 0.9, ink)
+
+
+def _counter_text(out, text, cx, cy, width, ink):
+    """The unit's name on its counter, in at most two lines, shrunk to fit (as the PNG's counters)."""
+    words = str(text).split()
+    lines = [str(text)]
+    if len(words) > 1:
+        half = max(1, len(words) // 2)
+        lines = [" ".join(words[:half]), " ".join(words[half:])]
+    size = width * 0.3
+    while size > width * 0.05 and not all(text_width(line, size, bold=True) <= width for line in lines):
+        size *= 0.85
+    for k, line in enumerate(lines):
+        out.text(cx, cy + (k - (len(lines) - 1) / 2) * size * 1.1, line, size, ink, bold=True)
+
+
 def _legend_unit(canvas):
     return max(2.0, canvas.s * 0.22)
 
 
-def _legend_layout(cmap, canvas):
+def _legend_layout(cmap, canvas, scenario):
     u = _legend_unit(canvas)
-    entries = legend_band.legend_entries(cmap, canvas, None)
+    entries = legend_band.legend_entries(cmap, canvas, scenario)
     longest = max((text_width(name, u) for name, _, _ in entries), default=0)
     col_w = max(u * 10, longest + u * 3.5)
     cols = max(1, int(canvas.map_w // col_w))
     return u, entries, col_w, cols, math.ceil(len(entries) / cols) if entries else 0
 
 
-def _legend_height(cmap, canvas):
-    u, _, _, _, rows = _legend_layout(cmap, canvas)
+def _legend_height(cmap, canvas, scenario):
+    u, _, _, _, rows = _legend_layout(cmap, canvas, scenario)
     return u * (1.5 + rows * 2.2 + 4.5)
 
 
-def _legend(out, canvas, cmap, top, legend, scale_bar, hex_mm):
-    u, entries, col_w, cols, rows = _legend_layout(cmap, canvas)
+def _legend(out, canvas, cmap, scenario, top, legend, scale_bar, hex_mm):
+    u, entries, col_w, cols, rows = _legend_layout(cmap, canvas, scenario)
     x0, orientation = canvas.margin, cmap.grid.orientation
     if legend:
         for k, (name, layer, style) in enumerate(entries):
@@ -301,9 +420,9 @@ def _legend(out, canvas, cmap, top, legend, scale_bar, hex_mm):
                  legend_band.scale_text(metres, step, None, hex_mm, None), u * 0.9, INK, anchor="lm")
 
 
-def text_width(text, size):
+def text_width(text, size, bold=False):
     """A text's width at ``size`` (any unit), measured with the DejaVu font the print and the PNG use."""
-    return font(100).getlength(text) * size / 100
+    return font(100, bold).getlength(text) * size / 100
 
 
 # -- SVG -------------------------------------------------------------------------------------------------
@@ -360,9 +479,11 @@ def _svg_shape(parent, shape):
                                                  "rx": _num((x1 - x0) / 2), "ry": _num((y1 - y0) / 2)},
                                                 fill, stroke, width))
     elif kind == "text":
-        _, x, y, text, size, fill, anchor, bold, halo = shape
+        _, x, y, text, size, fill, anchor, bold, halo, rotate = shape
         attributes = {"x": _num(x), "y": _num(y), "font-size": _num(size), "fill": _c(fill),
                       "text-anchor": ANCHOR[anchor[0]], "dominant-baseline": BASELINE[anchor[1]]}
+        if rotate:
+            attributes["transform"] = f"rotate({_num(rotate)} {_num(x)} {_num(y)})"
         if bold:
             attributes["font-weight"] = "bold"
         if halo:
@@ -501,13 +622,16 @@ def _pdf_shape(page, shape, regular, bold):
         fills, strokes = _pdf_paint(page, fill, stroke, width)
         page.ellipse(x0, y0, x1, y1, fill=fills, stroke=strokes)
     elif kind == "text":
-        _, x, y, text, size, fill, anchor, is_bold, halo = shape
+        _, x, y, text, size, fill, anchor, is_bold, halo, rotate = shape
         name = bold if is_bold else regular
         width = page.stringWidth(text, name, size)
         dx = {"m": -width / 2, "l": 0, "r": -width}[anchor[0]]
         dy = {"m": 0.36 * size, "t": 0.76 * size}[anchor[1]]  # the baseline under a centre or a top edge
         page.saveState()
-        page.translate(x + dx, y + dy)
+        page.translate(x, y)
+        if rotate:
+            page.rotate(rotate)  # clockwise on the page, its y running down
+        page.translate(dx, dy)
         page.scale(1, -1)
         text_object = page.beginText(0, 0)
         text_object.setFont(name, size)
