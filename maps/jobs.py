@@ -132,8 +132,9 @@ def hexes_cost(parameters, map):
 
 
 # What a map export other than the PNG costs a hex, in the PNG's units (bench/bench_vector_export.py: a 60 x 40
-# map's SVG takes about an eighth of its 300 dpi PNG's time, its PDF a third; a Tiled export is its tiles' text).
-EXPORT_HEX_COST = {"svg": 60, "pdf": 160, "tiled": 10}
+# map's SVG takes about an eighth of its 300 dpi PNG's time, its PDF a third; a Tiled export of a 300 x 300 map
+# with art, 7 s).
+EXPORT_HEX_COST = {"svg": 60, "pdf": 160, "tiled": 30}
 VASSAL_BOARD_DPI = 150  # the VASSAL board is a print PNG: costed as one at this dpi
 
 
