@@ -76,8 +76,8 @@ def job_payload(job, request=None):
     return JobSerializer(job, context={"request": request}).data
 
 
-SIGN_IN = ("sign in to start a job (POST /api/token/ for a token, or the admin's sign-in page); anonymous "
-           "visitors get the stored answer of a question already answered on a published map")
+SIGN_IN = ("Sign in to start a job such as a line of sight, a print or the checks: a visitor sees only the answers "
+           "already worked out for a published map or scenario.")
 
 
 class SubjectJobView(APIView):

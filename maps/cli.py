@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from engine import mapfile
+from engine import mapfile, rulesets
 
 
 class CliError(Exception):
@@ -44,6 +44,14 @@ def read_mapping_file(path):
     if not isinstance(data, dict):
         raise CliError(f"{path}: a mapping should be a JSON object (docs/importing.md)")
     return data
+
+
+def check_level(doc, level, flag):
+    """A --level option where a unit of the map's ruleset can stand (Ruleset.standing_levels), else CliError."""
+    try:
+        rulesets.get(doc.ruleset).check_level(level, mapfile.MAX_STOREYS, what=flag)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
 
 
 def parse_markers(values):

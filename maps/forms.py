@@ -6,7 +6,7 @@ file by mapfile.parse, a scan by maps.scans; each finding is shown beside the fi
 
 from django import forms
 
-from engine import mapfile, rulesets
+from engine import importers, mapfile, rulesets
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps import scans
 from maps.api import doc_from_request
@@ -63,16 +63,53 @@ class NewMapForm(forms.Form):
         return data
 
 
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one field (a Tiled map with its tilesets), as Django's documentation shows it."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single(d, initial) for d in data]
+        return [single(data, initial)]
+
+
 class ImportForm(forms.Form):
-    file = forms.FileField(label="Map file", help_text="A Hexside map file (.json), as the export writes it.")
+    """A map file of any format the importers read. A Hexside map file is checked here and made at once; any
+    other format (or several files, or a zip) is converted in the background by whoever registered to
+    (maps.importing.background_import: batch validation), with the ruleset chosen."""
+
+    file = MultipleFileField(label="Map file", help_text=(
+        "A Hexside map (.json, as “Download the map file” writes it); a Tiled map (.tmx, .tmj or .json) with its "
+        "tilesets and images, as several files or a zip; a Battle for Wesnoth .map; a MegaMek .board; a VASSAL "
+        "module (.vmod) or buildFile; or a zip of several maps."))
+    ruleset = forms.ChoiceField(required=False, help_text="The game a community map's terrain and levels are "
+                                                          "mapped to (a Hexside map names its own).")
     published = forms.BooleanField(required=False, help_text="Everyone may see a published map.")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [("", "Old School Tactical (the default)")] + [
+            (r.id, f"{r.name} ({r.id})") for r in rulesets.all_rulesets()]
+
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        try:
-            doc = mapfile.parse(upload.read())
-            check_name(doc.name)
-        except mapfile.MapFormatError as exc:
-            raise forms.ValidationError([str(finding) for finding in exc.errors]) from None
-        self.cleaned_data["doc"] = doc
-        return upload
+        uploads = self.cleaned_data["file"]
+        self.cleaned_data["doc"] = None
+        if len(uploads) == 1 and importers.detect(uploads[0].name, uploads[0].read(65536)) == "hexside":
+            uploads[0].seek(0)
+            try:
+                doc = mapfile.parse(uploads[0].read())
+                check_name(doc.name)
+            except mapfile.MapFormatError as exc:
+                raise forms.ValidationError([str(finding) for finding in exc.errors]) from None
+            self.cleaned_data["doc"] = doc
+        for upload in uploads:
+            upload.seek(0)
+        return uploads

@@ -55,9 +55,11 @@ def stored(kind, map):
         return None
 
 
-def png(image, compress_level=6):
+def png(image, compress_level=6, dpi=None):
+    """PNG bytes; a print says its dpi in the file (pHYs), so it prints at the hex size it was drawn for."""
     out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=compress_level)
+    extra = {"dpi": (dpi, dpi)} if dpi else {}
+    image.save(out, format="PNG", compress_level=compress_level, **extra)
     return out.getvalue()
 
 

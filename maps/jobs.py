@@ -10,10 +10,11 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from engine import render
+from engine import render, rulesets
 from engine.exports import mapfiles
 from engine.los.compiled import MARKER_KINDS
 from engine.los.engine import observer_chunks
+from engine.mapfile import MAX_STOREYS
 from jobs import conf
 from jobs.api import SubjectJobView, job_schema
 from jobs.kinds import Kind
@@ -52,6 +53,17 @@ class LosJobRequestSerializer(StrictSerializer):
         grid = self.context["grid"]
         return sorted(({"hex": m["hex"], "kind": m["kind"], "count": m["count"]} for m in markers),
                       key=lambda m: (grid.index(*grid.parse_hex(m["hex"])), m["kind"], m["count"]))
+
+    def validate(self, data):
+        """An observer's or a target's level where a unit of this ruleset can stand (Ruleset.standing_levels)."""
+        ruleset = self.context.get("ruleset")
+        for name in ("from_level", "to_level", "level"):
+            if ruleset is not None and data.get(name) is not None:
+                try:
+                    ruleset.check_level(data[name], MAX_STOREYS, what="level")
+                except ValueError as exc:
+                    raise serializers.ValidationError({name: [str(exc)]}) from None
+        return data
 
 
 class LosRequestSerializer(LosJobRequestSerializer):
@@ -186,7 +198,8 @@ class MapJobView(SubjectJobView):
         return get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
 
     def parameters(self, request, map):
-        serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid()})
+        serializer = self.request_serializer(data=request.data, context={"grid": map.hex_grid(),
+                                                                         "ruleset": rulesets.get(map.ruleset)})
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
 

@@ -255,7 +255,7 @@ def export_map(job):
     runner.report(job, 10, "drawing the map")
     image = render.render_print(engine.compile_map(map.mapdoc()), dpi=parameters["dpi"], hex_mm=parameters["hex_mm"])
     runner.report(job, 80, "writing the PNG")
-    content = images.png(image, compress_level=1)
+    content = images.png(image, compress_level=1, dpi=parameters["dpi"])
     name = cards.safe_name(map.name) + ".png"
     return Outcome({"filename": name, "bytes": len(content), "width": image.width, "height": image.height},
                    file=(name, content))

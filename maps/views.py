@@ -22,7 +22,7 @@ from engine import edits
 from hexside import throttles
 from jobs import dispatch, limits
 from jobs.models import Job
-from maps import images, quotas, scans
+from maps import images, importing, quotas, scans
 from maps.findings import map_page_context
 from maps.forms import ImportForm, NewMapForm
 from maps.models import Map
@@ -104,7 +104,22 @@ def map_import(request):
         wait = _import_wait(request)
         if wait is not None:
             return _refused(request, "maps/map_import.html", {"form": ImportForm()}, wait)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and form.cleaned_data["doc"] is None:
+        # A community map: converted in the background, opened as a map from its report.
+        try:
+            page = importing.background_import(request.user, form.cleaned_data["file"], form.cleaned_data["ruleset"],
+                                               throttles.address_of(request))
+        except importing.ImportRefused as exc:
+            form.add_error("file", str(exc))
+        except limits.TooManyJobs as exc:
+            return _refused(request, "maps/map_import.html", {"form": ImportForm()}, math.ceil(exc.wait))
+        except (limits.CostTooHigh, dispatch.BrokerUnavailable) as exc:
+            form.add_error("file", str(getattr(exc, "detail", exc)))
+        else:
+            messages.success(request, "Hexside is converting the file. When it is checked, open it as your map "
+                                      "(“Open as my map”) from this report.")
+            return redirect(page)
+    elif request.method == "POST" and form.is_valid():
         try:
             map = Map.objects.create_from_doc(request.user, form.cleaned_data["doc"],
                                               published=form.cleaned_data["published"],

@@ -74,10 +74,16 @@ def test_a_batch_file_report_lists_the_first_findings_and_counts_them_all():
     rows = [", ".join(f"Zz{x:03d}{y:03d}" for x in range(60)) for y in range(60)]  # 3,364 unmapped codes
     upload = importers.Upload("codes.map", "\n".join(rows).encode())
     checked = check_upload(upload)
-    assert checked["verdict"] == "invalid" and checked["errors"] > LISTED_FINDINGS
+    # nothing fits a made-up code: the proposed mapping leaves each open, and says so for each of them
+    assert checked["verdict"] == "warnings" and checked["warnings"] > LISTED_FINDINGS
     assert len(checked["findings"]) == LISTED_FINDINGS + 1
     assert checked["findings"][-1]["code"] == "more-findings"
     assert len(json.dumps(checked["findings"])) < BOUND
+    left_open = [g for g in checked["groups"] if g["code"] == "terrain-left-open"]  # one line for all of them
+    assert len(left_open) == 1 and left_open[0]["count"] > LISTED_FINDINGS and len(left_open[0]["hexes"]) == 12
+    assert len(json.dumps(checked["groups"])) < BOUND
+    plain = importers.convert("codes.map", upload.data)  # without a proposal, they are errors
+    assert sum(f.code == "unmapped-terrain" for f in plain.findings) > LISTED_FINDINGS
 
 
 @pytest.mark.django_db

@@ -12,6 +12,7 @@ from engine import mapfile
 from hexside import throttles
 from jobs import dispatch, limits
 from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
+from validations.forms import BatchForm
 from validations.models import BatchValidation
 
 
@@ -46,8 +47,12 @@ class ValidationListView(APIView):
                    503: OpenApiResponse(description="The job queue cannot be reached; nothing was kept.")},
     )
     def post(self, request):
+        form = BatchForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return Response(form.errors, status=status.HTTP_400_BAD_REQUEST)
         try:
-            batch = start_batch(request.user, request.FILES.get("file"), throttles.address_of(request))
+            batch = start_batch(request.user, form.cleaned_data["file"], throttles.address_of(request),
+                                form.cleaned_data["ruleset"])
         except UploadRefused as exc:
             return Response({"file": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
         except limits.CostTooHigh as exc:

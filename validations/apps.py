@@ -21,7 +21,11 @@ class ValidationsConfig(AppConfig):
             return uploads + (converted or 0)
 
         quotas.register("validations", stored)
-        from validations.batches import KIND, batch_cost
+        from maps import importing
+        from validations.batches import KIND, batch_cost, start_import
+
+        # A community map uploaded on the Import page is converted by a batch validation of its files.
+        importing.set_background_import(start_import)
 
         # About no subject: a batch is its owner's alone, as a job about nothing is its requester's.
         kinds.register(kinds.Kind(KIND, "validations.batch_validation_assemble",

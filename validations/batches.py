@@ -1,13 +1,16 @@
 """Starting a batch validation, and its report: what the pages and the API share."""
 
+import io
 import os
+import zipfile
 
 from django.conf import settings
+from django.core.files.base import ContentFile
 from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve, reverse
 
 from jobs import dispatch, limits
-from maps import quotas
+from maps import importing, quotas
 from validations.models import BatchFile, BatchValidation
 
 PAGE_LIST = 50
@@ -24,9 +27,10 @@ class UploadRefused(Exception):
     """An upload that is not taken, said in one line for the page or the API."""
 
 
-def start_batch(user, upload, address=""):
-    """A new batch of the user's for an uploaded file, with its job queued (BrokerUnavailable, TooManyJobs:
-    nothing kept); ``address``: the request's, for the caps per address (jobs.limits)."""
+def start_batch(user, upload, address="", ruleset=""):
+    """A new batch of the user's for an uploaded file, converted to ``ruleset`` (blank: the default), with its job
+    queued (BrokerUnavailable, TooManyJobs: nothing kept); ``address``: the request's, for the caps per address
+    (jobs.limits)."""
     if upload is None:
         raise UploadRefused("choose a map file or a zip of map files to upload (the field 'file')")
     limit = settings.HEXSIDE_IMPORT_MAX_BYTES
@@ -41,7 +45,8 @@ def start_batch(user, upload, address=""):
     except quotas.QuotaExceeded as exc:
         raise UploadRefused(f"{upload.name}: {exc.message}") from None
     name = os.path.basename(upload.name or "upload")[:255] or "upload"
-    batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size)
+    batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size,
+                                           ruleset=ruleset or "")
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
     try:
         job, _ = dispatch.submit(KIND, {"batch": batch.pk}, user=user, parts=parts, address=address)
@@ -54,10 +59,35 @@ def start_batch(user, upload, address=""):
     return batch
 
 
+def start_import(user, uploads, ruleset="", address=""):
+    """The Import page's community maps: one file, or several (a map and its tilesets) put in one zip, checked
+    as a batch with the ruleset chosen; the report's page, where each opens as a map. UploadRefused as the
+    page's ImportRefused."""
+    upload = uploads[0]
+    if len(uploads) > 1:
+        total = sum(u.size for u in uploads)
+        limit = settings.HEXSIDE_IMPORT_MAX_BYTES
+        if total > limit:
+            raise importing.ImportRefused(f"the {len(uploads)} files are {total:,} bytes in all; an upload may be "
+                                          f"at most {limit:,} bytes (HEXSIDE_IMPORT_MAX_BYTES)")
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+            for each in uploads:
+                archive.writestr(os.path.basename(each.name) or "file", each.read())
+        stem = os.path.splitext(os.path.basename(uploads[0].name))[0] or "upload"
+        upload = ContentFile(out.getvalue(), name=f"{stem}.zip")
+    try:
+        batch = start_batch(user, upload, address, ruleset)
+    except UploadRefused as exc:
+        raise importing.ImportRefused(str(exc)) from None
+    return reverse("validation-page", args=[batch.pk])
+
+
 def file_report(row, request=None):
     return {"index": row.index, "name": row.name, "source_format": row.source_format, "verdict": row.verdict,
-            "errors": row.errors, "warnings": row.warnings, "findings": row.findings,
+            "errors": row.errors, "warnings": row.warnings, "groups": row.groups, "findings": row.findings,
             "can_open": row.document is not None,
+            "mapping": reverse("validation-mapping", args=[row.batch_id, row.index]) if row.mapping else None,
             "map": reverse("map-page", args=[row.map_id]) if row.map_id else None}
 
 
@@ -68,6 +98,7 @@ def batch_report(batch):
         "validation": batch.pk,
         "name": batch.name,
         "size": batch.size,
+        "ruleset": batch.ruleset or "ost",
         "created": batch.created.isoformat(),
         "status": job.status if job else "failed",
         "progress": job.progress if job else 0,

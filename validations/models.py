@@ -21,6 +21,8 @@ class BatchValidation(models.Model):
     name = models.CharField(max_length=255, help_text="The uploaded file's name.")
     upload = models.FileField(upload_to="validations/%Y/%m/", max_length=255)
     size = models.PositiveBigIntegerField(default=0)
+    ruleset = models.CharField(max_length=64, blank=True, default="",
+                               help_text="The ruleset its files are converted to and checked against (blank: ost).")
     job = models.ForeignKey("jobs.Job", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     files_total = models.PositiveIntegerField(default=0, help_text="Map files found in the upload (once read).")
     created = models.DateTimeField(auto_now_add=True)
@@ -56,6 +58,9 @@ class BatchFile(models.Model):
     errors = models.PositiveIntegerField(default=0)
     warnings = models.PositiveIntegerField(default=0)
     findings = models.JSONField(default=list)
+    groups = models.JSONField(default=list, help_text="Its findings one line per kind, counted over all of them.")
+    mapping = models.JSONField(null=True, blank=True, help_text="The proposed mapping it was converted with, when "
+                                                                "the default one did not fit.")
     document = models.JSONField(null=True, blank=True, help_text="The converted map, when it could be read.")
     document_bytes = models.PositiveBigIntegerField(default=0, help_text="Bytes of the converted map as JSON, for "
                                                                          "the owner's storage quota.")

@@ -51,11 +51,13 @@ def check_batch_part(job, part):
     BatchValidation.objects.filter(pk=batch.pk).update(files_total=total)
     pairs, seconds = settings.HEXSIDE_BATCH_LOS_PAIRS, settings.HEXSIDE_BATCH_LOS_SECONDS
     for index in range(part.index, total, job.parts_total):
-        checked = check_upload(uploads[index], importing.limits(), los_pairs=pairs, los_seconds=seconds)
+        checked = check_upload(uploads[index], importing.limits(), los_pairs=pairs, los_seconds=seconds,
+                               ruleset=batch.ruleset or None)
         BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
             "name": checked["name"][:500], "source_format": checked["source_format"][:32],
             "verdict": checked["verdict"], "errors": checked["errors"], "warnings": checked["warnings"],
-            "findings": checked["findings"], "document": checked["document"],
+            "findings": checked["findings"], "groups": checked["groups"], "mapping": checked["mapping"],
+            "document": checked["document"],
             "document_bytes": document_bytes(checked["document"])})
         done = BatchFile.objects.filter(batch=batch).count()
         runner.report(job, 95 * done // max(1, total), f"{done} of {total} files checked")

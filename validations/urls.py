@@ -9,6 +9,7 @@ urlpatterns = [
     path("validations/<int:pk>/", views.validation_page, name="validation-page"),
     path("validations/<int:pk>/report.json", views.validation_download, name="validation-download"),
     path("validations/<int:pk>/files/<int:index>/open/", views.open_file_page, name="validation-open"),
+    path("validations/<int:pk>/files/<int:index>/mapping.json", views.mapping_download, name="validation-mapping"),
     path("api/validations/", api.ValidationListView.as_view(), name="api-validations"),
     path("api/validations/<int:pk>/", api.ValidationDetailView.as_view(), name="api-validation"),
     path("api/validations/<int:pk>/files/<int:index>/open/", api.ValidationOpenView.as_view(),

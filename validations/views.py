@@ -5,8 +5,9 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from engine import mapfile
@@ -14,6 +15,7 @@ from hexside import throttles
 from jobs import dispatch, limits
 from jobs.models import Job
 from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
+from validations.forms import BatchForm
 from validations.models import BatchValidation
 
 
@@ -25,7 +27,11 @@ def validations_page(request):
         try:
             if wait is not None:
                 raise limits.TooManyJobs(wait=wait, detail="too many batches started for now")
-            batch = start_batch(request.user, request.FILES.get("file"), throttles.address_of(request))
+            form = BatchForm(request.POST, request.FILES)
+            if not form.is_valid():
+                raise UploadRefused(" ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))
+            batch = start_batch(request.user, form.cleaned_data["file"], throttles.address_of(request),
+                                form.cleaned_data["ruleset"])
         except (UploadRefused, limits.CostTooHigh) as exc:
             messages.error(request, str(exc))
         except limits.TooManyJobs as exc:
@@ -37,7 +43,7 @@ def validations_page(request):
             return redirect("validation-page", pk=batch.pk)
     batches = BatchValidation.objects.filter(owner=request.user).select_related("job")[:PAGE_LIST]
     response = render(request, "validations/validations.html", {
-        "batches": batches, "max_bytes": settings.HEXSIDE_IMPORT_MAX_BYTES,
+        "batches": batches, "form": BatchForm(), "max_bytes": settings.HEXSIDE_IMPORT_MAX_BYTES,
         "max_entries": settings.HEXSIDE_IMPORT_MAX_ZIP_ENTRIES}, status=200 if retry is None else 429)
     if retry is not None:
         response["Retry-After"] = str(int(retry))
@@ -62,6 +68,19 @@ def validation_download(request, pk):
 
 
 @login_required
+def mapping_download(request, pk, index):
+    """The proposed mapping a file was converted with, as the mapping file import_map --mapping reads."""
+    row = own_file(request.user, pk, index)
+    if not row.mapping:
+        raise Http404("this file was converted with the default mapping")
+    response = HttpResponse(json.dumps(row.mapping, ensure_ascii=False, indent=1),
+                            content_type="application/json; charset=utf-8")
+    stem = row.name.rsplit("/", 1)[-1].rsplit("!", 1)[-1].rsplit(".", 1)[0] or "map"
+    response["Content-Disposition"] = f'attachment; filename="{slugify(stem) or "map"}-mapping.json"'
+    return response
+
+
+@login_required
 @require_POST
 def open_file_page(request, pk, index):
     row = own_file(request.user, pk, index)
@@ -70,6 +89,11 @@ def open_file_page(request, pk, index):
     except mapfile.MapFormatError as exc:
         messages.error(request, f"{row.name}: {exc.errors[0].message}")
         return redirect("validation-page", pk=pk)
+    left_open = next((g for g in row.groups if g["code"] == "terrain-left-open"), None)
+    if left_open:
+        messages.warning(request, f"{map.name}: {left_open['count']} source terrain code"
+                                  f"{'s' * (left_open['count'] != 1)} had no terrain of {map.ruleset} and were left "
+                                  f"open, flagged in the map's findings (first: {left_open['message']})")
     return redirect(editor_url(map))
 
 

@@ -18,14 +18,18 @@ def verdict(findings, doc):
     return "warnings" if findings else "ok"
 
 
-def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0):
-    """One of ``importers.expand()``'s uploads, converted and checked: a dict ready to store and report.
+def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0, ruleset=None):
+    """One of ``importers.expand()``'s uploads, converted to ``ruleset`` and checked: a dict ready to store and
+    report.
 
-    ``document`` is the canonical map document (or None), ready to be opened as a map of one's own.
+    ``document`` is the canonical map document (or None), ready to be opened as a map of one's own; when the
+    default mapping did not fit, it is converted with a proposed one, which is ``mapping``. ``groups`` are the
+    findings one line per kind (engine.checks.findings.grouped), counted over all of them.
     """
+    proposal = None
     try:
-        doc, findings, source_format = file_findings.validate_upload(upload, limits=limits, los_pairs=los_pairs,
-                                                                  los_seconds=los_seconds)
+        doc, findings, source_format, proposal = file_findings.validate_proposed(
+            upload, ruleset=ruleset, limits=limits, los_pairs=los_pairs, los_seconds=los_seconds)
     except Exception as exc:  # noqa: BLE001 - one file that breaks an importer must not stop the batch
         doc, source_format = None, "unknown"
         findings = [mapfile.Finding("$", f"this file could not be converted ({exc.__class__.__name__}: {exc})",
@@ -39,5 +43,7 @@ def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0):
         "errors": sum(f.severity == "error" for f in findings if f.code != "more-findings"),
         "warnings": sum(f.severity != "error" for f in findings if f.code != "more-findings"),
         "findings": [f.as_dict() for f in listed],
+        "groups": file_findings.grouped(findings),
+        "mapping": proposal,
         "document": mapfile.to_dict(doc) if doc is not None else None,
     }

@@ -87,9 +87,44 @@ def validate_source(name, data, *, files=None, limits=None, ruleset=None, mappin
 def validate_upload(upload, *, ruleset=None, mapping=None, limits=None, los_pairs=checks.DEFAULT_PAIRS,
                     los_seconds=checks.DEFAULT_SECONDS):
     """(doc or None, findings, source format) for one of importers.expand()'s uploads: converted, then checked."""
+
+    doc, findings, source_format, _proposal = validate_proposed(upload, ruleset=ruleset, mapping=mapping,
+                                                                limits=limits, los_pairs=los_pairs,
+                                                                los_seconds=los_seconds, propose=False)
+    return doc, findings, source_format
+
+
+# What the default mapping could not do that a proposed mapping does: the file is then converted with the proposal.
+PROPOSABLE = ("unmapped-terrain", "level-out-of-range")
+
+
+def validate_proposed(upload, *, ruleset=None, mapping=None, limits=None, los_pairs=checks.DEFAULT_PAIRS,
+                      los_seconds=checks.DEFAULT_SECONDS, propose=True):
+    """validate_upload(), and when the default mapping leaves source codes unmapped or levels out of range (and
+    the designer gave no mapping), the file converted again with a proposed one (engine/importers/suggest.py):
+    (doc or None, findings, source format, proposal or None). Nothing becomes open ground without a finding
+    saying so: the proposal's flagged codes are ``terrain-left-open`` warnings naming their hexes."""
     from engine import importers
+    from engine.importers import suggest
 
     result = importers.convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
+    proposal = None
+    if propose and mapping is None and result.survey is not None and any(
+            f.code in PROPOSABLE and f.severity == "error" for f in result.findings):
+        proposal = suggest.proposal_for(result, upload.name, ruleset, limits)
+        if proposal is not None:
+            result = None  # the default conversion is let go before the second is made
+            result = importers.convert_upload(upload, ruleset=ruleset, mapping=proposal, limits=limits)
+            unsure = [code for code, entry in proposal["terrain"].items()
+                      if entry["confidence"] < 0.9 and not entry.get("flag")]
+            said = [f"levels: {proposal['levels']['reason']}"] if proposal["levels"]["confidence"] < 1 else []
+            if unsure:
+                said.insert(0, f"{len(unsure)} source terrain code{'s' * (len(unsure) != 1)} to check "
+                               f"({', '.join(unsure[:8])}{' ..' if len(unsure) > 8 else ''})")
+            result.findings.insert(0, warning("$", "converted with a proposed mapping, since the default one did "
+                                              f"not fit{': ' if said else ''}{'; '.join(said)}. Download the "
+                                              "mapping to check or edit it",
+                                              code="proposed-mapping"))
     doc, findings, source_format, converted = None, list(result.findings), result.source_format, result.doc
     result = None  # the converted dict is let go once read: a 500 x 500 map is held once, not twice
     if converted is not None:
@@ -100,4 +135,22 @@ def validate_upload(upload, *, ruleset=None, mapping=None, limits=None, los_pair
         else:
             converted = None
             findings.extend(check_map(doc, los_pairs=los_pairs, los_seconds=los_seconds))
-    return doc, findings, source_format
+    return doc, findings, source_format, proposal
+
+
+GROUP_HEXES = 12  # hexes named in one group of findings
+
+
+def grouped(findings):
+    """One line per kind of finding (severity and code), most severe and most frequent first, with its count, its
+    first hexes and its first message: what a report shows instead of 104 near-identical lines."""
+    groups = {}
+    for f in findings:
+        if f.code == "more-findings":
+            continue
+        group = groups.setdefault((f.severity, f.code), {"severity": f.severity, "code": f.code, "count": 0,
+                                                         "hexes": [], "message": f.message, "where": f.where})
+        group["count"] += 1
+        if f.hex and f.hex not in group["hexes"] and len(group["hexes"]) < GROUP_HEXES:
+            group["hexes"].append(f.hex)
+    return sorted(groups.values(), key=lambda g: (g["severity"] != "error", -g["count"], g["code"]))

@@ -71,6 +71,7 @@ class ImportResult:
     findings: list
     source_format: str
     files: dict = field(default_factory=dict)  # file name -> bytes to store beside the map (a board image)
+    survey: dict | None = None  # the source's codes with their counts and hexes, and its elevations (suggest.py)
 
     @property
     def ok(self):
@@ -220,7 +221,7 @@ def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None):
         doc = None
     if doc is not None:
         doc = common.finish(doc, context)
-    return ImportResult(doc, context.findings, kind, context.out_files)
+    return ImportResult(doc, context.findings, kind, context.out_files, context.survey)
 
 
 def convert_upload(upload, **options):

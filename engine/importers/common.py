@@ -23,6 +23,7 @@ from engine.importers import mappings
 from engine.importers.errors import Refused, finding
 
 LISTED_HEXES = 12  # hexes named in one finding's message; the rest are counted
+SURVEY_HEXES = 5  # example hexes of each source code in a proposed mapping
 MAX_FINDINGS = 500  # findings one conversion keeps; the rest are counted in a last one (mapfile.Findings)
 
 
@@ -47,6 +48,7 @@ class Context:
     mapping: dict | None = None
     findings: list = field(default_factory=lambda: mapfile.Findings(MAX_FINDINGS, "findings"))
     out_files: dict = field(default_factory=dict)
+    survey: dict | None = None  # what the source holds, for a proposed mapping (MapBuilder.build, suggest.py)
 
     def error(self, path, message, hex=None, code="invalid"):
         self.findings.append(finding(mapfile.shorten(path), mapfile.shorten(message), hex, code))
@@ -269,8 +271,9 @@ class MapBuilder:
         context, grid, mapping = self.context, self.grid, self.mapping
         catalogue = mapping.catalogue
         default = mapfile._default_open(catalogue)
-        unmapped, off_levels, off_storeys = {}, {}, {}
+        unmapped, off_levels, off_storeys, kept_open = {}, {}, {}, {}
         hexes, mapped = [], {}  # mapped: (codes, elevation, storeys) -> what the mapping makes of them
+        codes_seen, elevations = {}, set()
         for index, value in enumerate(self.hexes):
             if value is None:
                 continue
@@ -278,13 +281,23 @@ class MapBuilder:
             label = grid.label(col, row)
             if value not in mapped:
                 mapped[value] = self.map_codes(*value)
+                elevations.add(value[1])
             terrain, storeys, lost, raw = mapped[value]
+            for code in dict.fromkeys(value[0]):
+                seen = codes_seen.setdefault(code, [0, []])
+                seen[0] += 1
+                if len(seen[1]) < SURVEY_HEXES:
+                    seen[1].append(label)
             for code in lost:
                 labels = unmapped.setdefault(code, [])
                 if not labels or labels[-1] != label:
                     labels.append(label)
+            for code in value[0]:
+                entry = mapping.lookup(code)
+                if entry is not None and entry.flag:
+                    kept_open.setdefault(code, []).append(label)
             fitted = fit_level(raw, catalogue)
-            if fitted != raw:
+            if fitted != round_level(raw, catalogue):  # clamped to the range, not only rounded to the step
                 off_levels.setdefault(raw, []).append((label, fitted))
             entry = {"hex": label}
             if terrain and terrain != [default]:
@@ -300,6 +313,12 @@ class MapBuilder:
             if len(entry) > 1:
                 hexes.append(entry)
         self.hexes = self.values = None  # the document holds what is needed from here
+        context.survey = {"codes": {code: {"count": n, "hexes": labels} for code, (n, labels) in codes_seen.items()},
+                          "elevations": [min(elevations), max(elevations)] if elevations else None}
+        for code, labels in kept_open.items():
+            context.warn("$", f"source terrain {code!r} was left as {default!r}, as the mapping says, and flagged: "
+                              f"nothing in {catalogue.id!r} fits it ({counted(labels)}); paint those hexes, or map "
+                              f"{code!r} to a terrain", labels[0], code="terrain-left-open")
         for code, labels in unmapped.items():
             context.error("$", f"source terrain {code!r} has no mapping to {catalogue.id!r} terrain "
                                f"({counted(labels)}); those hexes were given only what else was mapped (or "
@@ -353,10 +372,15 @@ class MapBuilder:
         return terrain, storeys, lost, elevation * mapping.level_scale + mapping.level_offset + (level or 0)
 
 
+def round_level(value, catalogue):
+    """A level rounded to the ruleset's step (a scaled elevation may fall between two)."""
+    step = catalogue.level_step or 1
+    return int(round(value / step)) * step
+
+
 def fit_level(value, catalogue):
     """The nearest level the ruleset allows (its range and its step)."""
-    step = catalogue.level_step or 1
-    level = int(round(value / step)) * step
+    level = round_level(value, catalogue)
     if catalogue.level_min is not None:
         level = max(level, catalogue.level_min)
     if catalogue.level_max is not None:

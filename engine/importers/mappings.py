@@ -9,8 +9,11 @@ designer's mapping (``--mapping FILE``) is laid over it, its entries winning. A 
 
 Keys are the source's codes; ``*`` and ``?`` match any text (``Gs*``). An exact key wins over a pattern, and
 among patterns the first listed wins (a designer's before the defaults). A value is a terrain id, a list of
-them, or ``{"terrain": .., "level": N, "storeys": N}``; an empty list means "nothing, deliberately". A code no
-entry matches that is itself a hex terrain id of the target ruleset is that terrain.
+them, or ``{"terrain": .., "level": N, "storeys": N}``; an empty list means "nothing, deliberately", and with
+``"flag": true`` "nothing fits: leave it open and say so" (a warning naming its hexes). A proposed mapping
+(engine/importers/suggest.py) adds what it saw and how sure it is (``confidence``, ``count``, ``hexes``,
+``reason``), which a mapping may keep and the reader passes over. A code no entry matches that is itself a hex
+terrain id of the target ruleset is that terrain.
 """
 
 import json
@@ -24,6 +27,7 @@ from engine.importers.errors import Refused, finding
 FOLDER = Path(__file__).resolve().parent / "mappings"
 DEFAULT_RULESET = "ost"
 KEYS = ("source", "ruleset", "note", "levels", "terrain")
+INFORMATION = ("confidence", "count", "hexes", "reason", "source_range", "note")  # read by people, not the mapping
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class Entry:
     terrain: tuple
     level: int | None = None
     storeys: int | None = None
+    flag: bool = False  # nothing fits: the hexes keep the default terrain, with a warning
 
 
 class Mapping:
@@ -63,8 +68,9 @@ class Mapping:
         """Lay one mapping file's entries in; ``first`` puts them ahead of what is there (a designer's)."""
         self.looked_up = {}
         levels = data.get("levels", {})
-        if not isinstance(levels, dict) or set(levels) - {"scale", "offset"} or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) for v in levels.values()):
+        scale = {k: v for k, v in levels.items() if k not in INFORMATION} if isinstance(levels, dict) else None
+        if scale is None or set(scale) - {"scale", "offset"} or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in scale.values()):
             findings.append(finding(f"{where}.levels", "expected {\"scale\": number, \"offset\": number}",
                                     code="bad-mapping"))
         else:
@@ -93,13 +99,17 @@ class Mapping:
 
     def entry(self, value, where, findings):
         level = storeys = None
+        flag = False
         if isinstance(value, dict):
-            unknown = set(value) - {"terrain", "level", "storeys", "note"}
+            unknown = set(value) - {"terrain", "level", "storeys", "flag", *INFORMATION}
             if unknown:
                 findings.append(finding(where, f"unknown key(s) {', '.join(sorted(unknown))}; expected terrain, "
-                                               "level, storeys", code="bad-mapping"))
+                                               "level, storeys, flag", code="bad-mapping"))
                 return None
-            level, storeys = value.get("level"), value.get("storeys")
+            level, storeys, flag = value.get("level"), value.get("storeys"), value.get("flag", False)
+            if not isinstance(flag, bool):
+                findings.append(finding(f"{where}.flag", f"expected true or false, got {flag!r}", code="bad-mapping"))
+                return None
             for name, v in (("level", level), ("storeys", storeys)):
                 if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                     findings.append(finding(f"{where}.{name}", f"expected a whole number, got {v!r}",
@@ -118,7 +128,7 @@ class Mapping:
                                            f"{self.catalogue.id!r}; expected one of: {', '.join(sorted(known))}",
                                     code="bad-mapping"))
             return None
-        return Entry(tuple(dict.fromkeys(ids)), level, storeys)
+        return Entry(tuple(dict.fromkeys(ids)), level, storeys, flag)
 
 
 def default_path(source, ruleset_id):

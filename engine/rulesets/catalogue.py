@@ -34,8 +34,19 @@ TOP_ORDER = ("id", "name", "base") + TOP_INHERITED + ("notes",) + TOP_OPTIONAL_I
 TOP_KEYS = set(TOP_ORDER) | {"extends_base", "styles"}
 
 ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "rule")
-ENTRY_OPTIONAL = ("linear", "los_term", "los_rule", "obstacle", "notes", "decided", "style")
+# What an entry means for a scenario's set-up, read by its game's scenario checks (docs/rulesets/catalogues.md,
+# "Set-up data"): the column shifts an LOS into it gets (hidden set-up), the unit kinds that may not hide in it
+# even so, whether units in it may hide in any terrain, a hard stacking limit, the rule by which the location it
+# is in may never be overstacked. Where a marker may be placed is its ``placing`` (below).
+SETUP_KEYS = ("column_shift", "hidden_barred", "hidden_anywhere", "stacking_limit", "never_overstacked")
+STACKING_LIMIT_KEYS = ("points", "or_one", "rule")
+ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "obstacle", "notes", "decided", "style",
+                  "placing") + SETUP_KEYS
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
+# Where a marker may be placed in a scenario (docs/rulesets/catalogues.md, "Placing a marker"): the terrain ids it
+# may not be placed in, whether it faces a hexside or a vertex, and the rule that says so.
+PLACING_KEYS = ("barred", "facing", "rule")
+PLACING_FACINGS = ("hexside", "vertex")
 
 # How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
 # entry always carries all six keys, null where unused; stroke_width is a fraction of the hex's flat-to-flat width.
@@ -92,7 +103,7 @@ DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a
 # never a unit's name. A scenario may declare types of its own with the same entry keys.
 UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
 UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
-                  "attaches_to", "rule", "notes")
+                  "attaches_to", "casualty_points", "rule", "notes")
 UNIT_TYPE_REQUIRED = ("id", "name", "kind")
 
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")
@@ -159,6 +170,20 @@ class Ruleset:
     def __contains__(self, terrain_id):
         return terrain_id in self.terrain
 
+    def standing_levels(self, storeys):
+        """(lowest, highest) level a unit can stand at: the ruleset's ground levels, and above its highest ground
+        up to the top of a building of ``storeys`` storeys (the map format's most, MAX_STOREYS). An LOS question
+        at a level outside them asks about a place the map cannot have."""
+        return self.level_min, self.level_max + (storeys - 1) * self.level_step
+
+    def check_level(self, level, storeys, what="level"):
+        """ValueError in a designer's words when ``level`` is outside :meth:`standing_levels`."""
+        low, high = self.standing_levels(storeys)
+        if level is not None and not low <= level <= high:
+            raise ValueError(f"{what} {level} is outside what a unit can stand at in {self.name}: from "
+                             f"{low} (its lowest ground) to {high} (its highest ground, {self.level_max}, plus "
+                             f"the upper storeys of a {storeys}-storey building)")
+
     def open_hex(self):
         """The terrain of a hex that holds nothing else: the catalogue's open_terrain, where this ruleset has it,
         else an entry called open or clear, else its first hex terrain by id."""
@@ -206,6 +231,12 @@ class Ruleset:
         """What runs through this terrain for movement ("road", "railroad") or None; None for an unknown id."""
         entry = self.terrain.get(terrain_id)
         return entry.get("linear") if entry is not None else None
+
+    def kinds(self, terrain_id):
+        """What this terrain or marker is in its game's words (its entry's ``kinds``: "building",
+        "fortification", "minefield", ...), which the scenario checks read instead of ids; () for an unknown id."""
+        entry = self.terrain.get(terrain_id)
+        return tuple(entry.get("kinds") or ()) if entry is not None else ()
 
     def movement_conditions(self, terrain_ids):
         """The movement conditions a unit standing in a hex with these terrain ids may claim: along-road where

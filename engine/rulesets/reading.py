@@ -27,9 +27,12 @@ from engine.rulesets.catalogue import (
     MARKERS,
     OBSTACLES,
     PATTERNS,
+    PLACING_FACINGS,
+    PLACING_KEYS,
     PLAY_ORDER_KEYS,
     SCENARIO_KEYS,
     SCENARIO_PARTS,
+    STACKING_LIMIT_KEYS,
     STYLE_KEYS,
     STYLE_REQUIRED,
     TABLE_SCALE_KEYS,
@@ -321,6 +324,10 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
             problems.add(f"{path}.name", "must be a non-empty string")
         if "linear" in entry and entry["linear"] is not None and entry["linear"] not in LINEAR:
             problems.add(f"{path}.linear", f"{entry['linear']!r} is not null or one of {', '.join(LINEAR)}")
+        if "kinds" in entry and (not isinstance(entry["kinds"], list) or not all(
+                isinstance(k, str) and ID_PATTERN.match(k) for k in entry["kinds"])
+                or len(set(entry["kinds"])) != len(entry["kinds"])):
+            problems.add(f"{path}.kinds", "must be a list of lower-case words joined by '-', each once")
         for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
             if key in entry and entry[key] not in allowed:
                 problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
@@ -339,10 +346,75 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
             _check_style(entry["style"], f"{path}.style", problems)
         elif builtin:
             problems.add(f"{path}.style", "is required in a built-in catalogue")
+        _check_setup(entry, path, problems)
         if "decided" in entry:
             decided = entry["decided"]
             if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
                 problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
+        if "placing" in entry:
+            _check_placing(entry["placing"], f"{path}.placing", problems)
+    ids = {entry.get("id") for entry in terrain if isinstance(entry, dict)}
+    for n, entry in enumerate(terrain):
+        barred = entry.get("placing", {}).get("barred") if isinstance(entry, dict) and isinstance(
+            entry.get("placing"), dict) else None
+        if isinstance(barred, list) and not extends:
+            for tid in barred:
+                if isinstance(tid, str) and tid not in ids:
+                    problems.add(f"terrain[{n}].placing.barred", f"{tid!r} is not a terrain id of this ruleset")
+
+
+def _check_placing(placing, path, problems):
+    """A marker's placing: {barred: [terrain ids], facing: hexside | vertex | null, rule}."""
+    if not isinstance(placing, dict):
+        problems.add(path, f"must be an object with the keys {', '.join(PLACING_KEYS)}")
+        return
+    _check_keys(placing, PLACING_KEYS, ("rule",), path, problems)
+    barred = placing.get("barred", [])
+    if not isinstance(barred, list) or not all(isinstance(t, str) and ID_PATTERN.match(t) for t in barred):
+        problems.add(f"{path}.barred", "must be a list of terrain ids")
+    if placing.get("facing") is not None and placing["facing"] not in PLACING_FACINGS:
+        problems.add(f"{path}.facing", f"{placing['facing']!r} is not null or one of {', '.join(PLACING_FACINGS)}")
+    if "rule" in placing and not _is_text(placing["rule"]):
+        problems.add(f"{path}.rule", "must be a non-empty string")
+
+
+def _check_setup(entry, path, problems):
+    """The set-up data of a terrain entry (SETUP_KEYS); which ids and kinds it names is the scenario checks' to read."""
+    if "column_shift" in entry and entry["column_shift"] is not None and not (
+            _is_int(entry["column_shift"]) and entry["column_shift"] >= 0):
+        problems.add(f"{path}.column_shift", "must be a whole number 0 or more, or null where it depends on the "
+                                             "unit's position")
+    if "never_overstacked" in entry and not _is_text(entry["never_overstacked"]):
+        problems.add(f"{path}.never_overstacked", "must be the rule that says so, e.g. 'ATS 8.31.531'")
+    if "hidden_anywhere" in entry and not isinstance(entry["hidden_anywhere"], bool):
+        problems.add(f"{path}.hidden_anywhere", "must be true or false")
+    if "hidden_barred" in entry:
+        barred = entry["hidden_barred"]
+        if not isinstance(barred, dict):
+            problems.add(f"{path}.hidden_barred", "must be an object {kinds, rule}")
+        else:
+            _check_keys(barred, ("kinds", "rule"), ("kinds", "rule"), f"{path}.hidden_barred", problems)
+            if "kinds" in barred and not _is_id_list(barred["kinds"]):
+                problems.add(f"{path}.hidden_barred.kinds", "must be a list of unit kinds")
+            if "rule" in barred and not _is_text(barred["rule"]):
+                problems.add(f"{path}.hidden_barred.rule", "must be a non-empty string")
+    if "stacking_limit" in entry:
+        limit = entry["stacking_limit"]
+        where = f"{path}.stacking_limit"
+        if not isinstance(limit, dict):
+            problems.add(where, f"must be an object with the keys {', '.join(STACKING_LIMIT_KEYS)}")
+        else:
+            _check_keys(limit, STACKING_LIMIT_KEYS, ("points", "rule"), where, problems)
+            if "points" in limit and not (_is_int(limit["points"]) and limit["points"] >= 0):
+                problems.add(f"{where}.points", "must be a whole number 0 or more")
+            if "or_one" in limit and not _is_id_list(limit["or_one"]):
+                problems.add(f"{where}.or_one", "must be a list of unit kinds")
+            if "rule" in limit and not _is_text(limit["rule"]):
+                problems.add(f"{where}.rule", "must be a non-empty string")
+
+
+def _is_id_list(value):
+    return isinstance(value, list) and all(isinstance(v, str) and ID_PATTERN.match(v) for v in value)
 
 
 def _check_table_scale(scale, problems):
@@ -618,11 +690,13 @@ def _resolve(data, base):
 
 def _resolve_linear(terrain, base):
     """An entry that replaces a base entry of the same id keeps its road or railroad unless it says otherwise
-    (``"linear": null`` says it carries none); an entry of a new id carries one only where it says so."""
-    base_linear = {e["id"]: e.get("linear") for e in base["terrain"]} if base is not None else {}
-    for entry in terrain:
-        if "linear" not in entry and base_linear.get(entry["id"]):
-            entry["linear"] = base_linear[entry["id"]]
+    (``"linear": null`` says it carries none), and its kinds (a building, a fortification, a minefield) unless it
+    gives its own; an entry of a new id has them only where it says so."""
+    for key in ("linear", "kinds"):
+        inherited = {e["id"]: e.get(key) for e in base["terrain"]} if base is not None else {}
+        for entry in terrain:
+            if key not in entry and inherited.get(entry["id"]):
+                entry[key] = copy.deepcopy(inherited[entry["id"]])
 
 
 def _resolve_styles(terrain, base, overrides):

@@ -82,6 +82,12 @@ def unit_type_problems(entry, where, kinds, echelons, classes, terrain_ids):
     for key, low in (("stacking", 0), ("steps", 1)):
         if key in entry and entry[key] is not None and (not _is_int(entry[key]) or entry[key] < low):
             problems.add(f"{where}.{key}", f"must be a whole number, {low} or more, or null, not {entry[key]!r}")
+    if "casualty_points" in entry:
+        value = entry["casualty_points"]
+        values = value if isinstance(value, list) else [value]
+        if not values or not all(_is_int(v) and v >= 0 for v in values):
+            problems.add(f"{where}.casualty_points", "must be a whole number, 0 or more, or a list of them (full "
+                                                     f"strength first), not {value!r}")
     if "hidden" in entry and not isinstance(entry["hidden"], bool):
         problems.add(f"{where}.hidden", "must be true or false")
     if "echelon" in entry and entry["echelon"] is not None and (echelons is None or

@@ -148,6 +148,8 @@ def withheld_paths(viewed):
     for index, side in enumerate(viewed.get("sides") or []):
         gone = withheld.get(side.get("id")) or {}
         paths += [f"sides[{index}].{key}" for key in ("brief", "victory", "setup_zone", "fields") if gone.get(key)]
+        if gone.get("units") and not side.get("oob"):
+            paths.append(f"sides[{index}].oob")  # every unit withheld: "has no units" is about the reader's view
         if gone.get("victory"):
             paths.append("sides")
     return paths

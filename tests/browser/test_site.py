@@ -9,10 +9,13 @@ import pytest
 from PIL import Image
 
 from maps.models import Map
+from tests.data import COMMUNITY
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path("tests/browser/artifacts")
+WESNOTH = (COMMUNITY / "cjhopman+Battle-for-Wesnoth-on-Android" / "wesnoth-1.8.5" / "data" / "multiplayer" / "maps"
+           / "2p_Hamlets.map")
 SAMPLE = Path("maps/samples/hill-112.json")
 
 
@@ -116,6 +119,15 @@ def test_a_designer_signs_up_makes_imports_duplicates_and_deletes_maps(live_serv
     imported = Map.objects.get(name=data["name"])
     assert imported.published and imported.owner == made.owner
     assert page.locator("h1").inner_text().startswith(imported.name)
+
+    # A community map on the same page: converted in the background for the game chosen, followed on its report.
+    page.locator("header").get_by_role("link", name="Import").click()
+    page.get_by_label("Map file").set_input_files(str(WESNOTH))
+    page.get_by_label("Ruleset").select_option("tocs")
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url("**/validations/*/")
+    assert page.locator("h1").inner_text() == f"Validation of {WESNOTH.name}"
+    shot(page, "import-community-map")
 
     # Duplicate from the list: a private copy with its own history.
     page.locator("header").get_by_role("link", name="My maps").click()

@@ -38,6 +38,11 @@ def test_a_los_request_is_queued_and_answered_202_with_the_job(user_client, user
     assert len(broker_messages(jobs_isolated)) == 1
 
 
+def test_a_level_a_unit_can_stand_at_is_asked(user_client, user_map, jobs_isolated):
+    for level in (-1, 12):  # the lowest ground, the top storey of a 10-storey building on the highest hill
+        assert post(user_client, user_map, "los", {"from": "C4", "to": "D5", "from_level": level}).status_code == 202
+
+
 @pytest.mark.parametrize("kind, data, field, words", [
     ("los", {"from": "Z99", "to": "C4"}, "from", "off the map"),
     ("los", {"from": "C4"}, "to", "required"),
@@ -47,6 +52,10 @@ def test_a_los_request_is_queued_and_answered_202_with_the_job(user_client, user
     ("los", {"from": "C4", "to": "D5", "markers": [{"hex": "Q1", "kind": "smoke"}]}, "markers", "off the map"),
     ("viewshed", {"from": [40, 2]}, "from", "off the map"),
     ("viewshed", {"from": "C4", "level": 5000}, "level", "less than or equal"),
+    # OST stands from level -1 to its highest hill (3) plus nine upper storeys
+    ("los", {"from": "C4", "to": "D5", "from_level": 13}, "from_level", "outside what a unit can stand at in Old"),
+    ("los", {"from": "C4", "to": "D5", "to_level": -2}, "to_level", "from -1 (its lowest ground) to 12"),
+    ("viewshed", {"from": "C4", "level": 40}, "level", "outside what a unit can stand at"),
     ("analysis", {"height": "tall"}, "height", "integer"),
 ])
 def test_a_wrong_request_is_refused_naming_the_field_and_nothing_is_queued(user_client, user_map, jobs_isolated,
@@ -88,7 +97,8 @@ def test_starting_a_job_needs_a_signed_in_user_and_anonymous_visitors_get_stored
         api_client, user_client, other_published_map):
     refused = post(api_client, other_published_map, "los", {"from": "A1", "to": "J8"})
     assert refused.status_code in (401, 403)
-    assert "sign in to start a job" in refused.json()["detail"]
+    assert "Sign in to start a job" in refused.json()["detail"]
+    assert "/api/" not in refused.json()["detail"] and "admin" not in refused.json()["detail"]  # a designer's words
     assert not Job.objects.exists()
 
     asked = post(user_client, other_published_map, "los", {"from": "A1", "to": "J8"})

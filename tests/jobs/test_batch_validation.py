@@ -233,3 +233,55 @@ def test_the_upload_page_says_what_is_wrong_and_is_for_signed_in_users(client, u
     report = client.get(done["Location"]).content.decode()
     assert "Validation of hill.json" in report and "queued" in report
     assert batch.name in client.get("/validations/").content.decode()
+
+
+# -- a ruleset chosen, findings grouped, a proposed mapping where the default does not fit --------------------
+
+ELEVATION = (COMMUNITY / "wesnoth+wesnoth" / "data" / "multiplayer" / "maps" / "3p_Elevation_Example.map")
+
+
+@pytest.mark.django_db
+def test_a_batch_is_converted_to_the_ruleset_chosen_with_findings_grouped_and_a_proposed_mapping(
+        user, user_client, jobs_isolated, client):
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("3p_Elevation_Example.map", ELEVATION.read_bytes())
+        archive.writestr("14x14 Ravine.board", BOARDS["14x14 Ravine.board"])
+    response = user_client.post("/api/validations/", {"file": SimpleUploadedFile("two.zip", out.getvalue()),
+                                                      "ruleset": "tocs"}, format="multipart")
+    assert response.status_code == 202, response.content
+    batch = BatchValidation.objects.get(pk=response.json()["validation"])
+    assert batch.ruleset == "tocs"
+    assert run_parts_here(Job.objects.get(pk=response.json()["job"])).status == "succeeded"
+    report = user_client.get(response.json()["url"]).json()
+    assert report["ruleset"] == "tocs"
+    files = {f["name"].split("!", 1)[1]: f for f in report["files"]}
+    wesnoth, ravine = files["3p_Elevation_Example.map"], files["14x14 Ravine.board"]
+    for entry in (wesnoth, ravine):
+        # the default mapping does not fit (codes it lacks, levels out of range): converted with a proposal
+        assert entry["can_open"] and entry["verdict"] != "invalid", entry["groups"]
+        codes = [g["code"] for g in entry["groups"]]
+        assert "proposed-mapping" in codes and len(codes) == len(set(codes))  # one line per kind
+        assert sum(g["count"] for g in entry["groups"]) == entry["errors"] + entry["warnings"]
+        proposal = user_client.get(entry["mapping"])
+        assert proposal.status_code == 200 and proposal.json()["ruleset"] == "tocs"
+        assert "attachment" in proposal["Content-Disposition"]
+    left_open = next(g for g in wesnoth["groups"] if g["code"] == "terrain-left-open")
+    assert left_open["count"] >= 1 and left_open["hexes"]
+    assert client.get(wesnoth["mapping"]).status_code == 302  # another visitor: to the sign-in page
+
+    page = user_client.get(f"/validations/{batch.pk}/").content.decode()
+    assert "Download the proposed mapping" in page and "Converted to tocs" in page
+    # Opening it says which codes were left open rather than silently making them open ground.
+    opened = user_client.post(f"/validations/{batch.pk}/files/{wesnoth['index']}/open/", follow=True)
+    map = Map.objects.get(owner=user)
+    assert map.ruleset == "tocs"
+    assert "left open" in opened.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_unknown_ruleset_is_refused_by_its_field(user_client, jobs_isolated):
+    response = user_client.post("/api/validations/", {"file": SimpleUploadedFile("a.board", BOARDS[
+        "14x14 Ravine.board"]), "ruleset": "chess"}, format="multipart")
+    assert response.status_code == 400 and "ruleset" in response.json()
+    assert not BatchValidation.objects.exists()

@@ -96,5 +96,9 @@ def test_card_and_map_exports_through_a_worker(worker, django_user_model):
     _, png = download(client, job)
     image = Image.open(io.BytesIO(png))
     assert image.width == render.printed_size(map.hex_grid(), 120, 10)[0]
+    # The file says its dpi, so a hex of 10 mm prints 10 mm across the flats (its pixels over the dpi, in mm).
+    dpi = image.info["dpi"]
+    assert round(dpi[0]) == round(dpi[1]) == 120
+    assert render.print_scale(120, 10) * 3 ** 0.5 / dpi[0] * 25.4 == pytest.approx(10, rel=1e-3)
     assert client.post(f"/api/maps/{map.pk}/print/", {"dpi": 120, "hex_mm": 10}, format="json").status_code == 200
     assert client.post(f"/api/maps/{map.pk}/print/", {"dpi": 301}, format="json").status_code == 400

@@ -117,3 +117,48 @@ def test_validate_map_still_reads_a_hexside_map_whatever_its_name(tmp_path):
     files = {f["file"]: f for f in json.loads(stdout)["files"]}
     assert code == 1 and files[str(plain)]["ok"]
     assert [f["code"] for f in files[str(notes)]["findings"]] == ["not-a-map"]
+
+
+def test_suggest_mapping_then_import_with_it(tmp_path, boards):
+    """A MegaMek board whose elevations do not fit OST: the proposal scales them, and the import then passes."""
+    proposal = tmp_path / "proposal.json"
+    code, stdout, stderr = run("import_map", boards[DEEP], "--ruleset", "ost", "--suggest-mapping", proposal)
+    assert code == 0, stdout + stderr
+    data = json.loads(proposal.read_text())
+    assert data["source"] == "megamek" and data["ruleset"] == "ost"
+    assert data["terrain"] and all(0 <= e["confidence"] <= 1 and e["hexes"] for e in data["terrain"].values())
+    assert data["levels"]["confidence"] < 1 and "compressed" in data["levels"]["reason"] + stdout
+    assert run("import_map", boards[DEEP], "--ruleset", "ost", "--out", tmp_path / "no.json")[0] == 1
+    out = tmp_path / "deep.json"
+    code, stdout, stderr = run("import_map", boards[DEEP], "--ruleset", "ost", "--mapping", proposal, "--out", out)
+    assert code == 0, stdout + stderr
+    levels = {c.level for c in mapfile.parse(out.read_text()).hexes.values()}
+    assert levels <= set(range(-1, 4)) and len(levels) > 1
+
+
+def two_board_module(tmp_path):
+    """The template module with a second hex board, as a module of several boards is."""
+    text = VASSAL.read_text()
+    start = text.index('<VASSAL.build.module.map.boardPicker.Board image="map.jpg" name="Map"')
+    end = text.index("</VASSAL.build.module.map.boardPicker.Board>", start) + len(
+        "</VASSAL.build.module.map.boardPicker.Board>")
+    board = text[start:end]
+    text = text[:end] + board.replace('name="Map"', 'name="North"') + text[end:]
+    module = tmp_path / "two.vmod"
+    with zipfile.ZipFile(module, "w") as archive:
+        archive.writestr("buildFile.xml", text)
+        archive.writestr("images/map.jpg", (VASSAL.parent / "images" / "map.jpg").read_bytes())
+    return module
+
+
+def test_board_picks_one_board_of_a_module(tmp_path):
+    module = two_board_module(tmp_path)
+    code, _, stderr = run("import_map", module, "--out", tmp_path / "x.json")
+    assert code == 2 and "--board NAME" in stderr
+    code, stdout, stderr = run("import_map", module, "--board", "North", "--out", tmp_path / "north.json")
+    assert code == 0, stdout + stderr
+    assert "North" in mapfile.parse((tmp_path / "north.json").read_text()).name
+    code, _, stderr = run("import_map", module, "--board", "South", "--out", tmp_path / "y.json")
+    assert code == 2 and "no board 'South'" in stderr and "North" in stderr
+    code, _, stderr = run("import_map", module, "--board", "North")
+    assert code == 2 and "--out MAP.json is required" in stderr

@@ -1,4 +1,5 @@
-"""The miniatures rules' scenario checks (miniatures-qrs.md sections 2 and 11)."""
+"""The miniatures quick reference's scenario checks, each citing the sheet's line (``QRS Lnn``: it numbers no
+paragraphs). What an element is comes from its type's kind (truck, half-track, armoured car...), never its name."""
 
 from engine.scenarios import scenariofile
 from engine.scenarios.checks.common import _line, error, kind_of, utype, warning
@@ -43,46 +44,84 @@ def check_miniatures(doc, board):
         elif given != cards["total"]:
             found.append(error(f"{where}.fields.deck", f"{side['name']} has {given} activation cards, but the "
                                f"formula gives {formula} (QRS L7, L317)", code="miniatures-deck"))
-        by_formation = {}
-        for unit in side["oob"]:
-            if unit.get("element") == "platoon" and unit["formation"]:
-                by_formation.setdefault(unit["formation"], []).append(unit)
-        for name, members in by_formation.items():
-            infantry = any(u["class"] == "infantry" for u in members)
-            if infantry and not any(u["leader"] for u in members):
-                found.append(warning(f"{where}.oob", f"{name} has no officer element; every platoon template has one "
-                                                     "(QRS L383-387)", code="miniatures-officer"))
-            kinds = {kind_of(doc, u) for u in members}
-            if "truck" in kinds and "half-track" in kinds:
-                found.append(error(f"{where}.oob", f"{name} mixes trucks and half-tracks (QRS L388)",
-                                   code="miniatures-attachments"))
-        for u, unit in enumerate(side["oob"]):
-            kind = utype(doc, unit)
-            hosts = set((kind or {}).get("attaches_to", ()))
-            if not hosts:
-                continue
-            mates = [m for m in side["oob"] if m is not unit and unit["formation"]
-                     and m["formation"] == unit["formation"]]
-            if not any(kind_of(doc, m) in hosts for m in mates):
-                found.append(error(f"{where}.oob[{u}].formation", f"{_line(side, u)} is a {kind['name']}, which is "
-                                   f"attached to a platoon of {' or '.join(sorted(hosts))}; "
-                                   + (f"{unit['formation']} has none" if unit["formation"] else "it names no platoon")
-                                   + f" ({kind.get('rule') or 'its unit type'})", code="miniatures-attachments"))
-        enemies = [(e, t) for t, other in enumerate(data["sides"]) if other is not side
-                   for e in [p["hex"] for p in other["placements"]] + other["setup_zone"]]
-        units = doc.units(side)
-        for p, placement in enumerate(side["placements"]):
-            unit = units[placement["unit"]]
-            if unit.get("element") != "sniper" and kind_of(doc, unit) != "sniper":
-                continue
-            key, col, row = doc.resolve(placement["hex"])
-            grid = doc.maps[key].grid
-            for ref, _ in enemies:
-                ekey, ecol, erow = doc.resolve(ref)
-                if ekey == key and grid.distance((col, row), (ecol, erow)) * ipx <= 8:
-                    found.append(error(f"{where}.placements[{p}].hex", f"the sniper in {placement['hex']} is within "
-                                       f"8\" of the enemy at {ref} ({grid.distance((col, row), (ecol, erow))} hexes of "
-                                       f"{ipx}\"); snipers are placed more than 8\" away (QRS L333)", placement["hex"],
-                                       code="miniatures-sniper"))
-                    break
+        found.extend(_platoons(doc, side, where))
+        found.extend(_snipers(doc, side, where, ipx))
+    return found
+
+
+# What an infantry platoon may have attached, by kind (QRS L388: "up to 3 H/Track, 2 Trucks, 1 Mortar, 1 ATG, 1 AFV";
+# a mortar is a weapon team like any other, so it is not counted)
+ATTACHED_AT_MOST = ((("half-track",), "half-track", "half-tracks", 3), (("truck",), "truck", "trucks", 2),
+                    (("gun",), "gun", "guns", 1), (("tank", "armoured-car"), "AFV", "AFVs", 1))
+
+
+def _platoons(doc, side, where):
+    """Per platoon (an OOB ``formation``, its own elements and those attached to it alike): an officer (QRS
+    L383-387), trucks and half-tracks never together (L388), no more attached than L388 allows an infantry platoon;
+    and each truck or half-track attached to a platoon of the kinds its type names (L389)."""
+    found = []
+    by_formation = {}
+    for u, unit in enumerate(side["oob"]):
+        if unit["formation"]:
+            by_formation.setdefault(unit["formation"], []).append((u, unit))
+    for name, members in by_formation.items():
+        kinds = {}
+        for u, unit in members:
+            kinds.setdefault(kind_of(doc, unit), []).append((u, unit))
+        platoon = [unit for _, unit in members if unit.get("element") == "platoon"]
+        if any(u["class"] == "infantry" for u in platoon) and not any(u["leader"] for u in platoon):
+            found.append(warning(f"{where}.oob", f"{name} has no officer element; every platoon template has one "
+                                                 "(QRS L383-387)", code="miniatures-officer"))
+        if "truck" in kinds and "half-track" in kinds:
+            u = kinds["half-track"][0][0]
+            found.append(error(f"{where}.oob[{u}].formation", f"{_line(side, u)} is a half-track in {name}, which also "
+                               f"has trucks ({_line(side, kinds['truck'][0][0])}): a platoon can't have trucks and "
+                               "half-tracks (QRS L388)", code="miniatures-attachments"))
+        if "infantry" not in kinds:
+            continue
+        for own, one, many, most in ATTACHED_AT_MOST:
+            lines = [(u, unit) for k in own for u, unit in kinds.get(k, ())]
+            count = sum(unit["count"] for _, unit in lines)
+            if count > most:
+                u = lines[-1][0]
+                found.append(error(f"{where}.oob[{u}].count", f"{name} is an infantry platoon with {count} {many} "
+                                   f"({', '.join(_line(side, n) for n, _ in lines)}): it may have up to {most} "
+                                   f"{one if most == 1 else many} attached (QRS L388)", code="miniatures-attachments"))
+    for u, unit in enumerate(side["oob"]):
+        kind = utype(doc, unit)
+        hosts = list((kind or {}).get("attaches_to", ()))
+        if not hosts:
+            continue
+        mates = [m for m in side["oob"] if m is not unit and unit["formation"] and m["formation"] == unit["formation"]]
+        if not any(kind_of(doc, m) in hosts for m in mates):
+            found.append(error(f"{where}.oob[{u}].formation", f"{_line(side, u)} is a {kind['name']}, which must be "
+                               f"attached to {'an' if hosts[0][0] in 'aeiou' else 'a'} {' or '.join(hosts)} platoon; "
+                               + (f"{unit['formation']} has none" if unit["formation"] else "it names no platoon")
+                               + f" ({kind.get('rule') or 'its unit type'})", code="miniatures-attachments"))
+    return found
+
+
+def _snipers(doc, side, where, ipx):
+    """A sniper is placed further than 8" from the nearest enemy (QRS L333): the enemy's units where they set up,
+    not the empty hexes of its setup zone (a sniper may be placed at any point in the game)."""
+    found = []
+    enemies = [(p["hex"], other) for other in doc.data["sides"] if other is not side for p in other["placements"]]
+    units = doc.units(side)
+    if ipx is None:
+        return found
+    for p, placement in enumerate(side["placements"]):
+        unit = units[placement["unit"]]
+        if unit.get("element") != "sniper" and kind_of(doc, unit) != "sniper":
+            continue
+        key, col, row = doc.resolve(placement["hex"])
+        grid = doc.maps[key].grid
+        near = [(grid.distance((col, row), doc.resolve(ref)[1:]), ref, other) for ref, other in enemies
+                if doc.resolve(ref)[0] == key]
+        if near and min(n[0] for n in near) * ipx <= 8:
+            hexes, ref, other = min(near, key=lambda n: n[:2])
+            line = next(n for n, u in enumerate(side["oob"]) if u is unit)
+            found.append(error(f"{where}.placements[{p}].hex", f"{_line(side, line)} sets up in {placement['hex']}, "
+                               f"{hexes * ipx:g}\" ({hexes} hexes of {ipx:g}\") from the {other['name']} unit in "
+                               f"{ref}: a sniper is placed further than 8\" from the nearest enemy (QRS L333)",
+                               placement["hex"], code="miniatures-sniper"))
     return found

@@ -1,7 +1,7 @@
 import json
 
 from engine.los.engine import compile_map, line_of_sight
-from maps.cli import CliError, MapCommand, parse_markers, read_map_file
+from maps.cli import CliError, MapCommand, check_level, parse_markers, read_map_file
 
 
 class Command(MapCommand):
@@ -24,6 +24,8 @@ class Command(MapCommand):
                 cmap.index_of(options[name])
             except ValueError as exc:
                 raise CliError(f"{'FROM' if name == 'from_hex' else 'TO'}: {exc}") from None
+        check_level(doc, options["from_level"], "--from-level")
+        check_level(doc, options["to_level"], "--to-level")
         answer = line_of_sight(cmap, options["from_hex"], options["to_hex"],
                                options["from_level"], options["to_level"])
         if options["json"]:

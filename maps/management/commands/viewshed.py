@@ -2,7 +2,7 @@ import json
 
 from engine.los.engine import compile_map, viewshed
 from engine.render import render_viewshed
-from maps.cli import CliError, MapCommand, parse_markers, read_map_file
+from maps.cli import CliError, MapCommand, check_level, parse_markers, read_map_file
 
 
 class Command(MapCommand):
@@ -24,6 +24,7 @@ class Command(MapCommand):
             cmap.index_of(options["from_hex"])
         except ValueError as exc:
             raise CliError(f"FROM: {exc}") from None
+        check_level(doc, options["level"], "--level")
         shed = viewshed(cmap, options["from_hex"], options["level"])
         if options["png"]:
             try:

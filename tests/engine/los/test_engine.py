@@ -207,3 +207,17 @@ def test_a_custom_profile_re_rating_woods_changes_the_answer(base):
         assert answers[profile.id].result == "clear", answers[profile.id].as_dict()
     finally:
         rulesets.unregister(profile.id)
+
+
+@pytest.mark.parametrize("command, args", [("los", ["J6", "J8", "--from-level", "13"]),
+                                           ("los", ["J6", "J8", "--to-level", "-2"]),
+                                           ("viewshed", ["J6", "--level", "40"])])
+def test_los_commands_refuse_a_level_no_unit_can_stand_at(command, args):
+    """OST stands from level -1 to its highest hill (3) plus nine upper storeys: 13 and -2 are no place."""
+    path = ROOT / "maps" / "samples" / "hill-112.json"
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as stopped:
+        call_command(command, str(path), *args, stdout=io.StringIO(), stderr=err)
+    assert stopped.value.code == 2
+    assert f"{args[-2]} {args[-1]} is outside what a unit can stand at in Old School Tactical" in err.getvalue()
+    assert manage(command, path, *args[:-1], "12" if args[-1] != "-2" else "-1")  # the edges are asked

@@ -1,5 +1,5 @@
 """Each check, with a scenario that passes it (the samples validate cleanly) and one that breaks it, at the
-right hex; and the miniatures activation deck's worked example."""
+right hex; and the Village sample's activation deck by the quick reference's formula."""
 
 import json
 
@@ -138,9 +138,9 @@ def two_vehicles(d):
 
 
 def too_many_sp(d):
-    side(d, "british")["oob"][0]["count"] = 8
-    for _ in range(3):
-        place(d, "british", "para", "D6")  # 5 squads (15 SP) + a leader
+    side(d, "british")["oob"][0]["count"] = 9
+    for _ in range(4):
+        place(d, "british", "para", "H7")  # 5 squads (15 SP) in one location (ATS 5.1.2)
 
 
 def hidden_squad(d):
@@ -183,8 +183,8 @@ def tank_in_building(d):
     side(d, "axis")["placements"][3]["hex"] = "0101"  # a single-storey building
 
 
-def too_few_formations(d):
-    side(d, "axis")["fields"]["formations"]["infantry"] = 3
+def too_many_formations(d):
+    side(d, "axis")["fields"]["formations"]["infantry"] = 0  # its OOB starts with the Panzergrenadier platoon
 
 
 def too_many_ta(d):
@@ -275,7 +275,7 @@ CASES = [
     ("oosterbeek-crossroads", overlay_apart, "ats-overlay-xy", "C3", "error"),
     ("oosterbeek-crossroads", no_setup_order, "ats-setup-order", None, "warning"),
     ("oosterbeek-crossroads", two_vehicles, "overstacking", "Q5", "warning"),  # allowed with penalties (ATS 5.1.1)
-    ("oosterbeek-crossroads", too_many_sp, "overstacking", "D6", "warning"),
+    ("oosterbeek-crossroads", too_many_sp, "overstacking", "H7", "warning"),
     ("oosterbeek-crossroads", hidden_squad, "ats-hidden", None, "warning"),
     ("oosterbeek-crossroads", empty_zone, "ats-empty-zone", None, "error"),
     ("gela-piano-lupo", wrong_owner, "assault-objective-owner", "1110", "error"),
@@ -285,7 +285,7 @@ CASES = [
     ("gela-piano-lupo", infantry_facing, "assault-facing", "0303", "warning"),
     ("gela-piano-lupo", truck_on_objective, "assault-vehicle-objective", "1110", "error"),
     ("gela-piano-lupo", tank_in_building, "forbidden-terrain", "0101", "error"),
-    ("gela-piano-lupo", too_few_formations, "assault-formations", None, "warning"),
+    ("gela-piano-lupo", too_many_formations, "assault-formations", None, "error"),
     ("gela-piano-lupo", too_many_ta, "assault-ta-oas", None, "error"),
     ("gela-piano-lupo", mines_not_enabled, "assault-minefields", "0606", "error"),
     ("village-on-the-dnieper", deck_wrong, "miniatures-deck", None, "error"),
@@ -316,10 +316,10 @@ def test_check_breaks_at_the_right_hex(sample, breaker, code, hex, severity, sam
     assert all(f.message and f.path for f in found)
 
 
-def test_miniatures_deck_worked_example(sample_maps):
-    """QRS L7/L317 via the digest: German 3 Grenadier platoons (one Elite PC), 1 local FOO, 1 independent StuG
-    platoon and 1 company commander = 7; Soviet 2 rifle platoons, 1 SMG platoon, a tank company fielded as a
-    single unit and 1 company commander = 5; a deck of 12."""
+def test_miniatures_deck_by_the_formula(sample_maps):
+    """QRS L7, L317 (the sheet has the formula, not a worked example): German 3 Grenadier platoons (one Elite
+    PC), 1 local FOO, 1 independent StuG platoon and 1 company commander = 7; Soviet 2 rifle platoons, 1 SMG
+    platoon, a tank company fielded as a single unit and 1 company commander = 5; a deck of 12."""
     doc = scenariofile.parse(SAMPLE["village-on-the-dnieper"].read_bytes(), sample_maps)
     german, soviet = doc.data["sides"]
     assert scenario_checks.deck_cards(german) == {"platoons": 4, "foos": 1, "elite_commanders": 1,

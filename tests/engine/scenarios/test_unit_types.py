@@ -55,13 +55,13 @@ def test_overstacking_is_a_warning_that_says_the_penalty(sample_maps):
     """ATS 5.1.1: a unit may enter a hex past the limit, with penalties (5.4.11 double entry cost, 5.4.12
     spotting): a warning naming them, not an error."""
     d = load("oosterbeek-crossroads")
-    oob(d, "british", "para")["count"] = 8
-    for _ in range(3):
-        side(d, "british")["placements"].append({"unit": "para", "hex": "D6", "facing": None})
+    oob(d, "british", "para")["count"] = 9
+    for _ in range(4):  # into the graveyard H7, one location (D6 is a 2-storey building: two, ATS 5.1.2)
+        side(d, "british")["placements"].append({"unit": "para", "hex": "H7", "facing": None})
     found = findings(d, sample_maps)
-    over = [f for f in found if f.hex == "D6" and f.code in ("overstacking", "stacking")]
+    over = [f for f in found if f.hex == "H7" and f.code in ("overstacking", "stacking")]
     assert [(f.code, f.severity) for f in over] == [("overstacking", "warning")]
-    assert "16 Stacking Points" in over[0].message  # 5 squads and a leader
+    assert "15 Stacking Points" in over[0].message  # 5 squads
     assert "double the usual entry cost" in over[0].message and "(ATS 5.1.1, 5.4.11, 5.4.12)" in over[0].message
     assert not [f for f in found if f.severity == "error"]
 
@@ -72,7 +72,7 @@ def test_a_legal_stack_with_a_heavy_weapon_and_its_crew_is_accepted(sample_maps)
     d = load("oosterbeek-crossroads")
     oob(d, "british", "para")["count"] = 9
     for _ in range(4):
-        side(d, "british")["placements"].append({"unit": "para", "hex": "G6", "facing": None})
+        side(d, "british")["placements"].append({"unit": "para", "hex": "F5", "facing": None})
     assert findings(d, sample_maps, "overstacking") == []
     assert findings(d, sample_maps, "stacking") == []
     vehicles, heavy, points = scenario_checks.ats_stack(parse(d, sample_maps), [
@@ -84,18 +84,18 @@ def test_a_crew_without_a_heavy_weapon_is_counted(sample_maps):
     d = load("oosterbeek-crossroads")
     oob(d, "british", "para")["count"] = 9
     for _ in range(4):
-        side(d, "british")["placements"].append({"unit": "para", "hex": "G6", "facing": None})
+        side(d, "british")["placements"].append({"unit": "para", "hex": "F5", "facing": None})
     side(d, "british")["placements"] = [p for p in side(d, "british")["placements"] if p["unit"] != "6pdr"]
     found = findings(d, sample_maps, "overstacking")
-    assert [f.hex for f in found] == ["G6"] and "14 Stacking Points" in found[0].message
+    assert [f.hex for f in found] == ["F5"] and "14 Stacking Points" in found[0].message
 
 
 def test_heavy_weapons_are_counted_one_per_hex(sample_maps):
     """ATS 5.2.1: two Heavy weapons in a hex overstack it (a vehicle and one Heavy weapon do not)."""
     d = load("oosterbeek-crossroads")
-    add(d, "british", ["G6"], id="17pdr", unit="17-pounder ATG", type="heavy-weapon", **{"class": "personnel"})
+    add(d, "british", ["F5"], id="17pdr", unit="17-pounder ATG", type="heavy-weapon", **{"class": "personnel"})
     found = findings(d, sample_maps, "overstacking")
-    assert [(f.hex, f.severity) for f in found] == [("G6", "warning")]
+    assert [(f.hex, f.severity) for f in found] == [("F5", "warning")]
     assert "2 Heavy weapons" in found[0].message and "ATS 5.2.1" in found[0].message
 
 

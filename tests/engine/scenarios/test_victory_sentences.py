@@ -174,14 +174,14 @@ EXPECTED = {
     "gela-piano-lupo": {
         "axis": "Control Piano Lupo junction (0807) and Ridge road (1110) at the end of the game.",
         "allies": "Both: (a) hold Piano Lupo junction (0807) at the end of two consecutive turns, at any point in the "
-                  "game; and (b) inflict at least 3 casualty points on the Axis."},
+                  "game; and (b) control Ridge road (1110) at the end of the game."},
     "groesbeek-heights": {
         "allied": "Both: (a) control Grave bridge (09.12) and Nijmegen highway bridge (16.06) at the end of the "
                   "game; and (b) Keep the Groesbeek heights: no German unit in 07.11 at the end of the game.",
         "german": "Control Nijmegen highway bridge (16.06) at the end of the game."},
     "hill-112": {
-        "german": "Either: (a) score 3 VP for Hill 112 crest (P10) you control at the end of each turn; or (b) "
-                  "inflict at least 16 casualty points on the British.",
+        "german": "Either: (a) control one of Hill 112 crest (P10) or The Cornfield wood (O9) at the end of the "
+                  "game; or (b) inflict at least 21 casualty points on the British.",
         "british": "Both: (a) control Hill 112 crest (P10) and The Cornfield wood (O9) at the end of the game; and "
                    "(b) suffer no more than 20 casualty points."},
     "oosterbeek-crossroads": {

@@ -1,0 +1,57 @@
+"""The Import page takes every format the importers read: a Hexside file is made at once, a community map (one
+file, several, or a zip) is converted in the background by a batch validation, with the game chosen."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from jobs.models import Job
+from maps.models import Map
+from tests.data import COMMUNITY
+from tests.jobs.test_batch_validation import run_parts_here
+from validations.models import BatchValidation
+
+pytestmark = pytest.mark.django_db
+CHERRY = COMMUNITY / "Yanrishatum+cherry-jam"
+WESNOTH = (COMMUNITY / "cjhopman+Battle-for-Wesnoth-on-Android" / "wesnoth-1.8.5" / "data" / "multiplayer" / "maps"
+           / "2p_Hamlets.map")
+
+
+def files(*paths):
+    return [SimpleUploadedFile(p.name, p.read_bytes()) for p in paths]
+
+
+def test_a_wesnoth_map_goes_to_a_background_conversion_for_the_game_chosen(user_client, jobs_isolated):
+    response = user_client.post("/maps/import/", {"file": files(WESNOTH), "ruleset": "tocs"})
+    batch = BatchValidation.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/validations/{batch.pk}/"
+    assert batch.ruleset == "tocs" and batch.name == "2p_Hamlets.map"
+    assert run_parts_here(Job.objects.get(pk=batch.job_id)).status == "succeeded"
+    row = batch.files.get()
+    assert row.source_format == "wesnoth" and row.document["ruleset"] == "tocs"
+    page = user_client.get(response["Location"]).content.decode()
+    assert "Open as my map" in page
+
+
+def test_a_tiled_map_with_its_tileset_as_several_files_is_one_upload(user_client, jobs_isolated):
+    response = user_client.post("/maps/import/", {"file": files(CHERRY / "hex-final.tmx", CHERRY / "hex-tileset.tsx",
+                                                                CHERRY / "hex-tileset.png")})
+    assert response.status_code == 302
+    batch = BatchValidation.objects.get()
+    assert batch.name == "hex-final.zip"
+    run_parts_here(Job.objects.get(pk=batch.job_id))
+    row = batch.files.get()
+    assert row.source_format == "tiled" and row.verdict != "invalid", row.findings
+
+
+def test_a_hexside_map_file_is_still_made_at_once(user_client, map_document):
+    import json
+
+    upload = SimpleUploadedFile("mine.json", json.dumps(map_document).encode())
+    response = user_client.post("/maps/import/", {"file": [upload]})
+    assert response.status_code == 302 and Map.objects.count() == 1 and not BatchValidation.objects.exists()
+
+
+def test_a_file_of_no_map_format_is_refused_on_the_page(user_client, jobs_isolated):
+    response = user_client.post("/maps/import/", {"file": [SimpleUploadedFile("empty.map", b"")]})
+    assert response.status_code == 400 and not BatchValidation.objects.exists()
+    assert "empty" in response.content.decode()
