@@ -12,8 +12,8 @@ terrain, levels, storeys and hexsides:
   "terrain 2" for a hex with a second terrain..);
 - a tileset of the levels the map uses and a "levels" tile layer: each tile carries ``level`` (and
   ``storeys`` when a building has more than one); a hex at level 0 with one storey has no tile there;
-- object layers: "hexsides" (a polyline along each hexside, class ``hexside``, its terrain as ``terrain``),
-  "art" (each hex's art polygons, class ``art``) and "overlays" (a point on each overlay's anchor, class
+- object layers: "hexsides" (a polyline along each hexside, of type ``hexside``, its terrain as ``terrain``),
+  "art" (each hex's art polygons, type ``art``) and "overlays" (a point on each overlay's anchor, type
   ``overlay``, with its id and rotation; the overlays' terrain is already in the tiles);
 - the map's properties: ``name``, ``ruleset``, ``labels``, ``hex_metres``.
 
@@ -147,7 +147,8 @@ def _build(doc, stem):
     def obj(parent, name, kind, x, y, props):
         nonlocal object_id
         object_id += 1
-        element = ET.SubElement(parent, "object", {"id": str(object_id), "name": name, "class": kind,
+        # "type": TMX 1.10's name for an object's class (Tiled 1.9 alone wrote "class"; the importer reads both)
+        element = ET.SubElement(parent, "object", {"id": str(object_id), "name": name, "type": kind,
                                                    "x": _n(x), "y": _n(y)})
         _properties(element, props)
         return element

@@ -101,7 +101,7 @@ def test_the_tmx_header_tilesets_and_layers(orientation, axis, stagger):
     assert [layer.get("name") for layer in root.findall("layer")] == ["terrain", "levels"]
     assert [g.get("name") for g in root.findall("objectgroup")] == ["hexsides", "art", "overlays"]
     hexsides = root.findall("objectgroup[@name='hexsides']/object")
-    assert len(hexsides) == len(doc.hexsides) and all(o.get("class") == "hexside" for o in hexsides)
+    assert len(hexsides) == len(doc.hexsides) and all(o.get("type") == "hexside" for o in hexsides)
     props = {p.get("name"): p.get("value") for p in root.findall("properties/property")}
     assert props["ruleset"] == "ost" and props["labels"] == doc.grid.labels
 
