@@ -44,7 +44,7 @@ NOT_FOUND = OpenApiResponse(description="No such job, or a job about another use
 UNAVAILABLE = OpenApiResponse(DetailSerializer, description="The job queue (broker) cannot be reached; nothing "
                                                             "was queued.")
 # What a result file is served as (by its name's extension): a card or print PDF, a map PNG, the analysis .npz
-RESULT_FILES = ("application/pdf", "image/png", "application/octet-stream")
+RESULT_FILES = ("application/pdf", "image/png", "image/svg+xml", "application/zip", "application/octet-stream")
 SIGNED_OUT = OpenApiResponse(DetailSerializer, description="Not signed in, and no stored answer to give.")
 THROTTLED = OpenApiResponse(DetailSerializer, description="Too many jobs started this minute, or too many of yours "
                                                          "queued or running at once: the detail says which, and "
@@ -254,7 +254,8 @@ class JobFileView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(tags=["jobs"],
-                   summary="Download a job's result file (the analysis matrix as .npz, a card PDF, a map PNG)",
+                   summary="Download a job's result file (the analysis matrix as .npz, a card PDF, a map's PNG, SVG, "
+                           "PDF, Tiled zip or VASSAL module)",
                    responses={**{(200, media): OpenApiResponse(OpenApiTypes.BINARY) for media in RESULT_FILES},
                               404: NOT_FOUND})
     def get(self, request, pk):

@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from engine import render, rulesets
+from engine.exports import mapfiles
 from engine.los.compiled import MARKER_KINDS
 from engine.los.engine import observer_chunks
 from engine.mapfile import MAX_STOREYS
@@ -89,12 +90,32 @@ def print_fields():
                                    help_text="A hex's width across the flats, in millimetres."))
 
 
+EXPORT_FORMATS = ("png", *mapfiles.FORMATS)
+
+
 class MapExportSerializer(StrictSerializer):
+    format = serializers.ChoiceField(
+        choices=EXPORT_FORMATS, default="png",
+        help_text="png: the print PNG (dpi and hex_mm); svg, pdf: the print in vectors at true size (hex_mm); "
+                  "tiled: a zip of the Tiled map (TMX) and its tileset images; vassal: a VASSAL module (.vmod) "
+                  "of the board and its grid, the board drawn at hex_mm.")
     dpi, hex_mm = print_fields()
 
     def validate(self, data):
-        check_print_size(self.context["grid"], data)
-        return {"format": "png", **data}
+        """Equal exports give equal parameters (the job layer's request key): only what the format uses."""
+        if data["format"] == "png":
+            check_print_size(self.context["grid"], data)
+            return {"format": "png", "dpi": data["dpi"], "hex_mm": data["hex_mm"]}
+        if "dpi" in self.initial_data:
+            raise serializers.ValidationError({"dpi": [f"dpi is the PNG print's; a {data['format']} export is drawn "
+                                                       "at true size: give hex_mm only"]})
+        try:
+            mapfiles.check(self.context["grid"], data["format"], data["hex_mm"])
+        except mapfiles.Refused as exc:
+            raise serializers.ValidationError({exc.option: [str(exc)]}) from None
+        if data["format"] == "tiled":  # drawn at Tiled's own pixel size, whatever the print's
+            return {"format": "tiled"}
+        return {"format": data["format"], "hex_mm": data["hex_mm"]}
 
 
 def check_print_size(grid, data):
@@ -122,9 +143,22 @@ def hexes_cost(parameters, map):
     return map.hex_grid().size
 
 
+# What a map export other than the PNG costs a hex, in the PNG's units (bench/bench_vector_export.py: a 60 x 40
+# map's SVG takes about an eighth of its 300 dpi PNG's time, its PDF a third; a Tiled export of a 300 x 300 map
+# with art, 7 s).
+EXPORT_HEX_COST = {"svg": 60, "pdf": 160, "tiled": 30}
+VASSAL_BOARD_DPI = 150  # the VASSAL board is a print PNG: costed as one at this dpi
+
+
 def print_cost(parameters, map):
-    """A print PNG: its pixels, a hundred to the unit (a hex drawn is about that)."""
-    width, height = render.printed_size(map.hex_grid(), parameters["dpi"], parameters["hex_mm"])
+    """A print PNG: its pixels, a hundred to the unit (a hex drawn is about that); a vector print or a Tiled map
+    by its hexes (EXPORT_HEX_COST); a VASSAL module by its board image."""
+    grid = map.hex_grid()
+    format = parameters.get("format", "png")
+    if format in EXPORT_HEX_COST:
+        return grid.size * EXPORT_HEX_COST[format]
+    dpi = parameters["dpi"] if format == "png" else VASSAL_BOARD_DPI
+    width, height = render.printed_size(grid, dpi, parameters["hex_mm"])
     return width * height // 100
 
 
@@ -215,8 +249,11 @@ class MapExportJobView(MapJobView):
     kind = "map-export"
     request_serializer = MapExportSerializer
 
-    @map_job_schema("Export a map as a print PNG, as a job",
-                    "Any dpi up to 300 for a chosen hex size, with legend and scale bar. The download is the "
-                    "job's `result_file`. " + SAME_REQUEST, MapExportSerializer, {"dpi": 300, "hex_mm": 19})
+    @map_job_schema("Export a map: a print PNG, a vector print (SVG, PDF), a Tiled map or a VASSAL module, as a job",
+                    "`format` png (the default): any dpi up to 300 for a chosen hex size, with legend and scale "
+                    "bar. svg and pdf: the same print in vectors, hexes `hex_mm` across the flats. tiled: a zip of "
+                    "the TMX and its tileset images. vassal: a .vmod of the board and its grid (docs/exports.md). "
+                    "dpi is for png only. The download is the job's `result_file`, with its file name and type. "
+                    + SAME_REQUEST, MapExportSerializer, {"format": "svg", "hex_mm": 19})
     def post(self, request, pk):
         return super().post(request, pk)

@@ -228,10 +228,11 @@ def drop_earlier_pictures(job, ruleset):
 
 
 def export_map(job):
-    """A map's print PNG, at the job's dpi and hex size, drawn from the map content the job was asked about.
-    The same request on the same content is the same job (dispatch's request key and content hash), so it is
-    drawn once."""
+    """A map's export, from the map content the job was asked about: the print PNG at the job's dpi and hex size,
+    or another format of engine.exports.mapfiles (a vector print, a Tiled map, a VASSAL module). The same request
+    on the same content is the same job (dispatch's request key and content hash), so it is made once."""
     from engine import render
+    from engine.exports import mapfiles
     from engine.scenarios import cards
     from maps import images
 
@@ -241,6 +242,16 @@ def export_map(job):
         raise JobError("the map was deleted")
     if map.content_hash != job.content_hash:
         raise JobError("the map was edited since this export was asked for; ask again")
+    format = parameters.get("format", "png")
+    if format != "png":
+        spec = mapfiles.FORMATS[format]
+        runner.report(job, 10, f"writing the {spec.label}")
+        try:
+            content = mapfiles.export(map.mapdoc(), format, parameters.get("hex_mm", 19.0))
+        except (ValueError, ImportError) as exc:
+            raise JobError(f"the {spec.label} cannot be written: {exc}") from None
+        name = f"{cards.safe_name(map.name)}.{spec.extension}"
+        return Outcome({"filename": name, "bytes": len(content), "format": format}, file=(name, content))
     runner.report(job, 10, "drawing the map")
     image = render.render_print(engine.compile_map(map.mapdoc()), dpi=parameters["dpi"], hex_mm=parameters["hex_mm"])
     runner.report(job, 80, "writing the PNG")

@@ -257,6 +257,7 @@ class MapBuilder:
         self.hexes = [None] * (columns * rows)
         self.values = {}
         self.extensions = {}
+        self.hexsides = []  # {"hex", "side", "terrain"} entries, as the map format writes them
         self.background = None
 
     def place(self, col, row, codes, elevation=0, storeys=None):
@@ -344,7 +345,7 @@ class MapBuilder:
             "grid": grid.as_dict(),
             "defaults": {"terrain": [default], "level": 0},
             "hexes": hexes,
-            "hexsides": [],
+            "hexsides": self.hexsides,
             "overlays": [],
             "extensions": {"imported": {"format": context.source, "file": posixpath.basename(context.name),
                                         "mapping": mapping.describe()},

@@ -12,7 +12,8 @@ among patterns the first listed wins (a designer's before the defaults). A value
 them, or ``{"terrain": .., "level": N, "storeys": N}``; an empty list means "nothing, deliberately", and with
 ``"flag": true`` "nothing fits: leave it open and say so" (a warning naming its hexes). A proposed mapping
 (engine/importers/suggest.py) adds what it saw and how sure it is (``confidence``, ``count``, ``hexes``,
-``reason``), which a mapping may keep and the reader passes over.
+``reason``), which a mapping may keep and the reader passes over. A code no entry matches that is itself a hex
+terrain id of the target ruleset is that terrain.
 """
 
 import json
@@ -54,6 +55,8 @@ class Mapping:
         if code in self.looked_up:
             return self.looked_up[code]
         found = next((entry for pattern, entry in self.patterns if fnmatchcase(code, pattern)), None)
+        if found is None and code in self.catalogue.terrain_ids("hex"):
+            found = Entry((code,))  # the ruleset's own id is that terrain (a map Hexside exported)
         if len(self.looked_up) < 100_000:
             self.looked_up[code] = found
         return found

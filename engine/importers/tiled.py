@@ -7,8 +7,12 @@ not turn), embedded and external tilesets (.tsx, .tsj/.json), tile layers inside
 chunks, cropped to the tiles used). Each hex's source codes are the codes of its tiles, bottom layer first; a
 tile's code is, in order: its ``terrain`` property, its ``type``/``class`` property or attribute, its old-style
 terrain corners when all four agree, the first enum ``:variant`` of a class property, its own image's name, or
-``<tileset name>#<tile id>``. A tile's ``level`` (or ``elevation``) property gives the hex's elevation.
-Not read: object layers, image layers, Wang sets, tile animations.
+``<tileset name>#<tile id>``. A tile's ``level`` (or ``elevation``) property gives the hex's elevation, its
+``storeys`` property the hex's storeys; a tile that has one of them and names no terrain (a levels layer's tile)
+gives only those. Objects of class (or type) ``hexside`` with a ``terrain`` property are hexsides: the edge nearest
+the middle of the object's line. The map's own ``ruleset``, ``labels``, ``hex_metres`` and ``name`` properties
+(what engine/exports/tiled.py writes) are taken when the import does not name a ruleset.
+Not read: other objects, image layers, Wang sets, tile animations.
 
 Geometry: a Tiled hex (x, y) keeps its place: column x, row y (less the chunks' origin on an infinite map), and
 Tiled's stagger becomes the map's stagger, so each hex's neighbours are Tiled's. Tiled draws hexes that need not
@@ -25,7 +29,7 @@ import zlib
 from array import array
 
 from engine.hexgrid import MAX_SIZE
-from engine.importers.common import MapBuilder, integer, parse_json, parse_xml
+from engine.importers.common import MapBuilder, integer, number, parse_json, parse_xml
 
 FLAGS = 0xF0000000  # flip horizontal, flip vertical, diagonal / rotate 60, rotate 120 (hex maps)
 MAX_DEPTH = 32  # nested groups and class properties
@@ -40,12 +44,15 @@ class Tileset:
         self.firstgid = firstgid
         self.source = source
         self.missing = False
-        self.tiles = {}  # local id -> (code, level)
+        self.tiles = {}  # local id -> (code, level, storeys)
         self.tilecount = None
 
     def code(self, local):
-        code, level = self.tiles.get(local, (None, None))
-        return code or f"{self.name}#{local}", level
+        """(code, level, storeys) of a tile; a tile that gives a level or storeys and no terrain has code None."""
+        code, level, storeys = self.tiles.get(local, (None, None, None))
+        if code is None and level is None and storeys is None:
+            code = f"{self.name}#{local}"
+        return code, level, storeys
 
 
 class Layer:
@@ -75,6 +82,8 @@ class Reader:
         self.tiles = 0  # tiles declared by the layers and chunks read so far
         self.external = {}  # path -> (name, tiles, tilecount, missing) of each external tileset read
         self.tile_definitions = 0  # tiles the tilesets define, each file counted once
+        self.properties = {}  # the map's own properties
+        self.hexsides = []  # (x1, y1, x2, y2, terrain, where) in Tiled's pixels, of each hexside object
 
     def claim(self, count, where):
         """Count a layer's (or chunk's) declared tiles against the limit before they are decoded."""
@@ -154,12 +163,38 @@ class Reader:
         self.tilesets.append(tileset)
 
 
+    def read_hexsides(self, objects, layer_name):
+        """Keep the hexside objects of one object layer: ``objects`` is [(attributes, properties, points)] with
+        the line's points relative to the object's x, y. True when the layer held any (it is then read)."""
+        found = False
+        for attributes, props, points in objects:
+            top = {name.lower(): value for name, value in props if value is not None}
+            kind = str(attributes.get("class") or attributes.get("type") or "").lower()
+            if kind != "hexside" or not isinstance(top.get("terrain"), str) or len(points) < 2:
+                continue
+            where = f"layer {layer_name!r}, object {attributes.get('name') or attributes.get('id')}"
+            if len(self.hexsides) >= self.context.limits.max_xml_elements:
+                self.context.refuse(where, "the map holds too many hexside objects", code="too-many-objects")
+            if any(len(point) != 2 for point in (points[0], points[-1])):
+                self.context.error(where, "a hexside's line should be points x,y; it was not read",
+                                   code="bad-value")
+                continue
+            x = number(attributes.get("x") or 0, self.context, where, "an object's x")
+            y = number(attributes.get("y") or 0, self.context, where, "an object's y")
+            (ax, ay), (bx, by) = ([number(v, self.context, where, "a point of the line") for v in point]
+                                  for point in (points[0], points[-1]))
+            self.hexsides.append((x + ax, y + ay, x + bx, y + by, top["terrain"].strip(), where))
+            found = True
+        return found
+
+
 class XmlReader(Reader):
     def read(self):
         root = self.root
         if root.tag != "map":
             self.context.refuse("$", f"a TMX file's root should be <map>, not <{root.tag}>", code="not-a-map")
         self.header(root.get)
+        self.properties = dict(xml_properties(root.find("properties"), 0))
         for element in root.findall("tileset"):
             firstgid = integer(element.get("firstgid"), self.context, "map.tileset", "a tileset's firstgid", 1, None)
             self.add_tileset(firstgid, element.get("source"),
@@ -174,6 +209,10 @@ class XmlReader(Reader):
                 self.layers.append(self.read_layer(element))
             elif element.tag == "group":
                 self.read_layers(element, depth + 1)
+            elif element.tag == "objectgroup" and self.read_hexsides(
+                    [(o.attrib, xml_properties(o.find("properties"), 0), xml_points(o))
+                     for o in element.findall("object")], element.get("name") or ""):
+                continue
             elif element.tag in ("objectgroup", "imagelayer"):
                 self.ignored[element.tag] = self.ignored.get(element.tag, 0) + 1
 
@@ -194,6 +233,14 @@ class XmlReader(Reader):
             layer.chunks.append((0, 0, self.width, self.height,
                                  decode(encoding, compression, data, self.width * self.height, context, layer.name)))
         return layer
+
+
+def xml_points(element):
+    """The points of an object's polyline (or polygon), relative to the object, as text pairs."""
+    line = element.find("polyline")
+    if line is None:
+        line = element.find("polygon")
+    return [] if line is None else [p.split(",", 1) for p in (line.get("points") or "").split()]
 
 
 def chunk_boxes(chunks, context, layer_name):
@@ -323,32 +370,39 @@ def json_properties(items, depth):
 
 
 def tile_code(props, type_attr, corner, image):
-    """(code, level) of one tile, from the first of its properties that names a terrain (module docstring)."""
+    """(code, level, storeys) of one tile, from the first of its properties that names a terrain (module
+    docstring)."""
     top = {}
     for name, value in props:
         top.setdefault(name.lower(), value)
-    level = None
+    level = storeys = None
     for key in ("level", "elevation"):
         if top.get(key) is not None:
-            try:
-                level = int(str(top[key]))
-            except ValueError:
-                level = None
+            level = _whole(top[key])
             break
+    if top.get("storeys") is not None:
+        storeys = _whole(top["storeys"])
     for key in ("terrain", "type", "class"):
         if isinstance(top.get(key), str) and top[key].strip():
-            return top[key].strip(), level
+            return top[key].strip(), level, storeys
     if type_attr:
-        return type_attr.strip(), level
+        return type_attr.strip(), level, storeys
     if corner:
-        return corner, level
+        return corner, level, storeys
     for name, value in props:
         if name == ":variant" and isinstance(value, str) and value:
-            return value, level
+            return value, level, storeys
     if image:
         stem = posixpath.basename(image.replace("\\", "/"))
-        return (stem.rsplit(".", 1)[0] if "." in stem else stem), level
-    return None, level
+        return (stem.rsplit(".", 1)[0] if "." in stem else stem), level, storeys
+    return None, level, storeys
+
+
+def _whole(value):
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
 
 
 class JsonReader(Reader):
@@ -361,6 +415,7 @@ class JsonReader(Reader):
             context.refuse("$", "a Tiled tileset, not a map: it is read when a map that uses it is imported beside it",
                            code="not-a-map")
         self.header(lambda key: _text(root.get(key)))
+        self.properties = dict(json_properties(root.get("properties") or [], 0))
         for ts in root.get("tilesets") or []:
             if not isinstance(ts, dict):
                 context.refuse("tilesets", "a tileset entry should be an object", code="bad-tileset")
@@ -379,6 +434,12 @@ class JsonReader(Reader):
                 self.layers.append(self.read_layer(item))
             elif kind == "group":
                 self.read_layers(item.get("layers") or [], depth + 1)
+            elif kind == "objectgroup" and self.read_hexsides(
+                    [(o, json_properties(o.get("properties") or [], 0),
+                      [(p.get("x"), p.get("y")) for p in (o.get("polyline") or o.get("polygon") or [])
+                       if isinstance(p, dict)])
+                     for o in item.get("objects") or [] if isinstance(o, dict)], str(item.get("name") or "")):
+                continue
             elif kind in ("objectgroup", "imagelayer"):
                 self.ignored[kind] = self.ignored.get(kind, 0) + 1
 
@@ -493,13 +554,81 @@ def layer_grids(reader, context):
     return (low_x, low_y), columns, rows, grids
 
 
+def map_properties(reader, context):
+    """The grid's labels and hex size and the map's name from the map's own properties (as engine/exports/tiled.py
+    writes them), and its ruleset when the import names none; a value that is not one is left with a warning."""
+    from engine import rulesets
+    from engine.hexgrid import LABEL_SCHEMES
+
+    props = reader.properties
+    grid, name = {"labels": "xxyy"}, None
+    if props.get("labels") in LABEL_SCHEMES:
+        grid["labels"] = props["labels"]
+    elif props.get("labels") is not None:
+        context.warn("map.properties.labels", f"labels {props['labels']!r} is not one of {', '.join(LABEL_SCHEMES)}; "
+                                              "hexes are named xxyy", code="bad-value")
+    try:
+        metres = float(props["hex_metres"]) if props.get("hex_metres") is not None else None
+    except (TypeError, ValueError):
+        metres = None
+    if metres is not None and math.isfinite(metres) and metres > 0:
+        grid["hex_metres"] = metres
+    if isinstance(props.get("name"), str) and props["name"].strip():
+        name = props["name"].strip()[:200]
+    wanted = props.get("ruleset")
+    if isinstance(wanted, str) and context.ruleset is None and not (context.mapping or {}).get("ruleset"):
+        try:
+            context.ruleset = rulesets.get(wanted).id
+        except KeyError:
+            context.warn("map.properties.ruleset", f"the map names ruleset {wanted!r}, which this server does not "
+                                                   "have; its terrain is mapped to the default", code="bad-value")
+    return grid, name
+
+
+def map_point(reader, builder, origin, x, y):
+    """A point in Tiled's pixels as a map-space point: Tiled's centre of the cell that became column 0, row 0 is
+    the map's centre of that hex, and pixel_scale() the pixels per unit along each axis."""
+    p = render_params(reader)
+    ox, oy = origin
+    if reader.staggeraxis == "x":
+        shifted = (ox & 1) ^ (reader.staggerindex == "even")
+        cx, cy = ox * p["column_width"], oy * p["tile_h"] + (p["row_height"] if shifted else 0)
+    else:
+        shifted = (oy & 1) ^ (reader.staggerindex == "even")
+        cx, cy = ox * (p["tile_w"] + p["side_x"]) + (p["column_width"] if shifted else 0), oy * p["row_height"]
+    cx, cy = cx + p["tile_w"] / 2, cy + p["tile_h"] / 2
+    sx, sy = pixel_scale(reader)
+    mx, my = builder.grid.centre(0, 0)
+    return mx + (x - cx) / sx, my + (y - cy) / sy
+
+
+def read_hexsides(reader, builder, origin, context):
+    """The hexside objects as the map's hexsides: the edge nearest each line's middle, its terrain checked."""
+    grid = builder.grid
+    known = builder.mapping.catalogue.terrain_ids("hexside")
+    for x1, y1, x2, y2, terrain, where in reader.hexsides:
+        key = grid.hexside_at(*map_point(reader, builder, origin, (x1 + x2) / 2, (y1 + y2) / 2))
+        if not grid.hexside_hexes(key):
+            context.error(where, "the hexside lies off the map; it was not read", code="hexside-off-map")
+            continue
+        col, row, side = grid.hexside_name(key)
+        label = grid.label(col, row)
+        if terrain not in known:
+            context.error(where, f"hexside terrain {terrain!r} of {label} {side} is not a hexside terrain of "
+                                 f"{builder.mapping.catalogue.id!r}; expected one of: {', '.join(sorted(known))}",
+                          label, code="unmapped-terrain")
+            continue
+        builder.hexsides.append({"hex": label, "side": side, "terrain": terrain})
+
+
 def build(reader, context):
     origin, columns, rows, grids = layer_grids(reader, context)
     shift = origin[0] if reader.staggeraxis == "x" else origin[1]
     stagger = reader.staggerindex if shift % 2 == 0 else ("even" if reader.staggerindex == "odd" else "odd")
     orientation = "flat" if reader.staggeraxis == "x" else "pointy"
+    grid_kwargs, name = map_properties(reader, context)
     builder = MapBuilder(context, {"orientation": orientation, "columns": columns, "rows": rows,
-                                   "stagger": stagger, "labels": "xxyy"})
+                                   "stagger": stagger, **grid_kwargs}, name=name)
     tilesets = sorted(reader.tilesets, key=lambda t: t.firstgid)
     tiles = {}  # gid with flags -> ("code", code, level) | ("missing", source) | ("orphan", gid)
 
@@ -515,7 +644,7 @@ def build(reader, context):
                 tiles[raw] = ("code", *tileset.code(gid - tileset.firstgid))
         return tiles[raw]
 
-    stacks = {}  # one hex's gids, bottom layer first -> (codes, level, flipped, [("missing"|"orphan", what)])
+    stacks = {}  # one hex's gids, bottom layer first -> (codes, level, storeys, flipped, [("missing"|"orphan", ..)])
     missing, orphans, flipped = {}, {}, 0
     for col in range(columns):
         for row in range(rows):
@@ -525,7 +654,7 @@ def build(reader, context):
                 continue
             found = stacks.get(key)
             if found is None:
-                codes, level, flips, lost = [], 0, 0, []
+                codes, level, storeys, flips, lost = [], None, None, 0, []
                 for raw in key:
                     if not raw:
                         continue
@@ -534,17 +663,20 @@ def build(reader, context):
                     if kind != "code":
                         lost.append((kind, what))
                         continue
-                    codes.append(what)
-                    if rest[0] is not None:
-                        level = max(level, rest[0])
-                found = (tuple(codes), level, flips, lost)
+                    if what is not None:  # None: a levels layer's tile, which names no terrain
+                        codes.append(what)
+                    if rest[0] is not None:  # the highest level any of the hex's tiles gives (below 0 too)
+                        level = rest[0] if level is None else max(level, rest[0])
+                    if rest[1] is not None:
+                        storeys = rest[1] if storeys is None else max(storeys, rest[1])
+                found = (tuple(codes), level or 0, storeys, flips, lost)
                 if len(stacks) < 100_000:
                     stacks[key] = found
-            codes, level, flips, lost = found
+            codes, level, storeys, flips, lost = found
             flipped += flips
             for kind, what in lost:
                 (missing if kind == "missing" else orphans).setdefault(what, []).append(builder.label(col, row))
-            builder.place(col, row, codes, elevation=level)
+            builder.place(col, row, codes, elevation=level, storeys=storeys)
     grids.clear()
     from engine.importers.common import counted
 
@@ -555,6 +687,8 @@ def build(reader, context):
     for gid, labels in orphans.items():
         context.error("$", f"tile {gid} belongs to no tileset of the map ({counted(labels)})", labels[0],
                       code="unknown-tile")
+    if reader.hexsides:
+        read_hexsides(reader, builder, origin, context)
     sx, sy = pixel_scale(reader)
     if abs(sx / sy - 1) > 0.02:
         context.warn("$", f"Tiled draws these hexes {reader.tilewidth} x {reader.tileheight} px with "

@@ -12,7 +12,7 @@ def _legend_unit(canvas):
     return max(11.0, canvas.s * 0.22)
 
 
-def _legend_entries(cmap, canvas, scenario):
+def legend_entries(cmap, canvas, scenario):
     """(name, kind, style) of every terrain the image shows, in catalogue order, then the scenario's sides."""
     used = set(t for terrain in {cmap.terrain[i] for i in canvas.drawn} for t in terrain)
     drawn = is_drawn(canvas)
@@ -34,7 +34,7 @@ def _legend_entries(cmap, canvas, scenario):
 
 def _legend_layout(cmap, canvas, scenario):
     u = _legend_unit(canvas)
-    entries = _legend_entries(cmap, canvas, scenario)
+    entries = legend_entries(cmap, canvas, scenario)
     longest = max((font(u).getlength(name) for name, _, _ in entries), default=0)
     col_w = max(u * 10, longest + u * 3.5)
     cols = max(1, int((canvas.map_w) // col_w))
@@ -74,12 +74,31 @@ def draw_legend(image, draw, canvas, cmap, scenario, top, legend, scale_bar, hex
         _draw_scale_bar(draw, canvas, cmap, x0, top + u * (1.2 + rows * 2.2), u, hex_mm, dpi)
 
 
-def _draw_scale_bar(draw, canvas, cmap, x0, y, u, hex_mm, dpi):
+def scale_bar(canvas, cmap):
+    """(metres a hex, units of the image per metre, metres a step of the bar's four): the bar spans at most six
+    hexes and 40% of the map's width, in round steps."""
     metres = float(cmap.grid.hex_metres or 0) or 50.0
     px_per_metre = canvas.s * SQRT3 / metres
     target = min(canvas.map_w * 0.4, canvas.s * SQRT3 * 6)
     nice = [10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000]
     step = max([n for n in nice if n * 4 * px_per_metre <= target] or [nice[0]])
+    return metres, px_per_metre, step
+
+
+def scale_text(metres, step, k, hex_mm, dpi):
+    """The label under the bar's k-th tick (k = 0..4), or with k None the sentence beside the bar."""
+    if k is not None:
+        return "0" if k == 0 else (f"{step * k / 1000:g} km" if step * 4 >= 2000 else f"{step * k:g} m")
+    text = f"one hex = {metres:g} m"
+    if hex_mm:
+        text += f", {hex_mm:g} mm across the flats"
+    if dpi:
+        text += f", {dpi:g} dpi"
+    return text
+
+
+def _draw_scale_bar(draw, canvas, cmap, x0, y, u, hex_mm, dpi):
+    metres, px_per_metre, step = scale_bar(canvas, cmap)
     h = u * 0.6
     f = font(u * 0.9)
     for k in range(4):
@@ -88,12 +107,7 @@ def _draw_scale_bar(draw, canvas, cmap, x0, y, u, hex_mm, dpi):
                        outline=INK)
     for k in range(5):
         x = x0 + k * step * px_per_metre
-        label = f"{step * k / 1000:g} km" if step * 4 >= 2000 else f"{step * k:g} m"
-        draw.text((x, y + h + u * 0.2), "0" if k == 0 else label, fill=INK, font=f, anchor="mt")
-    text = f"one hex = {metres:g} m"
-    if hex_mm:
-        text += f", {hex_mm:g} mm across the flats"
-    if dpi:
-        text += f", {dpi:g} dpi"
+        draw.text((x, y + h + u * 0.2), scale_text(metres, step, k, hex_mm, dpi), fill=INK, font=f, anchor="mt")
+    text = scale_text(metres, step, None, hex_mm, dpi)
     draw.text((x0 + 4 * step * px_per_metre + u * 2, y + h / 2), text, fill=INK, font=f, anchor="lm")
 

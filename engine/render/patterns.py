@@ -28,56 +28,80 @@ def _sprite_box(orientation, s):
     return int(math.ceil(w)) + 2, int(math.ceil(h)) + 2
 
 
-def _draw_pattern(draw, pattern, colour, w, h, s):
-    lw = max(1, round(s * 0.035))
+def pattern_shapes(pattern, w, h, s, raster=True):
+    """The pieces of a pattern over a ``w`` x ``h`` box for a hex of circumradius ``s``: [(kind, geometry, width,
+    tone)], kind "ellipse" (a box), "line" or "polygon" (points), tone "ink" or "light" (the pattern colour
+    lightened). The raster sprite (pixel widths, rounded) and the vector print (engine/render/vector.py, exact
+    widths) draw the same pieces."""
+    lw = max(1, round(s * 0.035)) if raster else s * 0.035
+    thin = max(1, lw // 2) if raster else lw / 2
     rng = random.Random(zlib.crc32(pattern.encode()))
+    out = []
     if pattern == "dots":
-        step, r = s * 0.3, max(1.0, s * 0.045)
+        step, r = s * 0.3, max(1.0, s * 0.045) if raster else s * 0.045
         for j, y in enumerate(np.arange(step / 2, h, step)):
             for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
-                draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+                out.append(("ellipse", [x - r, y - r, x + r, y + r], 0, "ink"))
     elif pattern in ("hatch", "crosshatch"):
         step = s * 0.24
         for k in np.arange(-h, w + h, step):
-            draw.line([(k, h), (k + h, 0)], fill=colour, width=lw)
+            out.append(("line", [(k, h), (k + h, 0)], lw, "ink"))
             if pattern == "crosshatch":
-                draw.line([(k, 0), (k + h, h)], fill=colour, width=lw)
+                out.append(("line", [(k, 0), (k + h, h)], lw, "ink"))
     elif pattern == "trees":
         r = s * 0.17
         spots = [(0.0, 0.0)] + [(0.55 * math.cos(a), 0.55 * math.sin(a)) for a in np.radians(np.arange(30, 390, 60))]
         for dx, dy in spots:
             x, y = w / 2 + dx * s, h / 2 + dy * s
-            draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
-            draw.ellipse([x - r * 0.45, y - r * 0.6, x + r * 0.15, y], fill=tuple(min(255, c + 40) for c in colour))
+            out.append(("ellipse", [x - r, y - r, x + r, y + r], 0, "ink"))
+            out.append(("ellipse", [x - r * 0.45, y - r * 0.6, x + r * 0.15, y], 0, "light"))
     elif pattern == "bricks":
         step = s * 0.22
         for j, y in enumerate(np.arange(step, h, step)):
-            draw.line([(0, y), (w, y)], fill=colour, width=lw)
+            out.append(("line", [(0, y), (w, y)], lw, "ink"))
             for x in np.arange((step if j % 2 else 0), w, 2 * step):
-                draw.line([(x, y - step), (x, y)], fill=colour, width=lw)
+                out.append(("line", [(x, y - step), (x, y)], lw, "ink"))
     elif pattern == "waves":
         step, amp = s * 0.28, s * 0.05
         for y in np.arange(step / 2, h, step):
-            xs = np.arange(0, w + 2, max(1.0, s * 0.05))
-            draw.line([(x, y + amp * math.sin(x / (s * 0.12))) for x in xs], fill=colour, width=lw)
+            xs = np.arange(0, w + 2, max(1.0, s * 0.05) if raster else s * 0.05)
+            out.append(("line", [(x, y + amp * math.sin(x / (s * 0.12))) for x in xs], lw, "ink"))
     elif pattern == "marsh":
         step = s * 0.3
         for j, y in enumerate(np.arange(step / 2, h, step)):
             for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
-                draw.line([(x - s * 0.09, y), (x + s * 0.09, y)], fill=colour, width=lw)
+                out.append(("line", [(x - s * 0.09, y), (x + s * 0.09, y)], lw, "ink"))
                 for dx in (-0.05, 0, 0.05):
-                    draw.line([(x + dx * s, y), (x + dx * 1.6 * s, y - s * 0.1)], fill=colour, width=max(1, lw // 2))
+                    out.append(("line", [(x + dx * s, y), (x + dx * 1.6 * s, y - s * 0.1)], thin, "ink"))
     elif pattern == "rubble":
-        for _ in range(int(14 + 0 * s)):
+        for _ in range(14):
             x, y, r = rng.uniform(0, w), rng.uniform(0, h), s * rng.uniform(0.04, 0.08)
-            draw.polygon([(x + r * math.cos(a), y + r * math.sin(a)) for a in np.radians([0, 80, 170, 250])],
-                         fill=colour)
+            out.append(("polygon", [(x + r * math.cos(a), y + r * math.sin(a)) for a in np.radians([0, 80, 170, 250])],
+                        0, "ink"))
     elif pattern == "grass":
         step = s * 0.34
         for j, y in enumerate(np.arange(step / 2, h, step)):
             for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
                 for dx in (-0.06, 0, 0.06):
-                    draw.line([(x, y), (x + dx * s, y - s * 0.1)], fill=colour, width=max(1, lw // 2))
+                    out.append(("line", [(x, y), (x + dx * s, y - s * 0.1)], thin, "ink"))
+    return out
+
+
+def lighter(colour):
+    """The highlight tone of a pattern colour (a tree's light side)."""
+    return tuple(min(255, c + 40) for c in colour[:3]) + tuple(colour[3:])
+
+
+def _draw_pattern(draw, pattern, colour, w, h, s):
+    light = lighter(colour)
+    for kind, geometry, width, tone in pattern_shapes(pattern, w, h, s):
+        fill = colour if tone == "ink" else light
+        if kind == "ellipse":
+            draw.ellipse(geometry, fill=fill)
+        elif kind == "line":
+            draw.line(geometry, fill=fill, width=width)
+        else:
+            draw.polygon(geometry, fill=fill)
 
 
 @lru_cache(maxsize=128)

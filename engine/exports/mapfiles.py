@@ -1,0 +1,84 @@
+"""A map in another tool's format: the one table of what each export format is, its size bounds, and the call
+that writes it, shared by ``export_map`` and the map export job (docs/exports.md). No Django.
+
+The print PNG stays with the print renderer (engine/render/printing.py); the formats here are the Tiled map (a
+zip of the TMX and its tileset images, engine/exports/tiled.py), the vector print (SVG or PDF,
+engine/render/vector.py) and the VASSAL module (the vassal module of this package).
+"""
+
+from dataclasses import dataclass
+
+from engine.render.printing import HEX_MM_RANGE
+from engine.render.styles import SQRT3
+
+# A vector print's bounds: its hexes (the SVG is about 600 bytes a hex, so 40,000 hexes are some 25 MB), and a PDF
+# page's side, which Acrobat and most readers take up to 200 inches (14,400 points).
+MAX_VECTOR_HEXES = 40_000
+MAX_PDF_MM = 5080.0
+MARGIN_MM = 10.0  # the print margins (5 mm a side), for the page size checked before anything is drawn
+
+
+class Refused(ValueError):
+    """An export refused before anything is drawn; ``option`` names what to change: "format" or "hex_mm"."""
+
+    def __init__(self, option, message):
+        super().__init__(message)
+        self.option = option
+
+
+@dataclass(frozen=True)
+class Format:
+    extension: str
+    media_type: str
+    label: str
+
+
+FORMATS = {
+    "tiled": Format("zip", "application/zip", "Tiled map"),
+    "svg": Format("svg", "image/svg+xml", "vector print (SVG)"),
+    "pdf": Format("pdf", "application/pdf", "vector print (PDF)"),
+    "vassal": Format("vmod", "application/octet-stream", "VASSAL module"),
+}
+
+
+def check(grid, format, hex_mm):
+    """Refused (a ValueError) naming what is wrong, before anything is drawn: an unknown format, a hex size out
+    of range, a vector print past its bounds."""
+    if format not in FORMATS:
+        raise Refused("format", f"format {format!r} is not one of {', '.join(FORMATS)}")
+    if not HEX_MM_RANGE[0] <= hex_mm <= HEX_MM_RANGE[1]:
+        raise Refused("hex_mm", f"hex size must be from {HEX_MM_RANGE[0]:g} to {HEX_MM_RANGE[1]:g} mm, got {hex_mm:g}")
+    if format in ("svg", "pdf") and grid.size > MAX_VECTOR_HEXES:
+        raise Refused("format", f"the map has {grid.size:,} hexes; a vector print holds at most {MAX_VECTOR_HEXES:,}: "
+                         "print the PNG, or a smaller map")
+    if format == "pdf":
+        width, height = page_mm(grid, hex_mm)
+        if max(width, height) > MAX_PDF_MM:
+            raise Refused("hex_mm", f"the PDF page would be {width:,.0f} x {height:,.0f} mm; PDF readers take pages "
+                                    f"up to {MAX_PDF_MM:,.0f} mm (200 inches) a side: choose smaller hexes or print "
+                                    "the SVG")
+
+
+def page_mm(grid, hex_mm):
+    """The map's printed width and height in millimetres without its legend (the hexes and margins)."""
+    min_x, min_y, max_x, max_y = grid.extent()
+    unit = hex_mm / SQRT3
+    return (max_x - min_x) * unit + MARGIN_MM, (max_y - min_y) * unit + MARGIN_MM
+
+
+def export(doc, format, hex_mm=19.0):
+    """The map ``doc`` (a MapDoc) in ``format``, as bytes; Refused when check() refuses it."""
+    check(doc.grid, format, hex_mm)
+    if format == "tiled":
+        from engine.exports import tiled
+
+        return tiled.archive(doc)
+    if format == "vassal":
+        from engine.exports import vassal  # the VASSAL module's exporter (engine/exports/vassal.py)
+
+        return vassal.map_module(doc, hex_mm=hex_mm)
+    from engine.los.engine import compile_map
+    from engine.render import vector
+
+    cmap = compile_map(doc)
+    return vector.svg(cmap, hex_mm) if format == "svg" else vector.pdf(cmap, hex_mm)

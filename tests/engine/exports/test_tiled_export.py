@@ -1,0 +1,172 @@
+"""The Tiled export read back by the project's own Tiled importer: every sample map, in both orientations and
+both staggers, gives back its terrain, levels, storeys and hexsides; the TMX says hexagonal with Tiled's stagger
+axis and index for the grid, and its tileset carries the ruleset's terrain."""
+
+import copy
+import io
+import json
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine import mapfile, rulesets
+from engine.exports import tiled
+from engine.hexgrid import SIDES
+from engine.importers import convert, convert_upload, expand
+
+SAMPLES = sorted((Path(__file__).resolve().parents[3] / "maps" / "samples").glob("*.json"))
+
+
+def turned(data, orientation, stagger):
+    """A sample laid out in another orientation and stagger: hexsides keep their side index, art is dropped
+    (its polygons belong to the old hexes' places)."""
+    out = copy.deepcopy(data)
+    before = out["grid"]["orientation"]
+    out["grid"].update(orientation=orientation, stagger=stagger)
+    for entry in out["hexes"]:
+        entry.pop("art", None)
+    for entry in out["hexsides"] + [h for overlay in out["overlays"] for h in overlay["hexsides"]]:
+        entry["side"] = SIDES[orientation][SIDES[before].index(entry["side"])]
+    return out
+
+
+def layout(doc):
+    """What the round trip must keep: each hex's terrain, level and storeys (overlays laid), and the hexsides."""
+    cells, hexsides = doc.resolved()
+    default = doc.default_cell()
+    everything = {(c, r): cells.get((c, r), default) for c, r in doc.grid.hexes()}
+    return ({h: (tuple(c.terrain), c.level, c.storeys) for h, c in everything.items()}, hexsides)
+
+
+def round_trip(doc):
+    uploads = expand("exported.zip", tiled.archive(doc))
+    assert [u.name.rsplit("!", 1)[-1] for u in uploads] == [f"{tiled.safe_stem(doc.name)}.tmx"]
+    result = convert_upload(uploads[0])
+    assert result.ok, [str(f) for f in result.findings]
+    assert result.source_format == "tiled"
+    return mapfile.parse(result.doc), result
+
+
+CASES = [(path, orientation, stagger) for path in SAMPLES for orientation in ("flat", "pointy")
+         for stagger in ("odd", "even")]
+
+
+@pytest.mark.parametrize("path,orientation,stagger", CASES,
+                         ids=[f"{p.stem}-{o}-{s}" for p, o, s in CASES])
+def test_every_sample_comes_back_from_tiled_the_same(path, orientation, stagger):
+    data = json.loads(path.read_text())
+    doc = mapfile.parse(turned(data, orientation, stagger))
+    back, result = round_trip(doc)
+    assert back.ruleset == doc.ruleset and back.name == doc.name
+    assert back.grid == doc.grid  # orientation, size, stagger, labels and hex size
+    assert layout(back) == layout(doc)
+    assert not [f for f in result.findings if f.severity == "warning"]  # regular hexes, nothing left unread
+
+
+def test_the_samples_as_they_are_include_both_orientations_hexsides_levels_and_storeys():
+    docs = [mapfile.parse(p.read_text()) for p in SAMPLES]
+    assert {d.grid.orientation for d in docs} == {"flat", "pointy"}
+    assert all(d.hexsides for d in docs)
+    for doc in docs:
+        back, _ = round_trip(doc)
+        assert layout(back) == layout(doc)
+        levels = {c.level for c in doc.resolved()[0].values()}
+        assert levels != {0} and {c.level for c in back.resolved()[0].values()} == levels
+    assert any(c.storeys > 1 for d in docs for c in d.hexes.values())
+    assert any(d.overlays for d in docs)  # an ATS overlay's terrain travels in the tiles
+
+
+@pytest.mark.parametrize("orientation,axis", [("flat", "x"), ("pointy", "y")])
+@pytest.mark.parametrize("stagger", ["odd", "even"])
+def test_the_tmx_header_tilesets_and_layers(orientation, axis, stagger):
+    data = turned(json.loads(SAMPLES[1].read_text()), orientation, stagger)  # hill-112, OST
+    doc = mapfile.parse(data)
+    root = ET.fromstring(tiled.tmx(doc))
+    assert root.get("orientation") == "hexagonal"
+    assert root.get("staggeraxis") == axis and root.get("staggerindex") == stagger
+    assert (root.get("width"), root.get("height")) == (str(doc.grid.columns), str(doc.grid.rows))
+    w, h, side = int(root.get("tilewidth")), int(root.get("tileheight")), int(root.get("hexsidelength"))
+    assert w % 2 == 0 and h % 2 == 0
+    across, along = (h, w) if orientation == "flat" else (w, h)
+    assert along == 2 * side and abs(across - 3 ** 0.5 * side) <= 1  # a regular hexagon, to a pixel
+    catalogue = rulesets.get(doc.ruleset)
+    terrain_set, levels_set = root.findall("tileset")
+    tiles = {t.find("properties/property[@name='terrain']").get("value") for t in terrain_set.findall("tile")}
+    assert tiles == set(catalogue.terrain_ids("hex"))
+    assert {p.get("value") for p in levels_set.findall("tile/properties/property[@name='level']")} == \
+        {str(c.level) for c in doc.hexes.values() if (c.level, c.storeys) != (0, 1)}
+    assert [layer.get("name") for layer in root.findall("layer")] == ["terrain", "levels"]
+    assert [g.get("name") for g in root.findall("objectgroup")] == ["hexsides", "art", "overlays"]
+    hexsides = root.findall("objectgroup[@name='hexsides']/object")
+    assert len(hexsides) == len(doc.hexsides) and all(o.get("type") == "hexside" for o in hexsides)
+    props = {p.get("name"): p.get("value") for p in root.findall("properties/property")}
+    assert props["ruleset"] == "ost" and props["labels"] == doc.grid.labels
+
+
+def test_the_zip_holds_the_tmx_and_the_tileset_images_it_names():
+    doc = mapfile.parse(SAMPLES[3].read_text())  # oosterbeek, ATS, with art and an overlay
+    with zipfile.ZipFile(io.BytesIO(tiled.archive(doc))) as zf:
+        names = zf.namelist()
+        root = ET.fromstring(zf.read(next(n for n in names if n.endswith(".tmx"))))
+        for tileset in root.findall("tileset"):
+            image = tileset.find("image")
+            assert image.get("source") in names
+            picture = Image.open(io.BytesIO(zf.read(image.get("source"))))
+            assert picture.size == (int(image.get("width")), int(image.get("height")))
+    art = root.findall("objectgroup[@name='art']/object")
+    assert len(art) == sum(len(c.art) for c in doc.hexes.values() if c.art)
+    overlays = root.findall("objectgroup[@name='overlays']/object")
+    assert [o.get("name") for o in overlays] == [o.id for o in doc.overlays]
+
+
+def test_several_terrains_a_hex_are_layers_and_negative_levels_come_back():
+    data = json.loads(SAMPLES[1].read_text())
+    data["hexes"][0]["terrain"] = ["stream", "brush"]
+    data["hexes"][1]["level"] = -1
+    doc = mapfile.parse(data)
+    root = ET.fromstring(tiled.tmx(doc))
+    assert [layer.get("name") for layer in root.findall("layer")] == ["terrain", "terrain 2", "levels"]
+    back, _ = round_trip(doc)
+    assert layout(back) == layout(doc)
+
+
+def test_a_hexside_object_of_an_unknown_terrain_is_named_where_it_is():
+    doc = mapfile.parse(SAMPLES[1].read_text())
+    text = tiled.tmx(doc).replace(b'value="hedge"', b'value="hedgerow"', 1)
+    result = convert("map.tmx", text)
+    bad = [f for f in result.findings if f.code == "unmapped-terrain"]
+    assert len(bad) == 1 and "'hedgerow'" in bad[0].message and bad[0].hex and "hexsides" in bad[0].path
+
+
+def json_map(objects):
+    """A 3 x 2 flat Tiled JSON map of Hexside's pixel sizes, every hex woods, with these objects."""
+    return json.dumps({
+        "type": "map", "orientation": "hexagonal", "staggeraxis": "x", "staggerindex": "odd", "width": 3,
+        "height": 2, "tilewidth": 120, "tileheight": 104, "hexsidelength": 60, "infinite": False,
+        "properties": [{"name": "ruleset", "type": "string", "value": "ost"}],
+        "tilesets": [{"firstgid": 1, "name": "t", "tilecount": 2, "tiles": [
+            {"id": 0, "properties": [{"name": "terrain", "value": "woods"}]},
+            {"id": 1, "properties": [{"name": "level", "type": "int", "value": -1}]}]}],
+        "layers": [{"type": "tilelayer", "name": "terrain", "width": 3, "height": 2, "data": [1] * 6},
+                   {"type": "tilelayer", "name": "levels", "width": 3, "height": 2, "data": [2, 0, 0, 0, 0, 0]},
+                   {"type": "objectgroup", "name": "walls", "objects": objects}]}).encode()
+
+
+def test_a_tiled_json_map_gives_its_hexside_objects_and_levels_layer():
+    # Column 0 is not shifted (stagger odd): hex 0101's centre is at (60, 52); its S edge runs from (30, 104) to
+    # (90, 104): a line from the object's position (30, 104), 60 px to the right.
+    wall = {"id": 1, "name": "wall", "type": "hexside", "x": 30, "y": 104,
+            "polyline": [{"x": 0, "y": 0}, {"x": 60, "y": 0}], "properties": [{"name": "terrain", "value": "hedge"}]}
+    lost = {"id": 2, "name": "far", "class": "hexside", "x": 1e9, "y": 1e9,
+            "polyline": [{"x": 0, "y": 0}, {"x": 60, "y": 0}], "properties": [{"name": "terrain", "value": "hedge"}]}
+    spawn = {"id": 3, "name": "spawn", "type": "spawn", "x": 10, "y": 10, "point": True}
+    result = convert("map.tmj", json_map([wall, lost, spawn]))
+    doc = result.doc
+    # 0101's S edge, named from 0102 (the map format names an edge by its N, NE or SE side)
+    assert doc["ruleset"] == "ost" and doc["hexsides"] == [{"hex": "0102", "side": "N", "terrain": "hedge"}]
+    assert {h["hex"]: (h["terrain"], h.get("level", 0)) for h in doc["hexes"]}["0101"] == (["woods"], -1)
+    assert [f.code for f in result.findings] == ["hexside-off-map"] and "far" in result.findings[0].path
+    assert doc["extensions"]["tiled"]["ignored_layers"] == {}  # the object layer held hexsides: it was read
