@@ -54,7 +54,7 @@ HIDDEN = {
     },
     "ats": {
         "british": {"ids": {"6pdr", "crew"}, "texts": ["6-pounder ATG", "The gun covers the crossroads"],
-                    "patterns": [r"\bCrew\b", placed("6-pounder ATG", "G6"), placed("Crew", "G6")],
+                    "patterns": [r"\bCrew\b", placed("6-pounder ATG", "F5"), placed("Crew", "F5")],
                     "markers": set()},
         "german": {"ids": {"dummy"}, "texts": ["AFV dummy", "Feint along the east road"], "patterns": [],
                    "markers": set()},
