@@ -8,6 +8,7 @@ import re
 from engine.mapfile import _is_int, _kind
 from engine.scenarios import limits, types, unittypes, victory
 
+RESERVED_SIDE_IDS = ("public", "card")  # the names of the public sheet (engine/scenarios/cards)
 SIDE_KEYS = ("id", "name", "nationality", "colour", "fields", "oob", "setup_zone", "placements", "reinforcements",
              "victory", "brief")
 BRIEF_KEYS = ("mission", "intelligence")
@@ -45,6 +46,11 @@ class SidesReader:
         self.all_side_ids = [i for i in ids if isinstance(i, str)]
         for path, entry in self.entries(items, "sides", SIDE_KEYS, ("id", "name")):
             sid = self.ident(entry["id"], f"{path}.id", seen, "side")
+            if sid in RESERVED_SIDE_IDS:
+                self.error(f"{path}.id", f"a side may not be called {sid!r}: the printed sheets are named 'public' "
+                                         "and by their sides' ids, so this one would be taken for the public card",
+                           code="reserved-id")
+                sid = None
             side = {"id": sid, "name": self.text(entry, "name", f"{path}.name", required=True, limit=limits.SIDE_NAME),
                     "nationality": self.text(entry, "nationality", f"{path}.nationality", limit=limits.NATIONALITY)}
             colour = entry.get("colour", "#3b5b92")

@@ -378,3 +378,12 @@ def test_the_editor_s_edits_set_the_new_fields(maps):
     with pytest.raises(edits.EditError) as caught:
         edits.apply(data, [{"op": "set", "path": "sides[0].placements[0].status", "value": ["spent"]}], maps)
     assert "status 'spent' is not one of Assault: Sicily '43's statuses" in str(caught.value)
+
+
+
+@pytest.mark.parametrize("reserved", ["public", "card"])
+def test_a_side_may_not_take_the_public_sheets_name(reserved, maps):
+    data = sample("groesbeek-heights")
+    data["sides"][0]["id"] = reserved
+    found = errors_of(data, maps)
+    assert "public card" in found["sides[0].id"].message
