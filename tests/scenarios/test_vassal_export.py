@@ -39,7 +39,7 @@ def test_owner_exports_the_public_module_and_a_sides_module(samples, eager_jobs,
 
 
 @pytest.mark.django_db
-def test_a_side_is_only_for_its_holder_and_bad_options_are_refused_by_field(samples, other_user):
+def test_a_side_is_only_for_its_holder_and_bad_options_are_refused_by_field(samples, other_user):  # noqa: F811
     scenario = samples["ost"]
     link = SideLink.objects.create(scenario=scenario, side="british")
     holder = APIClient()
