@@ -81,6 +81,7 @@ def canvas_origin(grid):
 
 def board(grid, hex_mm, dpi):
     """The board's frame for a map printed at ``hex_mm`` (ValueError out of the print's range)."""
+    print_scale(dpi, hex_mm)  # the dpi and hex size asked are checked as the print checks them
     dpi = board_dpi(hex_mm, dpi)
     scale = print_scale(dpi, hex_mm)
     margin = round(PRINT_MARGIN_MM / 25.4 * dpi)
