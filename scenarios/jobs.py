@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 
+from engine.exports import vassal_grid
 from engine.exports.vassal import DEFAULT_DPI as VASSAL_DPI
 from engine.hexgrid import Grid
 from engine.scenarios import sightlines, visibility
@@ -126,6 +127,10 @@ class ScenarioExportSerializer(StrictSerializer):
         if data["format"] == "vassal":
             out = {"format": "vassal", "side": data.get("side"), "hex_mm": data["hex_mm"],
                    "dpi": data["dpi"] if "dpi" in self.initial_data else VASSAL_DPI}
+            try:
+                vassal_grid.check_size(out["hex_mm"], out["dpi"])
+            except ValueError as exc:
+                raise serializers.ValidationError({"dpi": [str(exc)]}) from None
             if self.context.get("grid") is not None:
                 check_print_size(self.context["grid"], out)
             return out

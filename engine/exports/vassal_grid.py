@@ -30,6 +30,9 @@ from engine.render.printing import MAX_DPI, PRINT_MARGIN_MM, print_scale
 
 SQRT3 = math.sqrt(3)
 VASSAL_VERSION = "3.7.26"
+# Below this many pixels across the flats VASSAL's whole-pixel hex outlines (getSingleHexShape rounds each corner
+# and widens the hex by a pixel) overlap their neighbours' centres, and a dropped counter may snap to the next hex.
+MIN_ACROSS_PX = 8
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,7 @@ class Board:
 
 def board_dpi(hex_mm, dpi):
     """The dpi nearest ``dpi`` at which a hex ``hex_mm`` across the flats is an even number of pixels across."""
-    across = max(2, 2 * round(hex_mm / 25.4 * dpi / 2))
+    across = max(MIN_ACROSS_PX, 2 * round(hex_mm / 25.4 * dpi / 2))
     while across * 25.4 / hex_mm > MAX_DPI:
         across -= 2
     while across * 25.4 / hex_mm < 10:
@@ -79,9 +82,18 @@ def canvas_origin(grid):
     return lo_x, lo_y
 
 
+def check_size(hex_mm, dpi):
+    """ValueError unless a board can be printed at ``hex_mm`` and ``dpi``: the print's own range, and a hex at
+    least MIN_ACROSS_PX across (the message names the dpi)."""
+    print_scale(dpi, hex_mm)
+    if hex_mm / 25.4 * dpi < MIN_ACROSS_PX - 1:
+        raise ValueError(f"at {dpi:g} dpi a {hex_mm:g} mm hex is {hex_mm / 25.4 * dpi:.1f} pixels across: too few "
+                         f"for VASSAL to tell hexes apart (at least {MIN_ACROSS_PX}); raise the dpi or the hex's mm")
+
+
 def board(grid, hex_mm, dpi):
     """The board's frame for a map printed at ``hex_mm`` (ValueError out of the print's range)."""
-    print_scale(dpi, hex_mm)  # the dpi and hex size asked are checked as the print checks them
+    check_size(hex_mm, dpi)
     dpi = board_dpi(hex_mm, dpi)
     scale = print_scale(dpi, hex_mm)
     margin = round(PRINT_MARGIN_MM / 25.4 * dpi)

@@ -53,3 +53,5 @@ def test_a_side_is_only_for_its_holder_and_bad_options_are_refused_by_field(samp
     assert card.status_code == 400 and "side" in card.json()
     small = holder.post(url, {"format": "vassal", "hex_mm": 1}, format="json")
     assert small.status_code == 400 and "hex_mm" in small.json()
+    blurred = holder.post(url, {"format": "vassal", "hex_mm": 4, "dpi": 10}, format="json")
+    assert blurred.status_code == 400 and "pixels across" in str(blurred.json()["dpi"])

@@ -53,11 +53,12 @@ CASES = [(o, s, labels) for o in ORIENTATIONS for s in STAGGERS for labels in LA
 
 
 @pytest.mark.parametrize("orientation,stagger,labels", CASES)
-@pytest.mark.parametrize("size,hex_mm,dpi", [((9, 7), 19.0, 100), ((28, 3), 8.0, 150)])
+@pytest.mark.parametrize("size,hex_mm,dpi", [((9, 7), 19.0, 100), ((28, 3), 8.0, 150), ((1, 4), 4.0, 51),
+                                              ((3, 1), 60.0, 300), ((2, 2), 13.3, 77)])
 def test_vassal_finds_every_hex_where_the_print_drew_it_and_names_it_as_hexside(orientation, stagger, labels,
                                                                                  size, hex_mm, dpi):
     map_doc = random_map("ost", *size, seed=3, orientation=orientation, stagger=stagger, labels=labels,
-                         art=0, hexsides=30)
+                         art=0, hexsides=size[0] * size[1])
     data = vassal.map_module(map_doc, hex_mm=hex_mm, dpi=dpi)
     _, _, vgrid, attrs, image = read_module(data)
     cmap, canvas, centres, board_dpi = print_centres(map_doc, attrs, image, hex_mm)
@@ -144,6 +145,12 @@ def test_module_metadata_and_build_file():
     meta = ET.fromstring(z.read("moduledata"))
     assert meta.tag == "data" and meta.findtext("name") == "Test <board> & co"
     assert meta.findtext("VassalVersion") == vassal.VASSAL_VERSION
+
+
+def test_a_hex_too_few_pixels_across_for_vassal_is_refused_at_dpi():
+    with pytest.raises(vassal.ModuleError) as caught:
+        vassal.map_module(random_map("ost", 4, 4, hexsides=5), hex_mm=4.0, dpi=10)
+    assert caught.value.path == "dpi" and "pixels across" in str(caught.value)
 
 
 def test_out_of_range_hex_size_is_refused_by_field():
