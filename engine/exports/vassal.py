@@ -227,7 +227,7 @@ def scenario_module(scenario_doc, side=None, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_
     """A module of a scenario as the public sees it, or as the holder of ``side`` (a side id) does. Bytes."""
     from dataclasses import replace
 
-    from engine.scenarios import cards, visibility
+    from engine.scenarios import cards, visibility, writing
 
     data = scenario_doc.data
     if side is not None and scenario_doc.side(side) is None:
@@ -243,7 +243,9 @@ def scenario_module(scenario_doc, side=None, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_
 
     title = data["title"]
     name = title + (f" ({doc.side(side)['name']})" if side else "")
-    version = f"1.0-{data.get('extensions', {}).get('revision', '')}".rstrip("-")
+    # the content it was made from names the version: an edit makes a new one (the hash of what the module
+    # shows, never of the whole document, which would let a hidden placement be confirmed by guessing)
+    version = f"1.0+{writing.content_hash(doc)[:10]}"
     description = " · ".join(x for x in (data.get("subtitle"), data.get("date"), data.get("place"),
                                          cards.game_name(doc)) if x)
     root = game_module(name, version, description)

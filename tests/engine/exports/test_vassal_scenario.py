@@ -211,6 +211,13 @@ def test_module_name_version_and_description_come_from_the_scenario(maps):
     assert doc.data["subtitle"] in root.get("description") if doc.data["subtitle"] else root.get("description")
     meta = ET.fromstring(z.read("moduledata"))
     assert meta.findtext("name") == doc.data["title"] and meta.findtext("version") == root.get("version")
+    assert root.get("version").startswith("1.0+")
+    edited = sample(maps, "oosterbeek-crossroads", lambda d: d.update(title=d["title"] + " (revised)"))
+    assert read_module(vassal.scenario_module(edited))[1].get("version") != root.get("version")
+    hidden = sample(maps, "oosterbeek-crossroads", lambda d: d["sides"][0]["placements"].pop(
+        next(i for i, pl in enumerate(d["sides"][0]["placements"])
+             if next(u for u in d["sides"][0]["oob"] if u["id"] == pl["unit"])["hidden"])))
+    assert read_module(vassal.scenario_module(hidden))[1].get("version") == root.get("version")  # says nothing
     card = z.read("card.html").decode()
     assert doc.data["title"].replace("'", "&#x27;") in card
 
