@@ -65,7 +65,7 @@ def counter_png(unit, colour, size, orientation="flat", facing=None):
     draw.rectangle([0, 0, size - 1, size - 1], outline=ink, width=max(1, size // 40))
     lines = [(str(unit.get("unit") or ""), True), (str(unit.get("name") or ""), False), (values_line(unit), False)]
     lines = [(text, bold) for text, bold in lines if text]
-    inner = size * 0.86
+    inner = size * 0.78
     y = size * (0.5 - 0.13 * (len(lines) - 1))
     for text, bold in lines:
         text, f = _fit(draw, text, round(size * (0.2 if bold else 0.15)), inner, bold=bold)
@@ -76,7 +76,7 @@ def counter_png(unit, colour, size, orientation="flat", facing=None):
         a = math.radians(angle)
         c = size / 2
         tip = (c + math.cos(a) * c * 0.96, c + math.sin(a) * c * 0.96)
-        base = c * 0.74
+        base = c * 0.8
         left = (c + math.cos(a - 0.22) * base, c + math.sin(a - 0.22) * base)
         right = (c + math.cos(a + 0.22) * base, c + math.sin(a + 0.22) * base)
         draw.polygon([tip, left, right], fill=ink)
