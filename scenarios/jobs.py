@@ -11,6 +11,8 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 
+from engine.exports import vassal_grid
+from engine.exports.vassal import DEFAULT_DPI as VASSAL_DPI
 from engine.hexgrid import Grid
 from engine.scenarios import cards, sightlines, visibility
 from jobs.api import SubjectJobView, job_schema
@@ -64,10 +66,11 @@ def sight_lines_cost(parameters, scenario):
 
 
 def export_cost(parameters, scenario):
-    """A card (a page of text, about a small map's drawing) or the scenario's map PNG (a hundred pixels a unit)."""
+    """A card (a page of text, about a small map's drawing), or the scenario's map PNG or VASSAL module (whose
+    board is the map's print): a hundred pixels a unit."""
     grid = main_grid(scenario, parameters)
     hexes = grid["columns"] * grid["rows"] if grid else 1
-    if parameters["format"] != "png":
+    if parameters["format"] == "pdf":
         return hexes
     return max(hexes, int(hexes * (parameters["dpi"] * parameters["hex_mm"] / 25.4) ** 2) // 100)
 
@@ -80,21 +83,39 @@ def kinds():
              limit="HEXSIDE_MAX_SIGHT_LINES_HEXES",
              unit="hexes crossed by lines of sight (its setup zones against the play area and the enemy)",
              advice="make the setup zones or the play area smaller"),
-        # A card PDF or the scenario's map PNG.
+        # A card PDF, the scenario's map PNG or its VASSAL module.
         Kind("export", "authoring.export", label="scenario export", cost=export_cost),
     )
 
 
 class ScenarioExportSerializer(StrictSerializer):
-    format = serializers.ChoiceField(choices=["pdf", "png"], default="pdf",
-                                     help_text="pdf: the printable card; png: the map with the scenario on it.")
+    format = serializers.ChoiceField(choices=["pdf", "png", "vassal"], default="pdf",
+                                     help_text="pdf: the printable card; png: the map with the scenario on it; "
+                                               "vassal: a VASSAL 3.7 module (.vmod) of the scenario "
+                                               "(docs/exports.md).")
     paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
     sheet = serializers.CharField(required=False, help_text="public (the default: the public card, which never "
                                                             "prints a hidden item), or a side's id: that side's "
                                                             "secret sheet (its hidden setup; on TOCS its secret "
                                                             "brief), for the owner, an editor or a holder of its "
                                                             "link. 'card' is read as public.")
+    side = serializers.CharField(required=False, allow_null=True, default=None,
+                                 help_text="vassal: the side whose module it is (its hidden units and secret brief "
+                                           "in it), one you hold; none: the public module.")
     dpi, hex_mm = print_fields()
+
+    def validate_side(self, value):
+        if value is None:
+            return None
+        held = self.context["sides"]
+        ids = [s.get("id") for s in self.context.get("scenario_sides") or []]
+        if value not in ids:
+            raise serializers.ValidationError(f"this scenario has no side {value!r}; its sides are "
+                                              f"{', '.join(map(str, ids)) or 'none'}")
+        if held != visibility.ALL and value not in held:
+            raise serializers.ValidationError(f"side {value!r} is not yours to export: a side's module is for "
+                                              "the holder of its link")
+        return value
 
     def validate_sheet(self, value):
         sheets = self.context["sheets"]
@@ -106,6 +127,19 @@ class ScenarioExportSerializer(StrictSerializer):
 
     def validate(self, data):
         """Equal exports give equal parameters (the job layer's request key): only what the format uses."""
+        if data["format"] == "vassal":
+            out = {"format": "vassal", "side": data.get("side"), "hex_mm": data["hex_mm"],
+                   "dpi": data["dpi"] if "dpi" in self.initial_data else VASSAL_DPI}
+            try:
+                vassal_grid.check_size(out["hex_mm"], out["dpi"])
+            except ValueError as exc:
+                raise serializers.ValidationError({"dpi": [str(exc)]}) from None
+            if self.context.get("grid") is not None:
+                check_print_size(self.context["grid"], out)
+            return out
+        if data.get("side") is not None:
+            raise serializers.ValidationError({"side": ["only a vassal export is made for a side; a card's side "
+                                                        "is its sheet"]})
         out = {"format": data["format"], "sheet": data.get("sheet") or cards.PUBLIC}
         if data["format"] == "pdf":
             out["paper"] = data["paper"]
@@ -199,24 +233,37 @@ class ExportJobView(ScenarioJobView):
         grid = None
         if isinstance(data, dict) and data.get("format") == "png":
             grid = print_grid(scenario, {"maps": [pin.as_parameter() for pin in self.pins]})
-        serializer = ScenarioExportSerializer(data=data, context={"sheets": sheets, "grid": grid})
+        elif isinstance(data, dict) and data.get("format") == "vassal":  # the board is the whole main map
+            found = main_grid(scenario, {"maps": [pin.as_parameter() for pin in self.pins]})
+            try:
+                grid = Grid(**{k: v for k, v in found.items() if k in Grid.__dataclass_fields__}) if found else None
+            except (TypeError, ValueError):
+                grid = None
+        serializer = ScenarioExportSerializer(data=data, context={
+            "sheets": sheets, "grid": grid, "sides": self.sides, "scenario_sides": scenario.document.get("sides")})
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 
     def parameters(self, request, scenario):
-        """An export holds what its sheet's reader may read, not its requester (cards.sheet_view): its ``sides``
-        are the sheet's (none for the public card, the side for its sheet), so that the public card the owner
-        exported is the one job everyone gets, and a side's sheet is served only to a reader holding that side
-        (readers.may_read_job)."""
+        """An export holds what its reader may read, not its requester (cards.sheet_view): its ``sides`` are the
+        sheet's or the module's (none for the public card and the public module, the side for its sheet or its
+        module), so that the public card the owner exported is the one job everyone gets, and a side's sheet is
+        served only to a reader holding that side (readers.may_read_job)."""
         parameters = super().parameters(request, scenario)
-        return {**parameters, "sides": visibility.as_parameter(cards.reader_of(parameters["sheet"]))}
+        if parameters["format"] == "vassal":
+            sides = (parameters["side"],) if parameters.get("side") else ()
+        else:
+            sides = cards.reader_of(parameters["sheet"])
+        return {**parameters, "sides": visibility.as_parameter(sides)}
 
-    @job_schema("Export a scenario's printable card (PDF) or its map (PNG), as a job",
+    @job_schema("Export a scenario's printable card (PDF), its map (PNG) or a VASSAL module, as a job",
                 "The job's `result_file` is the download (`GET /api/jobs/<id>/file/`). A scenario's card is a "
                 "public card, which never prints a hidden item, and one secret sheet per side (its hidden "
                 "units with their hexes, its hidden markers, its brief; on TOCS its secret brief): name it in "
-                "`sheet`. The same export of the same scenario revision answers at once with the stored file.",
+                "`sheet`. A VASSAL module is the public one, or with `side` that side's (its hidden units and "
+                "brief), for the owner, an editor or a holder of its link. The same export of the same scenario "
+                "revision answers at once with the stored file.",
                 request=ScenarioExportSerializer, not_found=NOT_FOUND,
-                errors=OpenApiResponse(description="A bad format, paper, sheet, dpi or hex size, by field."))
+                errors=OpenApiResponse(description="A bad format, paper, sheet, side, dpi or hex size, by field."))
     def post(self, request, pk):
         return super().post(request, pk)

@@ -9,6 +9,7 @@ one call, not a loop over pairs in Python.
 
 from celery import shared_task
 
+from engine.exports import vassal
 from engine.scenarios import cards, victory, visibility
 from engine.scenarios import checks as rule_checks
 from engine.scenarios.sightlines import sight_lines_of
@@ -79,11 +80,21 @@ def export(self, job_id):
 
 
 def answer_export(job):
-    """An export job's file: a scenario's card sheet (PDF) or its map (PNG). The same request on the same
+    """An export job's file: a scenario's card sheet (PDF), its map (PNG) or its VASSAL module, public or a side's
+    (from the requester's view, so a side they do not hold is never in it). The same request on the same
     content is the same job (dispatch's request key), so it is drawn once."""
     parameters = job.parameters
     report = lambda progress, message: runner.report(job, progress, message)  # noqa: E731
     doc = doc_for(job)
+    if parameters["format"] == "vassal":
+        report(10, "drawing the board and the counters")
+        side = parameters.get("side")
+        try:
+            content = vassal.scenario_module(doc, side=side, hex_mm=parameters["hex_mm"], dpi=parameters["dpi"])
+        except vassal.ModuleError as exc:
+            raise JobError(f"{exc.path}: {exc}") from None
+        name = cards.sheet_filename(doc, side or "card", "vmod")
+        return runner.Outcome({"filename": name, "bytes": len(content), "side": side}, file=(name, content))
     report(10, "drawing the card" if parameters["format"] == "pdf" else "drawing the map")
     sheet = cards.sheet_name(parameters.get("sheet"))
     if parameters["format"] == "pdf":

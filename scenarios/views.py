@@ -66,9 +66,16 @@ def scenario_page(request, pk):
     return render(request, "scenarios/scenario_editor.html",
                   {"scenario": scenario, "config": config, "can_edit": can_edit, "is_owner": owner,
                    "sheets": sheets_for(scenario, sides), "held": held_names(scenario, sides),
-                   "withheld": withheld_lines(scenario, sides),
+                   "withheld": withheld_lines(scenario, sides), "module_sides": module_sides(scenario, sides),
                    "side_links": side_links(request, scenario) if owner else None,
                    "editors": scenario.editors.select_related("user") if owner else None})
+
+
+def module_sides(scenario, sides):
+    """(id, name) of the sides whose VASSAL module this reader may export: every side for the owner, else the
+    sides they hold (scenarios.jobs.ScenarioExportSerializer checks the same)."""
+    return [(s.get("id"), s.get("name")) for s in scenario.document.get("sides") or []
+            if sides == visibility.ALL or s.get("id") in sides]
 
 
 def held_names(scenario, sides):

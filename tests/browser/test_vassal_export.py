@@ -1,0 +1,41 @@
+"""The scenario page's VASSAL module button in real Chromium with a real worker: a side link's holder chooses
+between the public module and their own side's, and the .vmod downloads when its job is done."""
+
+import io
+import zipfile
+
+import pytest
+from django.core.management import call_command
+
+from scenarios.models import Scenario, SideLink
+from tests.browser.painting import ARTIFACTS, sign_in
+from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_vassal_module_from_the_scenario_page(live_server, page, django_user_model, jobs):  # noqa: F811
+    call_command("load_samples", stdout=io.StringIO())
+    call_command("load_scenario_samples", stdout=io.StringIO())
+    player = django_user_model.objects.create_user("player", password="player-password")
+    sign_in(page, live_server, player)
+    page.set_viewport_size({"width": 1500, "height": 950})
+    scenario = Scenario.objects.get(title="Hill 112: the Orne heights")
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    assert page.locator("#scenario-export [name=side] option").all_inner_texts() == ["public"]
+    link = SideLink.objects.create(scenario=scenario, side="german")
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/side/{link.token}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    assert page.locator("#scenario-export [name=side] option").all_inner_texts() == ["public", "German's"]
+    page.select_option("#scenario-export [name=side]", "german")
+    page.fill("#scenario-export [name=hex_mm]", "12")
+    with page.expect_download(timeout=90000) as info:
+        page.click("#export-vassal")
+    download = info.value
+    assert download.suggested_filename.endswith("-german.vmod")
+    with zipfile.ZipFile(download.path()) as z:
+        build = z.read("buildFile.xml").decode()
+    assert "VASSAL.build.GameModule" in build and "PaK 40" in build  # the German holder's hidden gun
+    assert "ready:" in page.inner_text("#scenario-export [data-export-status]")
+    page.screenshot(path=f"{ARTIFACTS}/export-vassal-page.png")
