@@ -67,6 +67,19 @@ def test_vector_prints_and_tiled_maps_through_a_worker(worker, django_user_model
         {h: (c.terrain, c.level, c.storeys) for h, c in source.hexes.items()
          if (c.terrain, c.level, c.storeys) != (source.default_cell().terrain, 0, 1)}
 
+    # A VASSAL module of the map: its board and grid, read back by the VASSAL importer as the map's grid.
+    asked = client.post(url, {"format": "vassal", "hex_mm": 16}, format="json")
+    job = follow(client, asked.json()["url"])
+    assert job["status"] == "succeeded", job["error"]
+    response, module = download(client, job)
+    assert job["result"]["filename"].endswith(".vmod")
+    assert "buildFile.xml" in zipfile.ZipFile(io.BytesIO(module)).namelist()
+    result = convert_upload(expand("map.vmod", module)[0])
+    assert result.ok, [str(f) for f in result.findings]
+    back = mapfile.parse(result.doc).grid
+    assert (back.columns, back.rows, back.orientation, back.labels) == (source.grid.columns, source.grid.rows,
+                                                                         source.grid.orientation, source.grid.labels)
+
     # The PNG is asked as before, with or without its format.
     png = client.post(url, {"dpi": 50, "hex_mm": 10}, format="json")
     assert png.status_code == 202 and png.json()["job"] == client.post(

@@ -28,6 +28,21 @@ def same_map(a, b):
 
 
 @pytest.mark.parametrize("path", [SAMPLES[0], SAMPLES[1]], ids=lambda p: p.stem)  # pointy, then flat
+def test_a_vassal_module_of_a_map_imported_back_has_its_grid_and_labels(tmp_path, path):
+    out = tmp_path / "map.vmod"
+    proc = manage("export_map", path, "--format", "vassal", "--out", out, "--hex-mm", "16")
+    assert proc.returncode == 0, proc.stderr
+    back = tmp_path / "back.json"
+    proc = manage("import_map", out, "--ruleset", mapfile.parse(path.read_text()).ruleset, "--out", back)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    source, read = mapfile.parse(path.read_text()), mapfile.parse(back.read_text())
+    assert (read.grid.columns, read.grid.rows, read.grid.orientation, read.grid.labels) == (
+        source.grid.columns, source.grid.rows, source.grid.orientation, source.grid.labels)
+    assert [read.grid.label(c, r) for c, r in read.grid.hexes()] == [source.grid.label(c, r)
+                                                                      for c, r in source.grid.hexes()]
+
+
+@pytest.mark.parametrize("path", [SAMPLES[0], SAMPLES[1]], ids=lambda p: p.stem)  # pointy, then flat
 def test_a_tiled_export_imported_back_with_import_map_is_the_same_map(tmp_path, path):
     out = tmp_path / "map.zip"
     proc = manage("export_map", path, "--format", "tiled", "--out", out)
