@@ -34,7 +34,7 @@ SUPPORTED = {
     "wesnoth": (".map",),
     "megamek": (".board",),
     "vassal": (".vmod", "buildfile.xml", "buildfile"),
-    "vasl": ("boardmetadata.xml", "bd* (a VASL board archive)"),
+    "vasl": ("boardmetadata.xml", "bd* (VASL board)"),
 }
 ARCHIVE_ENDINGS = (".zip",)
 IMAGE_ENDINGS = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg")
@@ -132,12 +132,15 @@ VASL_ARCHIVE = re.compile(r"bd[a-z0-9_-]+")  # VASL names a board archive "bd" +
 
 
 def is_vasl_archive(lower, data):
-    """A zip that is a VASL board archive: BoardMetadata.xml at its top level (its central directory, read
-    without decompressing anything), or, when only its head is at hand, a name like bd01 or bdRB."""
+    """A zip that is a VASL board archive: BoardMetadata.xml at its top level, or a legacy archive's "data" file
+    under a name like bd01 (read from the zip's directory, nothing decompressed); when only its head is at hand
+    (expand() peeks at a zip's entries), a name like bd01 or bdRB."""
+    named = bool(VASL_ARCHIVE.fullmatch(lower))
     try:
-        return "BoardMetadata.xml" in zipfile.ZipFile(io.BytesIO(data)).namelist()
-    except Exception:  # noqa: BLE001 - a truncated head (expand() peeks at entries) or a damaged zip
-        return bool(VASL_ARCHIVE.fullmatch(lower))
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except Exception:  # noqa: BLE001 - a truncated head or a damaged zip
+        return named
+    return "BoardMetadata.xml" in names or (named and "data" in names)
 
 
 def why_not(name, data):

@@ -38,6 +38,7 @@ GEO_WIDTH, GEO_HEIGHT = 33, 10
 GEO_HEX_WIDTH = 1800 / (GEO_WIDTH - 1)
 GEO_HEX_HEIGHT = 645 / GEO_HEIGHT
 GEO_A1_CENTRE = (0.0, GEO_HEX_HEIGHT / 2)
+SQRT3 = math.sqrt(3)
 MAX_BUILDING_TYPES = 5000  # per-hex building overrides kept in extensions.vasl
 
 
@@ -199,6 +200,12 @@ def build_map(info, board, context):
                           f"{rows}", code="half-hexes-left-out")
 
     origin, hex_px, worst = fit(grid, info)
+    off = (dx / 1.5) / (dy / SQRT3) - 1
+    if abs(off) > 0.02:
+        context.warn("$", f"the board's hexes are not regular (hexWidth {dx:g}, hexHeight {dy:g}: a regular hex has "
+                          f"hexWidth = hexHeight x {SQRT3 / 2:.4f}, and these are {abs(off) * 100:.0f}% off); the "
+                          f"background is the closest fit, up to {worst:.0f} px from VASL's hex centres",
+                     code="irregular-hexes")
     if image is not None:
         data, extension, _size = image
         stored = f"scan-{hashlib.sha256(data).hexdigest()[:20]}.{extension}"
