@@ -103,7 +103,7 @@ def detect(name, data):
         return "vassal"
     if lower in ("buildfile", "buildfile.xml"):
         return "vassal"
-    if head.startswith(b"PK\x03\x04") and is_vasl_archive(lower, data):
+    if head.startswith(b"PK\x03\x04") and not lower.endswith(ARCHIVE_ENDINGS) and is_vasl_archive(lower, data):
         return "vasl"
     if lower.endswith(".xml") and b"<boardMetadata" in (data or b"")[:65536]:
         return "vasl"
@@ -132,9 +132,10 @@ VASL_ARCHIVE = re.compile(r"bd[a-z0-9_-]+")  # VASL names a board archive "bd" +
 
 
 def is_vasl_archive(lower, data):
-    """A zip that is a VASL board archive: BoardMetadata.xml at its top level, or a legacy archive's "data" file
-    under a name like bd01 (read from the zip's directory, nothing decompressed); when only its head is at hand
-    (expand() peeks at a zip's entries), a name like bd01 or bdRB."""
+    """A zip not named .zip that is a VASL board archive: BoardMetadata.xml at its top level, or a legacy
+    archive's "data" file under a name like bd01 (read from the zip's directory, nothing decompressed); when only
+    its head is at hand (expand() peeks at a zip's entries), a name like bd01 or bdRB. A .zip holding a board's
+    files is a zip of maps: its BoardMetadata.xml is imported with the image beside it."""
     named = bool(VASL_ARCHIVE.fullmatch(lower))
     try:
         names = zipfile.ZipFile(io.BytesIO(data)).namelist()

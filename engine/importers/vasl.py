@@ -24,9 +24,10 @@ scale and origin are the least-squares fit of every hex centre; the largest rema
 
 import hashlib
 import math
+import posixpath
 
 from engine.hexgrid import Grid
-from engine.importers.common import MapBuilder, check_image, integer, number, parse_xml
+from engine.importers.common import MapBuilder, SiblingTooLarge, check_image, integer, number, parse_xml
 from engine.importers.vassal import safe_image_name
 from engine.importers.zips import read_zip
 
@@ -47,12 +48,20 @@ def convert(data, context):
         board = read_archive(data, context)
     else:
         board = {"metadata": data, "legacy": None, "image": lambda name: context.sibling(name)[1],
-                 "los": context.sibling(LOS_DATA)[1] is not None}
+                 "los": beside(LOS_DATA, context)}
     if board["metadata"] is not None:
         info = read_metadata(board["metadata"], context)
     else:
         info = read_legacy(board["legacy"], context)
     return build_map(info, board, context)
+
+
+def beside(name, context):
+    """Is the file beside the metadata? Only asked (LOSData is not read), so one too large to read is there."""
+    try:
+        return context.resolve(name) in context.files
+    except SiblingTooLarge:
+        return True
 
 
 def read_archive(data, context):
@@ -91,7 +100,9 @@ def read_metadata(data, context):
     return {
         "name": attrs.get("name") or context.stem, "version": attrs.get("version"),
         "version_date": attrs.get("versionDate"), "author": attrs.get("author"),
-        "image": attrs.get("boardImageFileName") or f"{context.stem}.gif",
+        # VASL looks the image up by its name at the archive's top level: a path in it is not followed.
+        "image": posixpath.basename((attrs.get("boardImageFileName") or "").replace("\\", "/"))
+        or f"{context.stem}.gif",
         "has_hills": (attrs.get("hasHills") or "").strip().lower() == "true",
         "width": integer(attrs.get("width", GEO_WIDTH), context, "boardMetadata.width", "the board's width in hexes",
                          1, 500),

@@ -181,6 +181,25 @@ def test_the_archive_inside_a_zip_and_the_metadata_beside_its_image(tmp_path):
     assert beside.doc["background"] == result.doc["background"]
 
 
+def test_a_zip_of_a_board_and_another_map_gives_both():
+    uploads = expand("mixed.zip", archive({"BoardMetadata.xml": metadata(), "bdT.gif": board_image(),
+                                           "other.map": "Gg, Gg\nGg, Gg\n"}))
+    assert [u.name for u in uploads] == ["mixed.zip!BoardMetadata.xml", "mixed.zip!other.map"]
+    from engine.importers import convert_upload
+
+    board = convert_upload(uploads[0])
+    assert board.ok and board.source_format == "vasl" and len(board.files) == 1, board.findings
+
+
+def test_an_image_name_with_a_path_is_looked_up_at_the_top_level_as_vasl_does(tmp_path):
+    (tmp_path / "inner").mkdir()
+    (tmp_path / "inner" / "BoardMetadata.xml").write_text(metadata(boardImageFileName="../bdT.gif"))
+    (tmp_path / "bdT.gif").write_bytes(board_image())
+    result = import_file(tmp_path / "inner" / "BoardMetadata.xml")
+    assert result.files == {} and result.doc["background"]["image"] == "bdT.gif"
+    assert "'bdT.gif' is not in the upload" in next(f for f in result.findings if f.code == "image-missing").message
+
+
 def test_without_the_image_the_grid_still_comes_in_naming_it():
     result = convert("bdT", archive({"BoardMetadata.xml": metadata(boardImageFileName="bdT.png")}))
     assert result.ok and result.files == {}
