@@ -41,6 +41,7 @@ GEO_HEX_HEIGHT = 645 / GEO_HEIGHT
 GEO_A1_CENTRE = (0.0, GEO_HEX_HEIGHT / 2)
 SQRT3 = math.sqrt(3)
 MAX_BUILDING_TYPES = 5000  # per-hex building overrides kept in extensions.vasl
+MAX_PIXELS = 100_000  # a hex's size and A1's place, in image pixels (a board image is at most 60 megapixels)
 
 
 def convert(data, context):
@@ -167,9 +168,12 @@ def fit(grid, info):
 
 def build_map(info, board, context):
     dx, dy = info["hex_width"], info["hex_height"]
-    if dx <= 0 or dy <= 0:
-        context.refuse("boardMetadata", f"the hex width and height should be above 0, got {dx:g} and {dy:g}",
-                       code="bad-grid")
+    if not (0 < dx <= MAX_PIXELS and 0 < dy <= MAX_PIXELS):
+        context.refuse("boardMetadata", f"the hex width and height should be above 0 and at most {MAX_PIXELS:,} px, "
+                                        f"got {dx:g} and {dy:g}", code="bad-grid")
+    if max(abs(v) for v in info["a1"]) > MAX_PIXELS:
+        context.refuse("boardMetadata", f"the centre of A1 should lie within {MAX_PIXELS:,} px of the image's corner, "
+                                        f"got {info['a1'][0]:g}, {info['a1'][1]:g}", code="bad-grid")
     columns, rows = info["width"], info["height"]
     grid_kwargs = {"orientation": "flat", "columns": columns, "rows": rows,
                    "stagger": "even" if info["alternate"] else "odd", "labels": "letter-number"}

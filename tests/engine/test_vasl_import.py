@@ -250,6 +250,8 @@ def test_irregular_hexes_are_fitted_as_closely_as_they_can_be_and_said():
     ({"BoardMetadata.xml": metadata(width="0")}, "bad-value"),
     ({"BoardMetadata.xml": metadata(hexWidth="wide")}, "bad-value"),
     ({"BoardMetadata.xml": metadata(hexHeight="-3")}, "bad-grid"),
+    ({"BoardMetadata.xml": metadata(hexWidth="1e300")}, "bad-grid"),
+    ({"BoardMetadata.xml": metadata(A1CenterY="1e300")}, "bad-grid"),
     ({"BoardMetadata.xml": "<boardMetadata"}, "bad-xml"),
 ])
 def test_a_broken_board_is_refused_with_its_reason(entries, code):
@@ -270,3 +272,55 @@ def test_detection_leaves_other_zips_and_xml_alone():
     assert detect("BoardMetadata.xml", b"<boardMetadata width='33'/>") == "vasl"
     assert detect("buildFile.xml", b"<VASSAL.launch.BasicModule/>") == "vassal"
     assert detect("other.xml", b"<something/>") is None
+
+
+# -- hostile boards ----------------------------------------------------------------------------------------
+
+def test_a_truncated_metadata_file_and_entities_are_refused():
+    data = BD01.read_bytes()
+    cut = convert("BoardMetadata.xml", data[: len(data) // 2])
+    assert cut.doc is None and "bad-xml" in {f.code for f in cut.findings} and "truncated" in cut.findings[0].message
+    laughs = (b'<?xml version="1.0"?><!DOCTYPE boardMetadata [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+              b'<boardMetadata name="&b;" width="33" height="10"/>')
+    refused = convert("BoardMetadata.xml", laughs)
+    assert refused.doc is None and [f.code for f in refused.findings] == ["xml-entities"]
+
+
+def test_a_board_image_that_is_a_pixel_bomb_gives_the_grid_without_it():
+    from tests.engine.test_importers_hostile import png_claiming
+
+    result = convert("bdT", archive({"BoardMetadata.xml": metadata(boardImageFileName="bdT.png"),
+                                     "bdT.png": png_claiming(30_000, 30_000)}))
+    assert "image-too-large" in {f.code for f in result.findings if f.severity == "error"}
+    assert result.files == {}
+
+
+def test_a_zip_bomb_archive_leaves_the_entry_out():
+    from engine.importers import ImportLimits
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("BoardMetadata.xml", metadata())
+        z.writestr("bdT.gif", b"\0" * 5_000_000)
+    result = convert("bdT", out.getvalue(), limits=ImportLimits(max_zip_ratio=50))
+    assert "zip-bomb" in {f.code for f in result.findings} and result.files == {}
+    assert result.doc is not None and "image-missing" in {f.code for f in result.findings}
+
+
+def test_damaged_boards_never_crash_the_importer():
+    """A fixed sample of random damage to the corpus metadata and a board archive: a finding or a valid map."""
+    import random
+
+    from engine.importers import convert_upload
+    from tests.engine.test_importers_hostile import codes, mutated
+
+    rng = random.Random(19)
+    bd = archive({"BoardMetadata.xml": metadata(), "bdT.gif": board_image(), "data": "version 1\n"})
+    sources = [(BD01.name, BD01.read_bytes()), (SAMPLE.name, SAMPLE.read_bytes()), ("bdT", bd)]
+    for _ in range(150):
+        name, data = rng.choice(sources)
+        for upload in expand(name, mutated(data, rng)):
+            result = convert_upload(upload)
+            assert "import-failed" not in codes(result.findings), (name, result.findings)
+            if result.doc is not None:
+                mapfile.parse(result.doc)
