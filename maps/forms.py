@@ -89,7 +89,8 @@ class ImportForm(forms.Form):
     file = MultipleFileField(label="Map file", help_text=(
         "A Hexside map (.json, as “Download the map file” writes it); a Tiled map (.tmx, .tmj or .json) with its "
         "tilesets and images, as several files or a zip; a Battle for Wesnoth .map; a MegaMek .board; a VASSAL "
-        "module (.vmod) or buildFile; or a zip of several maps."))
+        "module (.vmod) or buildFile; a VASL board (its bdXX archive, or BoardMetadata.xml with the board image); "
+        "or a zip of several maps."))
     ruleset = forms.ChoiceField(required=False, help_text="The game a community map's terrain and levels are "
                                                           "mapped to (a Hexside map names its own).")
     published = forms.BooleanField(required=False, help_text="Everyone may see a published map.")

@@ -15,7 +15,10 @@ of relative path to bytes; :class:`DiskFiles` reads them from a folder for the c
 """
 
 import importlib
+import io
+import re
 import stat
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -23,13 +26,15 @@ from engine.importers import common
 from engine.importers.zips import read_zip, safe_zip_path  # noqa: F401 - part of this package's calls
 
 # Each format and the file endings it is recognised by (lower case). A ".json" file is Tiled's when it looks
-# like a Tiled map and Hexside's own otherwise; VASSAL boards come from a module (.vmod) or its buildFile.
+# like a Tiled map and Hexside's own otherwise; VASSAL boards come from a module (.vmod) or its buildFile; a VASL
+# board is its archive (a zip named bdXX, no ending, holding BoardMetadata.xml) or that metadata file itself.
 SUPPORTED = {
     "hexside": (".json",),
     "tiled": (".tmx", ".tmj", ".json"),
     "wesnoth": (".map",),
     "megamek": (".board",),
     "vassal": (".vmod", "buildfile.xml", "buildfile"),
+    "vasl": ("boardmetadata.xml", "bd* (VASL board)"),
 }
 ARCHIVE_ENDINGS = (".zip",)
 IMAGE_ENDINGS = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg")
@@ -98,6 +103,10 @@ def detect(name, data):
         return "vassal"
     if lower in ("buildfile", "buildfile.xml"):
         return "vassal"
+    if head.startswith(b"PK\x03\x04") and not lower.endswith(ARCHIVE_ENDINGS) and is_vasl_archive(lower, data):
+        return "vasl"
+    if lower.endswith(".xml") and b"<boardMetadata" in (data or b"")[:65536]:
+        return "vasl"
     if lower.endswith(ARCHIVE_ENDINGS) or (head.startswith(b"PK\x03\x04") and not lower.endswith(
             (".tmx", ".tmj", ".json", ".map", ".board", ".xml"))):
         return "zip"
@@ -119,6 +128,22 @@ def detect(name, data):
     return None
 
 
+VASL_ARCHIVE = re.compile(r"bd[a-z0-9_-]+")  # VASL names a board archive "bd" + the board's name, no ending
+
+
+def is_vasl_archive(lower, data):
+    """A zip not named .zip that is a VASL board archive: BoardMetadata.xml at its top level, or a legacy
+    archive's "data" file under a name like bd01 (read from the zip's directory, nothing decompressed); when only
+    its head is at hand (expand() peeks at a zip's entries), a name like bd01 or bdRB. A .zip holding a board's
+    files is a zip of maps: its BoardMetadata.xml is imported with the image beside it."""
+    named = bool(VASL_ARCHIVE.fullmatch(lower))
+    try:
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except Exception:  # noqa: BLE001 - a truncated head or a damaged zip
+        return named
+    return "BoardMetadata.xml" in names or (named and "data" in names)
+
+
 def why_not(name, data):
     """A designer's reason why a file that is not a map was not imported."""
     lower = PurePosixPath(name).name.lower()
@@ -131,10 +156,9 @@ def why_not(name, data):
         return "a Wesnoth mask (it overlays another map), not a map"
     if suffix == ".cfg":
         return "a Wesnoth configuration file (such as terrain.cfg), not a map"
-    if lower == "boardmetadata.xml" or lower.endswith("boardmetadata.xml") or lower == "boardmetadata - sample.xml":
-        return "VASL board metadata: VASL boards are not supported (their terrain lives in a binary LOS raster)"
     if lower == "losdata":
-        return "a VASL LOS raster (gzip + Java serialisation): VASL boards are not supported"
+        return ("a VASL LOS raster (gzip + Java serialisation), which Hexside does not read: import the board "
+                "archive (bdXX) or its BoardMetadata.xml, which give the grid and the board image to trace")
     if suffix in (".md", ".txt", ".html", ".pdf"):
         return "a document, not a map"
     if suffix == ".xml":

@@ -12,7 +12,7 @@ from tests.data.megamek import BOARDS
 from tests.engine.test_importers import ALL_FILES, MAP_ENDINGS, REFUSED, rel
 
 MAPS = [p for p in ALL_FILES if p.name.endswith(MAP_ENDINGS) and "SOURCE" not in p.name
-        and "Metadata" not in p.name and REFUSED.get(rel(p)) not in ("missing-tileset", "not-a-map")]
+        and REFUSED.get(rel(p)) not in ("missing-tileset", "not-a-map")]
 
 
 def mapping_for(source, ruleset):

@@ -55,3 +55,34 @@ def test_a_file_of_no_map_format_is_refused_on_the_page(user_client, jobs_isolat
     response = user_client.post("/maps/import/", {"file": [SimpleUploadedFile("empty.map", b"")]})
     assert response.status_code == 400 and not BatchValidation.objects.exists()
     assert "empty" in response.content.decode()
+
+
+def test_a_vasl_board_with_its_image_opens_as_a_grid_to_trace(user_client, jobs_isolated):
+    import io
+
+    from PIL import Image
+
+    from maps import scans
+
+    picture = io.BytesIO()
+    Image.new("RGB", (90, 80), (180, 170, 120)).save(picture, "GIF")
+    metadata = SimpleUploadedFile("BoardMetadata.xml", b'<boardMetadata name="T" boardImageFileName="bdT.gif" '
+                                  b'hasHills="TRUE" width="4" height="3" hexWidth="22.5" hexHeight="25.98" '
+                                  b'A1CenterX="0" A1CenterY="12.99"/>')
+    response = user_client.post("/maps/import/", {"file": [metadata, SimpleUploadedFile("bdT.gif",
+                                                                                         picture.getvalue())]})
+    assert response.status_code == 302
+    batch = BatchValidation.objects.get()
+    assert run_parts_here(Job.objects.get(pk=batch.job_id)).status == "succeeded"
+    row = batch.files.get()
+    assert row.source_format == "vasl" and row.verdict != "invalid", row.findings
+    assert "los-not-read" in str(row.findings) and row.board
+    page = user_client.get(response["Location"]).content.decode()
+    assert "LOS data" in page and "is not read" in page
+    opened = user_client.post(f"/api/validations/{batch.pk}/files/{row.index}/open/")
+    assert opened.status_code == 201, opened.content
+    map = Map.objects.get(pk=opened.json()["map"])
+    doc = map.mapdoc()
+    assert (doc.grid.columns, doc.grid.rows, doc.grid.labels) == (4, 3, "letter-number")
+    path = scans.path_of(map.pk, doc.background["image"])
+    assert Image.open(path).size == (90, 80)  # VASL's GIF, kept as a PNG beside the map

@@ -162,3 +162,24 @@ def test_board_picks_one_board_of_a_module(tmp_path):
     assert code == 2 and "no board 'South'" in stderr and "North" in stderr
     code, _, stderr = run("import_map", module, "--board", "North")
     assert code == 2 and "--out MAP.json is required" in stderr
+
+
+def test_import_map_reads_a_vasl_board_archive_and_writes_its_image(tmp_path):
+    from PIL import Image
+
+    picture = io.BytesIO()
+    Image.new("RGB", (90, 80), (180, 170, 120)).save(picture, "GIF")
+    archive = tmp_path / "bdT"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("BoardMetadata.xml", '<boardMetadata name="T" boardImageFileName="bdT.gif" hasHills="FALSE" '
+                                        'width="4" height="3" hexWidth="22.5" hexHeight="25.98" A1CenterX="0" '
+                                        'A1CenterY="12.99"/>')
+        z.writestr("bdT.gif", picture.getvalue())
+    code, stdout, stderr = run("import_map", archive, "--out", tmp_path / "board.json")
+    assert code == 0 and stderr == ""
+    assert "vasl map imported" in stdout and "los-not-read" in stdout
+    doc = mapfile.parse((tmp_path / "board.json").read_text())
+    assert (doc.grid.columns, doc.grid.rows, doc.grid.labels) == (4, 3, "letter-number")
+    data = json.loads((tmp_path / "board.json").read_text())
+    stored = tmp_path / data["background"]["image"]
+    assert Image.open(stored).size == (90, 80) and f"wrote {stored.name}" in stdout
