@@ -11,7 +11,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 
-from engine.exports import vassal_grid
+from engine.exports import mapfiles, vassal_grid
 from engine.exports.vassal import DEFAULT_DPI as VASSAL_DPI
 from engine.hexgrid import Grid
 from engine.scenarios import cards, sightlines, visibility
@@ -19,7 +19,7 @@ from jobs.api import SubjectJobView, job_schema
 from jobs.kinds import Kind
 from jobs.serializers import StrictSerializer
 from maps.api import errors_response
-from maps.jobs import check_print_size, print_fields
+from maps.jobs import EXPORT_HEX_COST, check_print_size, print_fields
 from maps.models import Map
 from scenarios import scenario_maps
 from scenarios.models import Scenario
@@ -72,6 +72,8 @@ def export_cost(parameters, scenario):
     hexes = grid["columns"] * grid["rows"] if grid else 1
     if parameters["format"] == "pdf":
         return hexes
+    if parameters["format"] in VECTOR:  # as a map's vector print (engine/exports/mapfiles.py)
+        return hexes * EXPORT_HEX_COST[VECTOR[parameters["format"]]]
     return max(hexes, int(hexes * (parameters["dpi"] * parameters["hex_mm"] / 25.4) ** 2) // 100)
 
 
@@ -88,9 +90,13 @@ def kinds():
     )
 
 
+VECTOR = {"svg": "svg", "map-pdf": "pdf"}  # the scenario's map in vectors, as engine/exports/mapfiles names them
+
+
 class ScenarioExportSerializer(StrictSerializer):
-    format = serializers.ChoiceField(choices=["pdf", "png", "vassal"], default="pdf",
+    format = serializers.ChoiceField(choices=["pdf", "png", "svg", "map-pdf", "vassal"], default="pdf",
                                      help_text="pdf: the printable card; png: the map with the scenario on it; "
+                                               "svg and map-pdf: that map in vectors at true hex size (hex_mm); "
                                                "vassal: a VASSAL 3.7 module (.vmod) of the scenario "
                                                "(docs/exports.md).")
     paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
@@ -143,6 +149,15 @@ class ScenarioExportSerializer(StrictSerializer):
         out = {"format": data["format"], "sheet": data.get("sheet") or cards.PUBLIC}
         if data["format"] == "pdf":
             out["paper"] = data["paper"]
+        elif data["format"] in VECTOR:
+            if "dpi" in self.initial_data:
+                raise serializers.ValidationError({"dpi": ["a vector print has no dpi: its hexes are hex_mm across"]})
+            out["hex_mm"] = data["hex_mm"]
+            if self.context.get("grid") is not None:
+                try:
+                    mapfiles.check(self.context["grid"], VECTOR[data["format"]], data["hex_mm"])
+                except mapfiles.Refused as exc:
+                    raise serializers.ValidationError({exc.option: [str(exc)]}) from None
         else:
             out.update(dpi=data["dpi"], hex_mm=data["hex_mm"])
             if self.context.get("grid") is not None:
@@ -231,7 +246,7 @@ class ExportJobView(ScenarioJobView):
         sheets = [sheet for sheet, _ in sheets_for(scenario, self.sides)]
         data = request.data if isinstance(request.data, dict) else None
         grid = None
-        if isinstance(data, dict) and data.get("format") == "png":
+        if isinstance(data, dict) and data.get("format") in ("png", *VECTOR):
             grid = print_grid(scenario, {"maps": [pin.as_parameter() for pin in self.pins]})
         elif isinstance(data, dict) and data.get("format") == "vassal":  # the board is the whole main map
             found = main_grid(scenario, {"maps": [pin.as_parameter() for pin in self.pins]})

@@ -12,6 +12,7 @@ from celery import shared_task
 from engine.exports import vassal
 from engine.scenarios import cards, victory, visibility
 from engine.scenarios import checks as rule_checks
+from engine.scenarios.cards import vectormap
 from engine.scenarios.sightlines import sight_lines_of
 from jobs import runner
 from jobs.runner import JobError, JobTask
@@ -100,6 +101,10 @@ def answer_export(job):
     if parameters["format"] == "pdf":
         content = cards.card_pdf(doc, parameters.get("paper", "a4"), sheet)
         name = cards.sheet_filename(doc, sheet, "pdf")
+    elif parameters["format"] in ("svg", "map-pdf"):
+        kind = "svg" if parameters["format"] == "svg" else "pdf"
+        content = vectormap.scenario_map_vector(doc, sheet, parameters["hex_mm"], kind)
+        name = cards.sheet_filename(doc, sheet, f"map.{kind}")
     else:
         content = cards.scenario_map_png(doc, sheet, parameters["dpi"], parameters["hex_mm"])
         name = cards.sheet_filename(doc, sheet, "png")

@@ -8,7 +8,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from scenarios.models import SideLink
-from tests.scenarios.test_hidden import eager_jobs, job_result, samples  # noqa: F401 - fixtures
+from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - a real worker
+from tests.scenarios.test_hidden import job_result, jobs, samples, worker  # noqa: F401 - fixtures
 
 HIDDEN_UNIT = "PaK 40"  # hidden in the Hill 112 sample's German OOB (docs/scenario-format.md, "hidden")
 
@@ -21,20 +22,19 @@ def module_build(client, job):
         return z.read("buildFile.xml").decode()
 
 
-@pytest.mark.django_db
-def test_owner_exports_the_public_module_and_a_sides_module(samples, eager_jobs,  # noqa: F811
-                                                             django_capture_on_commit_callbacks):
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_owner_exports_the_public_module_and_a_sides_module(samples, jobs):  # noqa: F811
     scenario = samples["ost"]
     owner = APIClient()
     owner.force_login(scenario.owner)
     url = f"/api/scenarios/{scenario.pk}/print/"
-    capture = django_capture_on_commit_callbacks
-    public, _ = job_result(owner, capture, url, {"format": "vassal", "hex_mm": 12})
+    public, _ = job_result(owner, url, {"format": "vassal", "hex_mm": 12})
     assert public["parameters"]["side"] is None and public["parameters"]["dpi"] == 100
     assert public["result"]["filename"].endswith(".vmod")
     build = module_build(owner, public)
     assert "VASSAL.build.GameModule" in build and HIDDEN_UNIT not in build
-    german, _ = job_result(owner, capture, url, {"format": "vassal", "side": "german", "hex_mm": 12})
+    german, _ = job_result(owner, url, {"format": "vassal", "side": "german", "hex_mm": 12})
     assert german["id"] != public["id"] and HIDDEN_UNIT in module_build(owner, german)
 
 
