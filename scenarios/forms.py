@@ -26,8 +26,9 @@ class ScenarioImportForm(forms.Form):
             data["doc"] = scenariofile.parse(data["file"].read(), library_maps(self.user))
         except scenariofile.ScenarioFormatError as exc:
             for finding in exc.errors:
-                self.add_error("file", f"{finding.path}: {finding.message}" if finding.path != "$" else
-                               finding.message)
+                # the designer's words first; the JSON path after, for tools
+                self.add_error("file", finding.message if finding.path == "$" else
+                               f"{finding.message} (at {finding.path})")
         return data
 
 

@@ -27,6 +27,7 @@ from scenarios.readers import is_owner, may_edit, remember, sheets_for, sides_fo
 from scenarios.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
 
 LIST_LIMIT = 200
+SAID = 5  # the problems a refused change of map lists; the rest are counted
 
 
 def inches_per_hex(scenario, catalogue, reader):
@@ -128,7 +129,7 @@ def gone_sentence(scenario, gone, owner):
     what = ", ".join(f"{what} (entry {key!r})" for _, key, what in gone)
     head = f"This scenario's map is gone: {what} was deleted."
     if owner:
-        return f"{head} Point the scenario at another map below, or delete the scenario."
+        return f"{head} Choose another map of the same grid for it (“Use this map”), or delete the scenario."
     return f"{head} Its owner, {scenario.owner.get_username()}, can point it at another map."
 
 
@@ -323,8 +324,10 @@ def scenario_point_at(request, pk):
     except StaleRevision:
         messages.error(request, "Not changed: the scenario changed meanwhile; look again and choose the map again.")
     except edits.EditError as exc:
-        for problem in exc.errors:
+        for problem in exc.errors[:SAID]:
             messages.error(request, f"Not changed: on {map.name}, {problem.message}.")
+        if len(exc.errors) > SAID:
+            messages.error(request, f"… and {len(exc.errors) - SAID} more things {map.name} does not have.")
     else:
         messages.success(request, f"{scenario.title} is on {map.name} now.")
     return redirect("scenario-page", pk)

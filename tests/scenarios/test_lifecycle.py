@@ -124,14 +124,16 @@ def test_a_scenario_whose_map_is_gone_says_so_and_is_pointed_at_another(user_cli
     config = json.loads(page.split('id="scenario-config" type="application/json">')[1].split("</script>")[0])
     assert config["mapGone"] and "was deleted" in config["mapProblem"]
 
-    small = make_map(user, name="Too small", grid={**board.grid, "columns": 3, "rows": 3}, hexes=[], hexsides=[],
+    small = make_map(user, name="Too small", grid={**board.grid, "columns": 1, "rows": 1}, hexes=[], hexsides=[],
                      overlays=[])
     same = make_map(user, name="Same grid")
     page = user_client.get(f"/scenarios/{mine.pk}/").content.decode()
     assert f'<option value="{same.pk}">' in page and f'<option value="{small.pk}">' in page
     refused = user_client.post(f"/scenarios/{mine.pk}/map/", {"entry": "0", "map": small.pk,
                                                                "revision": mine.revision}, follow=True)
-    assert "Not changed: on Too small" in refused.content.decode()
+    said = refused.content.decode()
+    assert "Not changed: on Too small, the hex of objective 1 (Hill): hex D5 is off the map (1 columns x 1 rows)" in said
+    assert said.count("Not changed: on Too small") == 5 and "more things Too small does not have" in said
     assert Scenario.objects.get(pk=mine.pk).revision == mine.revision
     assert other_client.post(f"/scenarios/{mine.pk}/map/", {"entry": "0", "map": same.pk,
                                                             "revision": mine.revision}).status_code == 404
