@@ -134,6 +134,7 @@ def test_publish_duplicate_export_import_delete_and_a_map_gone(live_server, page
     banner = page.locator("#banner").inner_text()
     assert "map is gone" in banner and "could not be loaded" not in banner and "not found" not in banner
     assert f"map {hill.pk}" in page.locator("#map-gone").inner_text()
+    assert page.locator("#scenario-export").count() == 0  # no card or print without a map
     shot(page, "map-gone")
     page.select_option("#point-at-map", str(spare.pk))
     page.click("#point-at-submit")
