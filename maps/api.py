@@ -17,12 +17,12 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from documents.serializers import Problems, request_data, uploaded
+from documents.serializers import Problems, published_flag, request_data, uploaded
 from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from maps import findings, scans
+from maps import dependents, findings, scans
 from maps.findings import CheckingSerializer, FindingsPageSerializer
 from maps.models import Map, apply_edits, check_name, restore_revision
 from maps.serializers import (
@@ -135,9 +135,21 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, partial=True, **kwargs)
 
-    @extend_schema(summary="Delete a map and its history", responses={204: None, 403: FORBIDDEN, 404: NOT_FOUND})
+    @extend_schema(summary="Delete a map and its history",
+                   description="If scenarios of yours name the map, nothing is deleted (409, naming them) unless "
+                               "`with_scenarios=true`: then they are deleted with it, in one transaction. Other "
+                               "users' scenarios on it stay, and say their map is gone.",
+                   parameters=[OpenApiParameter("with_scenarios", bool,
+                                                description="Delete your scenarios on the map with it.")],
+                   responses={204: None, 403: FORBIDDEN, 404: NOT_FOUND, 409: ErrorsSerializer})
     def destroy(self, request, *args, **kwargs):
-        return super().destroy(request, *args, **kwargs)
+        map = self.get_object()
+        try:
+            dependents.delete_map(map, published_flag(request.query_params.get("with_scenarios")))
+        except dependents.MapInUse as exc:
+            return errors_response([mapfile.Finding("with_scenarios", str(exc), code="map-in-use")],
+                                   status.HTTP_409_CONFLICT)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         summary="Import a map file",

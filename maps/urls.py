@@ -27,6 +27,7 @@ urlpatterns = [
     path("maps/<int:pk>/thumbnail.png", views.map_thumbnail, name="map-thumbnail"),
     path("maps/<int:pk>/duplicate/", views.map_duplicate, name="map-duplicate"),
     path("maps/<int:pk>/delete/", views.map_delete, name="map-delete"),
+    path("maps/<int:pk>/publish/", views.map_publish, name="map-publish"),
     path("maps/<int:pk>/map.png", views.map_image, name="map-image"),
     path("maps/<int:pk>/edit/", views.map_editor, name="map-editor"),
     path("api/maps/<int:pk>/los/", jobs.LosJobView.as_view(), name="map-los-job"),

@@ -22,10 +22,11 @@ from engine import edits
 from hexside import throttles
 from jobs import dispatch, limits
 from jobs.models import Job
-from maps import images, importing, quotas, scans
+from maps import dependents, images, importing, quotas, scans
 from maps.findings import map_page_context
 from maps.forms import ImportForm, NewMapForm
 from maps.models import Map
+from maps.serializers import MapUpdateSerializer
 from maps.tasks import MAP_IMAGE
 
 HOME_LIMIT = 200
@@ -155,18 +156,50 @@ def map_duplicate(request, pk):
     return redirect("map-page", copy.pk)
 
 
-@login_required
-def map_delete(request, pk):
-    """Delete one's own map and its history, after a confirmation page."""
+def _owned(request, pk, what):
     map = get_object_or_404(Map.objects.visible_to(request.user), pk=pk)
     if map.owner_id != request.user.id:
-        raise PermissionDenied("only the owner may delete a map")
+        raise PermissionDenied(f"only the owner may {what}")
+    return map
+
+
+@login_required
+def map_delete(request, pk):
+    """Delete one's own map and its history, after a confirmation page listing what stands on it: the owner's
+    own scenarios on it go too only when the form says so (with_scenarios), in the same transaction; otherwise
+    nothing is deleted and the page says why (maps.dependents)."""
+    map = _owned(request, pk, "delete a map")
+    refused = None
     if request.method == "POST":
         name = map.name
-        map.delete()
-        messages.success(request, f"Deleted {name}.")
-        return redirect("my-maps")
-    return render(request, "maps/map_delete.html", {"map": map, "revisions": map.revisions.count()})
+        try:
+            gone = dependents.delete_map(map, with_dependents=request.POST.get("with_scenarios") == "1")
+        except dependents.MapInUse as exc:
+            refused = f"Not deleted: {exc}."
+        else:
+            also = f" and {len(gone)} scenario{'s' if len(gone) != 1 else ''} on it" if gone else ""
+            messages.success(request, f"Deleted {name}{also}.")
+            return redirect("my-maps")
+    on_it = dependents.of(map)
+    return render(request, "maps/map_delete.html",
+                  {"map": map, "revisions": map.revisions.count(), "refused": refused,
+                   "mine": [d for d in on_it if d.mine], "theirs": [d for d in on_it if not d.mine]},
+                  status=400 if refused else 200)
+
+
+@login_required
+@require_POST
+def map_publish(request, pk):
+    """The map page's publish form, through the API's serializer (unpublishing takes the owner's published
+    scenarios on the map with it, as PATCH /api/maps/<id>/ does)."""
+    map = _owned(request, pk, "publish a map")
+    published = request.POST.get("published") == "1"
+    serializer = MapUpdateSerializer(map, data={"published": published}, partial=True, context={"request": request})
+    serializer.is_valid(raise_exception=True)
+    serializer.save()
+    messages.success(request, f"{'Published' if published else 'Unpublished'} {map.name}"
+                              f"{'' if published else ': only you see it now'}.")
+    return redirect("map-page", pk)
 
 
 def map_page(request, pk):

@@ -13,10 +13,12 @@ class ScenariosConfig(AppConfig):
         register_jobs()
         from django.db.models.signals import post_save
 
+        from maps import dependents
         from maps.models import Map
-        from scenarios.models import map_saved
+        from scenarios.models import map_dependents, map_saved
 
         post_save.connect(map_saved, sender=Map, dispatch_uid="scenarios-map-unpublished")
+        dependents.register(map_dependents)
 
 
 def register_jobs():

@@ -21,7 +21,7 @@ from scenarios import scenario_maps
 from scenarios.scenario_maps import library_maps
 
 __all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
-           "restore_revision", "library_maps"]
+           "restore_revision", "library_maps", "map_dependents", "point_at"]
 
 TITLE_LENGTH = 200
 
@@ -176,6 +176,34 @@ def unpublish_with(map):
               if any(pin[1] == map.pk for pin in (job.parameters or {}).get("maps") or ())]
     Job.objects.filter(pk__in=pinned).delete()
     return unpublished
+
+
+def scenarios_on(map):
+    """The scenarios that name a map, the map's owner's own first: every scenario is read (a map deleted is rare,
+    and any scenario made while the map was published may name it)."""
+    found = [scenario for scenario in Scenario.objects.select_related("owner").order_by("pk").iterator()
+             if scenario_maps.uses_map(scenario.owner_id, scenario.document, map)]
+    return sorted(found, key=lambda scenario: scenario.owner_id != map.owner_id)
+
+
+def map_dependents(map):
+    """What a map's delete page lists (maps.dependents): each scenario on the map; its owner's own go with it."""
+    from django.urls import reverse
+
+    from maps.dependents import Dependent
+
+    return [Dependent("scenario", scenario.title, reverse("scenario-page", args=[scenario.pk]),
+                      scenario.owner.get_username(), scenario.owner_id == map.owner_id, scenario.delete)
+            for scenario in scenarios_on(map)]
+
+
+def point_at(scenario, index, map, author, revision):
+    """Point the scenario's map entry ``index`` at another library map (its key, placement and rotation kept), as
+    a new revision: the edit reads the whole scenario against the new map, so a hex it does not have is refused by
+    name (edits.EditError)."""
+    entry = {key: value for key, value in scenario.document["maps"][index].items() if key not in ("id", "name")}
+    operation = {"op": "set", "path": f"maps[{index}]", "value": {**entry, "id": map.pk}}
+    return apply_edits(scenario.pk, author, revision, [operation])
 
 
 def map_saved(sender, instance, update_fields=None, **kwargs):

@@ -53,6 +53,12 @@ def _may_read(map, user):
     return map.published or (user is not None and user.is_authenticated and map.owner_id == user.pk)
 
 
+def named_map(owner_id, name):
+    """The map a scenario of this owner means by a name: the owner's own of that name, else the oldest published."""
+    named = Map.objects.filter(Q(published=True) | Q(owner_id=owner_id), name=name).order_by("pk")
+    return named.filter(owner_id=owner_id).first() or named.first()
+
+
 class Resolver:
     """Finds library maps for one reading of one scenario, as its owner names them and as the reader may see
     them, refusing the same map twice and more than limit() maps. ``lookup`` is scenariofile.parse's map lookup."""
@@ -71,8 +77,7 @@ class Resolver:
                 raise scenariofile.MapLookupError(f"no map {entry['id']} (or a private map of another user)")
             what = f"map {map.pk}"
         else:
-            named = Map.objects.filter(Q(published=True) | Q(owner=self.owner), name=entry["name"]).order_by("pk")
-            map = named.filter(owner=self.owner).first() or named.first()
+            map = named_map(self.owner.pk, entry["name"])
             if map is None:
                 raise scenariofile.MapLookupError(f"no map named {entry['name']!r} that you may read")
             what = f"the map named {entry['name']!r}"
@@ -209,3 +214,30 @@ def publish_problems(scenario, publish_maps=False):
 def names_map(document, map):
     """Whether a scenario document names this map (by id, or by a name its owner's scenarios resolve to it)."""
     return any(entry.get("id") == map.pk or entry.get("name") == map.name for _, entry in _entries(document))
+
+
+def uses_map(owner_id, document, map):
+    """Whether a scenario of this owner names the map: by its id, or by a name its owner's reading resolves to it
+    (names_map's precise form, for deleting the map)."""
+    for _, entry in _entries(document):
+        if "id" in entry:
+            if entry["id"] == map.pk:
+                return True
+        elif entry.get("name") == map.name:
+            found = named_map(owner_id, map.name)
+            if found is not None and found.pk == map.pk:
+                return True
+    return False
+
+
+def gone_entries(scenario):
+    """The entries of a scenario whose library map no longer exists (deleted, or never there): ``[(index, key,
+    what)]``, what in words ("map 12", "the map named 'Hill'"), for the page that points them at another map."""
+    gone = []
+    for index, entry in _entries(scenario.document):
+        if "id" in entry:
+            if not Map.objects.filter(pk=entry["id"]).exists():
+                gone.append((index, entry.get("key"), f"map {entry['id']}"))
+        elif "name" in entry and named_map(scenario.owner_id, entry["name"]) is None:
+            gone.append((index, entry.get("key"), f"the map named {entry['name']!r}"))
+    return gone

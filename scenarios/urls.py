@@ -10,7 +10,11 @@ router.register("scenarios", api.ScenarioViewSet, basename="scenario")
 
 urlpatterns = [
     path("scenarios/", views.scenario_list, name="scenario-list-page"),
+    path("scenarios/import/", views.scenario_import, name="scenario-import-page"),
     path("scenarios/<int:pk>/", views.scenario_page, name="scenario-page"),
+    path("scenarios/<int:pk>/duplicate/", views.scenario_duplicate, name="scenario-duplicate"),
+    path("scenarios/<int:pk>/delete/", views.scenario_delete, name="scenario-delete"),
+    path("scenarios/<int:pk>/map/", views.scenario_point_at, name="scenario-point-at"),
     path("scenarios/<int:pk>/publish/", views.scenario_publish, name="scenario-publish"),
     path("scenarios/<int:pk>/side/<str:token>/", views.side_link, name="scenario-side-link"),
     path("scenarios/<int:pk>/links/", views.side_link_make, name="scenario-side-link-make"),

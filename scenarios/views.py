@@ -1,4 +1,9 @@
-"""The pages: the scenarios one may see, and the scenario editor."""
+"""The pages: the scenarios one may see, and the scenario editor with what its owner does to it from the site
+(publish, duplicate, import, delete, point it at another map when its map is gone). The work is done where the API
+does it (scenarios.models, scenario_maps, the serializers); these views show forms and answers."""
+
+import json
+import math
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -9,15 +14,20 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import ValidationError
 
+from documents.models import StaleRevision
 from documents.serializers import Problems
 from engine import rulesets
-from engine.scenarios import scenariofile, visibility
+from engine.scenarios import edits, scenariofile, visibility
+from hexside import throttles
 from maps.models import Map
-from scenarios.models import Scenario, SideLink
+from scenarios import scenario_maps
+from scenarios.forms import PointAtForm, ScenarioImportForm
+from scenarios.models import TITLE_LENGTH, Scenario, SideLink, library_maps, point_at
 from scenarios.readers import is_owner, may_edit, remember, sheets_for, sides_for
 from scenarios.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
 
 LIST_LIMIT = 200
+SAID = 5  # the problems a refused change of map lists; the rest are counted
 
 
 def inches_per_hex(scenario, catalogue, reader):
@@ -31,11 +41,49 @@ def inches_per_hex(scenario, catalogue, reader):
         return None
 
 
-def scenario_list(request):
+def scenario_list(request, form=None, status=200):
     scenarios = Scenario.objects.visible_to(request.user).select_related("owner")
     maps = Map.objects.visible_to(request.user).order_by("name")
+    if form is None and request.user.is_authenticated:
+        form = ScenarioImportForm(request.user)
     return render(request, "scenarios/scenario_list.html",
-                  {"scenarios": scenarios[:LIST_LIMIT], "maps": maps[:LIST_LIMIT], "limit": LIST_LIMIT})
+                  {"scenarios": scenarios[:LIST_LIMIT], "maps": maps[:LIST_LIMIT], "limit": LIST_LIMIT,
+                   "import_form": form}, status=status)
+
+
+def _import_wait(request):
+    """The API's import throttles, for a form that makes a scenario: the seconds to wait, or None."""
+    wait = throttles.check(request, throttles.IMPORTS)
+    return math.ceil(wait) if wait is not None else None
+
+
+def _too_many(wait):
+    return f"You have made too many scenarios in a short time: try again in {wait} second{'s' if wait != 1 else ''}."
+
+
+@login_required
+@require_POST
+def scenario_import(request):
+    """The list page's import form: a scenario file read whole as POST /api/scenarios/import/ reads it."""
+    wait = _import_wait(request)
+    if wait is not None:
+        messages.error(request, _too_many(wait))
+        response = scenario_list(request, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    form = ScenarioImportForm(request.user, request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            scenario = Scenario.objects.create_from_doc(request.user, form.cleaned_data["doc"],
+                                                        published=form.cleaned_data["published"],
+                                                        summary="imported from a scenario file")
+        except scenario_maps.MapsUnreadable as exc:
+            for finding in exc.errors:
+                form.add_error("published", f"Not published: {finding.message}")
+        else:
+            messages.success(request, f"Imported {scenario.title}.")
+            return redirect("scenario-page", scenario.pk)
+    return scenario_list(request, form=form, status=400)
 
 
 @ensure_csrf_cookie
@@ -62,9 +110,14 @@ def scenario_page(request, pk):
         "unitTypes": [[t["id"], t["name"]] for t in catalogue.unit_types.values()] if catalogue else [],
         "markerKinds": sorted(catalogue.marker_kinds() - {"control"}) + ["control"] if catalogue else [],
     }
+    gone = scenario_maps.gone_entries(scenario) if unreadable else []
+    if gone:  # said in the page (map_gone), not as a problem of loading
+        config.update(mapProblem=gone_sentence(scenario, gone, owner), mapGone=True)
     sides = sides_for(request, scenario)
     return render(request, "scenarios/scenario_editor.html",
                   {"scenario": scenario, "config": config, "can_edit": can_edit, "is_owner": owner,
+                   "map_gone": config["mapProblem"] if gone else None,
+                   "point_at": PointAtForm(scenario) if gone and owner else None,
                    "sheets": sheets_for(scenario, sides), "held": held_names(scenario, sides),
                    "withheld": withheld_lines(scenario, sides), "module_sides": module_sides(scenario, sides),
                    "side_links": side_links(request, scenario) if owner else None,
@@ -76,6 +129,15 @@ def module_sides(scenario, sides):
     sides they hold (scenarios.jobs.ScenarioExportSerializer checks the same)."""
     return [(s.get("id"), s.get("name")) for s in scenario.document.get("sides") or []
             if sides == visibility.ALL or s.get("id") in sides]
+
+
+def gone_sentence(scenario, gone, owner):
+    """The page's words for a scenario whose map was deleted."""
+    what = ", ".join(f"{what} (entry {key!r})" for _, key, what in gone)
+    head = f"This scenario's map is gone: {what} was deleted."
+    if owner:
+        return f"{head} Choose another map of the same grid for it (“Use this map”), or delete the scenario."
+    return f"{head} Its owner, {scenario.owner.get_username()}, can point it at another map."
 
 
 def held_names(scenario, sides):
@@ -210,4 +272,69 @@ def scenario_publish(request, pk):
         return redirect("scenario-page", pk)
     messages.success(request, f"{'Published' if data['published'] else 'Unpublished'} {scenario.title}"
                               f"{' and its maps' if data['published'] and data['publish_maps'] else ''}.")
+    return redirect("scenario-page", pk)
+
+
+@login_required
+@require_POST
+def scenario_duplicate(request, pk):
+    """A copy of a scenario one may see, owned by whoever asked, private: only what they read of it (a reader
+    holding no side link copies its public part; hidden parts stay with their sides), on the same maps."""
+    scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
+    wait = _import_wait(request)
+    if wait is not None:
+        messages.error(request, _too_many(wait))
+        return redirect("scenario-page", pk)
+    try:
+        data = json.loads(scenario.export(request.user, sides_for(request, scenario)))
+        data["title"] = f"{scenario.title} (copy)"[:TITLE_LENGTH]
+        copy = Scenario.objects.create_from_doc(
+            request.user, scenariofile.parse(data, library_maps(request.user)),
+            summary=f"duplicated from scenario {scenario.pk} revision {scenario.revision}")
+    except scenariofile.ScenarioFormatError as exc:
+        for finding in exc.errors:
+            messages.error(request, f"Not duplicated: {finding.message}.")
+        return redirect("scenario-page", pk)
+    messages.success(request, f"Duplicated {scenario.title} as {copy.title}.")
+    return redirect("scenario-page", copy.pk)
+
+
+@login_required
+def scenario_delete(request, pk):
+    """Delete one's own scenario and its history, after a confirmation page (a GET shows it, a POST deletes)."""
+    scenario = owned(request, pk, "delete a scenario")
+    if request.method == "POST":
+        title = scenario.title
+        scenario.delete()
+        messages.success(request, f"Deleted {title}.")
+        return redirect("scenario-list-page")
+    return render(request, "scenarios/scenario_delete.html",
+                  {"scenario": scenario, "revisions": scenario.revisions.count(),
+                   "links": scenario.side_links.live().count(), "editors": scenario.editors.count()})
+
+
+@login_required
+@require_POST
+def scenario_point_at(request, pk):
+    """Point a scenario whose map is gone at another map, as a new revision (the owner's): the edit reads every
+    hex of the scenario against the new map and refuses, naming each, those it does not have."""
+    scenario = owned(request, pk, "point a scenario at another map")
+    form = PointAtForm(scenario, request.POST)
+    if not form.is_valid():
+        for field, problems in form.errors.items():
+            for problem in problems:
+                messages.error(request, f"Not changed: {form.fields[field].label.lower()}: {problem}")
+        return redirect("scenario-page", pk)
+    map = form.cleaned_data["map"]
+    try:
+        point_at(scenario, form.cleaned_data["entry"], map, request.user, form.cleaned_data["revision"])
+    except StaleRevision:
+        messages.error(request, "Not changed: the scenario changed meanwhile; look again and choose the map again.")
+    except edits.EditError as exc:
+        for problem in exc.errors[:SAID]:
+            messages.error(request, f"Not changed: on {map.name}, {problem.message}.")
+        if len(exc.errors) > SAID:
+            messages.error(request, f"… and {len(exc.errors) - SAID} more things {map.name} does not have.")
+    else:
+        messages.success(request, f"{scenario.title} is on {map.name} now.")
     return redirect("scenario-page", pk)

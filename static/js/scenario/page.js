@@ -58,7 +58,9 @@ class ScenarioEditor {
     this.shownRevision = data.revision;
     const first = this.doc.maps[0];
     // A map the scenario names that is not this reader's to see (private): the server says which.
-    if (!first.document && this.config.map == null) throw new Error(this.config.mapProblem || "its map is not available");
+    if (!first.document && this.config.map == null) {
+      throw Object.assign(new Error(this.config.mapProblem || "its map is not available"), { whole: !!this.config.mapGone });
+    }
     const mapDocument = first.document || (await get(urls.map(this.config.map))).document;
     const ruleset = (await get(urls.ruleset(this.config.ruleset))).ruleset;
     this.styles = new Styles(ruleset);
@@ -216,6 +218,6 @@ const config = JSON.parse(document.getElementById("scenario-config").textContent
 const editor = new ScenarioEditor(config);
 editor.start().catch((err) => {
   const b = document.getElementById("banner");
-  b.textContent = `The scenario could not be loaded: ${err.message}`;
+  b.textContent = err.whole ? err.message : `The scenario could not be loaded: ${err.message}`;
   b.hidden = false;
 });
