@@ -171,7 +171,8 @@ def test_a_refused_edit_names_the_unit_and_side_and_keeps_the_path_for_tools(liv
     text = banner.inner_text()
     assert "refused" in text
     assert "OOB line 1" in text and "Side 1" in text, text
-    assert "sides[" not in text and "oob[" not in text, text
+    assert "sides[" not in text and "oob[" not in text and "unit-1" not in text, text
+    assert "refused “the count of Infantry squad (Side 1 OOB line 1)”" in text   # the change, named in words
     assert banner.locator("li[data-path='sides[0].oob[0].count']").count() == 1
     assert canvas_box(screen) == before
     shot(screen, "refused-in-words")
