@@ -1,5 +1,5 @@
-// Django's messages (templates/base.html) overlay the page (hexside.css) so that nothing under them moves; each
-// gets a Dismiss button, as a page's own #banner has (dom.js banner()).
+// Django's messages (templates/base.html) overlay the page (hexside.css) so that nothing under them moves, and
+// take no click but their own: each gets a Dismiss button, as a page's own #banner has (dom.js banner()).
 import { $$, el } from "./dom.js";
 
 for (const item of $$(".messages li")) {
