@@ -77,7 +77,7 @@ def test_the_header_nav_fits_on_one_line(live_server, screen, designer, width):
     anonymous = header_rows(screen)
     assert anonymous["rows"] == 1, anonymous
     sign_in(screen, live_server, designer)
-    for address in ("/", "/scenarios/"):
+    for address in ("/", "/maps/mine/", "/maps/new/", "/maps/import/", "/validations/", "/scenarios/"):
         screen.goto(live_server.url + address)
         signed_in = header_rows(screen)
         assert signed_in["links"] == 8   # every link a staff designer has, Admin included
