@@ -14,7 +14,7 @@ import copy
 import re
 
 from engine.edits import MAX_OPERATIONS, EditError, Problem, summarise
-from engine.scenarios import scenariofile
+from engine.scenarios import naming, scenariofile
 
 __all__ = ["apply", "EditError", "Problem", "OPERATIONS"]
 
@@ -93,8 +93,11 @@ def apply(document, operations, maps=None, rulesets=None):
         try:
             note = _run(data, op, steps)
         except (KeyError, IndexError, TypeError, ValueError) as exc:
-            detail = exc.args[0] if isinstance(exc, ValueError) and exc.args else "nothing is there"
-            problems.append(Problem(index, f"{where}.path", f"{op['path']}: {detail}"))
+            # in a designer's words ("side 8", "the notes of Rifle Squad (German OOB line 3)"): the path is the field
+            said = naming.describe(op["path"], data)
+            message = f"{said}: {exc.args[0]}" if isinstance(exc, ValueError) and exc.args else (
+                f"{said} is not in the scenario (it may have been removed meanwhile)")
+            problems.append(Problem(index, f"{where}.path", message))
             continue
         notes.append(note)
     if problems:

@@ -25,11 +25,10 @@ if (list) {
 }
 
 function item(finding, n) {
-  const where = finding.hex
-    ? el("strong", {}, finding.hex + (finding.side ? `/${finding.side}` : ""))
-    : el("code", {}, finding.path || "");
-  return el("li", { "data-finding": String(n) },
-    el("span", { class: `severity-${finding.severity}` }, finding.severity), " ", where, `: ${finding.message} `,
+  // the hex (and hexside) in words; the JSON path is kept for tools as the item's data-path and tooltip
+  const where = finding.hex ? [el("strong", {}, finding.hex + (finding.side ? `/${finding.side}` : "")), ": "] : [];
+  return el("li", { "data-finding": String(n), "data-path": finding.path || null, title: finding.path || null },
+    el("span", { class: `severity-${finding.severity}` }, finding.severity), " ", ...where, `${finding.message} `,
     el("code", { class: "muted" }, finding.code));
 }
 

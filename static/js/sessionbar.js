@@ -1,5 +1,6 @@
 // The edit session's controls, the same on every page that edits: Undo and Redo (buttons, Ctrl+Z,
 // Ctrl+Shift+Z, Ctrl+Y), the save state, and the banners for a refused stroke, a lost connection and a conflict.
+import { problems } from "./lib/api.js";
 import { $, banner } from "./lib/dom.js";
 
 // wire(session, {canEdit, onConflict(conflict) -> extra work such as a highlight, onSettled()})
@@ -17,7 +18,8 @@ export function wireSession(session, { canEdit = true, onConflict = () => {}, on
   const show = () => showState(session);
   session.addEventListener("state", show);
   session.addEventListener("refused", (e) => {
-    const errors = e.detail.errors.map((x) => `${x.path}${x.hex ? " (" + x.hex + ")" : ""}: ${x.message}`);
+    // in the designer's words (the API's messages name hexes, units and sides); each path kept on its item
+    const errors = problems({ errors: e.detail.errors });
     banner("error", `The server refused “${e.detail.stroke.label}”; it was taken back.`, errors.length ? errors : [e.detail.message]);
   });
   session.addEventListener("offline", (e) => banner("warn", `Not saved yet: ${e.detail.error.message}. Trying again…`));

@@ -8,17 +8,38 @@ export class ApiError extends Error {
     this.body = body;
     this.url = url;
   }
+
+  // The answer's problems as a page shows them: {text, path}, the text in the designer's words (the API's
+  // messages name hexes, units and sides), the JSON path kept for tools (a data-path, a tooltip), never shown.
+  get problems() { return problems(this.body); }
+}
+
+// DRF's answers to a request that needs a signed-in user, and what a page says instead.
+const SIGN_IN = "sign in to do this (a visitor reads only what is published)";
+const UNSIGNED = new Set(["Authentication credentials were not provided.", "Invalid token.",
+                          "Authentication credentials were not provided"]);
+
+export function problems(body) {
+  if (!body || !Array.isArray(body.errors)) return [];
+  return body.errors.map((e) => ({ text: said(e), path: e.path || "" }));
+}
+
+// A problem's words: its message, led by its hex when the message does not name it already.
+function said(e) {
+  const message = String(e.message ?? "");
+  return e.hex && !message.includes(e.hex) ? `${e.hex}: ${message}` : message;
 }
 
 function describe(status, body, url) {
-  if (body && Array.isArray(body.errors) && body.errors.length) {
-    return body.errors.map((e) => [e.path, e.hex].filter(Boolean).join(" ") + ": " + e.message).join("; ");
+  if (body && Array.isArray(body.errors) && body.errors.length) return body.errors.map(said).join("; ");
+  if (body && body.detail) {
+    return (status === 401 || status === 403) && UNSIGNED.has(String(body.detail)) ? SIGN_IN : String(body.detail);
   }
-  if (body && body.detail) return String(body.detail);
-  if (body && typeof body === "object") {
-    return Object.entries(body).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : v}`).join("; ");
+  if (body && typeof body === "object") {   // a serializer's field errors: {"title": ["This field may not be blank."]}
+    return Object.entries(body).map(([k, v]) => `the ${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(" ") : v}`).join("; ");
   }
-  return `${status} from ${url}`;
+  if (status === 404) return "not found (it was deleted, or it is another designer's private work)";
+  return `the server answered ${status}; try again in a moment`;
 }
 
 export function csrfToken() {

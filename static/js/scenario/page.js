@@ -22,6 +22,7 @@ import { entry, marker } from "./tools/markers.js";
 import { objective } from "./tools/objectives.js";
 import { place, placeUnit, remove, turn } from "./tools/placements.js";
 import { perimeter, zone } from "./tools/zones.js";
+import { words } from "./words.js";
 
 const pan = { id: "pan", name: "Pan", edit: false };
 const TOOLS = [pan, zone, place, remove, turn, objective, marker, entry, perimeter];
@@ -112,7 +113,7 @@ class ScenarioEditor {
   // A change of one value; nothing is sent when the value is already that (a field losing focus again).
   set(path, value, label) {
     if (JSON.stringify(this.session.local.valueAt(path)) === JSON.stringify(value)) return;
-    this.send([{ op: "set", path, value }], label || path);
+    this.send([{ op: "set", path, value }], label || words(path, this.doc));
   }
 
   // -- the map --------------------------------------------------------------------------------------------

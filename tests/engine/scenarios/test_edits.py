@@ -44,3 +44,16 @@ def test_every_bad_operation_is_named(document):
     assert where == {"operations[0].path", "operations[1].path", "operations[2].path", "operations[3].op",
                      "operations[4].path", "operations[5].path"}
     assert all(p.operation is not None for p in caught.value.errors)
+
+
+def test_a_path_that_is_not_there_is_named_in_words(document):
+    """What the editor shows when a change aims at a part someone removed meanwhile: the part by its name."""
+    with pytest.raises(edits.EditError) as caught:
+        edits.apply(document, [{"op": "remove", "path": "sides[7]"},
+                               {"op": "set", "path": "sides[0].oob[9].count", "value": 2},
+                               {"op": "insert", "path": "sides[1].name", "value": "X"}])
+    said = {p.path: p.message for p in caught.value.errors}
+    assert said == {"operations[0].path": "side 8 is not in the scenario (it may have been removed meanwhile)",
+                    "operations[1].path": "the count of Blue's OOB line 10 is not in the scenario (it may have "
+                                          "been removed meanwhile)",
+                    "operations[2].path": "Red's name: insert needs a list"}

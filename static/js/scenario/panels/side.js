@@ -31,7 +31,7 @@ export function sidePanel(ed, i) {
   const table = el("table", { class: "oob", id: "oob" }, el("tr", {}, ...head.map((h) => el("th", {}, h))));
   side.oob.forEach((u, j) => {
     const up = `${path}.oob[${j}]`;
-    const setKey = (k, v) => ed.set(`${up}.${k}`, v, `${u.id} ${k}`);
+    const setKey = (k, v) => ed.set(`${up}.${k}`, v);   // labelled in words (scenario/words.js)
     const row = el("tr", { draggable: ed.canEdit ? "true" : false, "data-unit": u.id, class: ed.selectedUnit === u.id ? "selected" : "",
                            ondragstart: (e) => e.dataTransfer.setData("text/plain", u.id),
                            onclick: (e) => { if (e.target.tagName === "TD" || e.target.tagName === "TR") { ed.selectedUnit = u.id; ed.useTool("place"); ed.render(); } } },
