@@ -76,21 +76,35 @@ def check_batch_part(job, part):
     for index in range(part.index, total, job.parts_total):
         checked = check_upload(uploads[index], importing.limits(), los_pairs=pairs, los_seconds=seconds,
                                ruleset=batch.ruleset or None)
-        board = kept_board(checked)
-        row, _ = BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
-            "name": checked["name"][:500], "source_format": checked["source_format"][:32],
-            "verdict": checked["verdict"], "errors": checked["errors"], "warnings": checked["warnings"],
-            "findings": checked["findings"], "groups": checked["groups"], "mapping": checked["mapping"],
-            "document": checked["document"],
-            "document_bytes": document_bytes(checked["document"]) + (len(board.file.getvalue()) if board else 0)})
-        if board is not None:
-            row.board.save(board.name, board, save=True)
+        store_checked(batch, index, checked)
         done = BatchFile.objects.filter(batch=batch).count()
         runner.report(job, 95 * done // max(1, total), f"{done} of {total} files checked")
     return b"", time.perf_counter() - started
+
+
+def store_checked(batch, index, checked, **also):
+    """One file's row written from check_upload's answer (a part started again rewrites the same row)."""
+    board = kept_board(checked)
+    row, _ = BatchFile.objects.update_or_create(batch=batch, index=index, defaults={
+        "name": checked["name"][:500], "source_format": checked["source_format"][:32],
+        "verdict": checked["verdict"], "errors": checked["errors"], "warnings": checked["warnings"],
+        "findings": checked["findings"], "groups": checked["groups"], "mapping": checked["mapping"],
+        "document": checked["document"],
+        "document_bytes": document_bytes(checked["document"]) + (len(board.file.getvalue()) if board else 0),
+        **also})
+    if board is not None:
+        row.board.save(board.name, board, save=True)
+    return row
 
 
 def summarise_batch(job):
     """The batch's counts per verdict; the full report is the batch's own (GET /api/validations/<id>/)."""
     batch = BatchValidation.objects.get(pk=job.parameters["batch"])
     return {"validation": batch.pk, "files": batch.files.count(), **batch.counts()}
+
+
+@shared_task(base=JobTask, bind=True, name="validations.mapping_step")
+def mapping_step(self, job_id):
+    from validations import mapsteps
+
+    runner.run(self, job_id, mapsteps.run_step)

@@ -1,0 +1,153 @@
+"""The mapping step of a checked batch file (docs/importing.md, "The mapping step"): the designer's choices read
+into a mapping file, and the mapping-step job that previews the map with it or, once confirmed, converts the
+file again with it and opens it as the designer's map. Nothing is written before the designer confirms.
+"""
+
+import base64
+
+from django.conf import settings
+from rest_framework import serializers
+
+from documents.serializers import Problems
+from engine import mapfile, rulesets
+from engine.importers import preview as previews
+from jobs import dispatch
+from jobs.runner import JobError
+from maps import importing
+from validations.models import BatchFile, SavedMapping
+
+KIND = "mapping-step"
+FLAG = ""  # the picker's "leave as open, and flag it"
+NOTHING = "-"  # "nothing, deliberately": the hex keeps what else is mapped
+
+
+def choice_of(entry):
+    """The picker's value for a mapping entry: a terrain id, ids joined by '+', NOTHING or FLAG."""
+    if isinstance(entry, dict):
+        if entry.get("flag"):
+            return FLAG
+        entry = entry.get("terrain", [])
+    ids = [entry] if isinstance(entry, str) else list(entry)
+    return "+".join(ids) if ids else NOTHING
+
+
+class MappingSerializer(serializers.Serializer):
+    """What the page sends: each source code's choice, and the levels' scale and offset."""
+
+    terrain = serializers.DictField(child=serializers.CharField(allow_blank=True, max_length=400))
+    scale = serializers.FloatField(min_value=0.001, max_value=1000)
+    offset = serializers.FloatField(min_value=-10000, max_value=10000)
+
+    def __init__(self, *args, row, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.row = row
+
+    def validate_terrain(self, value):
+        proposal = self.row.mapping or {}
+        known = set(proposal.get("terrain", {}))
+        unknown = sorted(set(value) - known)
+        if unknown:
+            raise serializers.ValidationError(f"{', '.join(unknown[:5])}: not a source code of {self.row.name}")
+        ruleset = rulesets.get(proposal.get("ruleset") or self.row.batch.ruleset or "ost")
+        ids = ruleset.terrain_ids("hex")
+        for code, choice in value.items():
+            bad = [t for t in choice.split("+") if choice not in (FLAG, NOTHING) and t not in ids]
+            if bad:
+                raise serializers.ValidationError(
+                    f"source code {code!r}: {bad[0]!r} is not a terrain of {ruleset.name}; choose one of the list")
+        return value
+
+    def mapping(self):
+        """The mapping file (as import_map --mapping reads it): the proposal with the designer's choices."""
+        proposal = self.row.mapping
+        data = self.validated_data
+        terrain = {}
+        for code, entry in proposal["terrain"].items():
+            entry = dict(entry) if isinstance(entry, dict) else {"terrain": entry}
+            choice = data["terrain"].get(code, choice_of(entry))
+            if choice != choice_of(entry):
+                entry.update(confidence=1.0, reason="chosen by the designer")
+            entry.pop("flag", None)
+            entry["terrain"] = [] if choice in (FLAG, NOTHING) else (choice.split("+") if "+" in choice
+                                                                      else choice)
+            if choice == FLAG:
+                entry["flag"] = True
+            terrain[code] = entry
+        scale, offset = data["scale"], data["offset"]
+        levels = {k: v for k, v in proposal.get("levels", {}).items() if k in ("source_range",)}
+        levels.update(scale=int(scale) if scale.is_integer() else scale,
+                      offset=int(offset) if offset.is_integer() else offset)
+        return {"source": proposal.get("source", self.row.source_format), "ruleset": proposal["ruleset"],
+                "levels": levels, "terrain": terrain}
+
+
+def read_mapping(row, data):
+    """The mapping the page sent for ``row``, or Problems naming the field."""
+    if not row.mapping:
+        raise Problems([mapfile.Finding("$", f"{row.name} was converted with the default mapping: there is "
+                                             "nothing to map; open it as it is", code="no-mapping")])
+    checked = MappingSerializer(data=data, row=row)
+    if not checked.is_valid():
+        raise Problems([mapfile.Finding(path, " ".join(str(m) for m in (errors if isinstance(errors, list)
+                                                                         else [errors])), code="bad-mapping")
+                        for path, errors in checked.errors.items()])
+    return checked.mapping()
+
+
+def start(user, row, mapping, confirm, address=""):
+    """The mapping-step job for ``row`` with ``mapping``: a preview, or (``confirm``) the file opened with it."""
+    job, _ = dispatch.submit(KIND, {"file": row.pk, "mapping": mapping, "confirm": bool(confirm)}, user=user,
+                             address=address)
+    return job
+
+
+def upload_of(row):
+    """The file's upload again, from the batch's stored upload."""
+    from validations.tasks import batch_uploads
+
+    uploads = batch_uploads(row.batch)
+    if row.index >= len(uploads) or uploads[row.index].name[:500] != row.name:
+        raise JobError(f"{row.name} is no longer in the batch's upload")
+    return uploads[row.index]
+
+
+def run_step(job):
+    """A preview (a picture and the conversion's findings) or, confirmed, the file converted again with the
+    mapping, its row rewritten, opened as the owner's map and the mapping kept with their account."""
+    from engine.checks.batch import check_upload
+    from validations.batches import editor_url
+    from validations.tasks import store_checked
+
+    parameters = job.parameters
+    row = BatchFile.objects.select_related("batch").filter(pk=parameters["file"]).first()
+    if row is None:
+        raise JobError("the batch file was deleted")
+    upload, mapping, ruleset = upload_of(row), parameters["mapping"], row.batch.ruleset or None
+    if not parameters.get("confirm"):
+        png, groups, hexes = previews.preview(upload, mapping, ruleset=ruleset, limits=importing.limits())
+        image = f"data:image/png;base64,{base64.b64encode(png).decode('ascii')}" if png else None
+        return {"image": image, "hexes": hexes, "groups": groups,
+                "errors": sum(g["count"] for g in groups if g["severity"] == "error"),
+                "warnings": sum(g["count"] for g in groups if g["severity"] != "error")}
+    checked = check_upload(upload, importing.limits(), los_pairs=settings.HEXSIDE_BATCH_LOS_PAIRS,
+                           los_seconds=settings.HEXSIDE_BATCH_LOS_SECONDS, ruleset=ruleset, mapping=mapping)
+    if checked["document"] is None:
+        first = next((f for f in checked["findings"] if f["severity"] == "error"), None)
+        raise JobError(f"{row.name} could not be converted with this mapping: "
+                       f"{first['message'] if first else 'no map came of it'}")
+    if row.board:
+        row.board.delete(save=False)
+    row = store_checked(row.batch, row.index, checked, map=None, board="")
+    owner = row.batch.owner
+    map = row.open_as_map(owner)
+    SavedMapping.keep(owner, row.name.rsplit("!", 1)[-1], row.source_format, mapping["ruleset"], mapping)
+    return {"map": map.pk, "edit": editor_url(map), "left_open": [
+        code for code, entry in mapping["terrain"].items() if isinstance(entry, dict) and entry.get("flag")]}
+
+
+def offered(user, row):
+    """The user's saved mapping for files from the same source as ``row``, or None."""
+    if not row.mapping:
+        return None
+    return SavedMapping.offered(user, row.source_format, row.mapping.get("ruleset", ""), row.mapping["terrain"])
+
