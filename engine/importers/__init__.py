@@ -72,6 +72,7 @@ class ImportResult:
     source_format: str
     files: dict = field(default_factory=dict)  # file name -> bytes to store beside the map (a board image)
     survey: dict | None = None  # the source's codes with their counts and hexes, and its elevations (suggest.py)
+    parsed: object = None  # ``doc`` as the map format read it (a MapDoc), kept so that it is not read twice
 
     @property
     def ok(self):
@@ -221,7 +222,8 @@ def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None):
         doc = None
     if doc is not None:
         doc = common.finish(doc, context)
-    return ImportResult(doc, context.findings, kind, context.out_files, context.survey)
+    return ImportResult(doc, context.findings, kind, context.out_files, context.survey,
+                        context.parsed if doc is not None else None)
 
 
 def convert_upload(upload, **options):
