@@ -3,18 +3,12 @@ into a mapping file, and the mapping-step job that previews the map with it or, 
 file again with it and opens it as the designer's map. Nothing is written before the designer confirms.
 """
 
-import base64
-
-from django.conf import settings
 from rest_framework import serializers
 
 from documents.serializers import Problems
 from engine import mapfile, rulesets
-from engine.importers import preview as previews
 from jobs import dispatch
-from jobs.runner import JobError
-from maps import importing
-from validations.models import BatchFile, SavedMapping
+from validations.models import SavedMapping
 
 KIND = "mapping-step"
 FLAG = ""  # the picker's "leave as open, and flag it"
@@ -99,50 +93,6 @@ def start(user, row, mapping, confirm, address=""):
     job, _ = dispatch.submit(KIND, {"file": row.pk, "mapping": mapping, "confirm": bool(confirm)}, user=user,
                              address=address)
     return job
-
-
-def upload_of(row):
-    """The file's upload again, from the batch's stored upload."""
-    from validations.tasks import batch_uploads
-
-    uploads = batch_uploads(row.batch)
-    if row.index >= len(uploads) or uploads[row.index].name[:500] != row.name:
-        raise JobError(f"{row.name} is no longer in the batch's upload")
-    return uploads[row.index]
-
-
-def run_step(job):
-    """A preview (a picture and the conversion's findings) or, confirmed, the file converted again with the
-    mapping, its row rewritten, opened as the owner's map and the mapping kept with their account."""
-    from engine.checks.batch import check_upload
-    from validations.batches import editor_url
-    from validations.tasks import store_checked
-
-    parameters = job.parameters
-    row = BatchFile.objects.select_related("batch").filter(pk=parameters["file"]).first()
-    if row is None:
-        raise JobError("the batch file was deleted")
-    upload, mapping, ruleset = upload_of(row), parameters["mapping"], row.batch.ruleset or None
-    if not parameters.get("confirm"):
-        png, groups, hexes = previews.preview(upload, mapping, ruleset=ruleset, limits=importing.limits())
-        image = f"data:image/png;base64,{base64.b64encode(png).decode('ascii')}" if png else None
-        return {"image": image, "hexes": hexes, "groups": groups,
-                "errors": sum(g["count"] for g in groups if g["severity"] == "error"),
-                "warnings": sum(g["count"] for g in groups if g["severity"] != "error")}
-    checked = check_upload(upload, importing.limits(), los_pairs=settings.HEXSIDE_BATCH_LOS_PAIRS,
-                           los_seconds=settings.HEXSIDE_BATCH_LOS_SECONDS, ruleset=ruleset, mapping=mapping)
-    if checked["document"] is None:
-        first = next((f for f in checked["findings"] if f["severity"] == "error"), None)
-        raise JobError(f"{row.name} could not be converted with this mapping: "
-                       f"{first['message'] if first else 'no map came of it'}")
-    if row.board:
-        row.board.delete(save=False)
-    row = store_checked(row.batch, row.index, checked, map=None, board="")
-    owner = row.batch.owner
-    map = row.open_as_map(owner)
-    SavedMapping.keep(owner, row.name.rsplit("!", 1)[-1], row.source_format, mapping["ruleset"], mapping)
-    return {"map": map.pk, "edit": editor_url(map), "left_open": [
-        code for code, entry in mapping["terrain"].items() if isinstance(entry, dict) and entry.get("flag")]}
 
 
 def offered(user, row):

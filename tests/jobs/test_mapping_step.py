@@ -15,8 +15,8 @@ from jobs import runner
 from jobs.models import Job
 from maps.models import Map
 from tests.jobs.test_batch_validation import run_parts_here
-from validations.mapsteps import run_step
 from validations.models import BatchFile, SavedMapping
+from validations.tasks import mapping_step_work
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def choices(row, **terrain):
 
 def run_job(answer):
     job = Job.objects.get(pk=answer.json()["job"])
-    runner.run(None, job.pk, run_step)
+    runner.run(None, job.pk, mapping_step_work)
     job.refresh_from_db()
     return job
 
@@ -156,3 +156,24 @@ def test_the_mapping_read_from_the_choices_downloads_and_imports(user, user_clie
                                                                        "level": 1}
     assert other_client.post(url, choices(row), format="json").status_code == 404
     assert user_client.get(f"/validations/mappings/{9999}.json").status_code == 404
+
+
+def test_levels_out_of_range_are_proposed_a_scale_and_an_edited_one_is_previewed(user, user_client, jobs_isolated):
+    from tests.data.megamek import BOARDS
+
+    row = checked_file(user_client, "14x14 Ravine.board", BOARDS["14x14 Ravine.board"])
+    levels = row.mapping["levels"]
+    low, high = levels["source_range"]
+    assert low < -1 and levels["confidence"] < 1  # Ravine goes below OST's -1: shifted or compressed
+    page = user_client.get(f"/validations/{row.batch_id}/files/{row.index}/mapping/").content.decode()
+    assert f"The source's elevations run from {low} to {high}" in page
+    assert f'id="level-offset" step="any" value="{levels["offset"]}"' in page
+
+    url = f"/api/validations/{row.batch_id}/files/{row.index}/preview/"
+    proposed = run_job(user_client.post(url, {**choices(row), "scale": levels["scale"], "offset": levels["offset"]},
+                                        format="json"))
+    as_is = run_job(user_client.post(url, {**choices(row), "scale": 1, "offset": 0}, format="json"))
+    assert proposed.status == as_is.status == "succeeded"
+    assert "level-out-of-range" not in {g["code"] for g in proposed.result["groups"]}
+    out = next(g for g in as_is.result["groups"] if g["code"] == "level-out-of-range")
+    assert out["severity"] == "error" and out["hexes"]
