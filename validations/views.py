@@ -120,7 +120,9 @@ def mapping_page(request, pk, index):
             extra = [c for c in dict.fromkeys((proposed, choice)) if "+" in c]
             codes.append({"code": code, "count": entry.get("count", 0), "hexes": entry.get("hexes", []),
                           "choice": choice, "proposed": proposed, "confidence": entry.get("confidence", 1.0),
-                          "reason": entry.get("reason", ""), "extra": extra, "flagged": choice == mapsteps.FLAG})
+                          "reason": entry.get("reason", ""), "extra": extra, "flagged": choice == mapsteps.FLAG,
+                          "level": entry.get("level") if isinstance(entry, dict) else None,
+                          "storeys": entry.get("storeys") if isinstance(entry, dict) else None})
         levels = proposal.get("levels", {})
         if use_saved:
             levels = {**levels, **{k: v for k, v in saved.mapping.get("levels", {}).items()

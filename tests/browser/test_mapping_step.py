@@ -60,6 +60,7 @@ def test_map_an_unknown_code_in_the_picker_watch_the_preview_and_open_the_map(  
     # The proposal: Zz listed with its count and hexes, left open and flagged; the preview drawn and saying so.
     zz = page.locator("tr[data-code='Zz']")
     assert "16" in zz.inner_text() and zz.get_attribute("class") == "flagged"
+    assert "level +1" in page.locator("tr[data-code='Hh']").inner_text()  # Wesnoth's hills: a level of their own
     assert page.locator("select[data-code='Zz']").input_value() == ""
     page.wait_for_function("() => document.getElementById('preview-image').dataset.drawn", timeout=60000)
     first = page.locator("#preview-image").get_attribute("src")
@@ -74,8 +75,16 @@ def test_map_an_unknown_code_in_the_picker_watch_the_preview_and_open_the_map(  
                            timeout=60000)
     assert "left as 'open'" not in page.locator("#preview-findings").inner_text()
     assert zz.get_attribute("class") in ("", None)
+    assert zz.locator(".confidence").inner_text() == "yours" and not zz.locator(".reason").is_visible()
     assert not Map.objects.filter(owner=user).exists()  # nothing written before confirming
     page.screenshot(path=str(ARTIFACTS / "mapping-step-edited.png"), full_page=True)
+
+    # The mapping as it stands on the page downloads as the file import_map --mapping reads.
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download this mapping (JSON)").click()
+    mapping = json.loads(Path(download.value.path()).read_text())
+    assert download.value.suggested_filename == "marsh_valley-mapping.json"
+    assert mapping["terrain"]["Zz"]["terrain"] == "marsh" and mapping["source"] == "wesnoth"
 
     # Confirming converts the file again with the mapping and opens it as the designer's map, in the painter.
     page.get_by_role("button", name="Confirm and open as my map").click()

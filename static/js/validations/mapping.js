@@ -66,7 +66,15 @@ async function redraw() {
 let timer = null;
 function changed(event) {
   const row = event.target.closest("tr[data-code]");
-  if (row) row.classList.toggle("flagged", event.target.value === "");
+  if (row && event.target.tagName === "SELECT") {
+    row.classList.toggle("flagged", event.target.value === "");
+    // a choice of the designer's is as sure as can be; back to the proposal, the proposal's confidence again
+    const confidence = row.querySelector(".confidence");
+    confidence.dataset.given ??= confidence.textContent;
+    const proposed = event.target.value === confidence.dataset.proposed;
+    confidence.textContent = proposed ? confidence.dataset.given : "yours";
+    row.querySelector(".reason").hidden = !proposed;
+  }
   clearTimeout(timer);
   timer = setTimeout(redraw, 250);
 }
