@@ -1,6 +1,7 @@
 """The mapping step of a checked batch file (docs/importing.md, "The mapping step"): the designer's choices read
-into a mapping file, and the mapping-step job that previews the map with it or, once confirmed, converts the
-file again with it and opens it as the designer's map. Nothing is written before the designer confirms.
+into a mapping file, and the mapping-step job started with it, whose work (validations.tasks.mapping_step_work)
+previews the map or, once confirmed, converts the file again and opens it as the designer's map. Nothing is written
+before the designer confirms.
 """
 
 from rest_framework import serializers
