@@ -177,3 +177,17 @@ def test_levels_out_of_range_are_proposed_a_scale_and_an_edited_one_is_previewed
     assert "level-out-of-range" not in {g["code"] for g in proposed.result["groups"]}
     out = next(g for g in as_is.result["groups"] if g["code"] == "level-out-of-range")
     assert out["severity"] == "error" and out["hexes"]
+
+
+def test_a_kept_mapping_is_offered_for_the_same_codes_or_the_same_tilesets_and_only_to_its_owner(
+        user, other_user):
+    mapping = {"source": "tiled", "ruleset": "ost", "terrain": {"hex mini#0": "woods", "hex mini#3": "open"}}
+    saved = SavedMapping.keep(user, "forest.tmx", "tiled", "ost", mapping)
+    assert saved.tilesets == ["hex mini"]
+    assert SavedMapping.offered(user, "tiled", "ost", ["hex mini#3", "hex mini#0"]) == saved  # the same codes
+    assert SavedMapping.offered(user, "tiled", "ost", ["hex mini#7", "grass"]) == saved  # the same tileset
+    assert SavedMapping.offered(user, "tiled", "ost", ["grass", "water"]) is None
+    assert SavedMapping.offered(user, "tiled", "tocs", ["hex mini#0", "hex mini#3"]) is None  # another game
+    assert SavedMapping.offered(other_user, "tiled", "ost", ["hex mini#0", "hex mini#3"]) is None
+    again = SavedMapping.keep(user, "forest-2.tmx", "tiled", "ost", {**mapping, "levels": {"scale": 2}})
+    assert again.pk == saved.pk and SavedMapping.objects.count() == 1  # confirming again replaces it
