@@ -49,7 +49,8 @@ class Context:
     findings: list = field(default_factory=lambda: mapfile.Findings(MAX_FINDINGS, "findings"))
     out_files: dict = field(default_factory=dict)
     survey: dict | None = None  # what the source holds, for a proposed mapping (MapBuilder.build, suggest.py)
-    parsed: object = None  # the document as finish() read it (a MapDoc), for a caller that draws it (preview.py)
+    keep_parsed: bool = False  # keep the document as finish() read it (a MapDoc) for a caller that draws it
+    parsed: object = None  # (preview.py); not by default, so that a large map is not held twice
 
     def error(self, path, message, hex=None, code="invalid"):
         self.findings.append(finding(mapfile.shorten(path), mapfile.shorten(message), hex, code))
@@ -409,8 +410,10 @@ def finish(doc, context):
         # Until the map format's reader knows the background entry, it travels in extensions.
         doc.setdefault("extensions", {})["background"] = doc.pop("background")
     try:
-        context.parsed = mapfile.parse(doc)
+        parsed = mapfile.parse(doc)
     except mapfile.MapFormatError as exc:
         context.findings.extend(exc.errors)
         return None
+    if context.keep_parsed:
+        context.parsed = parsed
     return doc

@@ -33,7 +33,7 @@ def picture(doc, catalogue, size, left_open):
 
 def preview(upload, mapping, ruleset=None, limits=None, size=PREVIEW_PX):
     """(PNG bytes or None, findings grouped one line per kind, hexes) of one upload converted with ``mapping``."""
-    result = convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
+    result = convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits, keep_parsed=True)
     findings = list(result.findings)
     png, hexes = None, 0
     doc = result.parsed  # the conversion read it as the map format does: it is not read again
