@@ -45,6 +45,7 @@ def validations_page(request):
     batches = BatchValidation.objects.filter(owner=request.user).select_related("job")[:PAGE_LIST]
     response = render(request, "validations/validations.html", {
         "batches": batches, "form": BatchForm(), "max_bytes": settings.HEXSIDE_IMPORT_MAX_BYTES,
+        "mappings": SavedMapping.objects.filter(owner=request.user).defer("mapping")[:PAGE_LIST],
         "max_entries": settings.HEXSIDE_IMPORT_MAX_ZIP_ENTRIES}, status=200 if retry is None else 429)
     if retry is not None:
         response["Retry-After"] = str(int(retry))

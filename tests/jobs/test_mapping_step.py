@@ -132,6 +132,9 @@ def test_confirming_opens_the_map_with_the_chosen_terrain_and_keeps_the_mapping(
     zz = fresh[fresh.index('data-code="Zz"'):]
     assert '<option value="" selected>' in zz[:zz.index("</select>")]
 
+    listed = user_client.get("/validations/").content.decode()
+    assert "Your kept mappings" in listed and f'href="/validations/mappings/{saved.pk}.json"' in listed
+
     # ... and downloads as the mapping file import_map --mapping reads: the same woods.
     download = user_client.get(f"/validations/mappings/{saved.pk}.json")
     assert download.status_code == 200 and "attachment" in download["Content-Disposition"]
