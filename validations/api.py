@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from engine import mapfile
 from hexside import throttles
 from jobs import dispatch, limits
+from validations import mapsteps
 from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
 from validations.forms import BatchForm
 from validations.models import BatchValidation
@@ -91,3 +92,53 @@ class ValidationOpenView(APIView):
                          "findings": reverse("map-findings", args=[map.pk])}, status=status.HTTP_201_CREATED)
 
 
+class MappingReadView(APIView):
+    """POST the mapping step's choices: 200 with the mapping file they make (what the page downloads)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="The mapping file a checked file's mapping-step choices make",
+                   request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT,
+                                                           404: OpenApiResponse(description="No such file of yours.")})
+    def post(self, request, pk, index):
+        return Response(mapsteps.read_mapping(own_file(request.user, pk, index), request.data))
+
+
+class MappingStepView(APIView):
+    """POST the mapping step's choices: 202 with a mapping-step job that previews the map they give (or, for
+    confirm, opens the file with them as your map). Nothing is written before a confirm's job succeeds."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    confirm = False
+
+    def get_throttles(self):
+        return [throttle() for throttle in throttles.JOBS]
+
+    @extend_schema(request=OpenApiTypes.OBJECT,
+                   responses={202: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT,
+                              404: OpenApiResponse(description="No such file of yours."),
+                              429: OpenApiResponse(description="Too many of your jobs queued or running."),
+                              503: OpenApiResponse(description="The job queue cannot be reached.")})
+    def post(self, request, pk, index):
+        row = own_file(request.user, pk, index)
+        mapping = mapsteps.read_mapping(row, request.data)
+        try:
+            job = mapsteps.start(request.user, row, mapping, self.confirm, throttles.address_of(request))
+        except dispatch.BrokerUnavailable as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        return Response({"job": job.pk, "job_url": reverse("job-detail", args=[job.pk]), "mapping": mapping},
+                        status=status.HTTP_202_ACCEPTED)
+
+
+class MappingPreviewView(MappingStepView):
+    @extend_schema(summary="Preview a checked file converted with a mapping (a small picture and its findings)")
+    def post(self, request, pk, index):
+        return super().post(request, pk, index)
+
+
+class MappingConfirmView(MappingStepView):
+    confirm = True
+
+    @extend_schema(summary="Convert a checked file again with a mapping and open it as your map")
+    def post(self, request, pk, index):
+        return super().post(request, pk, index)

@@ -22,7 +22,7 @@ class ValidationsConfig(AppConfig):
 
         quotas.register("validations", stored)
         from maps import importing
-        from validations.batches import KIND, batch_cost, start_import
+        from validations.batches import KIND, batch_cost, batch_cost_of_file, start_import
 
         # A community map uploaded on the Import page is converted by a batch validation of its files.
         importing.set_background_import(start_import)
@@ -31,3 +31,8 @@ class ValidationsConfig(AppConfig):
         kinds.register(kinds.Kind(KIND, "validations.batch_validation_assemble",
                                   part_task="validations.batch_validation_part", label="batch validation",
                                   cost=batch_cost))
+        # The mapping step's preview and confirmation: a person waits for it (docs/importing.md).
+        from validations.mapsteps import KIND as STEP
+
+        kinds.register(kinds.Kind(STEP, "validations.mapping_step", label="mapping step", interactive=True,
+                                  cost=batch_cost_of_file))

@@ -23,6 +23,12 @@ def batch_cost(parameters, subject=None):
     return max(1, (size or 0) // 1000)
 
 
+def batch_cost_of_file(parameters, subject=None):
+    """A mapping step reads its file's batch upload again: a unit per kilobyte of it."""
+    size = BatchFile.objects.filter(pk=parameters["file"]).values_list("batch__size", flat=True).first()
+    return max(1, (size or 0) // 1000)
+
+
 class UploadRefused(Exception):
     """An upload that is not taken, said in one line for the page or the API."""
 
@@ -83,12 +89,20 @@ def start_import(user, uploads, ruleset="", address=""):
     return reverse("validation-page", args=[batch.pk])
 
 
+def needs_step(row):
+    """Whether "Open as my map" goes through the mapping step: the file needed a proposal (codes left open and
+    flagged only come from one)."""
+    return bool(row.mapping) and row.document is not None
+
+
 def file_report(row, request=None):
     return {"index": row.index, "name": row.name, "source_format": row.source_format, "verdict": row.verdict,
             "errors": row.errors, "warnings": row.warnings, "groups": row.groups, "findings": row.findings,
             "can_open": row.document is not None,
             "mapping": reverse("validation-mapping", args=[row.batch_id, row.index]) if row.mapping else None,
-            "map": reverse("map-page", args=[row.map_id]) if row.map_id else None}
+            "map": reverse("map-page", args=[row.map_id]) if row.map_id else None,
+            "mapping_step": reverse("validation-mapping-step", args=[row.batch_id, row.index]) if needs_step(row)
+            else None}
 
 
 def batch_report(batch):

@@ -4,6 +4,9 @@ A batch-validation job (validations/tasks.py) checks the files in parallel parts
 file found. The tables were made when these models lived in maps, and keep their names.
 """
 
+import hashlib
+import json
+
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models.signals import post_delete
@@ -113,3 +116,55 @@ def delete_board_file(sender, instance, **kwargs):
     """A file's board image goes with it (a map opened from it keeps its own copy)."""
     if instance.board:
         instance.board.delete(save=False)
+
+
+class SavedMapping(models.Model):
+    """A mapping a designer confirmed in the mapping step, kept with their account and offered again for files
+    from the same source: the same set of source codes, or codes from the same tilesets (docs/importing.md)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mappings")
+    name = models.CharField(max_length=255, help_text="The file it was made for.")
+    source = models.CharField(max_length=32, help_text="The format it maps (tiled, wesnoth, megamek ..).")
+    ruleset = models.CharField(max_length=64)
+    keys = models.JSONField(default=list, help_text="The source codes it maps, sorted.")
+    signature = models.CharField(max_length=64, help_text="The SHA-256 of its sorted codes: the same set of codes.")
+    tilesets = models.JSONField(default=list, help_text="The tileset names its codes come from (TILESET#ID), "
+                                                        "sorted.")
+    mapping = models.JSONField(help_text="The mapping file, as import_map --mapping reads it.")
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+        indexes = [models.Index(fields=["owner", "source", "ruleset", "signature"])]
+
+    def __str__(self):
+        return f"mapping for {self.name}"
+
+    @staticmethod
+    def signature_of(keys):
+        return hashlib.sha256(json.dumps(sorted(keys)).encode("utf-8")).hexdigest()
+
+    @staticmethod
+    def tilesets_of(keys):
+        """The tileset names in codes such as ``hex mini#13`` (a Tiled tile with no name of its own)."""
+        return sorted({key.rsplit("#", 1)[0] for key in keys if "#" in key and key.rsplit("#", 1)[1].isdigit()})
+
+    @classmethod
+    def offered(cls, user, source, ruleset, keys):
+        """The user's latest mapping for files from the same source, or None: the same set of codes first, else
+        one whose codes come from the same tilesets."""
+        mine = cls.objects.filter(owner=user, source=source, ruleset=ruleset)
+        same = mine.filter(signature=cls.signature_of(keys)).first()
+        tilesets = set(cls.tilesets_of(keys))
+        if same is not None or not tilesets:
+            return same
+        return next((saved for saved in mine[:200] if tilesets & set(saved.tilesets)), None)
+
+    @classmethod
+    def keep(cls, user, name, source, ruleset, mapping):
+        """Save a confirmed mapping, replacing the user's mapping for the same set of codes."""
+        keys = sorted(mapping.get("terrain", {}))
+        saved, _ = cls.objects.update_or_create(
+            owner=user, source=source, ruleset=ruleset, signature=cls.signature_of(keys),
+            defaults={"name": name[:255], "keys": keys, "tilesets": cls.tilesets_of(keys), "mapping": mapping})
+        return saved

@@ -6,17 +6,18 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from engine import mapfile
+from engine import mapfile, rulesets
 from hexside import throttles
 from jobs import dispatch, limits
 from jobs.models import Job
+from validations import mapsteps
 from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
 from validations.forms import BatchForm
-from validations.models import BatchValidation
+from validations.models import BatchValidation, SavedMapping
 
 
 @login_required
@@ -44,6 +45,7 @@ def validations_page(request):
     batches = BatchValidation.objects.filter(owner=request.user).select_related("job")[:PAGE_LIST]
     response = render(request, "validations/validations.html", {
         "batches": batches, "form": BatchForm(), "max_bytes": settings.HEXSIDE_IMPORT_MAX_BYTES,
+        "mappings": SavedMapping.objects.filter(owner=request.user).defer("mapping")[:PAGE_LIST],
         "max_entries": settings.HEXSIDE_IMPORT_MAX_ZIP_ENTRIES}, status=200 if retry is None else 429)
     if retry is not None:
         response["Retry-After"] = str(int(retry))
@@ -97,3 +99,46 @@ def open_file_page(request, pk, index):
     return redirect(editor_url(map))
 
 
+
+
+@login_required
+def mapping_page(request, pk, index):
+    """The mapping step: each source code with its count, example hexes and proposed terrain (a picker), the
+    levels' scale and offset, and a preview redrawn by a mapping-step job as they change (mapping.js)."""
+    row = own_file(request.user, pk, index)
+    proposal = row.mapping
+    context = {"batch": row.batch, "file": row, "proposal": proposal}
+    if proposal:
+        catalogue = rulesets.get(proposal["ruleset"])
+        saved = mapsteps.offered(request.user, row)
+        use_saved = saved is not None and request.GET.get("saved") != "no"
+        chosen = (saved.mapping["terrain"] if use_saved else {})
+        terrains = [(tid, catalogue.terrain[tid].get("name", tid)) for tid in catalogue.terrain_ids("hex")]
+        codes = []
+        for code, entry in proposal["terrain"].items():
+            proposed = mapsteps.choice_of(entry)
+            choice = mapsteps.choice_of(chosen[code]) if code in chosen else proposed
+            extra = [c for c in dict.fromkeys((proposed, choice)) if "+" in c]
+            codes.append({"code": code, "count": entry.get("count", 0), "hexes": entry.get("hexes", []),
+                          "choice": choice, "proposed": proposed, "confidence": entry.get("confidence", 1.0),
+                          "reason": entry.get("reason", ""), "extra": extra, "flagged": choice == mapsteps.FLAG,
+                          "level": entry.get("level") if isinstance(entry, dict) else None,
+                          "storeys": entry.get("storeys") if isinstance(entry, dict) else None})
+        levels = proposal.get("levels", {})
+        if use_saved:
+            levels = {**levels, **{k: v for k, v in saved.mapping.get("levels", {}).items()
+                                   if k in ("scale", "offset")}}
+        context.update(catalogue=catalogue, terrains=terrains, codes=codes, levels=levels, saved=saved,
+                       use_saved=use_saved, flag=mapsteps.FLAG, nothing=mapsteps.NOTHING)
+    return render(request, "validations/mapping_step.html", context)
+
+
+@login_required
+def saved_mapping_download(request, pk):
+    """A mapping kept with the account, as the mapping file import_map --mapping reads."""
+    saved = get_object_or_404(SavedMapping, pk=pk, owner=request.user)
+    response = HttpResponse(json.dumps(saved.mapping, ensure_ascii=False, indent=1),
+                            content_type="application/json; charset=utf-8")
+    stem = saved.name.rsplit(".", 1)[0] or "map"
+    response["Content-Disposition"] = f'attachment; filename="{slugify(stem) or "map"}-mapping.json"'
+    return response

@@ -18,19 +18,21 @@ def verdict(findings, doc):
     return "warnings" if findings else "ok"
 
 
-def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0, ruleset=None):
+def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0, ruleset=None, mapping=None):
     """One of ``importers.expand()``'s uploads, converted to ``ruleset`` and checked: a dict ready to store and
     report.
 
     ``document`` is the canonical map document (or None), ready to be opened as a map of one's own; when the
-    default mapping did not fit, it is converted with a proposed one, which is ``mapping``; ``files`` are what to
+    default mapping did not fit, it is converted with a proposed one, which is ``mapping`` (a designer's
+    ``mapping``, when given, is used as it is: the mapping step's confirmed one); ``files`` are what to
     keep beside it (a VASSAL board's image, by the name its background entry gives). ``groups`` are the
     findings one line per kind (engine.checks.findings.grouped), counted over all of them.
     """
     proposal, files = None, {}
     try:
         doc, findings, source_format, proposal, files = file_findings.validate_proposed(
-            upload, ruleset=ruleset, limits=limits, los_pairs=los_pairs, los_seconds=los_seconds)
+            upload, ruleset=ruleset, mapping=mapping, limits=limits, los_pairs=los_pairs, los_seconds=los_seconds)
+        proposal = mapping if mapping is not None else proposal
     except Exception as exc:  # noqa: BLE001 - one file that breaks an importer must not stop the batch
         doc, source_format = None, "unknown"
         findings = [mapfile.Finding("$", f"this file could not be converted ({exc.__class__.__name__}: {exc})",

@@ -77,6 +77,7 @@ class ImportResult:
     source_format: str
     files: dict = field(default_factory=dict)  # file name -> bytes to store beside the map (a board image)
     survey: dict | None = None  # the source's codes with their counts and hexes, and its elevations (suggest.py)
+    parsed: object = None  # ``doc`` as the map format read it (a MapDoc), when convert() was asked to keep it
 
     @property
     def ok(self):
@@ -216,8 +217,9 @@ def _boards(name, data, files, limits):
     return [Upload(f"{name}#{board}", data, files=files) for board in names]
 
 
-def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None):
-    """One map file of any supported format as a map-format document, with what was lost or refused."""
+def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None, keep_parsed=False):
+    """One map file of any supported format as a map-format document, with what was lost or refused;
+    ``keep_parsed``: the document as the map format reads it too (``ImportResult.parsed``)."""
     limits = limits or ImportLimits()
     files = files if files is not None else {}
     if data is None:
@@ -231,7 +233,8 @@ def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None):
         return ImportResult(None, [common.finding("$", "a zip of maps: each map in it is imported on its own",
                                                   code="is-a-zip")], "zip")
     module = importlib.import_module(f"engine.importers.{kind}")
-    context = common.Context(name=name, files=files, limits=limits, source=kind, ruleset=ruleset, mapping=mapping)
+    context = common.Context(name=name, files=files, limits=limits, source=kind, ruleset=ruleset, mapping=mapping,
+                             keep_parsed=keep_parsed)
     try:
         doc = module.convert(data, context)
     except common.Refused:
@@ -245,7 +248,8 @@ def convert(name, data, *, ruleset=None, mapping=None, files=None, limits=None):
         doc = None
     if doc is not None:
         doc = common.finish(doc, context)
-    return ImportResult(doc, context.findings, kind, context.out_files, context.survey)
+    return ImportResult(doc, context.findings, kind, context.out_files, context.survey,
+                        context.parsed if doc is not None else None)
 
 
 def convert_upload(upload, **options):

@@ -49,6 +49,8 @@ class Context:
     findings: list = field(default_factory=lambda: mapfile.Findings(MAX_FINDINGS, "findings"))
     out_files: dict = field(default_factory=dict)
     survey: dict | None = None  # what the source holds, for a proposed mapping (MapBuilder.build, suggest.py)
+    keep_parsed: bool = False  # keep the document as finish() read it (a MapDoc) for a caller that draws it
+    parsed: object = None  # (preview.py); not by default, so that a large map is not held twice
 
     def error(self, path, message, hex=None, code="invalid"):
         self.findings.append(finding(mapfile.shorten(path), mapfile.shorten(message), hex, code))
@@ -314,7 +316,8 @@ class MapBuilder:
                 hexes.append(entry)
         self.hexes = self.values = None  # the document holds what is needed from here
         context.survey = {"codes": {code: {"count": n, "hexes": labels} for code, (n, labels) in codes_seen.items()},
-                          "elevations": [min(elevations), max(elevations)] if elevations else None}
+                          "elevations": [min(elevations), max(elevations)] if elevations else None,
+                          "left_open": sorted({label for labels in kept_open.values() for label in labels})}
         for code, labels in kept_open.items():
             context.warn("$", f"source terrain {code!r} was left as {default!r}, as the mapping says, and flagged: "
                               f"nothing in {catalogue.id!r} fits it ({counted(labels)}); paint those hexes, or map "
@@ -407,8 +410,10 @@ def finish(doc, context):
         # Until the map format's reader knows the background entry, it travels in extensions.
         doc.setdefault("extensions", {})["background"] = doc.pop("background")
     try:
-        mapfile.parse(doc)
+        parsed = mapfile.parse(doc)
     except mapfile.MapFormatError as exc:
         context.findings.extend(exc.errors)
         return None
+    if context.keep_parsed:
+        context.parsed = parsed
     return doc

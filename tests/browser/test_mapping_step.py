@@ -1,0 +1,97 @@
+"""The mapping step in a real browser with a real worker: a Wesnoth map with a code nothing fits, imported from the
+Import page, opened through its mapping page, a terrain changed in the picker, the preview redrawn, confirmed,
+and the map opened with the terrain chosen."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from maps.models import Map
+from tests.browser.test_validation import sign_in
+from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - fixtures
+from validations.models import BatchFile, SavedMapping
+
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+def wesnoth_map(columns=14, rows=10):
+    """Grass with a forest, a lake, hills, and a patch of ``Zz``, a code nothing fits (a border all round)."""
+    lines = []
+    for y in range(rows + 2):
+        cells = []
+        for x in range(columns + 2):
+            if 3 <= x <= 6 and 3 <= y <= 6:
+                cells.append("Zz")
+            elif 9 <= x <= 12 and 2 <= y <= 4:
+                cells.append("Gs^Fp")
+            elif 8 <= x <= 11 and 7 <= y <= 9:
+                cells.append("Wwt")
+            elif x == 2 and y >= 7:
+                cells.append("Hh")
+            else:
+                cells.append("Gg")
+        lines.append(", ".join(cells))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_map_an_unknown_code_in_the_picker_watch_the_preview_and_open_the_map(  # noqa: F811 - fixtures by name
+        live_server, page, start_worker, jobs_isolated, django_user_model):  # noqa: F811
+    start_worker("browser-mapping")
+    user = django_user_model.objects.create_user("mapper", password="x")
+    sign_in(page, live_server, user)
+
+    # The Import page sends the Wesnoth map to a batch validation, whose report opens it through the mapping step.
+    page.goto(live_server.url + "/maps/import/")
+    page.set_input_files("input[type=file]", files=[{"name": "marsh_valley.map", "mimeType": "text/plain",
+                                                     "buffer": wesnoth_map()}])
+    page.select_option("select[name=ruleset]", "ost")
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url("**/validations/*/")
+    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
+                           "&& document.querySelectorAll('#files tbody tr').length > 0", timeout=120000)
+    row = BatchFile.objects.get(batch__owner=user)
+    assert row.mapping["terrain"]["Zz"]["flag"]
+    page.locator("#files").get_by_role("link", name="Open as my map").click()
+    page.wait_for_url("**/mapping/")
+
+    # The proposal: Zz listed with its count and hexes, left open and flagged; the preview drawn and saying so.
+    zz = page.locator("tr[data-code='Zz']")
+    assert "16" in zz.inner_text() and zz.get_attribute("class") == "flagged"
+    assert "level +1" in page.locator("tr[data-code='Hh']").inner_text()  # Wesnoth's hills: a level of their own
+    assert page.locator("select[data-code='Zz']").input_value() == ""
+    page.wait_for_function("() => document.getElementById('preview-image').dataset.drawn", timeout=60000)
+    first = page.locator("#preview-image").get_attribute("src")
+    assert first.startswith("data:image/png;base64,")
+    assert "left as 'open'" in page.locator("#preview-findings").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "mapping-step-proposal.png"), full_page=True)
+
+    # Zz becomes marsh in the picker: the preview is drawn again, and nothing is left open any more.
+    page.select_option("select[data-code='Zz']", "marsh")
+    page.wait_for_function("first => document.getElementById('preview-image').src !== first "
+                           "&& !document.querySelector('.preview').classList.contains('stale')", arg=first,
+                           timeout=60000)
+    assert "left as 'open'" not in page.locator("#preview-findings").inner_text()
+    assert zz.get_attribute("class") in ("", None)
+    assert zz.locator(".confidence").inner_text() == "yours" and not zz.locator(".reason").is_visible()
+    assert not Map.objects.filter(owner=user).exists()  # nothing written before confirming
+    page.screenshot(path=str(ARTIFACTS / "mapping-step-edited.png"), full_page=True)
+
+    # The mapping as it stands on the page downloads as the file import_map --mapping reads.
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download this mapping (JSON)").click()
+    mapping = json.loads(Path(download.value.path()).read_text())
+    assert download.value.suggested_filename == "marsh_valley-mapping.json"
+    assert mapping["terrain"]["Zz"]["terrain"] == "marsh" and mapping["source"] == "wesnoth"
+
+    # Confirming converts the file again with the mapping and opens it as the designer's map, in the painter.
+    page.get_by_role("button", name="Confirm and open as my map").click()
+    page.wait_for_url("**/maps/*/**", timeout=60000)
+    map = Map.objects.get(owner=user)
+    hexes = {h["hex"]: h for h in json.loads(map.export())["hexes"]}
+    assert all(hexes[label]["terrain"] == ["marsh"] for label in row.mapping["terrain"]["Zz"]["hexes"])
+    assert SavedMapping.objects.filter(owner=user, source="wesnoth").exists()
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(ARTIFACTS / "mapping-step-opened.png"))
