@@ -4,7 +4,7 @@ and what a scenario and a legend put over and under it. Drawing is by whole shap
 import numpy as np
 from PIL import Image, ImageDraw
 
-from engine.mapfile import overlay_cells
+from engine.mapfile import overlay_cells, overlay_names, overlay_title
 from engine.render import legend as legend_band
 from engine.render import scenario as scenario_layer
 from engine.render.canvas import MARGIN, Canvas, hex_index, is_drawn
@@ -162,13 +162,13 @@ def _draw_hexsides(draw, canvas):
 
 
 def _draw_overlays(draw, canvas):
-    """Each overlay's hexes outlined, its id written on its anchor."""
+    """Each overlay's hexes outlined, its name (or printed ID) written on its anchor; never its internal id."""
     cmap, grid = canvas.cmap, canvas.grid
     doc = getattr(cmap, "doc", None)
     if doc is None or not doc.overlays:
         return
     drawn = is_drawn(canvas)
-    width = max(1, round(canvas.s * 0.06))
+    width, names = max(1, round(canvas.s * 0.06)), overlay_names(doc)
     for overlay in doc.overlays:
         inside = {h for h, _ in overlay_cells(grid, overlay, doc.default_cell()) if grid.contains(*h)}
         for col, row in inside:
@@ -178,10 +178,12 @@ def _draw_overlays(draw, canvas):
             for side in range(6):
                 if grid.step(col, row, side) not in inside:
                     draw.line(canvas.edge(i, side), fill=(200, 40, 160), width=width)
-        if grid.contains(*overlay.anchor) and drawn[grid.index(*overlay.anchor)]:
+        title = overlay_title(doc, overlay, names)
+        if title and grid.contains(*overlay.anchor) and drawn[grid.index(*overlay.anchor)]:
             cx, cy = canvas.centre_px[grid.index(*overlay.anchor)]
             f = font(canvas.s * 0.3, bold=True)
-            draw.text((cx, cy + canvas.s * 0.5), overlay.id, fill=(200, 40, 160), font=f, anchor="mm")
+            draw.text((cx, cy + canvas.s * 0.5), title, fill=(200, 40, 160), font=f, anchor="mm",
+                      stroke_width=max(1, round(canvas.s * 0.03)), stroke_fill=(255, 255, 255))
 
 
 def _draw_markers(draw, canvas):

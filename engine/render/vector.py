@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.mapfile import overlay_cells
+from engine.mapfile import overlay_cells, overlay_names, overlay_title
 from engine.render import legend as legend_band
 from engine.render.canvas import Canvas, hex_index, is_drawn
 from engine.render.patterns import hex_points, lighter, pattern_shapes
@@ -228,7 +228,7 @@ def _overlays(out, canvas):
     doc = getattr(cmap, "doc", None)
     if doc is None or not doc.overlays:
         return
-    drawn = is_drawn(canvas)
+    drawn, names = is_drawn(canvas), overlay_names(doc)
     for overlay in doc.overlays:
         inside = {h for h, _ in overlay_cells(grid, overlay, doc.default_cell()) if grid.contains(*h)}
         for col, row in sorted(inside):
@@ -237,9 +237,10 @@ def _overlays(out, canvas):
                 for side in range(6):
                     if grid.step(col, row, side) not in inside:
                         out.line(canvas.edge(i, side), OVERLAY_INK, canvas.s * 0.06)
-        if grid.contains(*overlay.anchor) and drawn[grid.index(*overlay.anchor)]:
+        title = overlay_title(doc, overlay, names)
+        if title and grid.contains(*overlay.anchor) and drawn[grid.index(*overlay.anchor)]:
             cx, cy = canvas.centre_px[grid.index(*overlay.anchor)]
-            out.text(cx, cy + canvas.s * 0.5, overlay.id, canvas.s * 0.3, OVERLAY_INK, bold=True)
+            out.text(cx, cy + canvas.s * 0.5, title, canvas.s * 0.3, OVERLAY_INK, bold=True)
 
 
 def _labels(out, canvas):

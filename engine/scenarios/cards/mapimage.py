@@ -1,32 +1,24 @@
-"""The map as the card prints it: the main map cropped to the play area, each overlay labelled with its printed
-ID, and what the sheet may show of the scenario drawn on it (setup zones, units, entries, objectives, perimeter)."""
+"""The map as the card prints it: the main map cropped to the play area, each overlay labelled with its name or
+printed ID, and what the sheet may show of the scenario drawn on it (setup zones, units, entries, objectives,
+perimeter)."""
 
-import dataclasses
 import io
-import re
 
-from engine import render
+from engine import mapfile, render
 from engine.los.engine import compile_map
 from engine.scenarios.cards.layout import MAP_DPI, MAP_HEX_MM
 
-# An overlay's printed ID: a letter-number ID, as ATS identifies its overlays (001 L138, 3.3.1); the painter's
-# copies of one add "-2", "-3". Any other id (the painter's "sel-1") is Hexside's own and not printed.
-OVERLAY_ID = re.compile(r"^([A-Za-z]{1,4}\d{1,4})(?:-\d+)?$")
-
 
 def printed_map(doc):
-    """The main map as the card draws it: each overlay labelled with its printed ID, or with nothing where its
-    id is Hexside's own (OVERLAY_ID)."""
-    mapdoc = doc.maps[doc.main_key]
-    if not mapdoc.overlays:
-        return mapdoc
-    overlays = [dataclasses.replace(overlay, id=overlay_id(overlay.id)) for overlay in mapdoc.overlays]
-    return dataclasses.replace(mapdoc, overlays=overlays)
+    """The main map as the card draws it. Its overlays are labelled by the renderer with their names or printed
+    letter-number IDs, never with Hexside's own ids (engine.mapfile.overlay_title)."""
+    return doc.maps[doc.main_key]
 
 
 def overlay_id(given):
-    """An overlay's printed letter-number ID ("P3", also for the painter's copy "P3-2"), or "" (OVERLAY_ID)."""
-    match = OVERLAY_ID.match(str(given))
+    """An overlay's printed letter-number ID ("P3", also for the painter's copy "P3-2"), or "" (ATS 3.3.1, 001
+    L138: "Each overlay is identified by a letter-number ID")."""
+    match = mapfile.PRINTED_OVERLAY_ID.match(str(given))
     return match.group(1) if match else ""
 
 

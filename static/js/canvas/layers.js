@@ -299,7 +299,9 @@ export class MapView extends Viewport {
       ctx.setLineDash([]);
       const [ax, ay] = this.grid.centre(...o.anchor);
       ctx.font = `bold ${12 / c.res}px system-ui`; ctx.fillStyle = "#7a2e8c"; ctx.textAlign = "center";
-      ctx.fillText(`${o.id} ↻${o.rotation || 0}`, ax, ay - 0.55);
+      // Its name (or printed ID), never the internal id: what the designer gave, as prints show it.
+      const title = this.model.overlayTitle ? this.model.overlayTitle(o) : "";
+      ctx.fillText(`${title ? title + " " : ""}↻${o.rotation || 0}`, ax, ay - 0.55);
     }
   }
 

@@ -39,7 +39,7 @@ class Painter {
     this.mapId = config.map;
     this.canEdit = config.canEdit;
     this.options = { terrain: null, mode: "replace", radius: 0, levelMode: "set", level: 1, storeys: 2, hexside: null,
-                     overlayMode: "stamp", rotation: 0, template: "", markerKind: "smoke", markerMode: false };
+                     overlayMode: "stamp", overlayName: "", rotation: 0, template: "", markerKind: "smoke", markerMode: false };
     this.highlight = null;
     this.progress = new Progress($("#job-progress"), $("#job-message"));
   }
