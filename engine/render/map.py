@@ -6,6 +6,7 @@ from PIL import Image, ImageDraw
 
 from engine.mapfile import overlay_cells, overlay_names, overlay_title
 from engine.render import legend as legend_band
+from engine.render import roads
 from engine.render import scenario as scenario_layer
 from engine.render.canvas import MARGIN, Canvas, hex_index, is_drawn
 from engine.render.patterns import draw_marker, paste_pattern
@@ -15,6 +16,8 @@ from engine.render.styles import (
     HEXSIDE_COLOUR,
     INK,
     LABEL_INK,
+    LABEL_TOP,
+    LEVEL_GAP,
     LOS_COLOURS,
     PAPER,
     SQRT3,
@@ -50,12 +53,13 @@ def draw_map(cmap, scale, margin=MARGIN, labels=True, legend=False, scale_bar=Fa
     draw = ImageDraw.Draw(image, "RGBA")
     catalogue, grid, drawn = cmap.catalogue, cmap.grid, canvas.drawn
     default_fill = hex_look(catalogue, cmap.doc.default_terrain)[0] if hasattr(cmap, "doc") else None
+    ground = default_fill or LOS_COLOURS["clear"]  # what a road hex shows under its road
 
     looks = {}
     for i in drawn:
         terrain = cmap.terrain[i]
         if terrain not in looks:
-            looks[terrain] = hex_look(catalogue, terrain)
+            looks[terrain] = hex_look(catalogue, terrain, ground=ground)
         fill, pats, marker = looks[terrain]
         steps = level_steps(catalogue, cmap.level[i])
         corners = canvas.corners(i)
@@ -82,6 +86,7 @@ def draw_map(cmap, scale, margin=MARGIN, labels=True, legend=False, scale_bar=Fa
         for i in drawn:
             _outline(draw, canvas.corners(i), GRID_LINE + (200,), lw)
     _draw_contours(draw, canvas)
+    _draw_roads(draw, canvas)
     _draw_hexsides(draw, canvas)
     _draw_overlays(draw, canvas)
     if shading:
@@ -119,6 +124,31 @@ def _draw_contours(draw, canvas):
                 j = grid.index(ncol, nrow)
                 if drawn[j] and cmap.level[j] != cmap.level[i]:
                     draw.line(canvas.edge(i, side), fill=CONTOUR, width=width)
+
+
+def _draw_roads(draw, canvas):
+    """Roads and railroads as lines through the hexes they join (roads.py): casings first, then the cores, so
+    that crossings and bends read as one road."""
+    s = canvas.s
+    for run in roads.runs_of(canvas):
+        if run.kind == "railroad":
+            width = max(1, round(s * roads.RAIL_WIDTH))
+            for seg in run.segments:
+                draw.line(seg, fill=roads.RAIL_INK, width=width)
+                for tie in roads.ties(seg, s):
+                    draw.line(tie, fill=roads.RAIL_INK, width=max(1, width // 2))
+            for x, y in run.hubs:
+                r = width * 0.9
+                draw.ellipse([x - r, y - r, x + r, y + r], fill=roads.RAIL_INK)
+            continue
+        core = max(2, round(s * roads.ROAD_WIDTH))
+        edge = core + 2 * max(1, round(s * 0.035))
+        for width, colour in ((edge, roads.CASING), (core, run.colour)):
+            for seg in run.segments:
+                draw.line(seg, fill=colour, width=width)
+            for x, y in run.hubs:
+                r = width / 2
+                draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
 
 
 def _draw_hexsides(draw, canvas):
@@ -208,21 +238,23 @@ def _draw_labels(draw, canvas):
     if size < 6:
         return
     f, fb = font(size), font(size * 1.15, bold=True)
-    low = 0.62 if grid.orientation == "flat" else 0.5
     halo = max(1, round(size * 0.08)) if size >= 12 else 0  # readable over a pattern, as printed labels are
     for i in canvas.drawn:
         cx, cy = canvas.centre_px[i]
-        top = cy - s * (SQRT3 / 2 - 0.08 if grid.orientation == "flat" else 0.74)
+        top = cy - s * LABEL_TOP[grid.orientation]
         draw.text((cx, top), grid.label(*grid.from_index(i)), fill=LABEL_INK, font=f, anchor="mt", stroke_width=halo,
                   stroke_fill=(255, 255, 255))
+        # The level sits just under the hex's own label, well inside the hex: near its bottom edge it read as
+        # part of the next hex's label.
+        low = top + size * LEVEL_GAP
         level = int(cmap.level[i])
         if level:
             storeys = int(cmap.storeys[i])
             text = f"{level:+d}" + (f" ({storeys})" if storeys > 1 else "")
-            draw.text((cx, cy + s * low), text, fill=(70, 45, 20), font=fb, anchor="mm",
+            draw.text((cx, low), text, fill=(70, 45, 20), font=fb, anchor="mt",
                       stroke_width=max(1, round(size * 0.12)), stroke_fill=(255, 255, 255))
         elif int(cmap.storeys[i]) > 1:
-            draw.text((cx, cy + s * low), f"{int(cmap.storeys[i])} st", fill=(70, 45, 20), font=f, anchor="mm")
+            draw.text((cx, low), f"{int(cmap.storeys[i])} st", fill=(70, 45, 20), font=f, anchor="mt")
 
 
 def _draw_line(draw, canvas, line):
