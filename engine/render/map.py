@@ -37,14 +37,18 @@ def _outline(draw, points, colour, width):
 
 
 def draw_map(cmap, scale, margin=MARGIN, labels=True, legend=False, scale_bar=False, crop=None, shading=None,
-             lines=(), scenario=None, patterns=None, hex_mm=None, dpi=None):
+             lines=(), scenario=None, patterns=None, hex_mm=None, dpi=None, min_text_mm=None):
     """The map as an RGB image at ``scale`` pixels per map unit, with what is asked drawn over it.
 
     crop: hex indices (the play area) to draw; shading: {index or label: (r, g, b, a)} laid over hexes;
     lines: [{"from", "to", "colour", "width"}] drawn between hex centres (LOS, sight lines); scenario: a
-    ScenarioLayer; legend and scale_bar: a band under the map naming each terrain shown and the scale.
+    ScenarioLayer; legend and scale_bar: a band under the map naming each terrain shown and the scale;
+    min_text_mm (with dpi): the smallest text a print may carry: labels are enlarged to it where they fit their
+    hex, and left out where they do not (a small map's labels, legible or absent).
     """
     canvas = Canvas(cmap, scale, margin, crop)
+    if min_text_mm and dpi:
+        canvas.min_text = min_text_mm / 25.4 * dpi
     s = canvas.s
     patterns = s >= 7 if patterns is None else patterns
     band = legend_band.legend_height(cmap, canvas, scenario) if (legend or scale_bar) else 0
@@ -232,18 +236,38 @@ def _draw_markers(draw, canvas):
                          rgb(style.get("stroke"), INK))
 
 
+def label_sizes(canvas):
+    """(hex label size or 0, level size or 0) in pixels: 0.27 of a hex radius, raised to the canvas's smallest
+    legible text; a label that would then be wider than its hex is left out (0), as is text under 6 px."""
+    grid, s = canvas.grid, canvas.s
+    size = max(s * 0.27, canvas.min_text)
+    if size < 6:
+        return 0.0, 0.0
+    level = max(s * 0.27 * 1.15, canvas.min_text)
+    if size > s * 0.5:  # the text would fill the hex: nothing legible fits
+        return 0.0, 0.0
+    if canvas.min_text and size > s * 0.27:
+        widest = max((grid.label(*grid.from_index(int(i))) for i in canvas.drawn), key=len, default="")
+        if font(size).getlength(widest) > s * 1.1:
+            return 0.0, level
+    return size, level
+
+
 def _draw_labels(draw, canvas):
     cmap, grid, s = canvas.cmap, canvas.grid, canvas.s
-    size = s * 0.27
-    if size < 6:
+    size, level_size = label_sizes(canvas)
+    if not level_size:
         return
-    f, fb = font(size), font(size * 1.15, bold=True)
+    labelled = size > 0
+    size = size or level_size / 1.15
+    f, fb = font(size), font(level_size, bold=True)
     halo = max(1, round(size * 0.08)) if size >= 12 else 0  # readable over a pattern, as printed labels are
     for i in canvas.drawn:
         cx, cy = canvas.centre_px[i]
         top = cy - s * LABEL_TOP[grid.orientation]
-        draw.text((cx, top), grid.label(*grid.from_index(i)), fill=LABEL_INK, font=f, anchor="mt", stroke_width=halo,
-                  stroke_fill=(255, 255, 255))
+        if labelled:
+            draw.text((cx, top), grid.label(*grid.from_index(i)), fill=LABEL_INK, font=f, anchor="mt",
+                      stroke_width=halo, stroke_fill=(255, 255, 255))
         # The level sits just under the hex's own label, well inside the hex: near its bottom edge it read as
         # part of the next hex's label.
         low = top + size * LEVEL_GAP

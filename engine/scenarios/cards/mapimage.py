@@ -8,6 +8,10 @@ from engine import mapfile, render
 from engine.los.engine import compile_map
 from engine.scenarios.cards.layout import MAP_DPI, MAP_HEX_MM
 
+# The smallest text the card's map prints (about 5 pt): a map shrunk to fit the page has its labels enlarged to
+# it where they fit their hexes, and left out where they do not, rather than printed unreadably small.
+MIN_TEXT_MM = 1.8
+
 
 def printed_map(doc):
     """The main map as the card draws it. Its overlays are labelled by the renderer with their names or printed
@@ -83,7 +87,8 @@ def map_png(doc, side_ids, width_mm, height_mm, dpi=MAP_DPI):
     if hex_mm < render.HEX_MM_RANGE[0]:  # a very large map: the smallest hexes, at a lower dpi, still fit the page
         dpi = max(10, round(dpi * hex_mm / render.HEX_MM_RANGE[0]))
         hex_mm = render.HEX_MM_RANGE[0]
-    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop, scenario=scenario_layer(doc, side_ids))
+    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop, scenario=scenario_layer(doc, side_ids),
+                                min_text_mm=MIN_TEXT_MM)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     w, h = image.width / dpi * 25.4, image.height / dpi * 25.4
