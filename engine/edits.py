@@ -335,7 +335,7 @@ class _Editor:
         if "name" in op and not self.set_overlay_name(index, f"{path}.name", overlay.id, op["name"]):
             return None
         self.doc.overlays.append(overlay)
-        return f"place_overlay {overlay.id} at {self.grid.label(*overlay.anchor)}"
+        return f"place_overlay {self.overlay_word(overlay.id)} at {self.grid.label(*overlay.anchor)}"
 
     def move_overlay(self, index, path, op):
         if "anchor" not in op and "rotation" not in op:
@@ -353,15 +353,16 @@ class _Editor:
         moved = checked.overlays[0]
         self.doc.overlays[at] = Overlay(id=old.id, anchor=moved.anchor, rotation=moved.rotation,
                                         hexes=moved.hexes, hexsides=moved.hexsides)
-        return f"move_overlay {old.id} to {self.grid.label(*moved.anchor)} rotation {moved.rotation}"
+        return f"move_overlay {self.overlay_word(old.id)} to {self.grid.label(*moved.anchor)} rotation {moved.rotation}"
 
     def remove_overlay(self, index, path, op):
         at = self.overlay_index(index, f"{path}.id", op["id"])
         if at is None:
             return None
+        word = self.overlay_word(op["id"])
         del self.doc.overlays[at]
         self.set_overlay_name(index, path, op["id"], "")
-        return f"remove_overlay {op['id']}"
+        return f"remove_overlay {word}"
 
     def name_overlay(self, index, path, op):
         """Name an overlay (an empty name takes it away). Names are kept in extensions, not in the overlay entry,
@@ -369,7 +370,13 @@ class _Editor:
         at = self.overlay_index(index, f"{path}.id", op["id"])
         if at is None or not self.set_overlay_name(index, f"{path}.name", op["id"], op["name"]):
             return None
-        return f"name_overlay {op['id']} {op['name'].strip()!r}"
+        return f"name_overlay {' '.join(op['name'].split())!r}" if op["name"].strip() else "name_overlay (unnamed)"
+
+    def overlay_word(self, oid):
+        """How the revision's summary (shown in the history) names an overlay: its name, its printed ID, or
+        "an overlay"; never Hexside's own id ("sel-1")."""
+        title = mapfile.overlay_title(self.doc, Overlay(id=oid, anchor=(0, 0)))
+        return repr(title) if title and title != oid else (title or "an overlay")
 
     def set_overlay_name(self, index, path, oid, name):
         if not isinstance(name, str):
