@@ -360,9 +360,11 @@ export class MapView extends Viewport {
       ctx.setLineDash([]);
       const [ax, ay] = this.grid.centre(...o.anchor);
       ctx.font = `bold ${12 / c.res}px system-ui`; ctx.fillStyle = "#7a2e8c"; ctx.textAlign = "center";
-      // Its name (or printed ID), never the internal id: what the designer gave, as prints show it.
-      const title = this.model.overlayTitle ? this.model.overlayTitle(o) : "";
-      ctx.fillText(`${title ? title + " " : ""}↻${o.rotation || 0}`, ax, ay - 0.55);
+      // Its name (or printed ID), never the internal id: what the designer gave, as prints show it; in the
+      // anchor's lower half with a white halo, clear of the hex's label.
+      const title = this.model.overlayTitle ? this.model.overlayTitle(o) : "", text = `${title ? title + " " : ""}↻${o.rotation || 0}`;
+      ctx.textBaseline = "middle"; ctx.lineWidth = 3 / c.res; ctx.strokeStyle = "rgba(255,255,255,.9)"; ctx.lineJoin = "round";
+      ctx.strokeText(text, ax, ay + 0.5); ctx.fillText(text, ax, ay + 0.5);
     }
   }
 
