@@ -60,7 +60,7 @@ class MapDoc:
         return cells, hexsides
 
 
-# An overlay's name: the format's overlay entry holds exactly OVERLAY_KEYS (no name, /work/shared/spec), so names
+# An overlay's name: the format's overlay entry holds exactly OVERLAY_KEYS (no name: the format's contract), so names
 # live in the one place for free data, ``extensions["overlay_names"]`` = {overlay id: name} (docs/map-format.md).
 OVERLAY_NAMES = "overlay_names"
 OVERLAY_NAME_LENGTH = 60
