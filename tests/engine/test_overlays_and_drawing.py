@@ -12,6 +12,7 @@ from engine import mapfile, render
 from engine.edits import EditError, apply
 from engine.los.engine import compile_map
 from engine.render import roads
+from engine.render.styles import RESULT_COLOURS
 
 GRID = {"orientation": "flat", "columns": 8, "rows": 6, "stagger": "even", "labels": "letter-number"}
 BASE = {"format": "hexside-map", "version": 1, "name": "Roads", "ruleset": "ost", "grid": GRID,
@@ -165,3 +166,20 @@ def test_a_small_print_leaves_out_labels_it_cannot_make_legible_and_enlarges_tho
     # At 10 mm the labels fit once enlarged: written, and not as the plain print writes them.
     roomy, plain = draw(10, min_text_mm=1.8), draw(10)
     assert roomy.size == plain.size and np.asarray(roomy).tolist() != np.asarray(plain).tolist()
+
+
+# -- heat maps ------------------------------------------------------------------------------------------------
+
+def test_a_viewshed_image_carries_its_colour_legend():
+    from engine.los.engine import viewshed
+    doc = doc_of(hexes=[{"hex": "D3", "terrain": ["woods"]}])
+    cmap = compile_map(doc)
+    shed = viewshed(cmap, "B3", None)
+    image = render.render_viewshed(cmap, shed)
+    plain = render.render_map(cmap, render.viewshed_shading(cmap, shed))
+    assert image.width == plain.width and image.height > plain.height
+    band = np.asarray(image)[plain.height:]
+    # Each answer's swatch: its colour laid over white, as the legend draws it.
+    for r, g, b, a in RESULT_COLOURS.values():
+        swatch = tuple(round(c * a / 255 + 255 * (1 - a / 255)) for c in (r, g, b))
+        assert (np.abs(band.astype(int) - swatch).sum(axis=2) <= 3).sum() > 100, swatch
