@@ -424,6 +424,16 @@ def _legend(out, canvas, cmap, scenario, top, legend, scale_bar, hex_mm):
                 out.poly(points, fill=(240, 238, 230), stroke=GRID_LINE, width=u * 0.05)
                 out.line([(cx - r, cy + r * 0.6), (cx + r, cy + r * 0.6)], rgb(style.get("stroke"), INK),
                          (style.get("stroke_width") or 0.06) * SQRT3 * r * 2.5)
+            elif layer in ("road", "railroad"):  # a line, as the map draws it (roads.py)
+                out.poly(points, fill=(240, 238, 230), stroke=GRID_LINE, width=u * 0.05)
+                ends = [(cx - r, cy), (cx + r, cy)]
+                if layer == "railroad":
+                    out.line(ends, roads.RAIL_INK, r * 2 * roads.RAIL_WIDTH)
+                    for tie in roads.ties(tuple(ends), r):
+                        out.line(list(tie), roads.RAIL_INK, r * roads.RAIL_WIDTH)
+                else:
+                    out.line(ends, roads.CASING, r * (roads.ROAD_WIDTH * 1.5 + 0.16))
+                    out.line(ends, rgb(style.get("fill"), (220, 200, 160)), r * roads.ROAD_WIDTH * 1.5)
             else:
                 out.poly(points, fill=rgb(style.get("fill"), (200, 200, 200)), stroke=GRID_LINE, width=u * 0.05)
                 if style.get("pattern"):
