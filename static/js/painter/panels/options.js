@@ -56,15 +56,17 @@ export class Options {
 
   template() { return this.templates.find((t) => t.key === this.p.options.template) || null; }
 
-  // A template made from a dragged selection, named by the Name box (or "Selection n"); stamps take that name.
+  // A template made from a dragged selection, named by the Name box (listed as "Selection n" without one);
+  // stamps take the Name box's name.
   addTemplate(t) {
     const n = this.templates.filter((x) => x.key.startsWith("selection-")).length + 1, key = `selection-${n}`;
-    const title = this.p.options.overlayName.trim() || `Selection ${n}`;
-    this.templates.push({ key, base: "sel", title, name: `${title} (${t.hexes.length} hexes)`, ...t });
+    // Unnamed, its stamps carry no name until one is given (the name action): nothing is printed on them.
+    const title = this.p.options.overlayName.trim(), shown = title || `Selection ${n}`;
+    this.templates.push({ key, base: "sel", title, name: `${shown} (${t.hexes.length} hexes)`, ...t });
     this.p.options.template = key;
     this.refreshTemplates();
     this.set({ overlayMode: "stamp", overlayName: title });
-    this.p.say(`made the overlay template "${title}" of ${t.hexes.length} hexes; click a hex to stamp it`);
+    this.p.say(`made the overlay template "${shown}" of ${t.hexes.length} hexes; click a hex to stamp it`);
   }
 
   // The map's own overlays are templates too, listed again whenever the map's overlays change.
