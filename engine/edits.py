@@ -332,8 +332,10 @@ class _Editor:
         if checked is None:
             return None
         overlay = checked.overlays[0]
+        if "name" in op and not self.set_overlay_name(index, f"{path}.name", overlay.id, op["name"]):
+            return None
         self.doc.overlays.append(overlay)
-        return f"place_overlay {overlay.id} at {self.grid.label(*overlay.anchor)}"
+        return f"place_overlay {self.overlay_word(overlay.id)} at {self.grid.label(*overlay.anchor)}"
 
     def move_overlay(self, index, path, op):
         if "anchor" not in op and "rotation" not in op:
@@ -351,14 +353,52 @@ class _Editor:
         moved = checked.overlays[0]
         self.doc.overlays[at] = Overlay(id=old.id, anchor=moved.anchor, rotation=moved.rotation,
                                         hexes=moved.hexes, hexsides=moved.hexsides)
-        return f"move_overlay {old.id} to {self.grid.label(*moved.anchor)} rotation {moved.rotation}"
+        return f"move_overlay {self.overlay_word(old.id)} to {self.grid.label(*moved.anchor)} rotation {moved.rotation}"
 
     def remove_overlay(self, index, path, op):
         at = self.overlay_index(index, f"{path}.id", op["id"])
         if at is None:
             return None
+        word = self.overlay_word(op["id"])
         del self.doc.overlays[at]
-        return f"remove_overlay {op['id']}"
+        self.set_overlay_name(index, path, op["id"], "")
+        return f"remove_overlay {word}"
+
+    def name_overlay(self, index, path, op):
+        """Name an overlay (an empty name takes it away). Names are kept in extensions, not in the overlay entry,
+        whose keys the map format fixes (mapfile.OVERLAY_NAMES)."""
+        at = self.overlay_index(index, f"{path}.id", op["id"])
+        if at is None or not self.set_overlay_name(index, f"{path}.name", op["id"], op["name"]):
+            return None
+        return f"name_overlay {' '.join(op['name'].split())!r}" if op["name"].strip() else "name_overlay (unnamed)"
+
+    def overlay_word(self, oid):
+        """How the revision's summary (shown in the history) names an overlay: its name, its printed ID, or
+        "an overlay"; never Hexside's own id ("sel-1")."""
+        title = mapfile.overlay_title(self.doc, Overlay(id=oid, anchor=(0, 0)))
+        return repr(title) if title and title != oid else (title or "an overlay")
+
+    def set_overlay_name(self, index, path, oid, name):
+        if not isinstance(name, str):
+            self.problem(index, path, f"expected the overlay's name as text, got {name!r}")
+            return False
+        name = " ".join(name.split())
+        if len(name) > mapfile.OVERLAY_NAME_LENGTH:
+            self.problem(index, path, f"an overlay's name has at most {mapfile.OVERLAY_NAME_LENGTH} characters, "
+                                      f"got {len(name)}")
+            return False
+        names = dict((self.doc.extensions or {}).get(mapfile.OVERLAY_NAMES) or {})
+        if name:
+            names[oid] = name
+        elif oid not in names:
+            return True
+        else:
+            del names[oid]
+        extensions = {key: value for key, value in (self.doc.extensions or {}).items() if key != mapfile.OVERLAY_NAMES}
+        if names:
+            extensions[mapfile.OVERLAY_NAMES] = names
+        self.doc.extensions = extensions
+        return True
 
     def set_background(self, index, path, op):
         """Align, fade or remove the board scan (null removes the entry; the image file is kept)."""
@@ -400,9 +440,10 @@ OPERATIONS = {
     "clear_art": (_Editor.clear_art, ("hex",), ()),
     "set_hexside": (_Editor.set_hexside, ("hex", "side", "terrain"), ()),
     "clear_hexside": (_Editor.clear_hexside, ("hex", "side"), ()),
-    "place_overlay": (_Editor.place_overlay, ("overlay",), ()),
+    "place_overlay": (_Editor.place_overlay, ("overlay",), ("name",)),
     "move_overlay": (_Editor.move_overlay, ("id",), ("anchor", "rotation")),
     "remove_overlay": (_Editor.remove_overlay, ("id",), ()),
+    "name_overlay": (_Editor.name_overlay, ("id", "name"), ()),
     "set_background": (_Editor.set_background, ("background",), ()),
     "rename": (_Editor.rename, ("name",), ()),
 }

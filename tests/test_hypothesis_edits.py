@@ -39,6 +39,7 @@ VALID = {
                                   "hexsides": [{"hex": [0, 0], "side": "S", "terrain": "hedge"}]}},
     "move_overlay": {"id": "H1", "anchor": "D4", "rotation": 1},
     "remove_overlay": {"id": "H1"},
+    "name_overlay": {"id": "H1", "name": "Farmhouse"},
     "set_background": {"background": {"image": "scan.png", "origin": [10, 12], "hex_px": 40, "rotation": 0.5,
                                       "opacity": 0.6}},
     "rename": {"name": "Hill 113"},

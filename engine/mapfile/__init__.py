@@ -21,6 +21,9 @@ from engine.mapfile.document import (  # noqa: F401
     MAX_STOREYS,
     OVERLAY_HEX_KEYS,
     OVERLAY_KEYS,
+    OVERLAY_NAME_LENGTH,
+    OVERLAY_NAMES,
+    PRINTED_OVERLAY_ID,
     TERRAIN_ID,
     TOP_KEYS,
     VERSION,
@@ -38,6 +41,8 @@ from engine.mapfile.document import (  # noqa: F401
     _overlay_place,
     overlay_cells,
     overlay_hexsides,
+    overlay_names,
+    overlay_title,
     rotate_axial,
 )
 from engine.mapfile.reading import (  # noqa: F401

@@ -60,6 +60,33 @@ class MapDoc:
         return cells, hexsides
 
 
+# An overlay's name: the format's overlay entry holds exactly OVERLAY_KEYS (no name: the format's contract), so names
+# live in the one place for free data, ``extensions["overlay_names"]`` = {overlay id: name} (docs/map-format.md).
+OVERLAY_NAMES = "overlay_names"
+OVERLAY_NAME_LENGTH = 60
+# A printed overlay ID: letter-number, as ATS identifies its overlays (001 L138, 3.3.1); the painter's copies of
+# one add "-2", "-3". Any other id (the painter's "sel-1") is Hexside's own and never printed.
+PRINTED_OVERLAY_ID = re.compile(r"^([A-Za-z]{1,4}\d{1,4})(?:-\d+)?$")
+
+
+def overlay_names(doc):
+    """{overlay id: name} of the map's named overlays (entries that are not a non-empty text are ignored)."""
+    names = (doc.extensions or {}).get(OVERLAY_NAMES)
+    if not isinstance(names, dict):
+        return {}
+    return {oid: name.strip() for oid, name in names.items() if isinstance(name, str) and name.strip()}
+
+
+def overlay_title(doc, overlay, names=None):
+    """What an image or print writes on an overlay: its name, else its printed letter-number ID ("P3", also for
+    the copy "P3-2"), else nothing (an internal id such as "sel-1" is never shown)."""
+    names = overlay_names(doc) if names is None else names
+    if overlay.id in names:
+        return names[overlay.id]
+    match = PRINTED_OVERLAY_ID.match(str(overlay.id))
+    return match.group(1) if match else ""
+
+
 FORMAT = "hexside-map"
 VERSION = 1
 TOP_KEYS = ("format", "version", "name", "ruleset", "grid", "defaults", "hexes", "hexsides", "overlays", "background",

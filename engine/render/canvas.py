@@ -31,6 +31,7 @@ class Canvas:
         self.map_h = int(math.ceil((hi[1] - lo[1]) * self.s))
         self.centre_px = np.zeros((cmap.n, 2))
         self.centre_px[self.drawn] = (centres - lo) * self.s + margin
+        self.min_text = 0.0  # the smallest legible text in pixels (a print's), or 0: text smaller is left out
 
     def px(self, point):
         return ((point[0] - self.origin[0]) * self.s + self.margin, (point[1] - self.origin[1]) * self.s + self.margin)

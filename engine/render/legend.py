@@ -2,6 +2,7 @@
 
 import math
 
+from engine.render import roads
 from engine.render.canvas import is_drawn
 from engine.render.patterns import hex_points, paste_pattern
 from engine.render.scenario import PERIMETER_INK
@@ -22,7 +23,9 @@ def legend_entries(cmap, canvas, scenario):
     entries = []
     for entry in cmap.catalogue.terrain.values():
         if entry["id"] in used:
-            entries.append((entry["name"], entry["layer"], style_of(cmap.catalogue, entry["id"])))
+            # A road or railroad is drawn as a line (roads.py), and its swatch is one too.
+            layer = entry.get("linear") if entry["layer"] == "hex" and entry.get("linear") else entry["layer"]
+            entries.append((entry["name"], layer, style_of(cmap.catalogue, entry["id"])))
     if scenario is not None:
         for side, colour in scenario.side_colours.items():
             entries.append((side, "side", {"fill": colour}))
@@ -63,6 +66,17 @@ def draw_legend(image, draw, canvas, cmap, scenario, top, legend, scale_bar, hex
                 draw.polygon(hex_points(orientation, r, cx, cy), fill=(240, 238, 230), outline=GRID_LINE)
                 draw.line([(cx - r, cy + r * 0.6), (cx + r, cy + r * 0.6)], fill=rgb(style.get("stroke"), INK),
                           width=max(2, round((style.get("stroke_width") or 0.06) * SQRT3 * r * 2.5)))
+            elif layer in ("road", "railroad"):
+                draw.polygon(hex_points(orientation, r, cx, cy), fill=(240, 238, 230), outline=GRID_LINE)
+                ends = [(cx - r, cy), (cx + r, cy)]
+                if layer == "railroad":
+                    draw.line(ends, fill=roads.RAIL_INK, width=max(1, round(r * 2 * roads.RAIL_WIDTH)))
+                    for tie in roads.ties(tuple(ends), r):
+                        draw.line(tie, fill=roads.RAIL_INK, width=max(1, round(r * roads.RAIL_WIDTH)))
+                else:
+                    core = max(2, round(r * roads.ROAD_WIDTH * 1.5))
+                    draw.line(ends, fill=roads.CASING, width=core + 2 * max(1, round(r * 0.08)))
+                    draw.line(ends, fill=rgb(style.get("fill"), (220, 200, 160)), width=core)
             else:
                 draw.polygon(hex_points(orientation, r, cx, cy), fill=rgb(style.get("fill"), (200, 200, 200)),
                              outline=GRID_LINE)

@@ -4,8 +4,9 @@ and what a scenario and a legend put over and under it. Drawing is by whole shap
 import numpy as np
 from PIL import Image, ImageDraw
 
-from engine.mapfile import overlay_cells
+from engine.mapfile import overlay_cells, overlay_names, overlay_title
 from engine.render import legend as legend_band
+from engine.render import roads
 from engine.render import scenario as scenario_layer
 from engine.render.canvas import MARGIN, Canvas, hex_index, is_drawn
 from engine.render.patterns import draw_marker, paste_pattern
@@ -15,6 +16,8 @@ from engine.render.styles import (
     HEXSIDE_COLOUR,
     INK,
     LABEL_INK,
+    LABEL_TOP,
+    LEVEL_GAP,
     LOS_COLOURS,
     PAPER,
     SQRT3,
@@ -34,14 +37,18 @@ def _outline(draw, points, colour, width):
 
 
 def draw_map(cmap, scale, margin=MARGIN, labels=True, legend=False, scale_bar=False, crop=None, shading=None,
-             lines=(), scenario=None, patterns=None, hex_mm=None, dpi=None):
+             lines=(), scenario=None, patterns=None, hex_mm=None, dpi=None, min_text_mm=None):
     """The map as an RGB image at ``scale`` pixels per map unit, with what is asked drawn over it.
 
     crop: hex indices (the play area) to draw; shading: {index or label: (r, g, b, a)} laid over hexes;
     lines: [{"from", "to", "colour", "width"}] drawn between hex centres (LOS, sight lines); scenario: a
-    ScenarioLayer; legend and scale_bar: a band under the map naming each terrain shown and the scale.
+    ScenarioLayer; legend and scale_bar: a band under the map naming each terrain shown and the scale;
+    min_text_mm (with dpi): the smallest text a print may carry: labels are enlarged to it where they fit their
+    hex, and left out where they do not (a small map's labels, legible or absent).
     """
     canvas = Canvas(cmap, scale, margin, crop)
+    if min_text_mm and dpi:
+        canvas.min_text = min_text_mm / 25.4 * dpi
     s = canvas.s
     patterns = s >= 7 if patterns is None else patterns
     band = legend_band.legend_height(cmap, canvas, scenario) if (legend or scale_bar) else 0
@@ -50,12 +57,13 @@ def draw_map(cmap, scale, margin=MARGIN, labels=True, legend=False, scale_bar=Fa
     draw = ImageDraw.Draw(image, "RGBA")
     catalogue, grid, drawn = cmap.catalogue, cmap.grid, canvas.drawn
     default_fill = hex_look(catalogue, cmap.doc.default_terrain)[0] if hasattr(cmap, "doc") else None
+    ground = default_fill or LOS_COLOURS["clear"]  # what a road hex shows under its road
 
     looks = {}
     for i in drawn:
         terrain = cmap.terrain[i]
         if terrain not in looks:
-            looks[terrain] = hex_look(catalogue, terrain)
+            looks[terrain] = hex_look(catalogue, terrain, ground=ground)
         fill, pats, marker = looks[terrain]
         steps = level_steps(catalogue, cmap.level[i])
         corners = canvas.corners(i)
@@ -82,6 +90,7 @@ def draw_map(cmap, scale, margin=MARGIN, labels=True, legend=False, scale_bar=Fa
         for i in drawn:
             _outline(draw, canvas.corners(i), GRID_LINE + (200,), lw)
     _draw_contours(draw, canvas)
+    _draw_roads(draw, canvas)
     _draw_hexsides(draw, canvas)
     _draw_overlays(draw, canvas)
     if shading:
@@ -119,6 +128,31 @@ def _draw_contours(draw, canvas):
                 j = grid.index(ncol, nrow)
                 if drawn[j] and cmap.level[j] != cmap.level[i]:
                     draw.line(canvas.edge(i, side), fill=CONTOUR, width=width)
+
+
+def _draw_roads(draw, canvas):
+    """Roads and railroads as lines through the hexes they join (roads.py): casings first, then the cores, so
+    that crossings and bends read as one road."""
+    s = canvas.s
+    for run in roads.runs_of(canvas):
+        if run.kind == "railroad":
+            width = max(1, round(s * roads.RAIL_WIDTH))
+            for seg in run.segments:
+                draw.line(seg, fill=roads.RAIL_INK, width=width)
+                for tie in roads.ties(seg, s):
+                    draw.line(tie, fill=roads.RAIL_INK, width=max(1, width // 2))
+            for x, y in run.hubs:
+                r = width * 0.9
+                draw.ellipse([x - r, y - r, x + r, y + r], fill=roads.RAIL_INK)
+            continue
+        core = max(2, round(s * roads.ROAD_WIDTH))
+        edge = core + 2 * max(1, round(s * 0.035))
+        for width, colour in ((edge, roads.CASING), (core, run.colour)):
+            for seg in run.segments:
+                draw.line(seg, fill=colour, width=width)
+            for x, y in run.hubs:
+                r = width / 2
+                draw.ellipse([x - r, y - r, x + r, y + r], fill=colour)
 
 
 def _draw_hexsides(draw, canvas):
@@ -162,13 +196,13 @@ def _draw_hexsides(draw, canvas):
 
 
 def _draw_overlays(draw, canvas):
-    """Each overlay's hexes outlined, its id written on its anchor."""
+    """Each overlay's hexes outlined, its name (or printed ID) written on its anchor; never its internal id."""
     cmap, grid = canvas.cmap, canvas.grid
     doc = getattr(cmap, "doc", None)
     if doc is None or not doc.overlays:
         return
     drawn = is_drawn(canvas)
-    width = max(1, round(canvas.s * 0.06))
+    width, names = max(1, round(canvas.s * 0.06)), overlay_names(doc)
     for overlay in doc.overlays:
         inside = {h for h, _ in overlay_cells(grid, overlay, doc.default_cell()) if grid.contains(*h)}
         for col, row in inside:
@@ -178,10 +212,12 @@ def _draw_overlays(draw, canvas):
             for side in range(6):
                 if grid.step(col, row, side) not in inside:
                     draw.line(canvas.edge(i, side), fill=(200, 40, 160), width=width)
-        if grid.contains(*overlay.anchor) and drawn[grid.index(*overlay.anchor)]:
+        title = overlay_title(doc, overlay, names)
+        if title and grid.contains(*overlay.anchor) and drawn[grid.index(*overlay.anchor)]:
             cx, cy = canvas.centre_px[grid.index(*overlay.anchor)]
             f = font(canvas.s * 0.3, bold=True)
-            draw.text((cx, cy + canvas.s * 0.5), overlay.id, fill=(200, 40, 160), font=f, anchor="mm")
+            draw.text((cx, cy + canvas.s * 0.5), title, fill=(200, 40, 160), font=f, anchor="mm",
+                      stroke_width=max(1, round(canvas.s * 0.03)), stroke_fill=(255, 255, 255))
 
 
 def _draw_markers(draw, canvas):
@@ -200,27 +236,49 @@ def _draw_markers(draw, canvas):
                          rgb(style.get("stroke"), INK))
 
 
+def label_sizes(canvas):
+    """(hex label size or 0, level size or 0) in pixels: 0.27 of a hex radius, raised to the canvas's smallest
+    legible text; a label that would then be wider than its hex is left out (0), as is text under 6 px."""
+    grid, s = canvas.grid, canvas.s
+    size = max(s * 0.27, canvas.min_text)
+    if size < 6:
+        return 0.0, 0.0
+    level = max(s * 0.27 * 1.15, canvas.min_text)
+    if size > s * 0.5:  # the text would fill the hex: nothing legible fits
+        return 0.0, 0.0
+    if canvas.min_text and size > s * 0.27:
+        widest = max((grid.label(*grid.from_index(int(i))) for i in canvas.drawn), key=len, default="")
+        if font(size).getlength(widest) > s * 1.1:
+            return 0.0, level
+    return size, level
+
+
 def _draw_labels(draw, canvas):
     cmap, grid, s = canvas.cmap, canvas.grid, canvas.s
-    size = s * 0.27
-    if size < 6:
+    size, level_size = label_sizes(canvas)
+    if not level_size:
         return
-    f, fb = font(size), font(size * 1.15, bold=True)
-    low = 0.62 if grid.orientation == "flat" else 0.5
+    labelled = size > 0
+    size = size or level_size / 1.15
+    f, fb = font(size), font(level_size, bold=True)
     halo = max(1, round(size * 0.08)) if size >= 12 else 0  # readable over a pattern, as printed labels are
     for i in canvas.drawn:
         cx, cy = canvas.centre_px[i]
-        top = cy - s * (SQRT3 / 2 - 0.08 if grid.orientation == "flat" else 0.74)
-        draw.text((cx, top), grid.label(*grid.from_index(i)), fill=LABEL_INK, font=f, anchor="mt", stroke_width=halo,
-                  stroke_fill=(255, 255, 255))
+        top = cy - s * LABEL_TOP[grid.orientation]
+        if labelled:
+            draw.text((cx, top), grid.label(*grid.from_index(i)), fill=LABEL_INK, font=f, anchor="mt",
+                      stroke_width=halo, stroke_fill=(255, 255, 255))
+        # The level sits just under the hex's own label, well inside the hex: near its bottom edge it read as
+        # part of the next hex's label.
+        low = top + size * LEVEL_GAP
         level = int(cmap.level[i])
         if level:
             storeys = int(cmap.storeys[i])
             text = f"{level:+d}" + (f" ({storeys})" if storeys > 1 else "")
-            draw.text((cx, cy + s * low), text, fill=(70, 45, 20), font=fb, anchor="mm",
+            draw.text((cx, low), text, fill=(70, 45, 20), font=fb, anchor="mt",
                       stroke_width=max(1, round(size * 0.12)), stroke_fill=(255, 255, 255))
         elif int(cmap.storeys[i]) > 1:
-            draw.text((cx, cy + s * low), f"{int(cmap.storeys[i])} st", fill=(70, 45, 20), font=f, anchor="mm")
+            draw.text((cx, low), f"{int(cmap.storeys[i])} st", fill=(70, 45, 20), font=f, anchor="mt")
 
 
 def _draw_line(draw, canvas, line):

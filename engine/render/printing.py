@@ -61,14 +61,15 @@ def play_area(cmap, area):
 
 
 def render_print(cmap, dpi=150, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None, shading=None,
-                 lines=(), scenario=None):
-    """The map for print: ``dpi`` up to 300, hexes ``hex_mm`` across the flats, a 5 mm white margin."""
+                 lines=(), scenario=None, min_text_mm=None):
+    """The map for print: ``dpi`` up to 300, hexes ``hex_mm`` across the flats, a 5 mm white margin; with
+    ``min_text_mm`` no text under that size (draw_map)."""
     scale = print_scale(dpi, hex_mm)
     area = play_area(cmap, crop) if crop is not None else None
     margin = round(PRINT_MARGIN_MM / 25.4 * dpi)
     check_print(cmap.grid, dpi, hex_mm, area=area, cmap=cmap)
     return draw_map(cmap, scale, margin, labels=labels, legend=legend, scale_bar=scale_bar, crop=area,
-                    shading=shading, lines=lines, scenario=scenario, hex_mm=hex_mm, dpi=dpi)
+                    shading=shading, lines=lines, scenario=scenario, hex_mm=hex_mm, dpi=dpi, min_text_mm=min_text_mm)
 
 
 def printed_size(grid, dpi, hex_mm, area=None, cmap=None):

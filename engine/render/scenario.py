@@ -135,7 +135,8 @@ def draw_pieces(draw, canvas, layer):
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=colour, width=max(2, round(s * 0.09)))
         draw_marker(draw, "star", cx, cy - r, s * 0.18, colour, INK)
         if objective.get("label"):
-            draw.text((cx, cy + r), objective["label"], fill=INK, font=font(s * 0.22, bold=True), anchor="mm",
+            draw.text((cx, cy + r), objective["label"], fill=INK, font=font(max(s * 0.22, canvas.min_text), bold=True),
+                      anchor="mm",
                       stroke_width=max(1, round(s * 0.03)), stroke_fill=(255, 255, 255))
     stacks = {}
     for unit in layer.units:
@@ -154,11 +155,12 @@ def draw_pieces(draw, canvas, layer):
             draw.rectangle([x + 2, y + 2, x + side + 2, y + side + 2], fill=(0, 0, 0, 90))
             draw.rectangle([x, y, x + side, y + side], fill=fill, outline=INK, width=max(1, round(s * 0.025)))
             ink = (0, 0, 0) if sum(fill[:3]) > 420 else (255, 255, 255)
-            _counter_text(draw, unit.get("label", ""), x + side / 2, y + side / 2, side * 0.9, ink)
+            _counter_text(draw, unit.get("label", ""), x + side / 2, y + side / 2, side * 0.9, ink, canvas.min_text)
 
 
-def _counter_text(draw, text, cx, cy, width, ink):
-    """The unit's name on its counter, in at most two lines, shrunk to fit."""
+def _counter_text(draw, text, cx, cy, width, ink, least=0.0):
+    """The unit's name on its counter, in at most two lines, shrunk to fit; left out where it would be smaller
+    than ``least`` pixels (a print's smallest legible text: the counter's colour and the legend name its side)."""
     words = str(text).split()
     lines = [str(text)]
     if len(words) > 1:
@@ -170,6 +172,8 @@ def _counter_text(draw, text, cx, cy, width, ink):
         if all(draw.textlength(line, font=f) <= width for line in lines):
             break
         size *= 0.85
+    if size < least:
+        return
     f = font(size, bold=True)
     for k, line in enumerate(lines):
         draw.text((cx, cy + (k - (len(lines) - 1) / 2) * size * 1.1), line, fill=ink, font=f, anchor="mm")

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from engine.mapfile import Cell
 from engine.render.canvas import MARGIN, Canvas
 from engine.render.map import draw_map
-from engine.render.styles import RESULT_COLOURS, hex_look, level_fill, level_steps
+from engine.render.styles import INK, PAPER, RESULT_COLOURS, font, hex_look, level_fill, level_steps
 
 SCALE = 24  # the screen image: pixels per map unit
 THUMB_PX = 320  # the longer side of a thumbnail
@@ -109,11 +109,41 @@ def viewshed_shading(cmap, shed):
     return shading
 
 
+RESULT_WORDS = {"clear": "clear", "hindered": "hindered", "blocked": "blocked", "blind": "blind hex"}
+
+
 def render_viewshed(cmap, shed):
-    """A viewshed drawn over the screen image, the observer's hex outlined."""
+    """A viewshed drawn over the screen image, the observer's hex outlined, with a colour legend under the map
+    (each answer's swatch as it is laid over the map's ground, and its word)."""
     image = render_map(cmap, viewshed_shading(cmap, shed))
     draw = ImageDraw.Draw(image)
     canvas = Canvas(cmap, SCALE, MARGIN, None)
     corners = canvas.corners(cmap.index_of(shed["from"]))
     draw.line(corners + corners[:1], fill=(0, 0, 0), width=3)
-    return image
+    return with_results_legend(image, f"Viewshed from {shed['from']}")
+
+
+def with_results_legend(image, title):
+    """The image with a band under it naming each LOS answer's colour (a heat map is read by its legend), the
+    entries wrapped to the image's width."""
+    f, measure = font(13), ImageDraw.Draw(image)
+    items = [(title + ":", None)] + [(word, RESULT_COLOURS[key]) for key, word in RESULT_WORDS.items()]
+    rows, x = [[]], MARGIN
+    for text, colour in items:
+        width = measure.textlength(text, font=f) + (32 if colour else 0) + 16
+        if rows[-1] and x + width > image.width - MARGIN:
+            rows.append([])
+            x = MARGIN
+        rows[-1].append((x, text, colour))
+        x += width
+    out = Image.new("RGB", (image.width, image.height + 24 * len(rows) + 8), PAPER)
+    out.paste(image, (0, 0))
+    draw = ImageDraw.Draw(out, "RGBA")
+    for k, row in enumerate(rows):
+        y = image.height + 6 + 24 * k
+        for x, text, colour in row:
+            if colour:
+                draw.rectangle([x, y, x + 26, y + 18], fill=colour, outline=INK)
+                x += 32
+            draw.text((x, y + 9), text, fill=INK, font=f, anchor="lm")
+    return out

@@ -18,6 +18,10 @@ LABEL_INK = (70, 70, 62)
 HILL = (160, 116, 60)
 HOLLOW = (90, 106, 128)
 LEVEL_SHADE = 0.16  # how far one level step moves a fill towards HILL (or HOLLOW below 0)
+# How far above a hex's centre its label starts (in hex radii), and how far under the label's top (in label sizes)
+# its level is written: both in the hex's upper half, clear of every neighbour's label.
+LABEL_TOP = {"flat": SQRT3 / 2 - 0.08, "pointy": 0.74}
+LEVEL_GAP = 1.25
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 
 # The colour of a terrain without a style, by what it does to LOS (a catalogue from before styles).
@@ -65,19 +69,33 @@ def level_steps(catalogue, level):
         -(-int(level) // max(1, getattr(catalogue, "level_step", 1) or 1))
 
 
-def hex_look(catalogue, terrain):
+def linear_kind(catalogue, terrain_id):
+    """What runs through a terrain ("road", "railroad": the catalogue entry's ``linear``), or None."""
+    linear = getattr(catalogue, "linear", None)
+    try:
+        return linear(terrain_id) if linear is not None else None
+    except (KeyError, TypeError):
+        return None
+
+
+def hex_look(catalogue, terrain, ground=None):
     """(fill, [(pattern, colour)], marker style or None) of a hex's terrain list: the first terrain gives the fill,
-    every terrain its pattern (a stream through brush shows both)."""
+    every terrain its pattern (a stream through brush shows both).
+
+    With ``ground`` (the map's own ground fill) a road or railroad gives no fill and no pattern, since it is
+    drawn as a line over the hex (roads.py): a road hex shows its other terrain, or the ground."""
     fill, patterns, marker = None, [], None
     for tid in terrain:
         style = style_of(catalogue, tid)
+        if ground is not None and linear_kind(catalogue, tid):
+            continue
         if fill is None and style.get("fill"):
             fill = rgb(style["fill"])
         if style.get("pattern"):
             patterns.append((style["pattern"], rgb(style.get("pattern_colour"), INK)))
         if style.get("marker") and marker is None:
             marker = style
-    return fill or LOS_COLOURS["clear"], patterns, marker
+    return fill or ground or LOS_COLOURS["clear"], patterns, marker
 
 
 @lru_cache(maxsize=64)

@@ -17,8 +17,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.mapfile import overlay_cells
+from engine.mapfile import overlay_cells, overlay_names, overlay_title
 from engine.render import legend as legend_band
+from engine.render import roads
 from engine.render.canvas import Canvas, hex_index, is_drawn
 from engine.render.patterns import hex_points, lighter, pattern_shapes
 from engine.render.printing import HEX_MM_RANGE, PRINT_MARGIN_MM
@@ -30,6 +31,8 @@ from engine.render.styles import (
     HEXSIDE_COLOUR,
     INK,
     LABEL_INK,
+    LABEL_TOP,
+    LEVEL_GAP,
     LOS_COLOURS,
     PAPER,
     SQRT3,
@@ -98,11 +101,12 @@ def scene(cmap, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None
                 title=getattr(getattr(cmap, "doc", None), "name", "") or "")
     out.poly([(0, 0), (out.width, 0), (out.width, out.height), (0, out.height)], fill=PAPER)
     default_fill = hex_look(catalogue, cmap.doc.default_terrain)[0] if hasattr(cmap, "doc") else None
+    ground = default_fill or LOS_COLOURS["clear"]  # what a road hex shows under its road (roads.py)
     looks = {}
     for i in canvas.drawn:
         terrain = cmap.terrain[i]
         if terrain not in looks:
-            looks[terrain] = hex_look(catalogue, terrain)
+            looks[terrain] = hex_look(catalogue, terrain, ground=ground)
         fill, pats, marker = looks[terrain]
         steps = level_steps(catalogue, cmap.level[i])
         corners = canvas.corners(i)
@@ -121,6 +125,7 @@ def scene(cmap, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None
                     rgb(marker.get("pattern_colour") or marker.get("stroke"), INK), INK)
     out.shapes.append(("grid", [canvas.corners(i) for i in canvas.drawn], GRID_LINE, s * 0.02))
     _contours(out, canvas)
+    _roads(out, canvas)
     _hexsides(out, canvas)
     _overlays(out, canvas)
     for i, kinds in cmap.markers.items():
@@ -223,12 +228,30 @@ def _hexsides(out, canvas):
                 out.line([(x, y), (x + (cx - x) * 0.16, y + (cy - y) * 0.16)], pc, width / 2)
 
 
+def _roads(out, canvas):
+    """Roads and railroads as lines through the hexes they join, as the PNG draws them (roads.py)."""
+    s = canvas.s
+    for run in roads.runs_of(canvas):
+        if run.kind == "railroad":
+            for seg in run.segments:
+                out.line(list(seg), roads.RAIL_INK, s * roads.RAIL_WIDTH)
+                for tie in roads.ties(seg, s):
+                    out.line(list(tie), roads.RAIL_INK, s * roads.RAIL_WIDTH / 2)
+            continue
+        for width, colour in ((s * (roads.ROAD_WIDTH + 0.07), roads.CASING), (s * roads.ROAD_WIDTH, run.colour)):
+            for seg in run.segments:
+                out.line(list(seg), colour, width)
+            for x, y in run.hubs:
+                r = width / 2
+                out.ellipse([x - r, y - r, x + r, y + r], fill=colour)
+
+
 def _overlays(out, canvas):
     cmap, grid = canvas.cmap, canvas.grid
     doc = getattr(cmap, "doc", None)
     if doc is None or not doc.overlays:
         return
-    drawn = is_drawn(canvas)
+    drawn, names = is_drawn(canvas), overlay_names(doc)
     for overlay in doc.overlays:
         inside = {h for h, _ in overlay_cells(grid, overlay, doc.default_cell()) if grid.contains(*h)}
         for col, row in sorted(inside):
@@ -237,25 +260,26 @@ def _overlays(out, canvas):
                 for side in range(6):
                     if grid.step(col, row, side) not in inside:
                         out.line(canvas.edge(i, side), OVERLAY_INK, canvas.s * 0.06)
-        if grid.contains(*overlay.anchor) and drawn[grid.index(*overlay.anchor)]:
+        title = overlay_title(doc, overlay, names)
+        if title and grid.contains(*overlay.anchor) and drawn[grid.index(*overlay.anchor)]:
             cx, cy = canvas.centre_px[grid.index(*overlay.anchor)]
-            out.text(cx, cy + canvas.s * 0.5, overlay.id, canvas.s * 0.3, OVERLAY_INK, bold=True)
+            out.text(cx, cy + canvas.s * 0.5, title, canvas.s * 0.3, OVERLAY_INK, bold=True)
 
 
 def _labels(out, canvas):
     cmap, grid, s = canvas.cmap, canvas.grid, canvas.s
     size = s * 0.27
-    low = 0.62 if grid.orientation == "flat" else 0.5
     for i in canvas.drawn:
         cx, cy = canvas.centre_px[i]
-        top = cy - s * (SQRT3 / 2 - 0.08 if grid.orientation == "flat" else 0.74)
+        top = cy - s * LABEL_TOP[grid.orientation]
         out.text(cx, top, grid.label(*grid.from_index(i)), size, LABEL_INK, anchor="mt", halo=size * 0.08)
+        low = top + size * LEVEL_GAP  # under the hex's label, as the PNG (map.py) writes it
         level, storeys = int(cmap.level[i]), int(cmap.storeys[i])
         if level:
-            out.text(cx, cy + s * low, f"{level:+d}" + (f" ({storeys})" if storeys > 1 else ""), size * 1.15,
-                     LEVEL_INK, bold=True, halo=size * 0.12)
+            out.text(cx, low, f"{level:+d}" + (f" ({storeys})" if storeys > 1 else ""), size * 1.15,
+                     LEVEL_INK, bold=True, halo=size * 0.12, anchor="mt")
         elif storeys > 1:
-            out.text(cx, cy + s * low, f"{storeys} st", size, LEVEL_INK)
+            out.text(cx, low, f"{storeys} st", size, LEVEL_INK, anchor="mt")
 
 
 # -- what a scenario shows (engine/render/scenario.py draws the same for the PNG) ------------------------------
@@ -400,6 +424,16 @@ def _legend(out, canvas, cmap, scenario, top, legend, scale_bar, hex_mm):
                 out.poly(points, fill=(240, 238, 230), stroke=GRID_LINE, width=u * 0.05)
                 out.line([(cx - r, cy + r * 0.6), (cx + r, cy + r * 0.6)], rgb(style.get("stroke"), INK),
                          (style.get("stroke_width") or 0.06) * SQRT3 * r * 2.5)
+            elif layer in ("road", "railroad"):  # a line, as the map draws it (roads.py)
+                out.poly(points, fill=(240, 238, 230), stroke=GRID_LINE, width=u * 0.05)
+                ends = [(cx - r, cy), (cx + r, cy)]
+                if layer == "railroad":
+                    out.line(ends, roads.RAIL_INK, r * 2 * roads.RAIL_WIDTH)
+                    for tie in roads.ties(tuple(ends), r):
+                        out.line(list(tie), roads.RAIL_INK, r * roads.RAIL_WIDTH)
+                else:
+                    out.line(ends, roads.CASING, r * (roads.ROAD_WIDTH * 1.5 + 0.16))
+                    out.line(ends, rgb(style.get("fill"), (220, 200, 160)), r * roads.ROAD_WIDTH * 1.5)
             else:
                 out.poly(points, fill=rgb(style.get("fill"), (200, 200, 200)), stroke=GRID_LINE, width=u * 0.05)
                 if style.get("pattern"):

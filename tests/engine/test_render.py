@@ -68,6 +68,12 @@ def test_every_sample_has_the_size_of_its_dpi_and_hex_size_and_its_terrain_colou
     for tid, i in seen.items():
         x, y, scale = centre_px(cmap, cmap.label(i), dpi, hex_mm)
         fill = render.rgb(cmap.catalogue.get(tid)["style"]["fill"])
+        if cmap.catalogue.linear(tid):
+            # A road or railroad is a line over the map's ground, never a fill that reads as a level (roads.py).
+            ground = render.hex_look(cmap.catalogue, cmap.doc.default_terrain)[0]
+            assert dominant(image, x, y, scale * 0.4) == ground, (path.stem, cmap.label(i), tid)
+            assert dominant(image, x, y, scale * 0.05) != ground, (path.stem, cmap.label(i), tid)
+            continue
         assert dominant(image, x, y, scale * 0.4) == fill, (path.stem, cmap.label(i), tid)
         fills[tid] = fill
     assert len(set(fills.values())) > 1  # different terrain, different colour
@@ -103,10 +109,14 @@ def test_levels_shade_and_number_and_hexsides_use_their_stroke():
     x, y, scale = centre_px(cmap, "D5", 150, 19)  # level 1, open
     raised = dominant(image, x, y, scale * 0.3)
     assert raised != open_fill and raised == render.level_fill(open_fill, 1)
-    # The level number is written in the lower part of the hex: dark ink there.
-    lower = np.asarray(image.crop((int(x - scale * 0.3), int(y + scale * 0.45), int(x + scale * 0.3),
+    # The level number is written just under the hex's own label, in the upper half: dark ink there, and none
+    # in the lower part, where it used to sit on top of the next hex's label.
+    upper = np.asarray(image.crop((int(x - scale * 0.3), int(y - scale * 0.45), int(x + scale * 0.3),
+                                   int(y - scale * 0.12))))
+    assert (upper.sum(axis=2) < 250).any()
+    lower = np.asarray(image.crop((int(x - scale * 0.3), int(y + scale * 0.3), int(x + scale * 0.3),
                                    int(y + scale * 0.8))))
-    assert (lower.sum(axis=2) < 250).any()
+    assert not (lower.sum(axis=2) < 250).any()
     # The hedge on C4/SE: the middle of that edge has the hedge's stroke colour.
     a, b = cmap.grid.side_endpoints(*cmap.grid.parse_hex("C4"), "SE")
     min_x, min_y, _, _ = cmap.grid.extent()

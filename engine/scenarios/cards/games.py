@@ -4,6 +4,7 @@ formations and points, ATS's overlays and edges, TOCS's operations points."""
 
 from reportlab.platypus import CondPageBreak
 
+from engine import mapfile
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import victory
 from engine.scenarios.cards.layout import TABLE_START, p, small_table
@@ -73,7 +74,8 @@ def game_block(doc, side_ids):
             out.append(small_table(rows))
         else:
             out.append(p("The scenario's rules place no overlays."))
-        on_map = [i for i in dict.fromkeys(overlay_id(o.id) for o in doc.maps[doc.main_key].overlays) if i]
+        main = doc.maps[doc.main_key]
+        on_map = [i for i in dict.fromkeys(mapfile.overlay_title(main, o) for o in main.overlays) if i]
         if on_map:
             out.append(p(f"Drawn on the map already: overlay{'s' if len(on_map) > 1 else ''} {', '.join(on_map)}."))
         lines = []

@@ -1,32 +1,28 @@
-"""The map as the card prints it: the main map cropped to the play area, each overlay labelled with its printed
-ID, and what the sheet may show of the scenario drawn on it (setup zones, units, entries, objectives, perimeter)."""
+"""The map as the card prints it: the main map cropped to the play area, each overlay labelled with its name or
+printed ID, and what the sheet may show of the scenario drawn on it (setup zones, units, entries, objectives,
+perimeter)."""
 
-import dataclasses
 import io
-import re
 
-from engine import render
+from engine import mapfile, render
 from engine.los.engine import compile_map
 from engine.scenarios.cards.layout import MAP_DPI, MAP_HEX_MM
 
-# An overlay's printed ID: a letter-number ID, as ATS identifies its overlays (001 L138, 3.3.1); the painter's
-# copies of one add "-2", "-3". Any other id (the painter's "sel-1") is Hexside's own and not printed.
-OVERLAY_ID = re.compile(r"^([A-Za-z]{1,4}\d{1,4})(?:-\d+)?$")
+# The smallest text the card's map prints (about 5 pt): a map shrunk to fit the page has its labels enlarged to
+# it where they fit their hexes, and left out where they do not, rather than printed unreadably small.
+MIN_TEXT_MM = 1.8
 
 
 def printed_map(doc):
-    """The main map as the card draws it: each overlay labelled with its printed ID, or with nothing where its
-    id is Hexside's own (OVERLAY_ID)."""
-    mapdoc = doc.maps[doc.main_key]
-    if not mapdoc.overlays:
-        return mapdoc
-    overlays = [dataclasses.replace(overlay, id=overlay_id(overlay.id)) for overlay in mapdoc.overlays]
-    return dataclasses.replace(mapdoc, overlays=overlays)
+    """The main map as the card draws it. Its overlays are labelled by the renderer with their names or printed
+    letter-number IDs, never with Hexside's own ids (engine.mapfile.overlay_title)."""
+    return doc.maps[doc.main_key]
 
 
 def overlay_id(given):
-    """An overlay's printed letter-number ID ("P3", also for the painter's copy "P3-2"), or "" (OVERLAY_ID)."""
-    match = OVERLAY_ID.match(str(given))
+    """An overlay's printed letter-number ID ("P3", also for the painter's copy "P3-2"), or "" (ATS 3.3.1, 001
+    L138: "Each overlay is identified by a letter-number ID")."""
+    match = mapfile.PRINTED_OVERLAY_ID.match(str(given))
     return match.group(1) if match else ""
 
 
@@ -91,7 +87,8 @@ def map_png(doc, side_ids, width_mm, height_mm, dpi=MAP_DPI):
     if hex_mm < render.HEX_MM_RANGE[0]:  # a very large map: the smallest hexes, at a lower dpi, still fit the page
         dpi = max(10, round(dpi * hex_mm / render.HEX_MM_RANGE[0]))
         hex_mm = render.HEX_MM_RANGE[0]
-    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop, scenario=scenario_layer(doc, side_ids))
+    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop, scenario=scenario_layer(doc, side_ids),
+                                min_text_mm=MIN_TEXT_MM)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)
     w, h = image.width / dpi * 25.4, image.height / dpi * 25.4

@@ -55,6 +55,17 @@ export class Styles {
   }
 
   legend(layer) { return [...this.byId.values()].filter((t) => (t.layer || "hex") === layer); }
+
+  // What runs through a terrain ("road", "railroad": the catalogue's `linear`), or null.
+  linear(id) { return this.entry(id).linear || null; }
+
+  // The terrain a hex's fill and patterns come from: its roads and railroads are drawn as lines instead
+  // (engine/render/roads.py), so a road hex shows its other terrain, or the map's ground.
+  shown(terrain, ground) {
+    if (!terrain.some((t) => this.linear(t))) return terrain;
+    const rest = terrain.filter((t) => !this.linear(t));
+    return rest.length ? rest : ground.filter((t) => !this.linear(t)).slice(0, 1);
+  }
 }
 
 export function shade(hex, amount) {
@@ -198,9 +209,14 @@ export class MapView extends Viewport {
     const paint = this.paint && this.paint.grid === g ? this.paint : (this.paint = new HexPaint(g));
     const tileSize = Math.max(6, Math.round(Math.min(24, c.res / 3)));
     if (paint.tileSize !== tileSize) { paint.tileSize = tileSize; paint.tiles.length = 0; paint.tileIndex.clear(); hexes = null; }
+    // A changed hex repaints its neighbours too: their roads' halves towards it may come or go.
+    if (hexes) hexes = this.hexesAround(hexes);
     const list = hexes || this.visibleHexes(), base = m.defaults.level;
+    const ground = m.defaults.terrain;
     for (const [col, row] of list) {
-      paint.set(col, row, m.resolvedCell(col, row), this.styles, base, m.levelStep, tileSize, patternTile);
+      const cell = m.resolvedCell(col, row), terrain = this.styles.shown(cell.terrain, ground);
+      paint.set(col, row, terrain === cell.terrain ? cell : { ...cell, terrain: terrain.length ? terrain : cell.terrain },
+                this.styles, base, m.levelStep, tileSize, patternTile);
     }
     let rect = [0, 0, c.w, c.h];
     if (hexes) {
@@ -213,17 +229,18 @@ export class MapView extends Viewport {
               Math.min(c.w, Math.ceil((x1 - c.x0) * c.res) + 1), Math.min(c.h, Math.ceil((y1 - c.y0) * c.res) + 1)];
     }
     rasterise(ctx, paint, g, c, rect, { showGrid: this.showGrid });
-    if (c.res < 12 || !this.showLevels) return;
-    // Level numbers and storeys of every hex whose text may reach into the repainted pixels.
+    // Roads, then level numbers and storeys, of every hex whose lines or text may reach into the repainted pixels.
     const tctx = this.layerCtx("terrain"), px = c.res;
     tctx.save();
     tctx.beginPath();
     tctx.rect(c.x0 + rect[0] / px, c.y0 + rect[1] / px, (rect[2] - rect[0]) / px, (rect[3] - rect[1]) / px);
     tctx.clip();
+    const near = hexes ? this.hexesAround(hexes) : list;
+    this.drawRoads(tctx, near);
+    if (c.res < 12 || !this.showLevels) { tctx.restore(); return; }
     tctx.textAlign = "center"; tctx.textBaseline = "middle";
     tctx.font = `bold ${Math.max(9, px * 0.42) / px}px system-ui, sans-serif`;
     tctx.fillStyle = "#222"; tctx.strokeStyle = "rgba(255,255,255,.85)"; tctx.lineWidth = 3 / px;
-    const near = hexes ? this.hexesAround(hexes) : list;
     for (const [col, row] of near) {
       const cell = m.resolvedCell(col, row);
       if (cell.level === base && cell.storeys <= 1) continue;
@@ -232,6 +249,50 @@ export class MapView extends Viewport {
       tctx.strokeText(text, cx, cy + 0.05); tctx.fillText(text, cx, cy + 0.05);
     }
     tctx.restore();
+  }
+
+  // Roads and railroads as lines from each hex's centre to the edge it shares with the next hex of the same kind
+  // (engine/render/roads.py draws the same on the PNG and the print): casings, then cores, then the rails.
+  drawRoads(ctx, hexes) {
+    const m = this.model, g = this.grid, st = this.styles, runs = [];
+    const kinds = (col, row) => m.resolvedCell(col, row).terrain.map((t) => [st.linear(t), t]).filter(([k]) => k);
+    for (const [col, row] of hexes) {
+      const mine = kinds(col, row);
+      if (!mine.length) continue;
+      const [cx, cy] = g.centre(col, row), around = g.neighbours(col, row).filter((h) => g.contains(...h));
+      for (const [kind, t] of mine) {
+        const ends = [];
+        for (const h of around) {
+          if (!kinds(...h).some(([k]) => k === kind)) continue;
+          const [nx, ny] = g.centre(...h);
+          ends.push([(cx + nx) / 2, (cy + ny) / 2]);
+        }
+        runs.push({ kind, colour: st.style(t).fill || "#dcc9a0", centre: [cx, cy], ends });
+      }
+    }
+    if (!runs.length) return;
+    ctx.lineCap = "round";
+    const stroke = (run, width, colour) => {
+      ctx.beginPath();
+      if (!run.ends.length) { ctx.arc(run.centre[0], run.centre[1], width / 2, 0, 7); ctx.fillStyle = colour; ctx.fill(); return; }
+      for (const [x, y] of run.ends) { ctx.moveTo(...run.centre); ctx.lineTo(x, y); }
+      ctx.lineWidth = width; ctx.strokeStyle = colour; ctx.stroke();
+    };
+    const roads = runs.filter((r) => r.kind !== "railroad"), rails = runs.filter((r) => r.kind === "railroad");
+    for (const r of roads) stroke(r, 0.27, "#604226");
+    for (const r of roads) stroke(r, 0.2, r.colour);
+    for (const r of rails) {
+      stroke(r, 0.07, "#303030");
+      ctx.beginPath();
+      for (const [x, y] of r.ends) {   // cross ties
+        const dx = x - r.centre[0], dy = y - r.centre[1], n = Math.hypot(dx, dy) || 1, ox = (-dy / n) * 0.12, oy = (dx / n) * 0.12;
+        for (const t of [0.35, 0.8]) {
+          const px = r.centre[0] + dx * t, py = r.centre[1] + dy * t;
+          ctx.moveTo(px - ox, py - oy); ctx.lineTo(px + ox, py + oy);
+        }
+      }
+      ctx.lineWidth = 0.035; ctx.stroke();
+    }
   }
 
   // Hexes and their neighbours, on the map, once each.
@@ -299,7 +360,11 @@ export class MapView extends Viewport {
       ctx.setLineDash([]);
       const [ax, ay] = this.grid.centre(...o.anchor);
       ctx.font = `bold ${12 / c.res}px system-ui`; ctx.fillStyle = "#7a2e8c"; ctx.textAlign = "center";
-      ctx.fillText(`${o.id} ↻${o.rotation || 0}`, ax, ay - 0.55);
+      // Its name (or printed ID), never the internal id: what the designer gave, as prints show it; in the
+      // anchor's lower half with a white halo, clear of the hex's label.
+      const title = this.model.overlayTitle ? this.model.overlayTitle(o) : "", text = `${title ? title + " " : ""}↻${o.rotation || 0}`;
+      ctx.textBaseline = "middle"; ctx.lineWidth = 3 / c.res; ctx.strokeStyle = "rgba(255,255,255,.9)"; ctx.lineJoin = "round";
+      ctx.strokeText(text, ax, ay + 0.5); ctx.fillText(text, ax, ay + 0.5);
     }
   }
 

@@ -32,7 +32,23 @@ export class MapModel {
     this.overlays = document.overlays.map((o) => ({ ...clone(o), anchor: g.parseHex(o.anchor) }));
     this.background = document.background ? clone(document.background) : null;
     this.name = document.name;
+    // Overlays' names: kept in extensions.overlay_names, as the map format's overlay entry has no name.
+    const names = (document.extensions || {}).overlay_names;
+    this.overlayNames = names && typeof names === "object" ? { ...names } : {};
     this.changed({ all: true });
+  }
+
+  // What the map shows on an overlay: its name, else a printed letter-number ID (engine.mapfile.overlay_title).
+  overlayTitle(o) {
+    if (this.overlayNames[o.id]) return this.overlayNames[o.id];
+    const m = /^([A-Za-z]{1,4}\d{1,4})(?:-\d+)?$/.exec(o.id);
+    return m ? m[1] : "";
+  }
+
+  setOverlayName(id, name, undo) {
+    undo.push({ op: "name_overlay", id, name: this.overlayNames[id] || "" });
+    const clean = String(name).split(/\s+/).filter(Boolean).join(" ");
+    if (clean) this.overlayNames[id] = clean; else delete this.overlayNames[id];
   }
 
   // Listeners hear which parts changed: {all} or {hexes: Set of keys, hexsides, overlays, background}.
@@ -154,6 +170,7 @@ export class MapModel {
           o.anchor = g.parseHex(o.anchor);
           o.rotation ||= 0; o.hexes ||= []; o.hexsides ||= [];
           this.overlays.push(o);
+          if (op.name !== undefined) { const back = []; this.setOverlayName(o.id, op.name, back); }
           undo.push({ op: "remove_overlay", id: o.id });
           touched.overlays = true;
           break;
@@ -170,9 +187,17 @@ export class MapModel {
         case "remove_overlay": {
           const i = this.overlays.findIndex((x) => x.id === op.id);
           if (i < 0) throw new Error(`no overlay ${op.id}`);
-          const o = this.overlays[i];
-          undo.push({ op: "place_overlay", overlay: { ...clone(o), anchor: g.label(...o.anchor) } });
+          const o = this.overlays[i], back = { op: "place_overlay", overlay: { ...clone(o), anchor: g.label(...o.anchor) } };
+          if (this.overlayNames[o.id]) back.name = this.overlayNames[o.id];
+          undo.push(back);
           this.overlays.splice(i, 1);
+          delete this.overlayNames[o.id];
+          touched.overlays = true;
+          break;
+        }
+        case "name_overlay": {
+          if (!this.overlays.some((x) => x.id === op.id)) throw new Error(`no overlay ${op.id}`);
+          this.setOverlayName(op.id, op.name, undo);
           touched.overlays = true;
           break;
         }
@@ -200,7 +225,7 @@ export class MapModel {
   assign(other) {
     this.cells = new Map(other.cells); this.hexsides = new Map(other.hexsides);
     this.overlays = clone(other.overlays); this.background = clone(other.background);
-    this.name = other.name;
+    this.name = other.name; this.overlayNames = { ...other.overlayNames };
     this.changed({ all: true });
   }
 
@@ -224,7 +249,9 @@ export class MapModel {
     const out = { format: d.format, version: d.version, name: this.name, ruleset: d.ruleset, grid: clone(d.grid),
                   defaults: clone(this.defaults), hexes, hexsides, overlays };
     if (this.background) out.background = clone(this.background);
-    out.extensions = clone(d.extensions);
+    out.extensions = clone(d.extensions) || {};
+    delete out.extensions.overlay_names;
+    if (Object.keys(this.overlayNames).length) out.extensions.overlay_names = { ...this.overlayNames };
     return out;
   }
 

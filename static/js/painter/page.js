@@ -39,7 +39,7 @@ class Painter {
     this.mapId = config.map;
     this.canEdit = config.canEdit;
     this.options = { terrain: null, mode: "replace", radius: 0, levelMode: "set", level: 1, storeys: 2, hexside: null,
-                     overlayMode: "stamp", rotation: 0, template: "", markerKind: "smoke", markerMode: false };
+                     overlayMode: "stamp", overlayName: "", rotation: 0, template: "", markerKind: "smoke", markerMode: false };
     this.highlight = null;
     this.progress = new Progress($("#job-progress"), $("#job-message"));
   }
@@ -87,6 +87,12 @@ class Painter {
     this.editor.commit(ops, label);
     this.sightPanel.markStale();
   }
+  // An overlay as the designer knows it: its name or printed ID, never the internal id.
+  overlayWord(id) {
+    const o = this.model.overlays.find((x) => x.id === id);
+    return (o && this.model.overlayTitle(o)) || "(unnamed)";
+  }
+
   say(text) { $("#status-note").textContent = text; }
   setOptions(values) { this.optionsPanel.set(values); }
   template() { return this.optionsPanel.template(); }
@@ -136,7 +142,7 @@ class Painter {
     }
     $("#status-hex").textContent = `${g.label(col, row)} · ${cell.terrain.map((t) => this.styles.name(t)).join(" + ")}`
       + ` · level ${cell.level}${cell.storeys > 1 ? ` · ${cell.storeys} storeys` : ""}`
-      + `${cell.overlay ? ` · overlay ${cell.overlay}` : ""}${sides.length ? " · hexsides: " + sides.join(", ") : ""}`;
+      + `${cell.overlay ? ` · overlay ${this.overlayWord(cell.overlay)}` : ""}${sides.length ? " · hexsides: " + sides.join(", ") : ""}`;
   }
 
   // What the page draws over the map: results, findings, highlights, the scan's handles, the tool's preview.

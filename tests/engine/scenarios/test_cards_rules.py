@@ -244,9 +244,11 @@ def test_overlays_print_their_letter_number_id_only(docs):
     assert [o.id for o in mapdoc.overlays] == ["P3"]
     painted = dataclasses.replace(mapdoc, overlays=[dataclasses.replace(mapdoc.overlays[0], id="sel-1")])
     doc.maps = {doc.main_key: painted}
-    assert [o.id for o in cards.printed_map(doc).overlays] == [""]
 
     def image(mapdoc):
         return render.render_print(compile_map(mapdoc), dpi=60, hex_mm=19, legend=False, scale_bar=False).tobytes()
     unlabelled = dataclasses.replace(painted, overlays=[dataclasses.replace(painted.overlays[0], id="")])
-    assert image(cards.printed_map(doc)) == image(unlabelled) != image(painted)  # "sel-1" is not drawn
+    named = dataclasses.replace(painted, extensions={**painted.extensions, "overlay_names": {"sel-1": "Farm"}})
+    # "sel-1" is drawn nowhere (the card, the screen, the print); the name the designer gave is.
+    assert image(cards.printed_map(doc)) == image(unlabelled) == image(painted) != image(named)
+    assert image(mapdoc) != image(unlabelled)  # "P3", a printed ID, is drawn

@@ -32,6 +32,7 @@ export class Options {
         const v = input.type === "checkbox" ? input.checked : input.value;
         p.options[key] = NUMBERS.includes(key) ? Number(v) : v;
         if (key === "overlayMode" || key === "template") p.view.request();
+        if (key === "template") this.set({ overlayName: (this.template() || {}).title || "" });
       });
     }
     $("#rotate").addEventListener("click", () => this.rotate());
@@ -55,21 +56,28 @@ export class Options {
 
   template() { return this.templates.find((t) => t.key === this.p.options.template) || null; }
 
+  // A template made from a dragged selection, named by the Name box (listed as "Selection n" without one);
+  // stamps take the Name box's name.
   addTemplate(t) {
-    const n = this.templates.length + 1, key = `selection-${n}`;
-    this.templates.push({ key, base: "sel", name: `Selection ${n} (${t.hexes.length} hexes)`, ...t });
+    const n = this.templates.filter((x) => x.key.startsWith("selection-")).length + 1, key = `selection-${n}`;
+    // Unnamed, its stamps carry no name until one is given (the name action): nothing is printed on them.
+    const title = this.p.options.overlayName.trim(), shown = title || `Selection ${n}`;
+    this.templates.push({ key, base: "sel", title, name: `${shown} (${t.hexes.length} hexes)`, ...t });
     this.p.options.template = key;
     this.refreshTemplates();
-    this.set({ overlayMode: "stamp" });
-    this.p.say(`made an overlay template of ${t.hexes.length} hexes; click to stamp it`);
+    this.set({ overlayMode: "stamp", overlayName: title });
+    this.p.say(`made the overlay template "${shown}" of ${t.hexes.length} hexes; click a hex to stamp it`);
   }
 
   // The map's own overlays are templates too, listed again whenever the map's overlays change.
   refreshTemplates() {
     const sel = $("#opt-template");
     sel.replaceChildren(el("option", { value: "" }, "— choose —"));
-    const fromMap = this.p.model.overlays.map((o) => ({ key: `map-${o.id}`, base: o.id.replace(/-\d+$/, ""),
-                                                        name: `${o.id} (on the map)`, hexes: o.hexes, hexsides: o.hexsides }));
+    const m = this.p.model, fromMap = m.overlays.map((o) => {
+      const title = m.overlayTitle(o) || "unnamed overlay";
+      return { key: `map-${o.id}`, base: o.id.replace(/-\d+$/, ""), title: m.overlayNames[o.id] || "",
+               name: `${title} (on the map)`, hexes: o.hexes, hexsides: o.hexsides };
+    });
     this.templates = [...this.templates.filter((t) => !t.key.startsWith("map-")), ...fromMap];
     for (const t of this.templates) sel.append(el("option", { value: t.key }, t.name));
     sel.value = this.p.options.template;

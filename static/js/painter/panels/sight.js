@@ -17,7 +17,7 @@ export class Sight {
     $("#los-to-level").addEventListener("change", (e) => { s.toLevel = e.target.value; this.rerun(); });
     $("#clear-markers").addEventListener("click", () => { s.markers = []; this.renderMarkers(); this.rerun(); });
     $("#run-analysis").addEventListener("click", () => this.runAnalysis());
-    $("#analysis-show").addEventListener("change", () => p.view.request());
+    $("#analysis-show").addEventListener("change", () => { this.showHeatLegend(); p.view.request(); });
   }
 
   changed() {
@@ -108,6 +108,7 @@ export class Sight {
       const hexes = await unpackViewshed(job.result, (c, r) => g.label(c, r));
       p.results.viewshed = { from: h, hexes, revision, stale: false };
       $("#analysis-show").value = "off";   // one shading at a time
+      this.showHeatLegend();
       const count = (k) => [...hexes.values()].filter((a) => a.result === k).length;
       $("#viewshed-state").textContent = `Viewshed from ${g.label(...h)}: ${count("clear")} clear, ${count("hindered")} `
         + `hindered, ${count("blocked")} blocked (revision ${revision}).`;
@@ -130,9 +131,23 @@ export class Sight {
       const seen = Object.values(job.result.hexes).map((v) => v.clear + v.hindered);
       $("#analysis-state").textContent = `Analysis of ${seen.length} hexes (revision ${revision}): each hex sees from `
         + `${Math.min(...seen)} (dark purple) to ${Math.max(...seen)} (yellow) hexes.`;
+      this.heatLegend(0, Math.max(1, ...seen));
     } catch (err) {
       $("#analysis-state").textContent = `No analysis: ${err.message}`;
     } finally { p.progress.hide(); p.view.request(); }
+  }
+
+  // The heat map's colour legend: the scale from 0 to the most hexes any hex sees, shown while the heat map is.
+  heatLegend(min, max) {
+    const bar = $("#heat-legend-bar"), g = bar.getContext("2d");
+    for (let x = 0; x < bar.width; x++) { g.fillStyle = heat(x / (bar.width - 1)); g.fillRect(x, 0, 1, bar.height); }
+    $("#heat-legend-min").textContent = String(min);
+    $("#heat-legend-max").textContent = String(max);
+    this.showHeatLegend();
+  }
+
+  showHeatLegend() {
+    $("#heat-legend").hidden = !(this.p.results.analysis && $("#analysis-show").value !== "off");
   }
 
   // Results answer one revision: once the map moves on (or a stroke is waiting), they are shown as stale.

@@ -1,5 +1,6 @@
-// Overlays: stamp a template (one of the map's overlays, or one made from a selection of hexes) at a hex,
-// turned in 60° steps; move an overlay by dragging it; remove one; rotate one on the map.
+// Overlays: stamp a template (one of the map's overlays, or one made by dragging across hexes) at a hex,
+// turned in 60° steps; move an overlay by dragging it; name, remove or rotate one on the map. Names are what
+// the map and its prints show; ids ("sel-1") stay internal.
 import { hexRectangle } from "./rectangle.js";
 import { outlineHexes } from "./common.js";
 
@@ -34,24 +35,41 @@ export function freshId(model, base) {
   for (let n = 1; ; n++) if (!ids.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
+// The name a new stamp takes: the Name box's, made unique on the map ("Farmhouse", "Farmhouse 2", ...).
+export function freshName(model, name) {
+  const clean = name.split(/\s+/).filter(Boolean).join(" ");
+  if (!clean) return "";
+  const used = new Set(Object.values(model.overlayNames));
+  if (!used.has(clean)) return clean;
+  for (let n = 2; ; n++) if (!used.has(`${clean} ${n}`)) return `${clean} ${n}`;
+}
+
 export const overlay = {
   id: "overlay", name: "Overlay", key: "o",
-  title: "Overlays (O): stamp the chosen template, make one from a selection, move, rotate (Q) or remove",
+  title: "Overlays (O): stamp the chosen template, make one by dragging across hexes, move, rotate (Q), name or remove",
   down(p, e) {
     const h = p.hexAt(e), o = p.options, m = p.model;
     if (o.overlayMode === "select") { this.select = { from: h, to: h }; return; }
     const hit = overlayAt(m, ...h);
-    if (o.overlayMode === "remove") { if (hit) p.commit([{ op: "remove_overlay", id: hit.id }], `remove ${hit.id}`); return; }
+    const title = hit && (m.overlayTitle(hit) || "the overlay");
+    if (o.overlayMode === "remove") { if (hit) p.commit([{ op: "remove_overlay", id: hit.id }], `remove ${title}`); return; }
+    if (o.overlayMode === "name") {
+      if (!hit) { p.say("click an overlay to give it the name in the Name box"); return; }
+      p.commit([{ op: "name_overlay", id: hit.id, name: o.overlayName }], `name ${title} "${o.overlayName.trim()}"`);
+      return;
+    }
     if (o.overlayMode === "rotate") {
-      if (hit) p.commit([{ op: "move_overlay", id: hit.id, rotation: ((hit.rotation || 0) + 1) % 6 }], `rotate ${hit.id}`);
+      if (hit) p.commit([{ op: "move_overlay", id: hit.id, rotation: ((hit.rotation || 0) + 1) % 6 }], `rotate ${title}`);
       return;
     }
     if (o.overlayMode === "move") { if (hit) this.moving = { overlay: hit, from: h, to: h }; return; }
     const t = p.template();
     if (!t || !p.grid.contains(...h)) { p.say("choose an overlay template first (make one from a selection)"); return; }
-    const id = freshId(m, t.base);
-    p.commit([{ op: "place_overlay", overlay: { id, anchor: p.grid.label(...h), rotation: o.rotation, hexes: t.hexes,
-                                                hexsides: t.hexsides } }], `stamp ${id}`);
+    const id = freshId(m, t.base), name = freshName(m, o.overlayName || "");
+    const op = { op: "place_overlay", overlay: { id, anchor: p.grid.label(...h), rotation: o.rotation, hexes: t.hexes,
+                                                 hexsides: t.hexsides } };
+    if (name) op.name = name;
+    p.commit([op], `stamp ${name || "an overlay"}`);
   },
   move(p, e) {
     this.cursor = p.hexAt(e);
@@ -61,9 +79,15 @@ export const overlay = {
   },
   up(p) {
     if (this.select) {
-      const hexes = hexRectangle(p.grid, this.select.from, this.select.to);
+      const { from, to } = this.select;
       this.select = null;
-      p.addTemplate(templateFrom(p.model, hexes));
+      // A click is not a selection: a template needs a drag across at least two hexes.
+      if (from[0] === to[0] && from[1] === to[1]) {
+        p.say("drag across the hexes to make a template from them (a single click selects nothing)");
+        p.view.request();
+        return;
+      }
+      p.addTemplate(templateFrom(p.model, hexRectangle(p.grid, from, to)));
       return;
     }
     if (this.moving) {
@@ -71,7 +95,7 @@ export const overlay = {
       if (from[0] === to[0] && from[1] === to[1]) return;
       const g = p.grid, [fq, fr] = g.toAxial(...from), [tq, tr] = g.toAxial(...to), [aq, ar] = g.toAxial(...o.anchor);
       const anchor = g.fromAxial(aq + tq - fq, ar + tr - fr);
-      p.commit([{ op: "move_overlay", id: o.id, anchor: g.label(...anchor) }], `move ${o.id}`);
+      p.commit([{ op: "move_overlay", id: o.id, anchor: g.label(...anchor) }], `move ${p.model.overlayTitle(o) || "the overlay"}`);
     }
   },
   preview(ctx, view, p) {
