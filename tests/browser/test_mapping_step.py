@@ -95,3 +95,78 @@ def test_map_an_unknown_code_in_the_picker_watch_the_preview_and_open_the_map(  
     assert SavedMapping.objects.filter(owner=user, source="wesnoth").exists()
     page.wait_for_load_state("networkidle")
     page.screenshot(path=str(ARTIFACTS / "mapping-step-opened.png"))
+
+
+def community_zip():
+    """What a designer might drop on the Import page at once: a Tiled map with its external tileset, a MegaMek
+    board whose elevations pass OST's levels, and a VASSAL module holding two boards."""
+    import io
+    import zipfile
+
+    from tests.data import COMMUNITY
+    from tests.data.megamek import BOARDS
+    from tests.maps.test_import_commands import VASSAL
+
+    cherry = COMMUNITY / "Yanrishatum+cherry-jam"
+    text = VASSAL.read_text()
+    start = text.index('<VASSAL.build.module.map.boardPicker.Board image="map.jpg" name="Map"')
+    end = text.index("</VASSAL.build.module.map.boardPicker.Board>", start) + len(
+        "</VASSAL.build.module.map.boardPicker.Board>")
+    module = io.BytesIO()
+    with zipfile.ZipFile(module, "w") as archive:
+        archive.writestr("buildFile.xml", text[:end] + text[start:end].replace('name="Map"', 'name="North"')
+                         + text[end:])
+        archive.writestr("images/map.jpg", (VASSAL.parent / "images" / "map.jpg").read_bytes())
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name in ("hex-final.tmx", "hex-tileset.tsx", "hex-tileset.png"):
+            archive.writestr(f"tiled/{name}", (cherry / name).read_bytes())
+        archive.writestr("megamek/14x14 Ravine.board", BOARDS["14x14 Ravine.board"])
+        archive.writestr("vassal/two-boards.vmod", module.getvalue())
+    return out.getvalue()
+
+
+def test_a_zip_of_tiled_megamek_and_a_two_board_module_through_the_import_page(  # noqa: F811 - fixtures by name
+        live_server, page, start_worker, jobs_isolated, django_user_model):  # noqa: F811
+    from maps import scans
+
+    start_worker("browser-mapping-zip")
+    user = django_user_model.objects.create_user("collector", password="x")
+    sign_in(page, live_server, user)
+    page.goto(live_server.url + "/maps/import/")
+    page.set_input_files("input[type=file]", files=[{"name": "community.zip", "mimeType": "application/zip",
+                                                     "buffer": community_zip()}])
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url("**/validations/*/")
+    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
+                           "&& document.querySelectorAll('#files tbody tr').length === 4", timeout=180000)
+    page.screenshot(path=str(ARTIFACTS / "import-community-zip-report.png"), full_page=True)
+    rows = {r.name.split("!", 1)[1]: r for r in BatchFile.objects.filter(batch__owner=user)}
+    assert set(rows) == {"tiled/hex-final.tmx", "megamek/14x14 Ravine.board", "vassal/two-boards.vmod#Map",
+                         "vassal/two-boards.vmod#North"}
+    assert all(r.verdict != "invalid" for r in rows.values()), {n: r.groups for n, r in rows.items()}
+    assert rows["tiled/hex-final.tmx"].source_format == "tiled" and not rows["tiled/hex-final.tmx"].mapping
+
+    # The MegaMek board's elevations do not fit: its mapping step proposes a scale, and the preview shows it.
+    ravine = rows["megamek/14x14 Ravine.board"]
+    assert ravine.mapping["levels"]["confidence"] < 1
+    page.locator(f"#files tr[data-index='{ravine.index}']").get_by_role("link", name="Open as my map").click()
+    page.wait_for_url("**/mapping/")
+    page.wait_for_function("() => document.getElementById('preview-image').dataset.drawn", timeout=60000)
+    page.screenshot(path=str(ARTIFACTS / "mapping-step-megamek.png"), full_page=True)
+    page.get_by_role("button", name="Confirm and open as my map").click()
+    page.wait_for_url("**/maps/*/**", timeout=60000)
+    board = Map.objects.get(owner=user)
+    levels = {c.level for c in board.mapdoc().hexes.values()}
+    assert levels <= set(range(-1, 4)) and len(levels) > 2  # every elevation in OST's levels, none flattened
+
+    # Each board of the module opens on its own, with its board image as the background to trace over.
+    page.goto(live_server.url + f"/validations/{ravine.batch_id}/")
+    north = rows["vassal/two-boards.vmod#North"]
+    page.locator(f"#files tr[data-index='{north.index}']").get_by_role("button", name="Open as my map").click()
+    page.wait_for_url("**/maps/*/**", timeout=60000)
+    opened = Map.objects.filter(owner=user).exclude(pk=board.pk).get()
+    assert "North" in opened.name
+    assert scans.path_of(opened.pk, opened.mapdoc().background["image"]) is not None
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(ARTIFACTS / "import-vassal-board-opened.png"))
