@@ -29,6 +29,7 @@ export function wireSession(session, { canEdit = true, onConflict = () => {}, on
       [["Keep mine", answer(true)], ["Keep theirs", answer(false)]]);
     onConflict(e.detail);
   });
+  if (canEdit) session.loadHistory().catch(() => {});   // the undo history of earlier visits and other tabs
   window.addEventListener("beforeunload", (e) => { if (session.busy) { e.preventDefault(); e.returnValue = ""; } });
   show();
 }
