@@ -1,6 +1,8 @@
 """Undo after a reload and in another tab (the history rebuilt from the revisions, documents/undo.py), in the
 painter and in the scenario editor; the scenario editor's maps, its out-of-zone flag and its OOB table at 1366."""
 
+import copy
+
 import pytest
 
 from maps.models import Map
@@ -69,4 +71,98 @@ def test_painter_undo_survives_a_reload_and_another_tab(live_server, browser, pa
     assert page.locator("#undo").is_disabled()
     other.screenshot(path=f"{ARTIFACTS}/undo-other-tab.png")
     other.context.close()
+    assert errors == []
+
+
+def small_scenario(owner, **changes):
+    """The scenario tests' small OST scenario (its map embedded), made through the API as its owner."""
+    from django.test import Client
+
+    from scenarios.models import Scenario
+    from tests.conftest import MAP_DOCUMENT
+    from tests.scenarios.conftest import SMALL
+
+    data = copy.deepcopy(SMALL)
+    data["maps"][0]["document"] = copy.deepcopy(MAP_DOCUMENT)
+    data.update(changes)
+    client = Client()
+    client.force_login(owner)
+    answer = client.post("/api/scenarios/", {"document": data}, content_type="application/json")
+    assert answer.status_code == 201, answer.content
+    return Scenario.objects.get(pk=answer.json()["id"])
+
+
+E5 = {"unit": "sq", "hex": "E5", "facing": None}
+
+
+def placements(scenario, side=0):
+    from scenarios.models import Scenario
+
+    return Scenario.objects.get(pk=scenario.pk).document["sides"][side]["placements"]
+
+
+def open_scenario(page, live_server, scenario):
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+
+
+def scenario_point(page, label):
+    return page.evaluate("""(label) => {
+        const e = window.scenarioEditor, [c, r] = e.grid.parseLabel(label), [cx, cy] = e.grid.centre(c, r);
+        const [sx, sy] = e.view.toScreen(cx, cy), box = e.view.canvas.getBoundingClientRect();
+        return [box.left + sx, box.top + sy];
+    }""", label)
+
+
+def scenario_saved(page):
+    page.wait_for_function("() => window.scenarioEditor && !window.scenarioEditor.session.busy", timeout=10000)
+
+
+def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_reload(live_server, browser,
+                                                                                      designer):
+    from scenarios.models import Scenario
+
+    scenario = small_scenario(designer)
+    context = browser.new_context(viewport={"width": 1366, "height": 850})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_in(page, live_server, designer)
+    open_scenario(page, live_server, scenario)
+    assert page.locator("#zone-flags").is_hidden()
+
+    page.click("#tabs [role=tab]:text('Blue')")
+    page.click("#oob tr[data-unit='sq'] td.counts")   # picks the squad for the Place tool
+    page.mouse.click(*scenario_point(page, "E5"))
+    # Said at once, from the zone data, before the server has answered or any check is run.
+    flag = page.locator("#zone-flags li[data-hex='E5']")
+    flag.wait_for(timeout=2000)
+    assert "Rifle Squad sets up in E5, outside Blue's setup zone" in flag.inner_text()
+    scenario_saved(page)
+    assert E5 in placements(scenario)
+
+    # The OOB table fits the side panel at 1366 px: no sideways scrolling, in the panel or the page.
+    widths = page.evaluate("""() => { const t = document.querySelector('#oob'), w = t.parentElement;
+        return [t.scrollWidth, w.clientWidth, document.documentElement.scrollWidth, window.innerWidth]; }""")
+    page.screenshot(path=f"{ARTIFACTS}/scenario-out-of-zone-1366.png")
+    assert widths[0] <= widths[1] and widths[2] <= widths[3], widths
+
+    # After a reload, Undo takes the placement back (a new revision) and the flag goes; Redo brings both back.
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    undo_ready(page, "placements")
+    assert page.locator("#zone-flags li[data-hex='E5']").count() == 1
+    page.click("#undo")
+    assert page.locator("#zone-flags").is_hidden()
+    scenario_saved(page)
+    stored = Scenario.objects.get(pk=scenario.pk)
+    assert E5 not in placements(scenario)
+    assert stored.revisions.get(number=stored.revision).summary.startswith("undo of revision 2")
+    undo_ready(page, "placements", "#redo")
+    page.click("#redo")
+    page.locator("#zone-flags li[data-hex='E5']").wait_for(timeout=2000)
+    scenario_saved(page)
+    assert E5 in placements(scenario)
+    page.screenshot(path=f"{ARTIFACTS}/scenario-redo-after-reload.png")
+    context.close()
     assert errors == []

@@ -22,6 +22,7 @@ import { entry, marker } from "./tools/markers.js";
 import { objective } from "./tools/objectives.js";
 import { place, placeUnit, remove, turn } from "./tools/placements.js";
 import { perimeter, zone } from "./tools/zones.js";
+import { outsideZones } from "./zones.js";
 
 const pan = { id: "pan", name: "Pan", edit: false };
 const TOOLS = [pan, zone, place, remove, turn, objective, marker, entry, perimeter];
@@ -195,9 +196,21 @@ class ScenarioEditor {
     return parts.join(" · ");
   }
 
+  // Placements outside their zone, listed above the tabs (a click shows the hex); drawn by layer.js.
+  showAstray() {
+    this.astray = outsideZones(this.doc);
+    const box = $("#zone-flags");
+    box.hidden = !this.astray.length;
+    box.replaceChildren(...this.astray.map((a) => el("li", {
+      "data-hex": a.hex, title: "Show this hex",
+      onclick: () => { this.activeFinding = { hex: a.hex }; this.view.request(); },
+    }, a.message)));
+  }
+
   // -- the panels -----------------------------------------------------------------------------------------
   render() {
     $("#scenario-title").textContent = this.doc.title;
+    this.showAstray();
     const tabs = $("#tabs");
     tabs.replaceChildren();
     const tab = (key, text) => el("button", { type: "button", role: "tab", "aria-selected": String(this.tab === key),
