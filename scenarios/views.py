@@ -13,11 +13,21 @@ from documents.serializers import Problems
 from engine import rulesets
 from engine.scenarios import scenariofile, visibility
 from maps.models import Map
+from scenarios import scenario_maps
 from scenarios.models import Scenario, SideLink
 from scenarios.readers import is_owner, may_edit, remember, sheets_for, sides_for
 from scenarios.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
 
 LIST_LIMIT = 200
+
+
+def library_maps(scenario, reader):
+    """The library maps of the scenario the reader may see, ``[{"key", "id"}]``, for the editor's map choice
+    (an embedded map comes with the document)."""
+    try:
+        return [{"key": pin.key, "id": pin.map.pk} for pin in scenario_maps.maps_for(scenario, reader)]
+    except scenario_maps.MapsUnreadable:
+        return []
 
 
 def inches_per_hex(scenario, catalogue, reader):
@@ -61,6 +71,7 @@ def scenario_page(request, pk):
         "unitClasses": catalogue.unit_classes if catalogue else (),
         "unitTypes": [[t["id"], t["name"]] for t in catalogue.unit_types.values()] if catalogue else [],
         "markerKinds": sorted(catalogue.marker_kinds() - {"control"}) + ["control"] if catalogue else [],
+        "maps": library_maps(scenario, request.user),
     }
     sides = sides_for(request, scenario)
     return render(request, "scenarios/scenario_editor.html",

@@ -166,3 +166,36 @@ def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_r
     page.screenshot(path=f"{ARTIFACTS}/scenario-redo-after-reload.png")
     context.close()
     assert errors == []
+
+
+def test_scenario_editor_shows_every_map_and_places_on_the_one_shown(live_server, page, designer):
+    from tests.conftest import MAP_DOCUMENT
+
+    east = copy.deepcopy(MAP_DOCUMENT) | {"name": "East board"}
+    east["hexes"] = [{"hex": "B3", "terrain": ["woods"]}]
+    scenario = small_scenario(designer, maps=[{"key": "m", "document": copy.deepcopy(MAP_DOCUMENT)},
+                                              {"key": "east", "document": east, "placement": [10, 0]}])
+    sign_in(page, live_server, designer)
+    open_scenario(page, live_server, scenario)
+    choice = page.locator("#map-choice")
+    assert choice.is_visible()
+    assert page.locator("#map-choice option").all_inner_texts() == ["Hill 112 (main)", "East board"]
+    page.click("#tabs [role=tab]:text('Red')")
+    page.click("#oob tr[data-unit='sq'] td.counts")
+    page.select_option("#map-choice", "east")
+    page.wait_for_function("() => document.body.dataset.map === 'east'")
+    # The east board's own terrain is drawn: its woods at B3, not the main map's woods at C4.
+    assert page.evaluate("() => scenarioEditor.model.cell(...scenarioEditor.grid.parseLabel('B3')).terrain") == [
+        "woods"]
+    page.mouse.click(*scenario_point(page, "D3"))
+    flag = page.locator("#zone-flags li[data-hex='east:D3']")   # Red's zone is on the main map
+    flag.wait_for(timeout=2000)
+    assert "Rifle Squad sets up in D3 on East board, outside Red's setup zone" in flag.inner_text()
+    scenario_saved(page)
+    assert {"unit": "sq", "hex": "east:D3", "facing": None} in placements(scenario, side=1)
+    page.screenshot(path=f"{ARTIFACTS}/scenario-second-map.png")
+    # Back on the main map, its counters are drawn and the east board's are not.
+    page.select_option("#map-choice", "m")
+    page.wait_for_function("() => document.body.dataset.map === 'm'")
+    assert page.evaluate("() => scenarioEditor.hexOf('east:D3')") is None
+    assert page.evaluate("() => scenarioEditor.hexOf('J8')") == [9, 7]

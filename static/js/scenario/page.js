@@ -60,11 +60,12 @@ class ScenarioEditor {
     const first = this.doc.maps[0];
     // A map the scenario names that is not this reader's to see (private): the server says which.
     if (!first.document && this.config.map == null) throw new Error(this.config.mapProblem || "its map is not available");
-    const mapDocument = first.document || (await get(urls.map(this.config.map))).document;
+    this.mainKey = this.mapKey = first.key;
+    const mapDocument = await this.mapDocument(first.key);
     const ruleset = (await get(urls.ruleset(this.config.ruleset))).ruleset;
     this.styles = new Styles(ruleset);
     this.model = new MapModel(mapDocument);
-    this.grid = this.model.grid;
+    this.grid = this.mainGrid = this.model.grid;
     // The catalogue's one reckoning (the server's, in the page's config); a scale the designer typed wins.
     this.inchesPerHex = this.doc.rules.inches_per_hex || this.config.inchesPerHex || null;
     this.view = new MapView($("#map-canvas"), this.model, this.styles);
@@ -73,6 +74,7 @@ class ScenarioEditor {
     this.bindCanvas();
     this.bindSession();
     $("#fit").addEventListener("click", () => this.view.fit());
+    this.buildMapChoice();
     $("#run-checks").addEventListener("click", () => runChecks(this));
     $("#run-sight").addEventListener("click", () => runSight(this));
     document.addEventListener("keydown", (e) => {
@@ -115,11 +117,56 @@ class ScenarioEditor {
   }
 
   // -- the map --------------------------------------------------------------------------------------------
+  // Every map of the scenario can be shown, one at a time: the main map's hexes are written "C4", another
+  // map's "key:C4" (docs/scenario-format.md); what is drawn and what the tools write are the shown map's.
   hexOf(ref) {
-    if (typeof ref !== "string" || ref.includes(":")) return null;   // hexes of other maps are not drawn here
-    try { return this.grid.parseLabel(ref); } catch { return null; }
+    if (typeof ref !== "string") return null;
+    const at = ref.indexOf(":"), key = at < 0 ? this.mainKey : ref.slice(0, at);
+    if (key !== this.mapKey) return null;   // a hex of a map not shown
+    try { return this.grid.parseLabel(at < 0 ? ref : ref.slice(at + 1)); } catch { return null; }
   }
-  label(col, row) { return this.grid.label(col, row); }
+  label(col, row) {
+    const label = this.grid.label(col, row);
+    return this.mapKey === this.mainKey ? label : `${this.mapKey}:${label}`;
+  }
+
+  // A map's document: embedded in the scenario, or the library map's (config.maps, from the page's view).
+  async mapDocument(key) {
+    const entry = this.doc.maps.find((m) => m.key === key);
+    if (entry && entry.document) return entry.document;
+    const library = (this.config.maps || []).find((m) => m.key === key);
+    const id = library ? library.id : key === this.mainKey ? this.config.map : null;
+    if (id == null) throw new Error(`the map “${entry && (entry.name || key)}” is not yours to read`);
+    return (await get(urls.map(id))).document;
+  }
+
+  buildMapChoice() {
+    const choice = $("#map-choice"), maps = this.doc.maps;
+    $("#map-choice-label").hidden = maps.length < 2;
+    choice.replaceChildren(...maps.map((m, i) => el("option", { value: m.key },
+      `${m.name || (m.document && m.document.name) || m.key}${i === 0 ? " (main)" : ""}`)));
+    choice.value = this.mapKey;
+    choice.onchange = () => this.showMap(choice.value).catch((err) => {
+      choice.value = this.mapKey;
+      this.banner(`That map cannot be shown: ${err.message}`);
+    });
+  }
+
+  async showMap(key) {
+    if (key === this.mapKey) return;
+    const model = new MapModel(await this.mapDocument(key));
+    if (this.tool.cancel) this.tool.cancel();
+    this.mapKey = key;
+    this.model = model;
+    this.grid = model.grid;
+    this.lastHex = null;
+    this.view.model = model;
+    this.view.cache = null;
+    model.onChange((what) => this.view.invalidate(what));
+    this.view.invalidate({ all: true });
+    this.view.fit();
+    document.body.dataset.map = key;
+  }
 
   // Facings a counter may have: Assault's vertices 0-5, else the grid's hexsides.
   facings() { return this.config.game === "assault" ? [0, 1, 2, 3, 4, 5] : [...this.grid.sides]; }

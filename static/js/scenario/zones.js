@@ -13,8 +13,17 @@ export function outsideZones(doc) {
       if (p.off_map || zone.has(p.hex)) return;   // off the map is reckoned from its hex (004 L506)
       const u = units.get(p.unit), who = u ? (u.name ? `${u.unit} (${u.name})` : u.unit) : p.unit;
       out.push({ side, sideIndex, index, hex: p.hex,
-                 message: `${side.name}: ${who} sets up in ${p.hex}, outside ${side.name}'s setup zone` });
+                 message: `${side.name}: ${who} sets up in ${hexName(doc, p.hex)}, outside ${side.name}'s setup zone` });
     });
   });
   return out;
+}
+
+// "C4", or "D3 on East board" for a hex of another map than the main one ("east:D3").
+export function hexName(doc, ref) {
+  const at = ref.indexOf(":");
+  if (at < 0) return ref;
+  const key = ref.slice(0, at), entry = doc.maps.find((m) => m.key === key);
+  const name = entry ? entry.name || (entry.document && entry.document.name) || key : key;
+  return `${ref.slice(at + 1)} on ${name}`;
 }
