@@ -7,9 +7,10 @@ revisions in order rebuilds the two stacks the edit session keeps (static/js/ses
 undo stack and empties the redo stack; the undo of the stroke on top of the undo stack moves it to the redo
 stack; the undo of the revision on top of the redo stack (a redo) moves it back; a restore starts afresh.
 
-What undoing a revision sends is worked out from the document before and after it, by a function of its kind
-(maps.undo, scenarios.undo): the operations that put back what the revision changed. A revision whose change no
-operation can put back (a new grid, a changed ruleset) ends the history there.
+What undoing a revision sends is worked out from the document's state (the kind's state in memory: a map's
+MapState, a scenario's document) before and after it, by a function of its kind (maps.undo, scenarios.undo):
+the operations that put back what the revision changed. A revision whose change no operation can put back (a
+new grid, a changed ruleset) ends the history there.
 """
 
 import re
@@ -56,8 +57,9 @@ def stacks(rows):
 def history(document, user, inverse):
     """``{"revision", "undo": [...], "redo": [...]}`` for ``user`` on ``document``, each stack's top last; an
     entry is ``{"revision", "label", "operations"}``, the operations undoing that revision on the current
-    document. ``inverse(before, after)`` gives the operations that turn the canonical document ``after`` back
-    into ``before`` where they differ, or None when they cannot."""
+    document. ``inverse(before, after, changes)`` gives the operations that turn the state ``after`` back into
+    ``before`` where they differ (``changes``: the revision's delta, None for a snapshot), or None when they
+    cannot."""
     current = document.revision
     answer = {"revision": current, "undo": [], "redo": []}
     if not user.is_authenticated:
@@ -71,8 +73,8 @@ def history(document, user, inverse):
         return answer
     labels = dict(mine)
     entries = {}
-    for number, before, after in _pairs(document, sorted(wanted)):
-        operations = inverse(before, after)
+    for number, before, after, changes in _pairs(document, sorted(wanted)):
+        operations = inverse(before, after, changes)
         if operations is not None:
             entries[number] = {"revision": number, "label": _label(labels[number]), "operations": operations}
     # A revision that cannot be undone ends each stack below it: nothing under it can be reached.
@@ -92,8 +94,9 @@ def _label(summary):
 
 
 def _pairs(document, numbers):
-    """(n, document at n - 1, document at n) for each wanted n, in one walk through the revisions from the
-    snapshot before the first of them (not one replay from a snapshot each)."""
+    """(n, state at n - 1, state at n, the delta of n or None) for each wanted n, in one walk through the
+    revisions from the snapshot before the first of them (not one replay from a snapshot each); states, not
+    documents, so that a big map is not written out twice a revision."""
     first = numbers[0] - 1
     if first < 1:
         numbers = [n for n in numbers if n > 1]  # the creation has nothing before it to go back to
@@ -105,7 +108,7 @@ def _pairs(document, numbers):
     rows = (document.revisions.filter(number__gt=first, number__lte=numbers[-1]).order_by("number")
             .values_list("number", "snapshot", "changes"))
     for number, snapshot, changes in rows.iterator():
-        before = document.document_of(state) if number in wanted else None
+        before = state
         state = document.read_state(unpack(snapshot)) if snapshot is not None else document.patched(state, changes)
-        if before is not None:
-            yield number, before, document.document_of(state)
+        if number in wanted:
+            yield number, before, state, changes

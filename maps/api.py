@@ -76,7 +76,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     lookup_value_regex = r"\d+"
     apply_edits = staticmethod(apply_edits)
     restore_revision = staticmethod(restore_revision)
-    undo_inverse = staticmethod(undo.inverse)
+    undo_inverse = staticmethod(undo.inverse_states)
     revision_serializer = MapRevisionSerializer
     revision_detail_serializer = MapRevisionDetailSerializer
 

@@ -3,11 +3,44 @@ hexside and overlay it changed, its board scan's placing and its name (documents
 
 import json
 
+from engine import edits, mapfile
+
 PUT_BACK = ("name", "background", "hexes", "hexsides", "overlays")
 FIXED = ("format", "version", "ruleset", "grid", "defaults", "extensions")
 
 
-def inverse(before, after):
+def inverse_states(before, after, changes=None):
+    """``inverse`` on two MapStates (maps.models), writing out only the hexes and hexsides that differ: those the
+    revision's delta names (``changes``), or, for a snapshot, those found by a pass over the map's dict."""
+    if any(before.head.get(key) != after.head.get(key) for key in FIXED):
+        return None
+    grid = after.doc.grid
+    parts = [{**state.head, "hexes": [], "hexsides": []} for state in (before, after)]
+    was, now = before.doc.hexes, after.doc.hexes
+    if changes is not None:
+        at = edits.label_index(grid)
+        changed = [at[label] for label in changes["hexes"]]
+    else:
+        changed = was.keys() | now.keys()
+    for pos in changed:
+        old, new = was.get(pos), now.get(pos)
+        if old is new or old == new:
+            continue
+        for part, cell in zip(parts, (old, new)):
+            if cell is not None:
+                part["hexes"].append(mapfile.hex_entry(grid, pos, cell))
+    if before.doc.hexsides != after.doc.hexsides:
+        for key in before.doc.hexsides.keys() | after.doc.hexsides.keys():
+            old, new = before.doc.hexsides.get(key), after.doc.hexsides.get(key)
+            if old == new:
+                continue
+            for part, terrain in zip(parts, (old, new)):
+                if terrain is not None:
+                    part["hexsides"].append(mapfile.hexside_entry(grid, key, terrain))
+    return inverse(*parts)
+
+
+def inverse(before, after, changes=None):
     """Edit operations turning the map file ``after`` back into ``before`` where they differ; None when what
     differs (the grid, the ruleset, the defaults) has no operation."""
     if any(before.get(key) != after.get(key) for key in FIXED):

@@ -8,8 +8,9 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 FIXED = ("format", "version")
 
 
-def inverse(before, after):
-    """Edit operations turning the scenario file ``after`` back into ``before``; None when a fixed key differs."""
+def inverse(before, after, changes=None):
+    """Edit operations turning the scenario file ``after`` back into ``before``; None when a fixed key differs.
+    (The delta, ``changes``, names only top-level keys: the files themselves are compared.)"""
     if any(before.get(key) != after.get(key) for key in FIXED):
         return None
     ops = []
