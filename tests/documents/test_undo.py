@@ -129,3 +129,23 @@ def test_undoes_must_be_a_revision_number(user_client, user_map):
         {"op": "set_terrain", "hexes": ["A1"], "terrain": ["woods"]}]}, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["path"] == "undoes"
+
+
+def test_undo_of_a_stroke_stored_as_a_snapshot(user_client):
+    """A stroke over most of a big map is stored whole (a snapshot, no delta): its undo is found by comparing."""
+    response = user_client.post("/api/maps/", {"name": "Big", "ruleset": "ost", "grid": {
+        "orientation": "flat", "columns": 40, "rows": 30, "stagger": "even", "labels": "letter-number"}},
+        format="json")
+    map = Map.objects.get(pk=response.json()["id"])
+    grid = map.state().doc.grid
+    every = [grid.label(c, r) for c in range(40) for r in range(30)]
+    url = f"/api/maps/{map.pk}/"
+    r2 = edit(user_client, url + "edits/", 1, [{"op": "set_terrain", "hexes": every, "terrain": ["woods"]}])
+    assert map.revisions.get(number=r2).changes is None
+    r3 = edit(user_client, url + "edits/", r2, [{"op": "set_level", "hexes": ["A1"], "level": 1}])
+    entries = history(user_client, url + "undo/")["undo"]
+    assert [e["revision"] for e in entries] == [r2, r3]
+    revision = r3
+    for entry in reversed(entries):
+        revision = edit(user_client, url + "edits/", revision, entry["operations"], undoes=entry["revision"])
+    assert Map.objects.get(pk=map.pk).document == map.document_at(1)
