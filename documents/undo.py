@@ -71,12 +71,12 @@ def history(document, user, inverse):
     wanted = set(undo) | set(redo)
     if not wanted:
         return answer
-    labels = dict(mine)
+    summaries = {number: summary for number, _, summary in recent}
     entries = {}
     for number, before, after, changes in _pairs(document, sorted(wanted)):
         operations = inverse(before, after, changes)
         if operations is not None:
-            entries[number] = {"revision": number, "label": _label(labels[number]), "operations": operations}
+            entries[number] = {"revision": number, "label": _label(number, summaries), "operations": operations}
     # A revision that cannot be undone ends each stack below it: nothing under it can be reached.
     for name, numbers in (("undo", undo), ("redo", redo)):
         kept = []
@@ -88,9 +88,14 @@ def history(document, user, inverse):
     return answer
 
 
-def _label(summary):
-    """What the Undo button names: the stroke's own summary, without the undo's prefix."""
-    return UNDO_SUMMARY.sub("", summary or "").lstrip(": ") or "edit"
+def _label(number, summaries):
+    """What the Undo and Redo buttons name: the stroke's own summary; for an undo (on the redo stack), the summary
+    of the stroke it undid, which a redo does again."""
+    seen = set()
+    while number not in seen and undoes(summaries.get(number)) in summaries:
+        seen.add(number)
+        number = undoes(summaries[number])
+    return UNDO_SUMMARY.sub("", summaries.get(number) or "").lstrip(": ") or "edit"
 
 
 def _pairs(document, numbers):

@@ -77,7 +77,8 @@ export class Session extends EventTarget {
     if (!this.kind.urls.undo || this.busy || this.conflict) return false;
     const data = await get(this.kind.urls.undo(this.id));
     if (this.busy || this.conflict || data.revision !== this.revision) return false;
-    const entry = (e) => ({ inverse: e.operations, label: e.label, revision: e.revision });
+    const labels = this.labels();
+    const entry = (e) => ({ inverse: e.operations, label: labels[e.revision] || e.label, revision: e.revision });
     this.undoStack = data.undo.map(entry);
     this.redoStack = data.redo.map(entry);
     this.emit("state");
@@ -98,7 +99,7 @@ export class Session extends EventTarget {
           const answer = await post(this.kind.urls.edits(this.id), body);
           this.base.apply(stroke.ops);
           this.revision = answer.revision;
-          if (stroke.entry) stroke.entry.revision = answer.revision;
+          if (stroke.entry) { stroke.entry.revision = answer.revision; this.keepLabel(answer.revision, stroke.entry.label); }
           this.pending.shift();
           saved = true;
           this.emit("saved", { stroke, answer, ms: performance.now() - t0, at: performance.now() });
@@ -127,6 +128,21 @@ export class Session extends EventTarget {
     this.forget(stroke);
     this.rebuild();
     this.emit("refused", { stroke, errors: (err.body && err.body.errors) || [], message: err.message });
+  }
+
+  // The page's own words for its strokes ("place sq in E5"), kept in this browser by revision, so that the Undo
+  // button says them after a reload too; the server's summary is the label elsewhere.
+  labels() {
+    try { return JSON.parse(localStorage.getItem(`hexside-labels:${this.kind.name}:${this.id}`)) || {}; } catch { return {}; }
+  }
+
+  keepLabel(revision, label) {
+    try {
+      const labels = this.labels();
+      labels[revision] = label;
+      const kept = Object.keys(labels).map(Number).sort((a, b) => b - a).slice(0, 200);
+      localStorage.setItem(`hexside-labels:${this.kind.name}:${this.id}`, JSON.stringify(Object.fromEntries(kept.map((n) => [n, labels[n]]))));
+    } catch { /* no storage: the server's summaries are the labels */ }
   }
 
   // A stroke that did not happen leaves neither stack.

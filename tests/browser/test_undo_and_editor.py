@@ -39,7 +39,7 @@ def test_painter_undo_survives_a_reload_and_another_tab(live_server, browser, pa
 
     page.reload()
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
-    undo_ready(page, "E5")
+    undo_ready(page, "marsh")
     page.click("#undo")
     wait_saved(page)
     assert "E5" not in cells(map.pk) or cells(map.pk)["E5"]["terrain"] == ["open"]
@@ -55,14 +55,14 @@ def test_painter_undo_survives_a_reload_and_another_tab(live_server, browser, pa
     other.on("pageerror", lambda exc: errors.append(str(exc)))
     sign_in(other, live_server, designer)
     open_editor(other, live_server, map.pk)
-    undo_ready(other, "E5", "#redo")
+    undo_ready(other, "marsh", "#redo")
     undo_ready(other, "woods")
     other.click("#redo")
     wait_saved(other)
     assert cells(map.pk)["E5"]["terrain"] == ["marsh"]
     # The first tab sees the stroke of the second (polling) and its history follows.
     page.wait_for_function("() => document.body.dataset.revision === '5'", timeout=15000)
-    undo_ready(page, "E5")
+    undo_ready(page, "marsh")
     page.click("#undo")
     wait_saved(page)
     page.click("#undo")
@@ -150,7 +150,7 @@ def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_r
     # After a reload, Undo takes the placement back (a new revision) and the flag goes; Redo brings both back.
     page.reload()
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
-    undo_ready(page, "placements")
+    undo_ready(page, "place sq in E5")   # the page's own words, kept in the browser by revision
     assert page.locator("#zone-flags li[data-hex='E5']").count() == 1
     page.click("#undo")
     assert page.locator("#zone-flags").is_hidden()
@@ -158,7 +158,7 @@ def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_r
     stored = Scenario.objects.get(pk=scenario.pk)
     assert E5 not in placements(scenario)
     assert stored.revisions.get(number=stored.revision).summary.startswith("undo of revision 2")
-    undo_ready(page, "placements", "#redo")
+    undo_ready(page, "place sq in E5", "#redo")
     page.click("#redo")
     page.locator("#zone-flags li[data-hex='E5']").wait_for(timeout=2000)
     scenario_saved(page)

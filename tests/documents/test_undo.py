@@ -149,3 +149,12 @@ def test_undo_of_a_stroke_stored_as_a_snapshot(user_client):
     for entry in reversed(entries):
         revision = edit(user_client, url + "edits/", revision, entry["operations"], undoes=entry["revision"])
     assert Map.objects.get(pk=map.pk).document == map.document_at(1)
+
+
+def test_a_redo_is_named_after_the_stroke_it_redoes(user_client, user_map):
+    url = f"/api/maps/{user_map.pk}/"
+    r2 = edit(user_client, url + "edits/", 1, [{"op": "set_terrain", "hexes": ["A1"], "terrain": ["woods"]}])
+    entry = history(user_client, url + "undo/")["undo"][-1]
+    edit(user_client, url + "edits/", r2, entry["operations"], undoes=r2)
+    redo = history(user_client, url + "undo/")["redo"][-1]
+    assert redo["label"] == entry["label"] == "set_terrain A1 to woods"
