@@ -8,7 +8,8 @@
 import { get, isRefused, isStale, post } from "./lib/api.js";
 
 // `local` is what the designer sees (the server's copy with pending strokes on top); `base` is the server's copy
-// at `revision`. Strokes go out one at a time, in order. Events: state, saved, refused, offline, conflict, remote.
+// at `revision`. Strokes go out one at a time, in order. Events: state, saved, refused, offline, conflict, remote,
+// unreachable (an undo or redo whose place is gone).
 export class Session extends EventTarget {
   constructor(kind, id, document, revision) {
     super();
@@ -59,7 +60,7 @@ export class Session extends EventTarget {
       ({ inverse } = this.local.apply(entry.inverse));
     } catch (err) {
       from.pop();   // what it changed is gone (someone else removed it): nothing left to take back
-      this.emit("refused", { stroke: { label: prefix + entry.label }, errors: [], message: err.message });
+      this.emit("unreachable", { label: prefix + entry.label, message: err.message });
       this.emit("state");
       return;
     }

@@ -20,6 +20,7 @@ export function wireSession(session, { canEdit = true, onConflict = () => {}, on
     const errors = e.detail.errors.map((x) => `${x.path}${x.hex ? " (" + x.hex + ")" : ""}: ${x.message}`);
     banner("error", `The server refused “${e.detail.stroke.label}”; it was taken back.`, errors.length ? errors : [e.detail.message]);
   });
+  session.addEventListener("unreachable", (e) => banner("error", `Cannot ${e.detail.label}: what it changed is no longer there (${e.detail.message}); it was left out of the history.`));
   session.addEventListener("offline", (e) => banner("warn", `Not saved yet: ${e.detail.error.message}. Trying again…`));
   session.addEventListener("conflict", (e) => {
     const { stroke, items } = e.detail;
