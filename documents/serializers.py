@@ -141,6 +141,9 @@ class EditRequestSerializer(ProblemsSerializer):
     refuses_unknown_keys = True
     revision = serializers.IntegerField(min_value=1, help_text="The revision the edits were made on.")
     operations = serializers.ListField(help_text="Applied in order; see docs/api.md.")
+    undoes = serializers.IntegerField(required=False, min_value=1,
+                                      help_text="The revision these operations undo (the Undo button's edits), "
+                                                "kept in the summary so the undo history can be rebuilt.")
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):
@@ -150,11 +153,15 @@ class EditRequestSerializer(ProblemsSerializer):
         if not isinstance(revision, int) or isinstance(revision, bool) or revision < 1:
             found.append(edits.Problem(None, "revision", "expected the revision the edits were made on, a whole "
                                                          f"number from 1; got {revision!r}"))
-        found.extend(edits.Problem(None, key, f"unknown key {key!r}; expected revision and operations")
-                     for key in data if key not in ("revision", "operations"))
+        undoes = data.get("undoes")
+        if undoes is not None and (not isinstance(undoes, int) or isinstance(undoes, bool) or undoes < 1):
+            found.append(edits.Problem(None, "undoes", "expected the number of the revision these edits undo, a "
+                                                       f"whole number from 1; got {undoes!r}"))
+        found.extend(edits.Problem(None, key, f"unknown key {key!r}; expected revision, operations and undoes")
+                     for key in data if key not in ("revision", "operations", "undoes"))
         if found:
             raise EditProblems(found)
-        return {"revision": revision, "operations": data.get("operations")}
+        return {"revision": revision, "operations": data.get("operations"), "undoes": undoes}
 
 
 class RevisionSerializer(serializers.ModelSerializer):

@@ -12,6 +12,7 @@ from django.http import Http404, HttpResponse
 from django.utils.http import content_disposition_header
 from rest_framework.response import Response
 
+from documents import undo
 from documents.serializers import EditRequestSerializer, RestoreRequestSerializer, edit_result
 
 
@@ -43,6 +44,7 @@ class DocumentViewSetMixin:
 
     apply_edits = None
     restore_revision = None
+    undo_inverse = None  # the kind's inverse(before, after) (maps.undo, scenarios.undo)
     revision_serializer = None
     revision_detail_serializer = None
 
@@ -51,8 +53,20 @@ class DocumentViewSetMixin:
         serializer = EditRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        new = self.apply_edits(document.pk, request.user, data["revision"], data["operations"])
+        new = self.apply_edits(document.pk, request.user, data["revision"], data["operations"],
+                               undoes=data.get("undoes"))
         return Response(edit_result(new))
+
+    def undo_history(self, request):
+        """The requester's undo and redo stacks on this document, rebuilt from its revisions (documents.undo);
+        empty for whoever may not edit it."""
+        document = self.get_object()
+        if not self.may_edit(request, document):
+            return Response({"revision": document.revision, "undo": [], "redo": []})
+        return Response(undo.history(document, request.user, self.undo_inverse))
+
+    def may_edit(self, request, document):
+        return request.user.is_authenticated and document.owner_id == request.user.pk
 
     def history(self):
         revisions = self.get_object().revisions.select_related("author").defer("snapshot", "changes")

@@ -22,7 +22,7 @@ from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from maps import dependents, findings, scans
+from maps import dependents, findings, scans, undo
 from maps.findings import CheckingSerializer, FindingsPageSerializer
 from maps.models import Map, apply_edits, check_name, restore_revision
 from maps.serializers import (
@@ -76,6 +76,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     lookup_value_regex = r"\d+"
     apply_edits = staticmethod(apply_edits)
     restore_revision = staticmethod(restore_revision)
+    undo_inverse = staticmethod(undo.inverse_states)
     revision_serializer = MapRevisionSerializer
     revision_detail_serializer = MapRevisionDetailSerializer
 
@@ -228,6 +229,18 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         paginator = findings.FindingsPagination()
         page = paginator.paginate_queryset(found, request, view=self)
         return paginator.get_paginated_response(page)
+
+    @extend_schema(
+        summary="Your undo and redo history on this map, rebuilt from its revisions",
+        description="Your own recent edits (the last 200 revisions are looked at, 50 entries a stack, top last), "
+                    "each with the operations that undo it on the current map: the page's Undo and Redo after a "
+                    "reload or in another tab. Send them as an edit with `undoes` set to the entry's revision. "
+                    "Empty for whoever may not edit the map. See docs/painter.md.",
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["get"])
+    def undo(self, request, pk=None):
+        return self.undo_history(request)
 
     @extend_schema(summary="The map's revisions, newest first", responses={200: MapRevisionSerializer(many=True),
                                                                            404: NOT_FOUND})

@@ -25,6 +25,7 @@ from django.db.models import F, Q
 from django.dispatch import Signal
 
 from documents.models import Document, Revision, StaleRevision, Written, pack, unpack
+from documents.undo import undo_summary
 from engine import edits, mapfile, rulesets
 from engine.hexgrid import Grid
 from maps import quotas
@@ -345,7 +346,7 @@ def check_name(name):
                                                       code="name-too-long")])
 
 
-def apply_edits(map_id, author, revision, operations):
+def apply_edits(map_id, author, revision, operations, undoes=None):
     """Apply edit operations to a map; the new MapRevision.
 
     ``revision`` is the revision the client saw (None: whatever is current). The edit is worked out outside any
@@ -357,7 +358,7 @@ def apply_edits(map_id, author, revision, operations):
         old, touched = map.state(), set()
         doc, summary = edits.apply(old.doc, operations, touched=touched)
         try:
-            return map_written(old, doc, touched), summary
+            return map_written(old, doc, touched), undo_summary(undoes, summary)
         except MapTooLarge as exc:
             raise edits.EditError([edits.Problem(None, f.path, f.message) for f in exc.errors]) from None
 

@@ -30,7 +30,7 @@ from hexside import throttles
 from hexside.parsers import StrictJSONParser
 from maps.api import errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
-from scenarios import scenario_maps
+from scenarios import scenario_maps, undo
 from scenarios.models import Scenario, apply_edits, library_maps, restore_revision
 from scenarios.readers import is_owner, may_edit, sides_for
 from scenarios.serializers import (
@@ -72,6 +72,10 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, MayChangeScenario]
     apply_edits = staticmethod(apply_edits)
     restore_revision = staticmethod(restore_revision)
+    undo_inverse = staticmethod(undo.inverse)
+
+    def may_edit(self, request, document):
+        return may_edit(request.user, document)
     revision_serializer = ScenarioRevisionSerializer
     revision_detail_serializer = ScenarioRevisionDetailSerializer
 
@@ -193,6 +197,18 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     @action(detail=True, methods=["post"], parser_classes=[StrictJSONParser])  # operations are JSON
     def edits(self, request, pk=None):
         return self.edit(request)
+
+    @extend_schema(
+        summary="Your undo and redo history on this scenario, rebuilt from its revisions",
+        description="Your own recent edits (the last 200 revisions are looked at, 50 entries a stack, top last), "
+                    "each with the operations that undo it on the current scenario: the page's Undo and Redo after a "
+                    "reload or in another tab. Send them as an edit with `undoes` set to the entry's revision. "
+                    "Empty for whoever may not edit the scenario. See docs/painter.md.",
+        responses={200: OpenApiTypes.OBJECT, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["get"])
+    def undo(self, request, pk=None):
+        return self.undo_history(request)
 
     @extend_schema(summary="The scenario's revisions, newest first",
                    responses={200: ScenarioRevisionSerializer(many=True), 404: NOT_FOUND})

@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from documents.models import Document, Revision, StaleRevision, Written
+from documents.undo import undo_summary
 from engine.scenarios import edits, scenariofile, visibility
 from scenarios import scenario_maps
 from scenarios.scenario_maps import library_maps
@@ -136,14 +137,14 @@ class ScenarioRevision(Revision):
         constraints = [models.UniqueConstraint(fields=["scenario", "number"], name="unique_scenario_revision_number")]
 
 
-def apply_edits(scenario_id, author, revision, operations):
+def apply_edits(scenario_id, author, revision, operations, undoes=None):
     """Apply edit operations; the new ScenarioRevision. Worked out on the scenario as read, written only if it has
     not moved on meanwhile (as for maps). Raises StaleRevision, or edits.EditError listing every problem; in both
     cases nothing is written."""
     def change(scenario):
         old = scenario.document
         doc, summary = edits.apply(old, operations, library_maps(scenario.owner))
-        return written(doc, old), summary
+        return written(doc, old), undo_summary(undoes, summary)
 
     return Scenario.edit(scenario_id, author, revision, change)
 

@@ -30,6 +30,15 @@ LIST_LIMIT = 200
 SAID = 5  # the problems a refused change of map lists; the rest are counted
 
 
+def editor_maps(scenario, reader):
+    """The library maps of the scenario the reader may see, ``[{"key", "id"}]``, for the editor's map choice
+    (an embedded map comes with the document)."""
+    try:
+        return [{"key": pin.key, "id": pin.map.pk} for pin in scenario_maps.maps_for(scenario, reader)]
+    except scenario_maps.MapsUnreadable:
+        return []
+
+
 def inches_per_hex(scenario, catalogue, reader):
     """The editor's inches per hex for a game measured in inches, from the one reckoning the checks and cards use,
     on the maps' rows (the page reads no map document: a map's own rules option is the checks' to report)."""
@@ -109,6 +118,7 @@ def scenario_page(request, pk):
         "unitClasses": catalogue.unit_classes if catalogue else (),
         "unitTypes": [[t["id"], t["name"]] for t in catalogue.unit_types.values()] if catalogue else [],
         "markerKinds": sorted(catalogue.marker_kinds() - {"control"}) + ["control"] if catalogue else [],
+        "maps": editor_maps(scenario, request.user),
     }
     gone = scenario_maps.gone_entries(scenario) if unreadable else []
     if gone:  # said in the page (map_gone), not as a problem of loading

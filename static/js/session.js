@@ -1,12 +1,15 @@
 // The edit session of a page: the one local document (what the designer sees), operations applied to it at
 // once, their inverses kept for undo, each stroke sent in the background with the revision it was made on,
 // rebased on 409 (fetch the server's copy, put the pending strokes back on top), and others' edits followed by
-// polling. Used by the painter (documents/map.js, mapKind) and the scenario editor (documents/scenario.js,
+// polling. The undo history is the designer's own recent strokes on the document, rebuilt by the server from its
+// revisions (GET .../undo/, documents/undo.py), so it survives a reload and is the same in another tab: an undo is
+// a new revision that says which revision it undoes, and a redo is the undo of that undo. Used by the painter (documents/map.js, mapKind) and the scenario editor (documents/scenario.js,
 // scenarioKind): a kind supplies the model (with apply(ops) -> {inverse}), the endpoints and how to tell a clash.
 import { get, isRefused, isStale, post } from "./lib/api.js";
 
 // `local` is what the designer sees (the server's copy with pending strokes on top); `base` is the server's copy
-// at `revision`. Strokes go out one at a time, in order. Events: state, saved, refused, offline, conflict, remote.
+// at `revision`. Strokes go out one at a time, in order. Events: state, saved, refused, offline, conflict, remote,
+// unreachable (an undo or redo whose place is gone).
 export class Session extends EventTarget {
   constructor(kind, id, document, revision) {
     super();
@@ -15,8 +18,8 @@ export class Session extends EventTarget {
     this.base = kind.model(document);
     this.local = kind.model(document);
     this.revision = revision;
-    this.pending = [];      // strokes applied locally, not yet accepted: {ops, label, entry}
-    this.undoStack = [];    // {ops, inverse, label}
+    this.pending = [];      // strokes applied locally, not yet accepted: {ops, label, entry, undoes}
+    this.undoStack = [];    // {inverse, label, revision}: revision is the one the stroke made (null until saved)
     this.redoStack = [];
     this.maxUndo = 500;
     this.sending = false;
@@ -31,38 +34,56 @@ export class Session extends EventTarget {
   commit(ops, label = "edit", { undoable = true } = {}) {
     if (!ops.length) return null;
     const { inverse } = this.local.apply(ops);
-    const entry = { ops, inverse, label };
+    const entry = { inverse, label, revision: null };
     if (undoable) {
       this.undoStack.push(entry);
       if (this.undoStack.length > this.maxUndo) this.undoStack.shift();
       this.redoStack = [];
     }
-    const stroke = { ops, label, entry: undoable ? entry : null };
+    const stroke = { ops, label, entry: undoable ? entry : null, undoes: null };
     this.pending.push(stroke);
     this.emit("state");
     this.flush();
     return stroke;
   }
 
-  // Undo sends the inverse operations as a new stroke: itself a revision, never a rewrite of history.
-  undo() {
-    const entry = this.undoStack.pop();
+  // Undo sends the inverse operations as a new stroke: itself a revision, never a rewrite of history. It names
+  // the revision it undoes; the entry it puts on the redo stack is that new revision (a redo undoes it).
+  undo() { this.reverse(this.undoStack, this.redoStack, "undo "); }
+  redo() { this.reverse(this.redoStack, this.undoStack, "redo "); }
+
+  reverse(from, to, prefix) {
+    const entry = from.at(-1);
     if (!entry) return;
-    const { inverse } = this.local.apply(entry.inverse);
-    this.redoStack.push({ ops: entry.inverse, inverse, label: entry.label });
-    this.pending.push({ ops: entry.inverse, label: "undo " + entry.label, entry: null });
+    let inverse;
+    try {
+      ({ inverse } = this.local.apply(entry.inverse));
+    } catch (err) {
+      from.pop();   // what it changed is gone (someone else removed it): nothing left to take back
+      this.emit("unreachable", { label: prefix + entry.label, message: err.message });
+      this.emit("state");
+      return;
+    }
+    from.pop();
+    const made = { inverse, label: entry.label, revision: null };
+    to.push(made);
+    this.pending.push({ ops: entry.inverse, label: prefix + entry.label, entry: made, undoes: entry });
     this.emit("state");
     this.flush();
   }
 
-  redo() {
-    const redo = this.redoStack.pop();
-    if (!redo) return;
-    const { inverse } = this.local.apply(redo.inverse);
-    this.undoStack.push({ ops: redo.inverse, inverse, label: redo.label });
-    this.pending.push({ ops: redo.inverse, label: "redo " + redo.label, entry: null });
+  // The undo and redo stacks as the server rebuilds them from the revisions, when nothing of ours is waiting
+  // (the page opening, another tab's strokes seen): the same history in every tab and after a reload.
+  async loadHistory() {
+    if (!this.kind.urls.undo || this.busy || this.conflict) return false;
+    const data = await get(this.kind.urls.undo(this.id));
+    if (this.busy || this.conflict || data.revision !== this.revision) return false;
+    const labels = this.labels();
+    const entry = (e) => ({ inverse: e.operations, label: labels[e.revision] || e.label, revision: e.revision });
+    this.undoStack = data.undo.map(entry);
+    this.redoStack = data.redo.map(entry);
     this.emit("state");
-    this.flush();
+    return true;
   }
 
   async flush() {
@@ -74,9 +95,12 @@ export class Session extends EventTarget {
         const stroke = this.pending[0];
         const t0 = performance.now();
         try {
-          const answer = await post(this.kind.urls.edits(this.id), { revision: this.revision, operations: stroke.ops });
+          const body = { revision: this.revision, operations: stroke.ops };
+          if (stroke.undoes && stroke.undoes.revision) body.undoes = stroke.undoes.revision;
+          const answer = await post(this.kind.urls.edits(this.id), body);
           this.base.apply(stroke.ops);
           this.revision = answer.revision;
+          if (stroke.entry) { stroke.entry.revision = answer.revision; this.keepLabel(answer.revision, stroke.entry.label); }
           this.pending.shift();
           saved = true;
           this.emit("saved", { stroke, answer, ms: performance.now() - t0, at: performance.now() });
@@ -102,9 +126,31 @@ export class Session extends EventTarget {
   // The server refused a stroke: say why, and take it back off the screen (and the undo stack).
   refuse(stroke, err) {
     this.pending.shift();
-    if (stroke.entry) this.undoStack = this.undoStack.filter((e) => e !== stroke.entry);
+    this.forget(stroke);
     this.rebuild();
     this.emit("refused", { stroke, errors: (err.body && err.body.errors) || [], message: err.message });
+  }
+
+  // The page's own words for its strokes ("place sq in E5"), kept in this browser by revision, so that the Undo
+  // button says them after a reload too; the server's summary is the label elsewhere.
+  labels() {
+    try { return JSON.parse(localStorage.getItem(`hexside-labels:${this.kind.name}:${this.id}`)) || {}; } catch { return {}; }
+  }
+
+  keepLabel(revision, label) {
+    try {
+      const labels = this.labels();
+      labels[revision] = label;
+      const kept = Object.keys(labels).map(Number).sort((a, b) => b - a).slice(0, 200);
+      localStorage.setItem(`hexside-labels:${this.kind.name}:${this.id}`, JSON.stringify(Object.fromEntries(kept.map((n) => [n, labels[n]]))));
+    } catch { /* no storage: the server's summaries are the labels */ }
+  }
+
+  // A stroke that did not happen leaves neither stack.
+  forget(stroke) {
+    if (!stroke.entry) return;
+    this.undoStack = this.undoStack.filter((e) => e !== stroke.entry);
+    this.redoStack = this.redoStack.filter((e) => e !== stroke.entry);
   }
 
   // The local view again: the server's copy with the strokes still pending on top.
@@ -153,7 +199,7 @@ export class Session extends EventTarget {
     this.conflict = null;
     if (!keepMine) {
       this.pending = this.pending.filter((s) => s !== conflict.stroke);
-      if (conflict.stroke.entry) this.undoStack = this.undoStack.filter((e) => e !== conflict.stroke.entry);
+      this.forget(conflict.stroke);
       this.rebuild();
     }
     this.emit("state");
@@ -170,6 +216,7 @@ export class Session extends EventTarget {
       const data = now.document ? now : await this.fetchCurrent();
       if (this.busy || data.revision === this.revision) return false;
       await this.takeCurrent(data);
+      await this.loadHistory().catch(() => false);   // another tab of ours may have stroked
       this.emit("state");
       return true;
     } finally {
@@ -183,6 +230,7 @@ export class Session extends EventTarget {
     await post(this.kind.urls.restore(this.id, number), { revision: this.revision });
     this.undoStack = []; this.redoStack = [];
     await this.takeCurrent();
+    await this.loadHistory().catch(() => false);
     this.emit("state");
   }
 

@@ -22,6 +22,7 @@ export function wireSession(session, { canEdit = true, onConflict = () => {}, on
     const errors = problems({ errors: e.detail.errors });
     banner("error", `The server refused “${e.detail.stroke.label}”; it was taken back.`, errors.length ? errors : [e.detail.message]);
   });
+  session.addEventListener("unreachable", (e) => banner("error", `Cannot ${e.detail.label}: what it changed is no longer there (${e.detail.message}); it was left out of the history.`));
   session.addEventListener("offline", (e) => banner("warn", `Not saved yet: ${e.detail.error.message}. Trying again…`));
   session.addEventListener("conflict", (e) => {
     const { stroke, items } = e.detail;
@@ -31,6 +32,7 @@ export function wireSession(session, { canEdit = true, onConflict = () => {}, on
       [["Keep mine", answer(true)], ["Keep theirs", answer(false)]]);
     onConflict(e.detail);
   });
+  if (canEdit) session.loadHistory().catch(() => {});   // the undo history of earlier visits and other tabs
   window.addEventListener("beforeunload", (e) => { if (session.busy) { e.preventDefault(); e.returnValue = ""; } });
   show();
 }

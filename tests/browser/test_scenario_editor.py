@@ -89,7 +89,7 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
     page.fill("#oob tr[data-unit='unit-2'] input[aria-label=unit]", "Leader")
     page.locator("#oob tr[data-unit='unit-2'] input[aria-label=unit]").dispatch_event("change")
     r = saved_after(page, r)
-    page.check("#oob tr[data-unit='unit-2'] input[aria-label=leader]")
+    page.check("#oob tr[data-unit-more='unit-2'] input[aria-label=leader]")
     r = saved_after(page, r)
     assert "4 units" in page.inner_text("#oob-counts")
     side = document(scenario.pk)["sides"][0]

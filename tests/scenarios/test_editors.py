@@ -164,3 +164,26 @@ def test_an_editor_does_not_read_the_owners_private_map_through_a_job(people, ma
     board.published = True
     board.save(update_fields=["published"])
     assert helper.get(f"/api/jobs/{job.pk}/").status_code == 200
+
+
+def test_each_editor_undoes_their_own_changes_and_a_reader_has_no_history(people, private):
+    """The undo history (GET .../undo/, documents/undo.py) is the requester's own strokes, for whoever may edit."""
+    owner, helper = client_of(people["author"]), client_of(people["helper"])
+    assert owner.post(f"/api/scenarios/{private.pk}/editors/", {"username": "helper"},
+                      format="json").status_code == 201
+    url = f"/api/scenarios/{private.pk}/"
+    mine = owner.post(url + "edits/", {"revision": 1, "operations": [
+        {"op": "set", "path": "title", "value": "Owner's"}]}, format="json").json()["revision"]
+    theirs = helper.post(url + "edits/", {"revision": mine, "operations": [
+        {"op": "set", "path": "sides[1].name", "value": "Helper's"}]}, format="json").json()["revision"]
+    assert [e["revision"] for e in owner.get(url + "undo/").json()["undo"]] == [mine]
+    assert [e["revision"] for e in helper.get(url + "undo/").json()["undo"]] == [theirs]
+    # The owner's undo puts back the title only: the helper's change after it stays.
+    entry = owner.get(url + "undo/").json()["undo"][-1]
+    assert owner.post(url + "edits/", {"revision": theirs, "operations": entry["operations"], "undoes": mine},
+                      format="json").status_code == 200
+    document = Scenario.objects.get(pk=private.pk).document
+    assert document["title"] == "Small test" and document["sides"][1]["name"] == "Helper's"
+    Scenario.objects.filter(pk=private.pk).update(published=True)
+    reader = client_of(people["rival"]).get(url + "undo/")
+    assert reader.status_code == 200 and reader.json()["undo"] == [] and reader.json()["redo"] == []

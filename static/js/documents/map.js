@@ -301,6 +301,7 @@ export const mapKind = {
     edits: (id) => `/api/maps/${id}/edits/`,
     current: (id) => `/api/maps/${id}/current/`,
     restore: (id, n) => `/api/maps/${id}/revisions/${n}/restore/`,
+    undo: (id) => `/api/maps/${id}/undo/`,
   },
   model: (document) => new MapModel(clone(document)),
   footprint, stateOf, describeClash,

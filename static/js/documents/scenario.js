@@ -145,6 +145,7 @@ export const scenarioKind = {
     edits: (id) => `/api/scenarios/${id}/edits/`,
     current: (id) => `/api/scenarios/${id}/`,   // small: the whole scenario is its own revision check
     restore: (id, n) => `/api/scenarios/${id}/revisions/${n}/restore/`,
+    undo: (id) => `/api/scenarios/${id}/undo/`,
   },
   model: (document) => new ScenarioModel(clone(document)),
   footprint, stateOf, describeClash,

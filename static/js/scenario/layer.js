@@ -1,6 +1,7 @@
 // What the scenario editor draws over the map: the play area, TOCS perimeters, setup zones, sight lines, entry
 // hexes, markers, objectives, counters (stacks fan out) and the checks' findings, all from the local document.
 import { abbreviation } from "./forms.js";
+import { outsideZones } from "./zones.js";
 
 export function drawScenario(ctx, ed) {
   const view = ed.view, g = ed.grid, res = view.scale;
@@ -114,6 +115,16 @@ export function drawScenario(ctx, ed) {
         ctx.fillStyle = "#ffd84d"; ctx.fill(); ctx.lineWidth = 1 / res; ctx.strokeStyle = "#111"; ctx.stroke();
       }
     });
+  }
+  // Counters outside their side's setup zone: a dashed red ring and a "!" at once, before any check is run.
+  const astray = ed.astray || outsideZones(ed.doc);
+  for (const a of astray) {
+    const h = ed.hexOf(a.hex); if (!h) continue;
+    outline([h], "#d00000", 3.5, [5 / res, 3 / res]);
+    const [x, y] = g.centre(...h);
+    ctx.beginPath(); ctx.arc(x + 0.5, y - 0.45, 0.2, 0, 2 * Math.PI); ctx.fillStyle = "#d00000"; ctx.fill();
+    ctx.fillStyle = "#fff"; ctx.font = `bold ${Math.max(8, 0.3 * res) / res}px system-ui`;
+    ctx.fillText("!", x + 0.5, y - 0.44);
   }
   // Findings: every hex named by a finding outlined in red; the chosen one thicker.
   const found = ed.findings.filter((f) => f.hex).map((f) => ed.hexOf(f.hex)).filter(Boolean);

@@ -23,6 +23,7 @@ import { objective } from "./tools/objectives.js";
 import { place, placeUnit, remove, turn } from "./tools/placements.js";
 import { perimeter, zone } from "./tools/zones.js";
 import { words } from "./words.js";
+import { outsideZones } from "./zones.js";
 
 const pan = { id: "pan", name: "Pan", edit: false };
 const TOOLS = [pan, zone, place, remove, turn, objective, marker, entry, perimeter];
@@ -62,11 +63,12 @@ class ScenarioEditor {
     if (!first.document && this.config.map == null) {
       throw Object.assign(new Error(this.config.mapProblem || "its map is not available"), { whole: !!this.config.mapGone });
     }
-    const mapDocument = first.document || (await get(urls.map(this.config.map))).document;
+    this.mainKey = this.mapKey = first.key;
+    const mapDocument = await this.mapDocument(first.key);
     const ruleset = (await get(urls.ruleset(this.config.ruleset))).ruleset;
     this.styles = new Styles(ruleset);
     this.model = new MapModel(mapDocument);
-    this.grid = this.model.grid;
+    this.grid = this.mainGrid = this.model.grid;
     // The catalogue's one reckoning (the server's, in the page's config); a scale the designer typed wins.
     this.inchesPerHex = this.doc.rules.inches_per_hex || this.config.inchesPerHex || null;
     this.view = new MapView($("#map-canvas"), this.model, this.styles);
@@ -75,6 +77,7 @@ class ScenarioEditor {
     this.bindCanvas();
     this.bindSession();
     $("#fit").addEventListener("click", () => this.view.fit());
+    this.buildMapChoice();
     $("#run-checks").addEventListener("click", () => runChecks(this));
     $("#run-sight").addEventListener("click", () => runSight(this));
     document.addEventListener("keydown", (e) => {
@@ -117,11 +120,56 @@ class ScenarioEditor {
   }
 
   // -- the map --------------------------------------------------------------------------------------------
+  // Every map of the scenario can be shown, one at a time: the main map's hexes are written "C4", another
+  // map's "key:C4" (docs/scenario-format.md); what is drawn and what the tools write are the shown map's.
   hexOf(ref) {
-    if (typeof ref !== "string" || ref.includes(":")) return null;   // hexes of other maps are not drawn here
-    try { return this.grid.parseLabel(ref); } catch { return null; }
+    if (typeof ref !== "string") return null;
+    const at = ref.indexOf(":"), key = at < 0 ? this.mainKey : ref.slice(0, at);
+    if (key !== this.mapKey) return null;   // a hex of a map not shown
+    try { return this.grid.parseLabel(at < 0 ? ref : ref.slice(at + 1)); } catch { return null; }
   }
-  label(col, row) { return this.grid.label(col, row); }
+  label(col, row) {
+    const label = this.grid.label(col, row);
+    return this.mapKey === this.mainKey ? label : `${this.mapKey}:${label}`;
+  }
+
+  // A map's document: embedded in the scenario, or the library map's (config.maps, from the page's view).
+  async mapDocument(key) {
+    const entry = this.doc.maps.find((m) => m.key === key);
+    if (entry && entry.document) return entry.document;
+    const library = (this.config.maps || []).find((m) => m.key === key);
+    const id = library ? library.id : key === this.mainKey ? this.config.map : null;
+    if (id == null) throw new Error(`the map “${entry && (entry.name || key)}” is not yours to read`);
+    return (await get(urls.map(id))).document;
+  }
+
+  buildMapChoice() {
+    const choice = $("#map-choice"), maps = this.doc.maps;
+    $("#map-choice-label").hidden = maps.length < 2;
+    choice.replaceChildren(...maps.map((m, i) => el("option", { value: m.key },
+      `${m.name || (m.document && m.document.name) || m.key}${i === 0 ? " (main)" : ""}`)));
+    choice.value = this.mapKey;
+    choice.onchange = () => this.showMap(choice.value).catch((err) => {
+      choice.value = this.mapKey;
+      this.banner(`That map cannot be shown: ${err.message}`);
+    });
+  }
+
+  async showMap(key) {
+    if (key === this.mapKey) return;
+    const model = new MapModel(await this.mapDocument(key));
+    if (this.tool.cancel) this.tool.cancel();
+    this.mapKey = key;
+    this.model = model;
+    this.grid = model.grid;
+    this.lastHex = null;
+    this.view.model = model;
+    this.view.cache = null;
+    model.onChange((what) => this.view.invalidate(what));
+    this.view.invalidate({ all: true });
+    this.view.fit();
+    document.body.dataset.map = key;
+  }
 
   // Facings a counter may have: Assault's vertices 0-5, else the grid's hexsides.
   facings() { return this.config.game === "assault" ? [0, 1, 2, 3, 4, 5] : [...this.grid.sides]; }
@@ -198,9 +246,21 @@ class ScenarioEditor {
     return parts.join(" · ");
   }
 
+  // Placements outside their zone, listed above the tabs (a click shows the hex); drawn by layer.js.
+  showAstray() {
+    this.astray = outsideZones(this.doc);
+    const box = $("#zone-flags");
+    box.hidden = !this.astray.length;
+    box.replaceChildren(...this.astray.map((a) => el("li", {
+      "data-hex": a.hex, title: "Show this hex",
+      onclick: () => { this.activeFinding = { hex: a.hex }; this.view.request(); },
+    }, a.message)));
+  }
+
   // -- the panels -----------------------------------------------------------------------------------------
   render() {
     $("#scenario-title").textContent = this.doc.title;
+    this.showAstray();
     const tabs = $("#tabs");
     tabs.replaceChildren();
     const tab = (key, text) => el("button", { type: "button", role: "tab", "aria-selected": String(this.tab === key),

@@ -60,7 +60,7 @@ export function scenarioPanel(ed) {
 
 // The play area is the rectangle between two corner hexes; both empty is the whole map.
 function setPlayArea(ed, which, label) {
-  const g = ed.grid, corners = ed.doc.play_area ? [...ed.doc.play_area.corners]
+  const g = ed.mainGrid || ed.grid, corners = ed.doc.play_area ? [...ed.doc.play_area.corners]
     : [g.label(0, 0), g.label(g.columns - 1, g.rows - 1)];
   corners[which] = label.trim().toUpperCase();
   const whole = corners.every((c) => !c);

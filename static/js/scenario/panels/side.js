@@ -27,8 +27,11 @@ export function sidePanel(ed, i) {
     `${total} units: ${placed} placed, ${arriving} arriving, ${Math.max(0, total - placed - arriving)} free in the zone`)));
   const extra = ed.config.oobExtra || [];
   const types = [["", "— (not checked)"], ...(ed.config.unitTypes || []), ...(ed.doc.unit_types || []).map((t) => [t.id, `${t.name} (own)`])];
-  const head = ["Unit", "Name", "Count", "Class", "Type", "Quality", "Leader", "Formation", "Hidden", ...extra.map((k) => k.replaceAll("_", " ")), "Placed", ""];
+  // Each unit is two rows, so that the table fits the side panel without sideways scrolling (1366 px): what
+  // names and counts it, then its class, type, quality, leader, formation, hidden and the game's own fields.
+  const head = ["Unit", "Name", "Count", "Placed", ""];
   const table = el("table", { class: "oob", id: "oob" }, el("tr", {}, ...head.map((h) => el("th", {}, h))));
+  const labelled = (text, input) => el("label", { class: "oob-field" }, text, " ", input);
   side.oob.forEach((u, j) => {
     const up = `${path}.oob[${j}]`;
     const setKey = (k, v) => ed.set(`${up}.${k}`, v);   // labelled in words (scenario/words.js)
@@ -38,22 +41,24 @@ export function sidePanel(ed, i) {
       el("td", {}, el("input", { type: "text", value: u.unit, "aria-label": "unit", onchange: (e) => setKey("unit", e.target.value) })),
       el("td", {}, el("input", { type: "text", value: u.name, "aria-label": "name", onchange: (e) => setKey("name", e.target.value) })),
       el("td", {}, el("input", { type: "number", min: 1, value: u.count, "aria-label": "count", onchange: (e) => setKey("count", numberOrNull(e.target.value)) })),
-      el("td", {}, selectBare(u.class, (ed.config.unitClasses || []).map((c) => [c, c]), (v) => setKey("class", v))),
-      el("td", {}, selectBare(u.type, types, (v) => setKey("type", v || null))),
-      el("td", {}, selectBare(u.quality, [["", "—"], ...(ed.config.qualities || []).map((q) => [q, q])], (v) => setKey("quality", v || null))),
-      el("td", {}, el("input", { type: "checkbox", checked: u.leader, "aria-label": "leader", onchange: (e) => setKey("leader", e.target.checked) })),
-      el("td", {}, el("input", { type: "text", value: u.formation || "", "aria-label": "formation", onchange: (e) => setKey("formation", e.target.value || null) })),
-      el("td", {}, el("input", { type: "checkbox", checked: u.hidden, "aria-label": "hidden", onchange: (e) => setKey("hidden", e.target.checked) })),
-      ...extra.map((k) => el("td", {}, el("input", { type: "text", value: u[k] ?? "", "aria-label": k, onchange: (e) => {
-        const v = e.target.value; setKey(k, v === "" ? null : (v === "true" ? true : v === "false" ? false : (isNaN(Number(v)) ? v : Number(v))));
-      } }))),
       el("td", { class: "counts" }, `${counts.placed[u.id] || 0}+${counts.arriving[u.id] || 0}/${u.count}`),
       el("td", {}, el("span", { class: "row" },
         el("button", { type: "button", class: "small", title: "Copy", onclick: () => copyUnit(ed, j) }, "⧉"),
         el("button", { type: "button", class: "small", title: "Up", disabled: j === 0, onclick: () => ed.send([{ op: "move", path: `${path}.oob`, from: j, to: j - 1 }], "reorder the OOB") }, "↑"),
         el("button", { type: "button", class: "small", title: "Down", disabled: j === side.oob.length - 1, onclick: () => ed.send([{ op: "move", path: `${path}.oob`, from: j, to: j + 1 }], "reorder the OOB") }, "↓"),
         el("button", { type: "button", class: "small", title: "Remove (and its counters)", onclick: () => removeUnit(ed, j) }, "✕"))));
-    table.append(row);
+    const more = el("tr", { class: "oob-more" + (ed.selectedUnit === u.id ? " selected" : ""), "data-unit-more": u.id },
+      el("td", { colspan: head.length }, el("div", { class: "oob-fields" },
+        labelled("Class", selectBare(u.class, (ed.config.unitClasses || []).map((c) => [c, c]), (v) => setKey("class", v))),
+        labelled("Type", selectBare(u.type, types, (v) => setKey("type", v || null))),
+        labelled("Quality", selectBare(u.quality, [["", "—"], ...(ed.config.qualities || []).map((q) => [q, q])], (v) => setKey("quality", v || null))),
+        el("label", { class: "oob-field" }, el("input", { type: "checkbox", checked: u.leader, "aria-label": "leader", onchange: (e) => setKey("leader", e.target.checked) }), " Leader"),
+        labelled("Formation", el("input", { type: "text", value: u.formation || "", "aria-label": "formation", onchange: (e) => setKey("formation", e.target.value || null) })),
+        el("label", { class: "oob-field" }, el("input", { type: "checkbox", checked: u.hidden, "aria-label": "hidden", onchange: (e) => setKey("hidden", e.target.checked) }), " Hidden"),
+        ...extra.map((k) => labelled(k.replaceAll("_", " "), el("input", { type: "text", value: u[k] ?? "", "aria-label": k, onchange: (e) => {
+          const v = e.target.value; setKey(k, v === "" ? null : (v === "true" ? true : v === "false" ? false : (isNaN(Number(v)) ? v : Number(v))));
+        } }))))));
+    table.append(row, more);
   });
   box.append(el("div", { class: "oob-wrap" }, table), el("button", { type: "button", id: "add-unit", onclick: () => addUnit(ed) }, "+ Unit"));
   box.append(el("p", { class: "muted" }, "Click a row (outside its fields) to pick it for the Place tool, or drag it onto the map."));
