@@ -203,7 +203,8 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
     assert page.locator("#oob tr[data-unit]").count() == 4
     assert page.inner_text("#withheld") == "Hidden from you: 2 hidden units, 1 hidden marker."
     assert "Hidden from you" in page.inner_text("#hidden-from-you")
-    assert page.locator("#victory .sentence").all_inner_texts()[1].startswith("(a) score 3 VP for Hill 112 crest (P10)")
+    assert page.locator("#victory .sentence").all_inner_texts()[1].startswith(
+        "(a) control one of Hill 112 crest (P10) or The Cornfield wood (O9)")
     # Zoom on the crest, where the German stack and the objective are.
     page.evaluate("""() => { const e = window.scenarioEditor, [c, r] = e.grid.parseLabel('P9'),
         [x, y] = e.grid.centre(c, r); e.view.scale = 48; e.view.ox = e.view.width / 2 - x * 48;
