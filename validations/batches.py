@@ -90,8 +90,8 @@ def start_import(user, uploads, ruleset="", address=""):
 
 
 def needs_step(row):
-    """Whether "Open as my map" goes through the mapping step: the file needed a proposal (codes left open and
-    flagged only come from one)."""
+    """Whether "Open as my map" goes through the mapping step: a community map with terrain codes, whose
+    proposal (stored whether or not the default mapping fitted) the designer checks before anything is made."""
     return bool(row.mapping) and row.document is not None
 
 

@@ -100,8 +100,9 @@ PROPOSABLE = ("unmapped-terrain", "level-out-of-range")
 
 def validate_proposed(upload, *, ruleset=None, mapping=None, limits=None, los_pairs=checks.DEFAULT_PAIRS,
                       los_seconds=checks.DEFAULT_SECONDS, propose=True):
-    """validate_upload(), and when the default mapping leaves source codes unmapped or levels out of range (and
-    the designer gave no mapping), the file converted again with a proposed one (engine/importers/suggest.py):
+    """validate_upload(), with a proposed mapping for a community map's terrain codes (engine/importers/suggest.py),
+    and when the default mapping leaves codes unmapped or levels out of range (and the designer gave no
+    mapping), the file converted again with that proposal:
     (doc or None, findings, source format, proposal or None, files to keep beside the map: a VASSAL board's
     image, by the name its background entry gives). Nothing becomes open ground without a finding
     saying so: the proposal's flagged codes are ``terrain-left-open`` warnings naming their hexes."""
@@ -110,10 +111,11 @@ def validate_proposed(upload, *, ruleset=None, mapping=None, limits=None, los_pa
 
     result = importers.convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits)
     proposal = None
-    if propose and mapping is None and result.survey is not None and any(
-            f.code in PROPOSABLE and f.severity == "error" for f in result.findings):
+    if propose and mapping is None and result.survey is not None and result.survey["codes"]:
+        # Every community map with terrain codes gets its proposal, for the mapping step; the file is converted
+        # with it only when the default mapping did not fit.
         proposal = suggest.proposal_for(result, upload.name, ruleset, limits)
-        if proposal is not None:
+        if proposal is not None and any(f.code in PROPOSABLE and f.severity == "error" for f in result.findings):
             result = None  # the default conversion is let go before the second is made
             result = importers.convert_upload(upload, ruleset=ruleset, mapping=proposal, limits=limits)
             unsure = [code for code, entry in proposal["terrain"].items()

@@ -145,7 +145,9 @@ def test_a_zip_of_tiled_megamek_and_a_two_board_module_through_the_import_page( 
     assert set(rows) == {"tiled/hex-final.tmx", "megamek/14x14 Ravine.board", "vassal/two-boards.vmod#Map",
                          "vassal/two-boards.vmod#North"}
     assert all(r.verdict != "invalid" for r in rows.values()), {n: r.groups for n, r in rows.items()}
-    assert rows["tiled/hex-final.tmx"].source_format == "tiled" and not rows["tiled/hex-final.tmx"].mapping
+    tiled = rows["tiled/hex-final.tmx"]  # the default mapping fits it: proposed as it is, to check in the step
+    assert tiled.source_format == "tiled" and all(e["confidence"] >= 0.9 for e in tiled.mapping["terrain"].values())
+    assert not any(g["code"] == "proposed-mapping" for g in tiled.groups)
 
     # The MegaMek board's elevations do not fit: its mapping step proposes a scale, and the preview shows it.
     ravine = rows["megamek/14x14 Ravine.board"]

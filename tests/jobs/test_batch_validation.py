@@ -82,6 +82,9 @@ def test_a_zip_is_checked_file_by_file_and_reported(user, user_client, jobs_isol
     assert broken["findings"][0]["code"] == "bad-json" and "line 1" in broken["findings"][0]["message"]
     tiled = files["cherry/hex-final.tmx"]
     assert tiled["source_format"] == "tiled" and tiled["can_open"]
+    # a community map's terrain is checked in the mapping step even when the default mapping fits; a Hexside
+    # map opens at once
+    assert tiled["mapping_step"] and files["hexside/hill-112.json"]["mapping_step"] is None
     for entry in report["files"]:
         assert entry["verdict"] in ("ok", "warnings", "invalid")
         assert (entry["verdict"] == "ok") == (entry["findings"] == [])
