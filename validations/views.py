@@ -122,6 +122,7 @@ def mapping_page(request, pk, index):
             codes.append({"code": code, "count": entry.get("count", 0), "hexes": entry.get("hexes", []),
                           "choice": choice, "proposed": proposed, "confidence": entry.get("confidence", 1.0),
                           "reason": entry.get("reason", ""), "extra": extra, "flagged": choice == mapsteps.FLAG,
+                          "picture": entry.get("picture") if isinstance(entry, dict) else None,
                           "level": entry.get("level") if isinstance(entry, dict) else None,
                           "storeys": entry.get("storeys") if isinstance(entry, dict) else None})
         levels = proposal.get("levels", {})

@@ -27,7 +27,8 @@ from engine.importers.errors import Refused, finding
 FOLDER = Path(__file__).resolve().parent / "mappings"
 DEFAULT_RULESET = "ost"
 KEYS = ("source", "ruleset", "note", "levels", "terrain")
-INFORMATION = ("confidence", "count", "hexes", "reason", "source_range", "note")  # read by people, not the mapping
+# read by people (and the mapping step), not by the mapping
+INFORMATION = ("confidence", "count", "hexes", "reason", "source_range", "note", "picture")
 
 
 @dataclass(frozen=True)

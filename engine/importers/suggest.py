@@ -171,10 +171,13 @@ def propose(result, context):
     """The proposed mapping (a dict, JSON-ready) for a conversion that surveyed its source."""
     mapping = mappings.resolve(context)
     survey = result.survey or {"codes": {}, "elevations": None}
+    pictures = survey.get("pictures") or {}
     terrain = {}
     for code, seen in sorted(survey["codes"].items(), key=lambda item: (-item[1]["count"], item[0])):
         terrain[code] = {**propose_code(code, mapping, result.source_format), "count": seen["count"],
                          "hexes": seen["hexes"]}
+        if code in pictures:  # the tile's picture, for the mapping step (Tiled tilesets)
+            terrain[code]["picture"] = pictures[code]
     return {"source": result.source_format, "ruleset": mapping.catalogue.id,
             "note": "proposed by Hexside (engine/importers/suggest.py): check each entry, above all those with a "
                     "low confidence or a flag, then import with it",

@@ -46,6 +46,9 @@ class Tileset:
         self.missing = False
         self.tiles = {}  # local id -> (code, level, storeys)
         self.tilecount = None
+        self.atlas = None  # (image, tile width, tile height, spacing, margin, columns) of a tileset image
+        self.images = {}  # local id -> image of an image-collection tile
+        self.base = None  # the tileset file's path, which its images are relative to (None: the map's)
 
     def code(self, local):
         """(code, level, storeys) of a tile; a tile that gives a level or storeys and no terrain has code None."""
@@ -134,10 +137,12 @@ class Reader:
             tileset = Tileset(posixpath.basename(source), firstgid, source)
             path = context.resolve(source)
             if path in self.external:  # a tileset named again (by another firstgid) is read once
-                tileset.name, tileset.tiles, tileset.tilecount, tileset.missing = self.external[path]
+                (tileset.name, tileset.tiles, tileset.tilecount, tileset.missing, tileset.atlas, tileset.images,
+                 tileset.base) = self.external[path]
                 self.tilesets.append(tileset)
                 return
             path, data = context.sibling(source)
+            tileset.base = path
             if data is None:
                 tileset.missing = True
             else:
@@ -151,7 +156,8 @@ class Reader:
                     tileset.missing = True
                 for f in sub.findings:
                     context.error(f"tileset {source}", f.message, code=f.code)
-            self.external[path] = (tileset.name, tileset.tiles, tileset.tilecount, tileset.missing)
+            self.external[path] = (tileset.name, tileset.tiles, tileset.tilecount, tileset.missing, tileset.atlas,
+                                   tileset.images, tileset.base)
         else:
             tileset = Tileset("tileset", firstgid)
             read_inline(tileset)
@@ -321,6 +327,10 @@ def read_xml_tileset(element, tileset, context):
     tileset.name = element.get("name") or tileset.name
     if element.get("tilecount"):
         tileset.tilecount = integer(element.get("tilecount"), context, "tileset", "the tile count", 0, None)
+    atlas = element.find("image")
+    if atlas is not None and atlas.get("source"):
+        tileset.atlas = (atlas.get("source"), *(_int(element.get(k)) for k in ("tilewidth", "tileheight", "spacing",
+                                                                               "margin", "columns")))
     terrains = [t.get("name") for t in element.findall("terraintypes/terrain")]
     for tile in element.findall("tile"):
         local = integer(tile.get("id"), context, "tileset", "a tile id", 0, None)
@@ -331,6 +341,8 @@ def read_xml_tileset(element, tileset, context):
                 int(corners[0]) < len(terrains):
             corner = terrains[int(corners[0])]
         image = tile.find("image")
+        if image is not None and image.get("source"):
+            tileset.images[local] = image.get("source")
         tileset.tiles[local] = tile_code(props, tile.get("type") or tile.get("class"), corner,
                                          image.get("source") if image is not None else None)
 
@@ -479,6 +491,9 @@ def read_json_tileset(data, tileset):
     tileset.name = str(data.get("name") or tileset.name)
     if isinstance(data.get("tilecount"), int):
         tileset.tilecount = data["tilecount"]
+    if isinstance(data.get("image"), str):
+        tileset.atlas = (data["image"], *(_int(data.get(k)) for k in ("tilewidth", "tileheight", "spacing", "margin",
+                                                                       "columns")))
     terrains = [t.get("name") for t in data.get("terrains") or [] if isinstance(t, dict)]
     legacy = data.get("tileproperties") if isinstance(data.get("tileproperties"), dict) else {}
     for key, props in legacy.items():
@@ -496,6 +511,8 @@ def read_json_tileset(data, tileset):
         if isinstance(corners, list) and len(corners) == 4 and len(set(corners)) == 1 and \
                 isinstance(corners[0], int) and 0 <= corners[0] < len(terrains):
             corner = terrains[corners[0]]
+        if isinstance(tile.get("image"), str):
+            tileset.images[tile["id"]] = tile["image"]
         tileset.tiles[tile["id"]] = tile_code(json_properties(tile.get("properties") or [], 0),
                                               tile.get("type") or tile.get("class"), corner, tile.get("image"))
 
@@ -631,6 +648,7 @@ def build(reader, context):
                                    "stagger": stagger, **grid_kwargs}, name=name)
     tilesets = sorted(reader.tilesets, key=lambda t: t.firstgid)
     tiles = {}  # gid with flags -> ("code", code, level) | ("missing", source) | ("orphan", gid)
+    seen = {}  # code -> (tileset, local id) of its first tile, for its picture in a proposed mapping
 
     def tile(raw):
         if raw not in tiles:
@@ -642,6 +660,9 @@ def build(reader, context):
                 tiles[raw] = ("missing", tileset.source)
             else:
                 tiles[raw] = ("code", *tileset.code(gid - tileset.firstgid))
+                code = tiles[raw][1]
+                if code is not None and code not in seen and len(seen) < MAX_PICTURES:
+                    seen[code] = (tileset, gid - tileset.firstgid)
         return tiles[raw]
 
     stacks = {}  # one hex's gids, bottom layer first -> (codes, level, storeys, flipped, [("missing"|"orphan", ..)])
@@ -702,4 +723,68 @@ def build(reader, context):
         "pixels_per_unit": [round(sx, 6), round(sy, 6)], "flipped_tiles": flipped,
         "ignored_layers": dict(sorted(reader.ignored.items())),
     }
-    return builder.build()
+    doc = builder.build()
+    if context.survey is not None:
+        context.survey["pictures"] = tile_pictures(seen, context)
+    return doc
+
+
+MAX_PICTURES = 200  # source codes given a picture in a proposed mapping
+PICTURE_PX = 48
+
+
+def _int(value):
+    try:
+        return max(0, int(value))
+    except (TypeError, ValueError):
+        return 0
+
+
+def tile_pictures(seen, context):
+    """{code: a small PNG data URI of its tile}, cut from its tileset's image, for the mapping step to show. A
+    picture is a help, never a finding: a tile whose image cannot be read has none."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    images, out = {}, {}
+    for code, (tileset, local) in seen.items():
+        try:
+            if local in tileset.images:
+                ref, box = tileset.images[local], None
+            elif tileset.atlas is not None:
+                ref, width, height, spacing, margin, columns = tileset.atlas
+                if not (width and height):
+                    continue
+                columns = columns or 1
+                x = margin + (local % columns) * (width + spacing)
+                y = margin + (local // columns) * (height + spacing)
+                box = (x, y, x + width, y + height)
+            else:
+                continue
+            path = context.resolve(ref, tileset.base)
+            if path not in images:
+                _, data = context.sibling(ref, tileset.base)
+                image = None
+                if data is not None and len(images) < 20:
+                    opened = Image.open(io.BytesIO(data))
+                    if opened.width * opened.height <= context.limits.max_image_pixels:
+                        image = opened.convert("RGBA")
+                images[path] = image
+            image = images[path]
+            if image is None:
+                continue
+            if box is not None:
+                if box[2] > image.width or box[3] > image.height:
+                    continue
+                picture = image.crop(box)
+            else:
+                picture = image.copy()
+            picture.thumbnail((PICTURE_PX, PICTURE_PX))
+            buffer = io.BytesIO()
+            picture.save(buffer, "PNG")
+            out[code] = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+        except Exception:  # noqa: BLE001, S112 - a picture is a help: one that cannot be cut is left out
+            continue
+    return out

@@ -115,3 +115,25 @@ def test_a_file_missing_its_tileset_is_proposed_with_the_reason_it_is_refused():
     upload.files = {}
     proposal, findings = suggest(upload, ruleset="ost")
     assert "missing-tileset" in {f.code for f in findings}
+
+
+@pytest.mark.parametrize("path", [COMMUNITY / "Yanrishatum+cherry-jam" / "hex-final.tmx",  # a tileset image
+                                  COMMUNITY / "adrien-bon+bevy_ecs_tiled" / "maps" / "hexagonal"
+                                  / "finite_flat_top_odd.tmx"],  # an image per tile
+                         ids=["atlas", "collection"])
+def test_a_tiled_codes_proposal_carries_its_tiles_picture(path):
+    import base64
+    import io
+
+    from PIL import Image
+
+    upload = expand(path.name, path.read_bytes())[0]
+    upload.files = DiskFiles(path.parent)
+    proposal, _ = suggest(upload)
+    pictures = {code: entry["picture"] for code, entry in proposal["terrain"].items()}
+    assert pictures and all(p.startswith("data:image/png;base64,") for p in pictures.values())
+    decoded = {code: Image.open(io.BytesIO(base64.b64decode(p.split(",", 1)[1]))) for code, p in pictures.items()}
+    assert all(0 < max(i.size) <= 48 for i in decoded.values())
+    assert len({i.tobytes() for i in decoded.values()}) == len(decoded)  # each code its own tile
+    again = convert(path.name, path.read_bytes(), files=DiskFiles(path.parent), mapping=proposal)
+    assert again.ok  # the picture is information, which the mapping reader passes over

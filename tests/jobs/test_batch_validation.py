@@ -85,6 +85,8 @@ def test_a_zip_is_checked_file_by_file_and_reported(user, user_client, jobs_isol
     # a community map's terrain is checked in the mapping step even when the default mapping fits; a Hexside
     # map opens at once
     assert tiled["mapping_step"] and files["hexside/hill-112.json"]["mapping_step"] is None
+    step = user_client.get(tiled["mapping_step"]).content.decode()
+    assert 'class="tile-picture"' in step and "data:image/png;base64," in step  # each code with its tile
     for entry in report["files"]:
         assert entry["verdict"] in ("ok", "warnings", "invalid")
         assert (entry["verdict"] == "ok") == (entry["findings"] == [])
