@@ -1,5 +1,5 @@
-"""export_map as a designer runs it: real processes and files. A Tiled export read back by import_map is the same
-map; the vector prints are true size; bad options are refused naming the option."""
+"""export_map as a designer runs it: real files, the commands run in this process. A Tiled export read back by
+import_map is the same map; the vector prints are true size; bad options are refused naming the option."""
 
 import io
 import json
@@ -10,7 +10,27 @@ import pytest
 from pypdf import PdfReader
 
 from engine import mapfile
-from tests.maps.test_commands import ROOT, manage
+from tests.maps.test_commands import ROOT
+from tests.maps.test_commands import manage as process
+
+
+class Ran:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def manage(*args):
+    """A command run in this process, as the designer's shell would see it: its exit code, stdout and stderr (the
+    process itself is tested in tests/maps/test_commands.py)."""
+    from django.core.management import call_command
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command(*map(str, args), stdout=out, stderr=err)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    return Ran(code, out.getvalue(), err.getvalue())
 
 SAMPLES = sorted((ROOT / "maps" / "samples").glob("*.json"))
 
@@ -85,7 +105,8 @@ def test_the_vector_prints_at_the_hex_size_asked(tmp_path):
     (["--format", "pdf", "--hex-mm", "two"], "argument --hex-mm: invalid float value"),
 ])
 def test_bad_options_are_refused_naming_the_option(tmp_path, args, needle):
-    proc = manage("export_map", SAMPLES[1], "--out", tmp_path / "x", *args)
+    # as a process: argparse's own refusals (an unknown choice, not a number) are the process's exit and stderr
+    proc = process("export_map", SAMPLES[1], "--out", tmp_path / "x", *args)
     assert proc.returncode == 2 and needle in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr and not (tmp_path / "x").exists()
 
