@@ -114,11 +114,6 @@ class MappingStepView(APIView):
     def get_throttles(self):
         return [throttle() for throttle in throttles.JOBS]
 
-    @extend_schema(request=OpenApiTypes.OBJECT,
-                   responses={202: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT,
-                              404: OpenApiResponse(description="No such file of yours."),
-                              429: OpenApiResponse(description="Too many of your jobs queued or running."),
-                              503: OpenApiResponse(description="The job queue cannot be reached.")})
     def post(self, request, pk, index):
         row = own_file(request.user, pk, index)
         mapping = mapsteps.read_mapping(row, request.data)
@@ -130,8 +125,16 @@ class MappingStepView(APIView):
                         status=status.HTTP_202_ACCEPTED)
 
 
+STEP_SCHEMA = {"request": OpenApiTypes.OBJECT,
+               "responses": {202: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT,
+                             404: OpenApiResponse(description="No such file of yours."),
+                             429: OpenApiResponse(description="Too many of your jobs queued or running."),
+                             503: OpenApiResponse(description="The job queue cannot be reached.")}}
+
+
 class MappingPreviewView(MappingStepView):
-    @extend_schema(summary="Preview a checked file converted with a mapping (a small picture and its findings)")
+    @extend_schema(summary="Preview a checked file converted with a mapping (a small picture and its findings)",
+                   **STEP_SCHEMA)
     def post(self, request, pk, index):
         return super().post(request, pk, index)
 
@@ -139,6 +142,6 @@ class MappingPreviewView(MappingStepView):
 class MappingConfirmView(MappingStepView):
     confirm = True
 
-    @extend_schema(summary="Convert a checked file again with a mapping and open it as your map")
+    @extend_schema(summary="Convert a checked file again with a mapping and open it as your map", **STEP_SCHEMA)
     def post(self, request, pk, index):
         return super().post(request, pk, index)

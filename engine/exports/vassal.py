@@ -253,7 +253,7 @@ def scenario_module(scenario_doc, side=None, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_
                            buttonToolTip="Switch sides, become observer, or release faction")
     for s in data["sides"]:
         ET.SubElement(roster, "entry").text = s["name"]
-    for sheet in ("card", "public") if side is None else ("card", "public", side):
+    for sheet in (cards.PUBLIC,) if side is None else (cards.PUBLIC, side):  # the public card; a side's sheet
         if sheet in cards.sheets(doc):
             add_help(root, files, sheet_title(doc, sheet), f"{sheet_file(sheet)}.html", sheet_html(doc, sheet))
 
@@ -282,15 +282,16 @@ def scenario_module(scenario_doc, side=None, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_
 
 
 def sheet_title(doc, sheet):
-    if sheet == "card":
-        return "Scenario card"
-    if sheet == "public":
-        return "Public sheet"
-    return f"{doc.side(sheet)['name']}: secret brief"
+    """The sheet's name as the card names it (cards.sheet_choices: "Public card", "German: side sheet (secret)";
+    on TOCS "Public sheet", "German: secret brief")."""
+    from engine.scenarios import cards
+
+    return dict(cards.sheet_choices(doc.data)).get(sheet, sheet)
 
 
 def sheet_file(sheet):
-    return sheet if sheet in ("card", "public") else "brief-" + "".join(c if c.isalnum() else "-" for c in sheet)
+    """The help file of a sheet: card.html for the public card, brief-<side>.html for a side's sheet."""
+    return "card" if sheet == "public" else "brief-" + "".join(c if c.isalnum() else "-" for c in sheet)
 
 
 def vassal_point(b, col, row):
