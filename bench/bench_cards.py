@@ -51,8 +51,8 @@ def main():
     from jobs.models import Job
     from maps.management.commands.load_samples import samples_user
     from maps.models import Map
-    from scenarios import scenario_maps
-    from scenarios.models import Scenario
+    from authoring import scenario_maps
+    from authoring.models import Scenario
 
     app.conf.task_always_eager = True
     quiet = io.StringIO()
@@ -130,7 +130,7 @@ def long_texts():
           f"ratio {mega / 282:.4f})")
 
     maps = scenariofile.folder_maps(ROOT / "maps" / "samples")
-    data = json.loads((ROOT / "scenarios" / "samples" / "hill-112.json").read_bytes())
+    data = json.loads((ROOT / "authoring" / "samples" / "hill-112.json").read_bytes())
     data["introduction"] = prose(limits.INTRODUCTION)
     data["special_rules"] = [prose(limits.SPECIAL_RULE) for _ in range(limits.SPECIAL_RULES)]
     first, lines = data["sides"][0], limits.OOB_LINES_ALL // limits.SIDES

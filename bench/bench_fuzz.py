@@ -49,7 +49,7 @@ def put(data, trail, value):
 
 def scenario_crashes():
     maps = scenariofile.folder_maps(ROOT / "maps" / "samples")
-    files = sorted((ROOT / "scenarios" / "samples").glob("*.json"))
+    files = sorted((ROOT / "authoring" / "samples").glob("*.json"))
     samples = [json.loads(path.read_text(encoding="utf-8")) for path in files]
     every = [(s, t, v) for s in samples for t in places(s) for v in VALUES]
     random.Random(17).shuffle(every)  # the same 8,192 each run, from every sample

@@ -53,13 +53,13 @@ def prepare(size):
     from engine.generate import random_map
     from engine.scenarios import scenariofile
     from maps.models import Map
-    from scenarios.models import Scenario
+    from authoring.models import Scenario
 
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="bench")
     doc = random_map("ost", size, size, seed=7, cover=1 / 3, hills=size // 4, hexsides=size * 50, name="Big")
     big = Map.objects.create_from_doc(user, doc, published=True)
-    sample = json.loads((ROOT / "scenarios" / "samples" / "hill-112.json").read_text())
+    sample = json.loads((ROOT / "authoring" / "samples" / "hill-112.json").read_text())
     sample["maps"] = [{"key": "hill", "id": big.pk, "placement": [0, 0], "rotation": 0}]
     sample.pop("play_area", None)
     scenario = scenariofile.parse(json.dumps(sample).encode(), lambda entry: big.mapdoc())
@@ -74,7 +74,7 @@ def measure(kind):
     from engine.los import warm
     from jobs.models import Job
     from maps.models import Map
-    from scenarios.models import Scenario
+    from authoring.models import Scenario
 
     warm.warm()
     ready = peak_mb()

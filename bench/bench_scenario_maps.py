@@ -51,7 +51,7 @@ def setup(size, entries, distinct):
     from engine.generate import random_map
     from engine.scenarios import scenariofile
     from maps.models import Map
-    from scenarios.models import Scenario
+    from authoring.models import Scenario
 
     call_command("migrate", verbosity=0)
     owner = get_user_model().objects.create_user("bench-owner", password="x")

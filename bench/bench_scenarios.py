@@ -71,7 +71,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     maps = scenariofile.folder_maps(ROOT / "maps" / "samples")
-    samples = sorted((ROOT / "scenarios" / "samples").glob("*.json"), key=lambda p: p.stat().st_size)
+    samples = sorted((ROOT / "authoring" / "samples").glob("*.json"), key=lambda p: p.stat().st_size)
     largest = samples[-1]
     doc = scenariofile.parse(largest.read_bytes(), maps)
     seconds = best(lambda: scenario_checks.check(doc), args.repeat)

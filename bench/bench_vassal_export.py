@@ -24,7 +24,7 @@ def scenario():
     from engine.scenarios import scenariofile
 
     map_doc = random_map("ost", 60, 40, seed=7, name="Bench 60x40")
-    data = json.loads((ROOT / "scenarios" / "samples" / "hill-112.json").read_text())
+    data = json.loads((ROOT / "authoring" / "samples" / "hill-112.json").read_text())
     data["maps"] = [{"key": "hill", "document": to_dict(map_doc), "placement": [0, 0], "rotation": 0}]
     data["play_area"] = None
     data["objectives"] = []

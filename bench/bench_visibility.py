@@ -23,7 +23,7 @@ from engine.scenarios import limits, visibility  # noqa: E402
 
 
 def big_scenario():
-    data = json.loads((ROOT / "scenarios" / "samples" / "hill-112.json").read_text(encoding="utf-8"))
+    data = json.loads((ROOT / "authoring" / "samples" / "hill-112.json").read_text(encoding="utf-8"))
     for side in data["sides"]:
         template = side["oob"][0]
         side["oob"] = [{**template, "id": f"u{n}", "name": f"Unit {n}", "hidden": n % 10 == 0}

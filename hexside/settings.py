@@ -38,7 +38,7 @@ INSTALLED_APPS = [
     "documents",
     "maps",
     "jobs",
-    "scenarios",
+    "authoring",
     "validations",
 ]
 
@@ -278,7 +278,7 @@ CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "0") == "1
 
 # Where the sample maps live; `make run` loads them.
 SAMPLES_DIR = BASE_DIR / "maps" / "samples"
-SCENARIO_SAMPLES_DIR = BASE_DIR / "scenarios" / "samples"
+SCENARIO_SAMPLES_DIR = BASE_DIR / "authoring" / "samples"
 # Extra ruleset files (JSON, the same shape as engine/rulesets/data/*.json) a designer drops in.
 HEXSIDE_RULESETS_DIR = Path(os.environ.get("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets"))
 
@@ -325,7 +325,7 @@ HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(float(os.environ.get("HEXSIDE_ANALYSIS_MATRI
 # crossed (the lines engine.scenarios.sightlines.pairs_bound works out from the scenario alone, times half the
 # map's columns and rows) the job is refused before it is queued. 1e9 is a few minutes of one worker process.
 HEXSIDE_MAX_SIGHT_LINES_HEXES = int(float(os.environ.get("HEXSIDE_MAX_SIGHT_LINES_HEXES", 1e9)))
-# A scenario names at most this many maps of the library, each once (scenarios/scenario_maps.py).
+# A scenario names at most this many maps of the library, each once (authoring/scenario_maps.py).
 HEXSIDE_MAX_SCENARIO_MAPS = int(os.environ.get("HEXSIDE_MAX_SCENARIO_MAPS", 8))
 # A viewshed answers every hex of its map: maps with more hexes are refused.
 HEXSIDE_MAX_VIEWSHED_HEXES = int(os.environ.get("HEXSIDE_MAX_VIEWSHED_HEXES", 500 * 500))

@@ -9,7 +9,7 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("accounts/", include("hexside.accounts")),
     path("", include("jobs.urls")),
-    path("", include("scenarios.urls")),
+    path("", include("authoring.urls")),
     path("", include("validations.urls")),
     path("", include("maps.urls")),
 ]

@@ -1,5 +1,5 @@
 """The job API that every kind shares: follow a job, list your jobs, cancel one, download its file; and the base of
-the apps' views that start a job about one of their subjects (maps/jobs.py, scenarios/jobs.py).
+the apps' views that start a job about one of their subjects (maps/jobs.py, authoring/jobs.py).
 
 Who may read a job: whoever may read its subject (a map, a scenario: its app says, jobs.subjects), signed in or
 not; another user's private map does not exist for them (404), and neither do its jobs. A job about no subject is

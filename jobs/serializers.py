@@ -1,7 +1,7 @@
 """The shapes of the job API that every kind shares: a job as seen from outside, a queued job's answer, the list's
 filters, and the pieces the apps build their requests from (a hex of a grid; unknown keys refused by name).
 
-The kinds' own request serializers live with their apps (maps/jobs.py, scenarios/jobs.py). Requests are
+The kinds' own request serializers live with their apps (maps/jobs.py, authoring/jobs.py). Requests are
 normalised (hexes become labels, defaults are filled in) so that two ways of asking the same question give the
 same parameters, and so find the same job.
 """

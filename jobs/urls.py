@@ -1,5 +1,5 @@
 """The job routes every kind shares, with full paths: hexside/urls.py includes them at the root. The routes that
-start a job are their apps' (maps/urls.py, scenarios/urls.py)."""
+start a job are their apps' (maps/urls.py, authoring/urls.py)."""
 
 from django.urls import path
 

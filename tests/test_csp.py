@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from maps.models import Map
-from scenarios.models import Scenario
+from authoring.models import Scenario
 
 TEMPLATES = Path("templates")
 # A script element without src runs inline, unless it is data (json_script's type="application/json").

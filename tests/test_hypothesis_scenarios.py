@@ -224,7 +224,7 @@ def test_the_api_answers_a_wrong_type_400_naming_the_path(user_client, trail, va
 @pytest.mark.django_db
 @pytest.mark.parametrize("trail, value", BAD)
 def test_validate_scenario_reports_a_wrong_type(tmp_path, trail, value):
-    from scenarios.management.commands.validate_scenario import validate_file
+    from authoring.management.commands.validate_scenario import validate_file
 
     data = small()
     put(data, trail, value)

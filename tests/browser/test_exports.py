@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from engine import render
 from maps.models import Map
-from scenarios.models import Scenario, SideLink
+from authoring.models import Scenario, SideLink
 from tests.browser.painting import ARTIFACTS, sign_in
 from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 

@@ -11,7 +11,7 @@ import pytest
 from engine import mapfile
 from engine.scenarios import scenariofile
 from maps.models import Map
-from scenarios.models import Scenario
+from authoring.models import Scenario
 from tests.browser.painting import sign_in
 from tests.conftest import MAP_DOCUMENT
 from tests.scenarios.conftest import SMALL

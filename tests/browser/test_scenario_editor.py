@@ -8,7 +8,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from scenarios.models import Scenario
+from authoring.models import Scenario
 from tests.browser.painting import ARTIFACTS, drag, sign_in
 from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 

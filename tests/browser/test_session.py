@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from maps.models import Map
-from scenarios.models import Scenario
+from authoring.models import Scenario
 from tests.browser.operations import MAP_OPERATIONS, MapOperations, ScenarioOperations
 from tests.browser.painting import blank_map
 

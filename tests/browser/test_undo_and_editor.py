@@ -78,7 +78,7 @@ def small_scenario(owner, **changes):
     """The scenario tests' small OST scenario (its map embedded), made through the API as its owner."""
     from django.test import Client
 
-    from scenarios.models import Scenario
+    from authoring.models import Scenario
     from tests.conftest import MAP_DOCUMENT
     from tests.scenarios.conftest import SMALL
 
@@ -96,7 +96,7 @@ E5 = {"unit": "sq", "hex": "E5", "facing": None}
 
 
 def placements(scenario, side=0):
-    from scenarios.models import Scenario
+    from authoring.models import Scenario
 
     return Scenario.objects.get(pk=scenario.pk).document["sides"][side]["placements"]
 
@@ -120,7 +120,7 @@ def scenario_saved(page):
 
 def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_reload(live_server, browser,
                                                                                       designer):
-    from scenarios.models import Scenario
+    from authoring.models import Scenario
 
     scenario = small_scenario(designer)
     context = browser.new_context(viewport={"width": 1366, "height": 850})

@@ -7,7 +7,7 @@ import zipfile
 import pytest
 from django.core.management import call_command
 
-from scenarios.models import Scenario, SideLink
+from authoring.models import Scenario, SideLink
 from tests.browser.painting import ARTIFACTS, sign_in
 from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 

@@ -10,8 +10,8 @@ from jobs import runner
 from jobs.models import Job
 from maps.models import Map, MapRevision, apply_edits, restore_revision
 from maps.tasks import answer_los
-from scenarios import models as scenarios
-from scenarios.tasks import answer_checks, checks_result
+from authoring import models as scenarios
+from authoring.tasks import answer_checks, checks_result
 
 pytestmark = pytest.mark.django_db
 

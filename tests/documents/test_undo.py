@@ -7,8 +7,8 @@ import pytest
 from documents import undo
 from maps import undo as map_undo
 from maps.models import Map
-from scenarios import undo as scenario_undo
-from scenarios.models import Scenario
+from authoring import undo as scenario_undo
+from authoring.models import Scenario
 from tests.conftest import MAP_DOCUMENT
 from tests.scenarios.conftest import SMALL
 

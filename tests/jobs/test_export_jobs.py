@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from engine import render
 from jobs.models import Job
 from maps.models import Map
-from scenarios.models import Scenario
+from authoring.models import Scenario
 from tests.jobs.test_workers import follow
 from tests.scenarios.conftest import SAMPLES
 

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from engine.scenarios import checks as scenario_checks
-from scenarios.models import Scenario
+from authoring.models import Scenario
 from tests.jobs.test_scenario_map_jobs import published_on
 from tests.jobs.test_workers import follow
 from tests.scenarios.conftest import SMALL

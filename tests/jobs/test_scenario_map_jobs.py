@@ -1,6 +1,6 @@
 """A scenario's jobs carry its maps as the requester may read them (ids and content hashes, read from the maps'
 rows on the web process) and the worker reads the documents: no job kind gives a private map through a published
-scenario, to anyone but its owner (scenarios/scenario_maps.py)."""
+scenario, to anyone but its owner (authoring/scenario_maps.py)."""
 
 import copy
 
@@ -14,8 +14,8 @@ from engine.scenarios import scenariofile
 from jobs.models import Job
 from jobs.runner import JobError
 from maps.models import Map
-from scenarios.models import Scenario
-from scenarios.tasks import answer_export
+from authoring.models import Scenario
+from authoring.tasks import answer_export
 from tests.jobs.conftest import broker_messages
 from tests.scenarios.conftest import SMALL
 

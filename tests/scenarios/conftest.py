@@ -9,7 +9,7 @@ import pytest
 from engine.scenarios import scenariofile
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = sorted((ROOT / "scenarios" / "samples").glob("*.json"))
+SAMPLES = sorted((ROOT / "authoring" / "samples").glob("*.json"))
 SAMPLE_MAPS = ROOT / "maps" / "samples"
 
 SMALL = {

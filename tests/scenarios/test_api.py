@@ -6,7 +6,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from scenarios.models import Scenario, ScenarioRevision
+from authoring.models import Scenario, ScenarioRevision
 from tests.scenarios.conftest import SAMPLES
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import copy
 import pytest
 from rest_framework.test import APIClient
 
-from scenarios.models import Scenario, ScenarioEditor, SideLink
+from authoring.models import Scenario, ScenarioEditor, SideLink
 from tests.scenarios.conftest import SMALL
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HILL = ROOT / "scenarios" / "samples" / "hill-112.json"
+HILL = ROOT / "authoring" / "samples" / "hill-112.json"
 
 
 def manage(*args):

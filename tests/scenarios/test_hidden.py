@@ -23,7 +23,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from scenarios.models import Scenario, SideLink
+from authoring.models import Scenario, SideLink
 from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - a real worker
 
 GAMES = ("ost", "ats", "assault", "miniatures", "tocs")
@@ -381,8 +381,8 @@ def test_the_link_page_keeps_the_side_for_its_session(samples, other_user):
 @pytest.mark.django_db
 def test_a_sight_lines_cost_is_reckoned_on_what_its_reader_sees(samples):
     """A refusal states the cost: on TOCS it must not tell a public reader the size of a withheld setup zone."""
-    from scenarios import scenario_maps
-    from scenarios.jobs import sight_lines_cost
+    from authoring import scenario_maps
+    from authoring.jobs import sight_lines_cost
 
     scenario = samples["tocs"]
     pins = [pin.as_parameter() for pin in scenario_maps.maps_for(scenario, scenario.owner)]
@@ -395,7 +395,7 @@ def test_the_checks_on_a_view_say_nothing_of_what_was_withheld(samples):
     """A public reader's checks of TOCS do not report the briefs, OP values and victory conditions they were not
     given as missing; the owner's report the scenario as it is."""
     from engine.scenarios import scenariofile, visibility
-    from scenarios.tasks import checks_result
+    from authoring.tasks import checks_result
 
     doc = samples["tocs"].scenariodoc()
     public = checks_result(scenariofile.ScenarioDoc(data=visibility.view(doc.data, set()), maps=doc.maps))

@@ -12,7 +12,7 @@ from django.db import DatabaseError
 from rest_framework.test import APIClient
 
 from maps.models import Map
-from scenarios.models import Scenario, SideLink
+from authoring.models import Scenario, SideLink
 from tests.scenarios.conftest import SMALL
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from scenarios.models import Scenario
+from authoring.models import Scenario
 from tests.scenarios.conftest import SMALL
 
 pytestmark = pytest.mark.django_db

@@ -207,7 +207,7 @@ def test_editor_and_ruleset_api_carry_the_catalogues_fields_and_scale(client, ap
 
     from django.core.management import call_command
 
-    from scenarios.models import Scenario
+    from authoring.models import Scenario
 
     call_command("load_samples", stdout=io.StringIO())
     call_command("load_scenario_samples", stdout=io.StringIO())

@@ -1,5 +1,5 @@
 """A scenario's library maps: at most HEXSIDE_MAX_SCENARIO_MAPS, each once; read on the web process as rows only
-(no map document); resolved as the reader may see them; published only with its maps (scenarios/scenario_maps.py).
+(no map document); resolved as the reader may see them; published only with its maps (authoring/scenario_maps.py).
 Its jobs are in tests/jobs/test_scenario_map_jobs.py."""
 
 import copy
@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from documents.models import forget_states
 from engine.scenarios import scenariofile
 from maps.models import Map
-from scenarios.models import Scenario
+from authoring.models import Scenario
 from tests.scenarios.conftest import SMALL
 
 pytestmark = pytest.mark.django_db

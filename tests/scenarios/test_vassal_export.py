@@ -7,7 +7,7 @@ import zipfile
 import pytest
 from rest_framework.test import APIClient
 
-from scenarios.models import SideLink
+from authoring.models import SideLink
 from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - a real worker
 from tests.scenarios.test_hidden import job_result, jobs, samples, worker  # noqa: F401 - fixtures
 

@@ -10,7 +10,7 @@ from engine import rulesets
 from engine.scenarios import checks, scenariofile
 from tests.scenarios.conftest import ROOT, SAMPLE_MAPS, parse
 
-GELA = ROOT / "scenarios" / "samples" / "gela-piano-lupo.json"
+GELA = ROOT / "authoring" / "samples" / "gela-piano-lupo.json"
 GELA_MAP = json.loads((SAMPLE_MAPS / "gela-beachhead.json").read_text(encoding="utf-8"))
 
 

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def sample(name):
-    return json.loads((ROOT / "scenarios" / "samples" / f"{name}.json").read_text(encoding="utf-8"))
+    return json.loads((ROOT / "authoring" / "samples" / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def test_the_owner_reads_the_document_whole_and_it_is_not_changed():

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import scenarios.models
+import authoring.models
 from django.db import migrations, models
 
 
@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('side', models.CharField(help_text="The side's id in the scenario file.", max_length=64)),
-                ('token', models.CharField(default=scenarios.models.new_token, editable=False, max_length=64, unique=True)),
+                ('token', models.CharField(default=authoring.models.new_token, editable=False, max_length=64, unique=True)),
                 ('created', models.DateTimeField(default=django.utils.timezone.now)),
                 ('revoked', models.DateTimeField(blank=True, null=True)),
                 ('scenario', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='side_links', to='authoring.scenario')),

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scenarios.models import Scenario, ScenarioEditor, ScenarioRevision, SideLink
+from authoring.models import Scenario, ScenarioEditor, ScenarioRevision, SideLink
 
 
 class ScenarioRevisionInline(admin.TabularInline):

@@ -20,11 +20,11 @@ from engine import rulesets
 from engine.scenarios import edits, scenariofile, visibility
 from hexside import throttles
 from maps.models import Map
-from scenarios import scenario_maps
-from scenarios.forms import PointAtForm, ScenarioImportForm
-from scenarios.models import TITLE_LENGTH, Scenario, SideLink, library_maps, point_at
-from scenarios.readers import is_owner, may_edit, remember, sheets_for, sides_for
-from scenarios.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
+from authoring import scenario_maps
+from authoring.forms import PointAtForm, ScenarioImportForm
+from authoring.models import TITLE_LENGTH, Scenario, SideLink, library_maps, point_at
+from authoring.readers import is_owner, may_edit, remember, sheets_for, sides_for
+from authoring.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
 
 LIST_LIMIT = 200
 SAID = 5  # the problems a refused change of map lists; the rest are counted

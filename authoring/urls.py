@@ -3,7 +3,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from scenarios import api, jobs, views
+from authoring import api, jobs, views
 
 router = DefaultRouter()
 router.register("scenarios", api.ScenarioViewSet, basename="scenario")

@@ -2,10 +2,10 @@ from django.apps import AppConfig
 
 
 class ScenariosConfig(AppConfig):
-    """Scenarios: sides, OOB, setup zones and victory conditions over maps. The label is the one its tables were
-    made under (the app was called authoring), so the database and its migrations are unchanged."""
+    """Scenarios: sides, OOB, setup zones and victory conditions over maps (the app the design card calls
+    authoring, under the label its tables were made with)."""
 
-    name = "scenarios"
+    name = "authoring"
     label = "authoring"
     verbose_name = "Scenarios"
 
@@ -15,7 +15,7 @@ class ScenariosConfig(AppConfig):
 
         from maps import dependents
         from maps.models import Map
-        from scenarios.models import map_dependents, map_saved
+        from authoring.models import map_dependents, map_saved
 
         post_save.connect(map_saved, sender=Map, dispatch_uid="scenarios-map-unpublished")
         dependents.register(map_dependents)
@@ -24,9 +24,9 @@ class ScenariosConfig(AppConfig):
 def register_jobs():
     """The jobs about a scenario, and who may read them: the job layer knows scenarios only from here."""
     from jobs import kinds, subjects
-    from scenarios import jobs
-    from scenarios.models import Scenario
-    from scenarios.readers import may_read_job
+    from authoring import jobs
+    from authoring.models import Scenario
+    from authoring.readers import may_read_job
 
     subjects.register(subjects.Subject("scenario", Scenario, readable=Scenario.objects.visible_to,
                                        label="scenario", may_read_job=may_read_job))

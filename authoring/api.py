@@ -1,5 +1,5 @@
 """The scenario API under /api/scenarios/, in the shape of /api/maps/: list, create, read, publish, delete,
-import, export, edits with revision, revisions and restore (its jobs are in scenarios/jobs.py).
+import, export, edits with revision, revisions and restore (its jobs are in authoring/jobs.py).
 
 Who may do what is as for maps, with editors: everyone reads published scenarios; owners read, edit and delete
 their own; an editor the owner named (ScenarioEditor) reads and edits it (its document, its revisions, its
@@ -30,10 +30,10 @@ from hexside import throttles
 from hexside.parsers import StrictJSONParser
 from maps.api import errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
-from scenarios import scenario_maps, undo
-from scenarios.models import Scenario, apply_edits, library_maps, restore_revision
-from scenarios.readers import is_owner, may_edit, sides_for
-from scenarios.serializers import (
+from authoring import scenario_maps, undo
+from authoring.models import Scenario, apply_edits, library_maps, restore_revision
+from authoring.readers import is_owner, may_edit, sides_for
+from authoring.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
     ScenarioEditorAddSerializer,

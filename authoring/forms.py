@@ -6,8 +6,8 @@ from django import forms
 
 from engine.scenarios import scenariofile
 from maps.models import Map
-from scenarios import scenario_maps
-from scenarios.models import library_maps
+from authoring import scenario_maps
+from authoring.models import library_maps
 
 
 class ScenarioImportForm(forms.Form):

@@ -16,8 +16,8 @@ from documents.serializers import (
 )
 from engine.edits import MAX_OPERATIONS
 from engine.scenarios import edits, scenariofile, victory, visibility
-from scenarios import scenario_maps
-from scenarios.models import TITLE_LENGTH, Scenario, ScenarioEditor, ScenarioRevision, library_maps
+from authoring import scenario_maps
+from authoring.models import TITLE_LENGTH, Scenario, ScenarioEditor, ScenarioRevision, library_maps
 
 
 class ScenarioLinksSerializer(serializers.Serializer):
@@ -45,9 +45,9 @@ class ScenarioSerializer(serializers.ModelSerializer):
 
 
 def reader_sides(serializer, scenario):
-    """The sides the serializer's reader holds (scenarios.readers.sides_for): its request's, else its context's
+    """The sides the serializer's reader holds (authoring.readers.sides_for): its request's, else its context's
     ``sides``, else none (the public part)."""
-    from scenarios.readers import sides_for
+    from authoring.readers import sides_for
 
     request = serializer.context.get("request")
     if "sides" in serializer.context:
@@ -102,7 +102,7 @@ class ScenarioUpdateSerializer(serializers.ModelSerializer):
         return value
 
     def update(self, scenario, validated_data):
-        from scenarios.models import apply_edits
+        from authoring.models import apply_edits
 
         if "title" in validated_data and validated_data["title"] != scenario.title:
             try:

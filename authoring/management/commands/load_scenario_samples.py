@@ -1,4 +1,4 @@
-"""Load the sample scenarios (every *.json in scenarios/samples/) as published scenarios of the user "samples".
+"""Load the sample scenarios (every *.json in authoring/samples/) as published scenarios of the user "samples".
 
 Run after load_samples (their maps are named by name). Run it as often as you like: a sample is matched to its
 scenario by title and changes, as a new revision, only when the file's content differs. A bad file is reported
@@ -13,7 +13,7 @@ from django.db import transaction
 
 from engine.scenarios import scenariofile
 from maps.management.commands.load_samples import load_files, samples_user
-from scenarios.models import Scenario, library_maps
+from authoring.models import Scenario, library_maps
 
 
 class Command(BaseCommand):

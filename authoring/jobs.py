@@ -1,5 +1,5 @@
 """A scenario's jobs: its checks, its sight lines and its print exports, asked through the API (the kinds are
-registered by ScenariosConfig.ready(); the work is in scenarios/tasks.py).
+registered by ScenariosConfig.ready(); the work is in authoring/tasks.py).
 
 The parameters name the scenario and its content hash, so that an edit makes the next request a new job.
 """
@@ -21,9 +21,9 @@ from jobs.serializers import StrictSerializer
 from maps.api import errors_response
 from maps.jobs import EXPORT_HEX_COST, check_print_size, print_fields
 from maps.models import Map
-from scenarios import scenario_maps
-from scenarios.models import Scenario
-from scenarios.readers import sheets_for, sides_for
+from authoring import scenario_maps
+from authoring.models import Scenario
+from authoring.readers import sheets_for, sides_for
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 

@@ -9,7 +9,7 @@ published one): it adds a side's private part, it does not publish a private sce
 """
 
 from engine.scenarios import visibility
-from scenarios.models import ScenarioEditor, SideLink
+from authoring.models import ScenarioEditor, SideLink
 
 SESSION_KEY = "scenario_side_links"
 QUERY_PARAMETER = "link"
@@ -66,8 +66,8 @@ def may_read_job(job, request):
     """Whether a job about a scenario is this request's to read: its result and file were made for sides the
     reader holds (a job asked before jobs carried their sides was made for the owner), on maps the reader may
     read (an editor does not read the owner's private map through the owner's job)."""
-    from scenarios.models import Scenario
-    from scenarios.scenario_maps import pins_readable
+    from authoring.models import Scenario
+    from authoring.scenario_maps import pins_readable
 
     scenario = Scenario.objects.filter(pk=job.subject_id).select_related("owner").first()
     if scenario is None:

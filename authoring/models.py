@@ -18,8 +18,8 @@ from django.utils import timezone
 from documents.models import Document, Revision, StaleRevision, Written
 from documents.undo import undo_summary
 from engine.scenarios import edits, scenariofile, visibility
-from scenarios import scenario_maps
-from scenarios.scenario_maps import library_maps
+from authoring import scenario_maps
+from authoring.scenario_maps import library_maps
 
 __all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
            "restore_revision", "library_maps", "map_dependents", "point_at"]
@@ -108,7 +108,7 @@ class Scenario(Document):
         return scenario_maps.outline_doc(self, reader, document)
 
     def export(self, reader, sides):
-        """The scenario file as ``reader`` holding ``sides`` downloads it (scenarios.readers.sides_for): what
+        """The scenario file as ``reader`` holding ``sides`` downloads it (authoring.readers.sides_for): what
         visibility.view lets them see. MapsUnreadable when a map is not theirs to read."""
         doc = self.outline(reader)
         return scenariofile.dumps(scenariofile.ScenarioDoc(data=visibility.view(doc.data, sides), maps=doc.maps))
@@ -249,7 +249,7 @@ class SideLink(models.Model):
 
 class ScenarioEditor(models.Model):
     """A user the owner made an editor of their scenario: an editor reads everything of it, as the owner does
-    (every side's private part: scenarios.readers.sides_for), and may change its document (edits, restore, its
+    (every side's private part: authoring.readers.sides_for), and may change its document (edits, restore, its
     title), but not delete, publish or unpublish it, make or revoke its side links, or name its editors."""
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="editors")

@@ -16,8 +16,8 @@ from engine.scenarios.cards import vectormap
 from engine.scenarios.sightlines import sight_lines_of
 from jobs import runner
 from jobs.runner import JobError, JobTask
-from scenarios import scenario_maps
-from scenarios.models import Scenario
+from authoring import scenario_maps
+from authoring.models import Scenario
 
 
 @shared_task(base=JobTask, bind=True, name="authoring.scenario_checks")
