@@ -30,6 +30,27 @@ def convert(data, context):
         context.refuse("$", f"the file has more than {MAX_LINES:,} lines; a Wesnoth map of the largest size Hexside "
                             "reads has a few hundred", code="map-too-large")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    header, body_start = _header(lines)
+    if header.get("usage") == "mask":
+        context.refuse("$", "a Wesnoth mask (usage=mask): it overlays another map and is not a map itself",
+                       code="not-a-map")
+    border = _border(header, context)
+    rows = _rows(lines, body_start, border, context)
+    width = len(rows[0][1])
+    columns, height = width - 2 * border, len(rows) - 2 * border
+    if columns < 1 or height < 1:
+        context.refuse("$", f"the map is {width} x {len(rows)} hexes with a border of {border}: nothing is left "
+                            "to play on", code="empty-map")
+    builder = MapBuilder(context, {"orientation": "flat", "columns": columns, "rows": height,
+                                   "stagger": "odd", "labels": "xxyy"})
+    starts = _place(builder, rows, border, context)
+    builder.extensions["wesnoth"] = {"format": "1.8" if header else "current", "border_size": border,
+                                     "starts": dict(sorted(starts.items()))}
+    return builder.build()
+
+
+def _header(lines):
+    """The ``key=value`` lines of a 1.8 map's header, and the index of the first map line."""
     header, body_start = {}, 0
     for i, line in enumerate(lines):
         m = HEADER.match(line) if len(line) < 1000 else None  # a header line is short; a long one is a row
@@ -40,15 +61,21 @@ def convert(data, context):
             body_start = i + 1
         else:
             break
-    if header.get("usage") == "mask":
-        context.refuse("$", "a Wesnoth mask (usage=mask): it overlays another map and is not a map itself",
-                       code="not-a-map")
+    return header, body_start
+
+
+def _border(header, context):
     try:
         border = int(header.get("border_size", "1"))
     except ValueError:
         context.refuse("$", f"border_size should be a whole number, got {header['border_size']!r}", code="bad-value")
     if not 0 <= border <= 10:
         context.refuse("$", f"border_size {border} is not 0 to 10", code="bad-value")
+    return border
+
+
+def _rows(lines, body_start, border, context):
+    """The map's rows as (line number, fields), refused past the largest map or when ragged."""
     rows = []
     for number, line in enumerate(lines[body_start:], start=body_start + 1):
         if not line.strip():
@@ -59,8 +86,7 @@ def convert(data, context):
                 context.refuse(f"line {number}", f"the map is more than {MAX_SIZE} hexes {way} (with its border of "
                                                  f"{border}); Hexside maps are 1 to {MAX_SIZE} hexes each way",
                                code="map-too-large")
-        fields = [f.strip() for f in line.split(",")]
-        rows.append((number, fields))
+        rows.append((number, [f.strip() for f in line.split(",")]))
     if not rows:
         context.refuse("$", "the file has no map lines (expected rows of codes such as Gg, Hh^Fp, Wwf)",
                        code="empty-map")
@@ -69,12 +95,12 @@ def convert(data, context):
         if len(fields) != width:
             context.refuse(f"line {number}", f"this row has {len(fields)} hexes but the first has {width}; is the "
                                              "file truncated?", code="ragged-map")
-    columns, height = width - 2 * border, len(rows) - 2 * border
-    if columns < 1 or height < 1:
-        context.refuse("$", f"the map is {width} x {len(rows)} hexes with a border of {border}: nothing is left "
-                            "to play on", code="empty-map")
-    builder = MapBuilder(context, {"orientation": "flat", "columns": columns, "rows": height,
-                                   "stagger": "odd", "labels": "xxyy"})
+    return rows
+
+
+def _place(builder, rows, border, context):
+    """Each field's codes placed on its hex (the border left out); the players' starting hexes, by player."""
+    columns, height = builder.grid.columns, builder.grid.rows
     starts = {}
     for y, (number, fields) in enumerate(rows):
         for x, field in enumerate(fields):
@@ -94,9 +120,7 @@ def convert(data, context):
                 starts[player] = builder.label(col, row) if inside else f"file {x},{y} (border)"
             if inside:
                 builder.place(col, row, codes(code, builder.mapping))
-    builder.extensions["wesnoth"] = {"format": "1.8" if header else "current", "border_size": border,
-                                     "starts": dict(sorted(starts.items()))}
-    return builder.build()
+    return starts
 
 
 def codes(code, mapping):

@@ -9,6 +9,7 @@ import math
 import random
 import zlib
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -34,57 +35,91 @@ def pattern_shapes(pattern, w, h, s, raster=True):
     lightened). The raster sprite (pixel widths, rounded) and the vector print (engine/render/vector.py, exact
     widths) draw the same pieces."""
     lw = max(1, round(s * 0.035)) if raster else s * 0.035
-    thin = max(1, lw // 2) if raster else lw / 2
-    rng = random.Random(zlib.crc32(pattern.encode()))
-    out = []
-    if pattern == "dots":
-        step, r = s * 0.3, max(1.0, s * 0.045) if raster else s * 0.045
-        for j, y in enumerate(np.arange(step / 2, h, step)):
-            for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
-                out.append(("ellipse", [x - r, y - r, x + r, y + r], 0, "ink"))
-    elif pattern in ("hatch", "crosshatch"):
-        step = s * 0.24
-        for k in np.arange(-h, w + h, step):
-            out.append(("line", [(k, h), (k + h, 0)], lw, "ink"))
-            if pattern == "crosshatch":
-                out.append(("line", [(k, 0), (k + h, h)], lw, "ink"))
-    elif pattern == "trees":
-        r = s * 0.17
-        spots = [(0.0, 0.0)] + [(0.55 * math.cos(a), 0.55 * math.sin(a)) for a in np.radians(np.arange(30, 390, 60))]
-        for dx, dy in spots:
-            x, y = w / 2 + dx * s, h / 2 + dy * s
-            out.append(("ellipse", [x - r, y - r, x + r, y + r], 0, "ink"))
-            out.append(("ellipse", [x - r * 0.45, y - r * 0.6, x + r * 0.15, y], 0, "light"))
-    elif pattern == "bricks":
-        step = s * 0.22
-        for j, y in enumerate(np.arange(step, h, step)):
-            out.append(("line", [(0, y), (w, y)], lw, "ink"))
-            for x in np.arange((step if j % 2 else 0), w, 2 * step):
-                out.append(("line", [(x, y - step), (x, y)], lw, "ink"))
-    elif pattern == "waves":
-        step, amp = s * 0.28, s * 0.05
-        for y in np.arange(step / 2, h, step):
-            xs = np.arange(0, w + 2, max(1.0, s * 0.05) if raster else s * 0.05)
-            out.append(("line", [(x, y + amp * math.sin(x / (s * 0.12))) for x in xs], lw, "ink"))
-    elif pattern == "marsh":
-        step = s * 0.3
-        for j, y in enumerate(np.arange(step / 2, h, step)):
-            for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
-                out.append(("line", [(x - s * 0.09, y), (x + s * 0.09, y)], lw, "ink"))
-                for dx in (-0.05, 0, 0.05):
-                    out.append(("line", [(x + dx * s, y), (x + dx * 1.6 * s, y - s * 0.1)], thin, "ink"))
-    elif pattern == "rubble":
-        for _ in range(14):
-            x, y, r = rng.uniform(0, w), rng.uniform(0, h), s * rng.uniform(0.04, 0.08)
-            out.append(("polygon", [(x + r * math.cos(a), y + r * math.sin(a)) for a in np.radians([0, 80, 170, 250])],
-                        0, "ink"))
-    elif pattern == "grass":
-        step = s * 0.34
-        for j, y in enumerate(np.arange(step / 2, h, step)):
-            for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), w, step):
-                for dx in (-0.06, 0, 0.06):
-                    out.append(("line", [(x, y), (x + dx * s, y - s * 0.1)], thin, "ink"))
-    return out
+    box = _Box(w, h, s, lw, max(1, lw // 2) if raster else lw / 2, raster, random.Random(zlib.crc32(pattern.encode())))
+    draw = PATTERNS.get("hatch" if pattern == "crosshatch" else pattern)
+    return list(draw(box, pattern)) if draw else []
+
+
+class _Box(NamedTuple):
+    w: float
+    h: float
+    s: float
+    lw: float  # a line's width
+    thin: float  # a thin line's
+    raster: bool
+    rng: random.Random  # seeded by the pattern's name, so a pattern draws the same every time
+
+
+def _staggered(b, step):
+    """Points on rows ``step`` apart, every other row shifted by half a step."""
+    for j, y in enumerate(np.arange(step / 2, b.h, step)):
+        for x in np.arange(step / 2 + (step / 2 if j % 2 else 0), b.w, step):
+            yield x, y
+
+
+def _dots(b, _):
+    r = max(1.0, b.s * 0.045) if b.raster else b.s * 0.045
+    for x, y in _staggered(b, b.s * 0.3):
+        yield ("ellipse", [x - r, y - r, x + r, y + r], 0, "ink")
+
+
+def _hatch(b, pattern):
+    w, h = b.w, b.h
+    for k in np.arange(-h, w + h, b.s * 0.24):
+        yield ("line", [(k, h), (k + h, 0)], b.lw, "ink")
+        if pattern == "crosshatch":
+            yield ("line", [(k, 0), (k + h, h)], b.lw, "ink")
+
+
+def _trees(b, _):
+    s, r = b.s, b.s * 0.17
+    spots = [(0.0, 0.0)] + [(0.55 * math.cos(a), 0.55 * math.sin(a)) for a in np.radians(np.arange(30, 390, 60))]
+    for dx, dy in spots:
+        x, y = b.w / 2 + dx * s, b.h / 2 + dy * s
+        yield ("ellipse", [x - r, y - r, x + r, y + r], 0, "ink")
+        yield ("ellipse", [x - r * 0.45, y - r * 0.6, x + r * 0.15, y], 0, "light")
+
+
+def _bricks(b, _):
+    step = b.s * 0.22
+    for j, y in enumerate(np.arange(step, b.h, step)):
+        yield ("line", [(0, y), (b.w, y)], b.lw, "ink")
+        for x in np.arange((step if j % 2 else 0), b.w, 2 * step):
+            yield ("line", [(x, y - step), (x, y)], b.lw, "ink")
+
+
+def _waves(b, _):
+    s = b.s
+    step, amp = s * 0.28, s * 0.05
+    for y in np.arange(step / 2, b.h, step):
+        xs = np.arange(0, b.w + 2, max(1.0, s * 0.05) if b.raster else s * 0.05)
+        yield ("line", [(x, y + amp * math.sin(x / (s * 0.12))) for x in xs], b.lw, "ink")
+
+
+def _marsh(b, _):
+    s = b.s
+    for x, y in _staggered(b, s * 0.3):
+        yield ("line", [(x - s * 0.09, y), (x + s * 0.09, y)], b.lw, "ink")
+        for dx in (-0.05, 0, 0.05):
+            yield ("line", [(x + dx * s, y), (x + dx * 1.6 * s, y - s * 0.1)], b.thin, "ink")
+
+
+def _rubble(b, _):
+    for _ in range(14):
+        x, y, r = b.rng.uniform(0, b.w), b.rng.uniform(0, b.h), b.s * b.rng.uniform(0.04, 0.08)
+        yield ("polygon", [(x + r * math.cos(a), y + r * math.sin(a)) for a in np.radians([0, 80, 170, 250])], 0,
+               "ink")
+
+
+def _grass(b, _):
+    s = b.s
+    for x, y in _staggered(b, s * 0.34):
+        for dx in (-0.06, 0, 0.06):
+            yield ("line", [(x, y), (x + dx * s, y - s * 0.1)], b.thin, "ink")
+
+
+PATTERNS = {"dots": _dots, "hatch": _hatch, "trees": _trees, "bricks": _bricks, "waves": _waves, "marsh": _marsh,
+            "rubble": _rubble, "grass": _grass}
 
 
 def lighter(colour):

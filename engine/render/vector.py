@@ -286,61 +286,67 @@ def _labels(out, canvas):
 
 def _ground(out, canvas, layer):
     """Perimeter, setup zones, entry edges and hexes, control flags: under the labels and counters."""
-    cmap, grid, s = canvas.cmap, canvas.grid, canvas.s
-    drawn = is_drawn(canvas)
+    cmap, s = canvas.cmap, canvas.s
     if layer.perimeter:
         owner = {hex_index(cmap, h): side for side, hexes in layer.perimeter.items() for h in hexes}
-        for i, side in sorted(owner.items()):
-            if drawn[i]:
-                out.poly(canvas.corners(i), fill=layer.colour(side, 60))
-        for i, side in sorted(owner.items()):
-            if drawn[i]:
-                col, row = grid.from_index(i)
-                for k in range(6):
-                    n = grid.step(col, row, k)
-                    if grid.contains(*n) and owner.get(grid.index(*n)) != side:
-                        out.line(canvas.edge(i, k), PERIMETER_INK, s * 0.12)
+        # The perimeter runs between two sides' hexes, not along the map's edge.
+        _region(out, canvas, owner, lambda side: layer.colour(side, 60), PERIMETER_INK, s * 0.12,
+                lambda side, n: n is not None and owner.get(n) != side)
     for side, hexes in layer.setup_zones.items():
-        zone = {hex_index(cmap, h) for h in hexes}
-        for i in sorted(zone):
-            if drawn[i]:
-                out.poly(canvas.corners(i), fill=layer.colour(side, 70))
-        for i in sorted(zone):
-            if drawn[i]:
-                col, row = grid.from_index(i)
-                for k in range(6):
-                    n = grid.step(col, row, k)
-                    if not grid.contains(*n) or grid.index(*n) not in zone:
-                        out.line(canvas.edge(i, k), layer.colour(side), s * 0.08)
+        zone = dict.fromkeys((hex_index(cmap, h) for h in hexes), side)
+        _region(out, canvas, zone, lambda side: layer.colour(side, 70), layer.colour(side), s * 0.08,
+                lambda side, n, zone=zone: n is None or n not in zone)
     for side, edges in layer.entry_edges.items():
         for edge in edges:
-            x0, y0 = canvas.margin, canvas.margin
-            x1, y1 = x0 + canvas.map_w, y0 + canvas.map_h
-            t = s * 0.22
-            box = {"N": (x0, y0, x1, y0 + t), "S": (x0, y1 - t, x1, y1), "W": (x0, y0, x0 + t, y1),
-                   "E": (x1 - t, y0, x1, y1)}.get(str(edge).upper())
-            if box is not None:
-                out.poly([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])],
-                         fill=layer.colour(side, 220))
-                out.text((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, f"{side} enters", t * 0.8, WHITE, bold=True,
-                         rotate=-90 if str(edge).upper() in ("W", "E") else 0)
+            _entry_edge(out, canvas, layer.colour(side, 220), side, str(edge).upper())
     for side, hexes in layer.entry_hexes.items():
-        for h in hexes:
-            i = hex_index(cmap, h)
-            if drawn[i]:
-                cx, cy = canvas.centre_px[i]
-                r = s * 0.55
-                out.poly([(cx - r * 0.6, cy - r * 0.5), (cx + r * 0.7, cy), (cx - r * 0.6, cy + r * 0.5)],
-                         fill=layer.colour(side, 200), stroke=INK, width=s * 0.02)
+        for cx, cy in _centres(canvas, hexes):
+            r = s * 0.55
+            out.poly([(cx - r * 0.6, cy - r * 0.5), (cx + r * 0.7, cy), (cx - r * 0.6, cy + r * 0.5)],
+                     fill=layer.colour(side, 200), stroke=INK, width=s * 0.02)
     for side, hexes in layer.control.items():
-        for h in hexes:
-            i = hex_index(cmap, h)
-            if drawn[i]:
-                cx, cy = canvas.centre_px[i]
-                x, y = cx - s * 0.55, cy - s * 0.35
-                out.line([(x, y + s * 0.35), (x, y - s * 0.1)], INK, s * 0.03)
-                out.poly([(x, y - s * 0.1), (x + s * 0.28, y), (x, y + s * 0.1)], fill=layer.colour(side),
-                         stroke=INK, width=s * 0.02)
+        for cx, cy in _centres(canvas, hexes):
+            x, y = cx - s * 0.55, cy - s * 0.35
+            out.line([(x, y + s * 0.35), (x, y - s * 0.1)], INK, s * 0.03)
+            out.poly([(x, y - s * 0.1), (x + s * 0.28, y), (x, y + s * 0.1)], fill=layer.colour(side),
+                     stroke=INK, width=s * 0.02)
+
+
+def _region(out, canvas, sides, fill, ink, width, edged):
+    """Hexes filled by their side (``sides``: hex index -> side), then outlined on each hexside that
+    ``edged(side, neighbour index or None off the map)`` says: all fills first, so no fill covers an outline."""
+    grid, drawn = canvas.grid, is_drawn(canvas)
+    for i, side in sorted(sides.items()):
+        if drawn[i]:
+            out.poly(canvas.corners(i), fill=fill(side))
+    for i, side in sorted(sides.items()):
+        if drawn[i]:
+            col, row = grid.from_index(i)
+            for k in range(6):
+                n = grid.step(col, row, k)
+                if edged(side, grid.index(*n) if grid.contains(*n) else None):
+                    out.line(canvas.edge(i, k), ink, width)
+
+
+def _entry_edge(out, canvas, colour, side, edge):
+    s, x0, y0 = canvas.s, canvas.margin, canvas.margin
+    x1, y1 = x0 + canvas.map_w, y0 + canvas.map_h
+    t = s * 0.22
+    box = {"N": (x0, y0, x1, y0 + t), "S": (x0, y1 - t, x1, y1), "W": (x0, y0, x0 + t, y1),
+           "E": (x1 - t, y0, x1, y1)}.get(edge)
+    if box is not None:
+        out.poly([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])], fill=colour)
+        out.text((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, f"{side} enters", t * 0.8, WHITE, bold=True,
+                 rotate=-90 if edge in ("W", "E") else 0)
+
+
+def _centres(canvas, hexes):
+    """The centres of those of ``hexes`` that are drawn."""
+    drawn = is_drawn(canvas)
+    for h in hexes:
+        i = hex_index(canvas.cmap, h)
+        if drawn[i]:
+            yield canvas.centre_px[i]
 
 
 def _pieces(out, canvas, layer):

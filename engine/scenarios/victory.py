@@ -36,97 +36,133 @@ MAX_DEPTH = 4
 
 def check(value, path, objective_ids, side_ids=(), depth=0):
     """Every problem with a victory condition, as Findings with their JSON paths."""
-    found = []
+    checker = _Checker(value, path, objective_ids, side_ids, depth)
+    if checker.shape_ok() and checker.keys_ok():
+        getattr(checker, KIND_CHECKS[value["kind"]])()
+    return checker.found
 
-    def error(where, message, code="bad-victory"):
-        found.append(Finding(where, message, code=code))
 
-    if not isinstance(value, dict):
-        error(path, f"expected a victory condition object such as {{\"kind\": \"vp\", \"at_least\": 10}}, got "
-                    f"{_kind(value)}")
-        return found
-    kind = value.get("kind")
-    if "kind" in value and wrong_text(kind, "a condition kind"):
-        error(f"{path}.kind", wrong_text(kind, f"a condition kind, one of {', '.join(KINDS)}"), code="bad-type")
-        return found
-    if kind not in KINDS:
-        error(f"{path}.kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
-        return found
-    required, optional = KINDS[kind]
-    for key in value:
-        if key != "kind" and key not in required + optional:
-            error(f"{path}.{key}", f"unknown key {key!r} for a {kind} condition; expected "
-                                   f"{', '.join(required + optional) or 'no other key'}", code="unknown-key")
-    for key in required:
-        if key not in value:
-            error(f"{path}.{key}", f"a {kind} condition needs {key!r}", code="missing")
-    if any(f.code == "missing" for f in found):
-        return found
+# Each kind's own checks, a method of _Checker each (``and`` and ``or`` share one).
+KIND_CHECKS = {"control": "control", "vp": "vp", "casualties": "casualties", "exit": "exit", "hold": "hold",
+               "and": "combined", "or": "combined", "eliminate": "nothing", "text": "text"}
 
-    def count(key, low=1):
-        v = value.get(key)
+
+class _Checker:
+    """One condition's checks: its shape, its keys, then its kind's own, gathering findings as they go."""
+
+    def __init__(self, value, path, objective_ids, side_ids, depth):
+        self.value, self.path, self.depth = value, path, depth
+        self.objective_ids, self.side_ids = objective_ids, side_ids
+        self.found = []
+
+    def error(self, where, message, code="bad-victory"):
+        self.found.append(Finding(where, message, code=code))
+
+    def shape_ok(self):
+        value, path = self.value, self.path
+        if not isinstance(value, dict):
+            self.error(path, f"expected a victory condition object such as {{\"kind\": \"vp\", \"at_least\": 10}}, "
+                             f"got {_kind(value)}")
+            return False
+        kind = value.get("kind")
+        if "kind" in value and wrong_text(kind, "a condition kind"):
+            self.error(f"{path}.kind", wrong_text(kind, f"a condition kind, one of {', '.join(KINDS)}"),
+                       code="bad-type")
+            return False
+        if kind not in KINDS:
+            self.error(f"{path}.kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+            return False
+        return True
+
+    def keys_ok(self):
+        value, path = self.value, self.path
+        kind = value["kind"]
+        required, optional = KINDS[kind]
+        for key in value:
+            if key != "kind" and key not in required + optional:
+                self.error(f"{path}.{key}", f"unknown key {key!r} for a {kind} condition; expected "
+                                            f"{', '.join(required + optional) or 'no other key'}", code="unknown-key")
+        missing = [key for key in required if key not in value]
+        for key in missing:
+            self.error(f"{path}.{key}", f"a {kind} condition needs {key!r}", code="missing")
+        return not missing
+
+    def count(self, key, low=1):
+        v = self.value.get(key)
         if v is not None and (not _is_int(v) or v < low):
-            error(f"{path}.{key}", f"expected a whole number from {low}, got {v!r}")
+            self.error(f"{self.path}.{key}", f"expected a whole number from {low}, got {v!r}")
 
-    def objective(where, oid):
+    def objective(self, where, oid):
         if wrong_text(oid, "an objective id"):
-            error(where, wrong_text(oid, "an objective id"), code="bad-type")
-        elif oid not in objective_ids:
-            error(where, f"no objective {oid!r} in this scenario (objectives: "
-                         f"{', '.join(sorted(objective_ids)) or 'none yet'})", code="unknown-objective")
+            self.error(where, wrong_text(oid, "an objective id"), code="bad-type")
+        elif oid not in self.objective_ids:
+            self.error(where, f"no objective {oid!r} in this scenario (objectives: "
+                              f"{', '.join(sorted(self.objective_ids)) or 'none yet'})", code="unknown-objective")
 
-    if kind == "control":
+    def control(self):
+        value, path = self.value, self.path
         ids = value["objectives"]
         if not isinstance(ids, list) or not ids:
-            error(f"{path}.objectives", "expected a non-empty list of objective ids")
+            self.error(f"{path}.objectives", "expected a non-empty list of objective ids")
         else:
             for i, oid in enumerate(ids):
-                objective(f"{path}.objectives[{i}]", oid)
+                self.objective(f"{path}.objectives[{i}]", oid)
             if value.get("count") is not None and _is_int(value["count"]) and value["count"] > len(ids):
-                error(f"{path}.count", f"at least {value['count']} of {len(ids)} objectives can never be met")
+                self.error(f"{path}.count", f"at least {value['count']} of {len(ids)} objectives can never be met")
         if value.get("at", "end") not in CONTROL_AT:
-            error(f"{path}.at", f"expected 'end' or 'each-turn', got {value.get('at')!r}")
-        count("vp", 0)
-        count("count")
-    elif kind == "vp":
-        count("at_least", 0)
-    elif kind == "casualties":
-        count("points", 0)
-        if value.get("who", "enemy") not in ("enemy", "own"):
-            error(f"{path}.who", f"expected 'enemy' (inflict at least) or 'own' (suffer at most), got "
-                                 f"{value.get('who')!r}")
-    elif kind == "exit":
+            self.error(f"{path}.at", f"expected 'end' or 'each-turn', got {value.get('at')!r}")
+        self.count("vp", 0)
+        self.count("count")
+
+    def vp(self):
+        self.count("at_least", 0)
+
+    def casualties(self):
+        self.count("points", 0)
+        if self.value.get("who", "enemy") not in ("enemy", "own"):
+            self.error(f"{self.path}.who", f"expected 'enemy' (inflict at least) or 'own' (suffer at most), got "
+                                           f"{self.value.get('who')!r}")
+
+    def exit(self):
+        value, path = self.value, self.path
         if value.get("units") is None and value.get("vp") is None:
-            error(path, "an exit condition needs 'units' (how many) or 'vp' (how many VP of units)")
+            self.error(path, "an exit condition needs 'units' (how many) or 'vp' (how many VP of units)")
         if value.get("edge") is None and not value.get("hexes"):
-            error(path, "an exit condition needs an 'edge' (N, E, S, W) or exit 'hexes'")
+            self.error(path, "an exit condition needs an 'edge' (N, E, S, W) or exit 'hexes'")
         if value.get("edge") is not None and (not isinstance(value["edge"], str) or value["edge"] not in EDGE_NAMES):
-            error(f"{path}.edge", f"expected N, E, S or W, got {value['edge']!r}")
+            self.error(f"{path}.edge", f"expected N, E, S or W, got {value['edge']!r}")
         hexes = value.get("hexes")
         if hexes is not None and not isinstance(hexes, list):
-            error(f"{path}.hexes", "expected a list of hexes")  # each is read as a hex of the map by the format
-        count("units")
-        count("vp")
-        count("by_turn")
-    elif kind == "hold":
-        objective(f"{path}.objective", value["objective"])
-        count("turns")
-        count("by_turn")
+            self.error(f"{path}.hexes", "expected a list of hexes")  # each is read as a hex of the map by the format
+        for key in ("units", "vp", "by_turn"):
+            self.count(key)
+
+    def hold(self):
+        value, path = self.value, self.path
+        self.objective(f"{path}.objective", value["objective"])
+        self.count("turns")
+        self.count("by_turn")
         if _is_int(value["turns"]) and _is_int(value.get("by_turn")) and value["turns"] > value["by_turn"]:
-            error(f"{path}.by_turn", f"{value['turns']} consecutive turns cannot end by turn {value['by_turn']}")
-    elif kind in ("and", "or"):
+            self.error(f"{path}.by_turn", f"{value['turns']} consecutive turns cannot end by turn {value['by_turn']}")
+
+    def combined(self):
+        value, path, kind = self.value, self.path, self.value["kind"]
         items = value["conditions"]
         if not isinstance(items, list) or len(items) < 2:
-            error(f"{path}.conditions", f"'{kind}' combines at least two conditions")
-        elif depth >= MAX_DEPTH:
-            error(f"{path}.conditions", f"conditions nest at most {MAX_DEPTH} deep")
+            self.error(f"{path}.conditions", f"'{kind}' combines at least two conditions")
+        elif self.depth >= MAX_DEPTH:
+            self.error(f"{path}.conditions", f"conditions nest at most {MAX_DEPTH} deep")
         else:
             for i, item in enumerate(items):
-                found.extend(check(item, f"{path}.conditions[{i}]", objective_ids, side_ids, depth + 1))
-    elif kind == "text":
-        if not isinstance(value["text"], str) or not value["text"].strip():
-            error(f"{path}.text", "expected the condition's text")
-    return found
+                self.found.extend(check(item, f"{path}.conditions[{i}]", self.objective_ids, self.side_ids,
+                                        self.depth + 1))
+
+    def text(self):
+        if not isinstance(self.value["text"], str) or not self.value["text"].strip():
+            self.error(f"{self.path}.text", "expected the condition's text")
+
+    def nothing(self):
+        """``eliminate`` takes no keys of its own."""
 
 
 def normalise(value):

@@ -78,37 +78,53 @@ def view(data, sides, current=None):
     private_now = {}
     for side in (current or {}).get("sides") or []:
         private_now[side.get("id")] = {u.get("id") for u in side.get("oob") or [] if is_private_unit(u, rules)}
-    double_blind, secret_victory = rules.get("double_blind", False), rules.get("victory", False)
-    hidden_markers = set(rules.get("markers") or ())
     withheld = {}
     for side in out.get("sides") or []:
         if side.get("id") in sides:
             continue
-        gone = {}
-        if any((side.get("brief") or {}).values()):
-            side["brief"], gone["brief"] = {key: "" for key in side["brief"]}, True
-        if secret_victory and side.get("victory"):
-            side["victory"], gone["victory"] = None, True
-        oob = side.get("oob") or []
-        later = private_now.get(side.get("id"), set())
-        private = {u["id"] for u in oob if double_blind or is_private_unit(u, rules) or u["id"] in later}
-        if private:
-            gone["units"] = sum(u.get("count") or 1 for u in oob if u["id"] in private)
-            side["oob"] = [u for u in oob if u["id"] not in private]
-            side["placements"] = [pl for pl in side.get("placements") or [] if pl.get("unit") not in private]
-            arrivals = []
-            for arrival in side.get("reinforcements") or []:
-                units = [g for g in arrival.get("units") or [] if g.get("unit") not in private]
-                if units:
-                    arrivals.append({**arrival, "units": units})
-            side["reinforcements"] = arrivals
-        if double_blind:
-            if side.get("setup_zone"):
-                side["setup_zone"], gone["setup_zone"] = [], True
-            if side.get("fields"):
-                side["fields"], gone["fields"] = {}, True
+        gone = _withhold_side(side, rules, private_now.get(side.get("id"), set()))
         if gone:
             withheld[side["id"]] = gone
+    _withhold_markers(out, sides, rules, withheld)
+    if rules.get("victory", False):
+        _withhold_objective_vp(out, sides, withheld)
+    if withheld:
+        out["extensions"] = {**(out.get("extensions") or {}), WITHHELD: withheld}
+    return out
+
+
+def _withhold_side(side, rules, later):
+    """Blank what a side the reader does not hold keeps from them, in place; what was withheld, for the card.
+    ``later``: the side's units private in the current document (for an earlier revision)."""
+    double_blind = rules.get("double_blind", False)
+    gone = {}
+    if any((side.get("brief") or {}).values()):
+        side["brief"], gone["brief"] = {key: "" for key in side["brief"]}, True
+    if rules.get("victory", False) and side.get("victory"):
+        side["victory"], gone["victory"] = None, True
+    oob = side.get("oob") or []
+    private = {u["id"] for u in oob if double_blind or is_private_unit(u, rules) or u["id"] in later}
+    if private:
+        gone["units"] = sum(u.get("count") or 1 for u in oob if u["id"] in private)
+        side["oob"] = [u for u in oob if u["id"] not in private]
+        side["placements"] = [pl for pl in side.get("placements") or [] if pl.get("unit") not in private]
+        arrivals = []
+        for arrival in side.get("reinforcements") or []:
+            units = [g for g in arrival.get("units") or [] if g.get("unit") not in private]
+            if units:
+                arrivals.append({**arrival, "units": units})
+        side["reinforcements"] = arrivals
+    if double_blind:
+        if side.get("setup_zone"):
+            side["setup_zone"], gone["setup_zone"] = [], True
+        if side.get("fields"):
+            side["fields"], gone["fields"] = {}, True
+    return gone
+
+
+def _withhold_markers(out, sides, rules, withheld):
+    """Leave out the markers the reader's sides may not see, counting them per side in ``withheld``."""
+    hidden_markers, double_blind = set(rules.get("markers") or ()), rules.get("double_blind", False)
     markers, kept = out.get("markers") or [], []
     for marker in markers:
         if _private_marker(marker, sides, hidden_markers, double_blind):
@@ -118,18 +134,18 @@ def view(data, sides, current=None):
             kept.append(marker)
     if markers:
         out["markers"] = kept
-    if secret_victory:
-        named = set()
-        for side in out.get("sides") or []:
-            if side.get("id") in sides:
-                named |= _objectives_named(side.get("victory"))
-        for objective in out.get("objectives") or []:
-            if objective.get("vp") is not None and objective.get("id") not in named:
-                objective["vp"] = None
-                withheld.setdefault("", {})["objective_vp"] = True
-    if withheld:
-        out["extensions"] = {**(out.get("extensions") or {}), WITHHELD: withheld}
-    return out
+
+
+def _withhold_objective_vp(out, sides, withheld):
+    """Secret victory: an objective's VP shows only where a condition of the reader's own sides names it."""
+    named = set()
+    for side in out.get("sides") or []:
+        if side.get("id") in sides:
+            named |= _objectives_named(side.get("victory"))
+    for objective in out.get("objectives") or []:
+        if objective.get("vp") is not None and objective.get("id") not in named:
+            objective["vp"] = None
+            withheld.setdefault("", {})["objective_vp"] = True
 
 
 def _private_marker(marker, sides, hidden_kinds, double_blind):
