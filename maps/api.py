@@ -22,7 +22,7 @@ from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from maps import dependents, findings, scans, undo
+from maps import bodies, dependents, findings, scans, undo
 from maps.findings import CheckingSerializer, FindingsPageSerializer
 from maps.models import Map, apply_edits, check_name, restore_revision
 from maps.serializers import (
@@ -120,7 +120,10 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
 
     @extend_schema(summary="A map, with its document", responses={200: MapDetailSerializer, 404: NOT_FOUND})
     def retrieve(self, request, *args, **kwargs):
-        return super().retrieve(request, *args, **kwargs)
+        map = self.get_object()
+        if request.accepted_renderer.format != "json":  # the browsable API renders its page as DRF does
+            return Response(MapDetailSerializer(map).data)
+        return bodies.detail_response(request, map, MapSerializer(map).data)
 
     @extend_schema(summary="Rename or (un)publish a map",
                    responses={200: MapDetailSerializer, 403: FORBIDDEN, 404: NOT_FOUND})

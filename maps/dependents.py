@@ -7,6 +7,8 @@ from typing import Callable
 
 from django.db import transaction
 
+from maps import bodies
+
 
 @dataclass(frozen=True)
 class Dependent:
@@ -55,5 +57,7 @@ def delete_map(map, with_dependents=False):
             raise MapInUse(mine)
         for dependent in mine:
             dependent.delete()
+        pk = map.pk
         map.delete()
+        transaction.on_commit(lambda: bodies.forget(pk))
     return mine
