@@ -15,11 +15,12 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from authoring import scenario_maps
+from authoring.scenario_maps import library_maps
+from documents import deltas
 from documents.models import Document, Revision, StaleRevision, Written
 from documents.undo import undo_summary
 from engine.scenarios import edits, scenariofile, visibility
-from authoring import scenario_maps
-from authoring.scenario_maps import library_maps
 
 __all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
            "restore_revision", "library_maps", "map_dependents", "point_at"]
@@ -28,13 +29,10 @@ TITLE_LENGTH = 200
 
 
 def written(doc, old=None):
-    """The next revision's content from a ScenarioDoc: its canonical document, the hash of its file, and the
-    top-level parts that changed since ``old`` (the document edited; None: a snapshot)."""
+    """The next revision's content from a ScenarioDoc: its canonical document, the hash of its file, and what
+    changed since ``old`` (the document edited; None: a snapshot), as deep as it changed (documents.deltas)."""
     document = doc.data
-    changes = None
-    if old is not None:
-        changes = {"set": {key: value for key, value in document.items() if old.get(key) != value},
-                   "drop": [key for key in old if key not in document]}
+    changes = None if old is None else deltas.delta(old, document)
     return Written(document, scenariofile.dumps(doc), changes)
 
 
@@ -84,6 +82,9 @@ class Scenario(Document):
         return copy.deepcopy(state)  # the kept state is shared: a caller may change what it is given
 
     def patched(self, state, changes):
+        if isinstance(changes, list):
+            return deltas.patch(state, changes)
+        # A revision written before deltas went deep: the top-level parts that changed.
         document = {key: value for key, value in state.items() if key not in changes["drop"]}
         document.update(changes["set"])
         return document
