@@ -10,7 +10,7 @@ import io
 from PIL import Image, ImageDraw
 
 from engine.render.styles import font, rgb
-from engine.scenarios import cards, victory
+from engine.scenarios import cards, victory, visibility
 from engine.scenarios.cards.track import turn_label
 
 ROW_LABEL_PX = 360
@@ -51,8 +51,7 @@ def sheet_html(doc, sheet):
     out += objectives(doc)
     sentences = victory.lines_for(doc)
     if sheet == "public":
-        out.append(_p("Each side's forces, setup, reinforcements and victory conditions are on its secret brief.",
-                      "i"))
+        out += [_p(line, "i") for line in withheld_lines(doc)]
     for side in data["sides"]:
         if side["id"] in side_ids:
             out += side_part(doc, side, sentences)
@@ -68,6 +67,25 @@ def sheet_html(doc, sheet):
         out.append("<ol>" + "".join(_p(rule, "li") for rule in data["special_rules"]) + "</ol>")
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def withheld_lines(doc):
+    """What the public sheet leaves to each side's secret sheet, as visibility.view withheld it: a sentence per
+    side with something withheld, so the sheet never says a side's forces are elsewhere while it lists them."""
+    withheld = (doc.data.get("extensions") or {}).get(visibility.WITHHELD) or {}
+    lines = []
+    for side in doc.data["sides"]:
+        gone = withheld.get(side["id"]) or {}
+        every_unit = gone.get("units") and not side["oob"]
+        what = [label for key, label in (
+            ("units", "forces" if every_unit else "hidden units"), ("setup_zone", "setup zone"),
+            ("markers", "hidden markers"), ("brief", "brief"), ("fields", "game numbers"),
+            ("victory", "victory conditions")) if gone.get(key)]
+        if what:
+            listed = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
+            lines.append(f"{side['name']}'s {listed} {'is' if len(what) == 1 and not what[0].endswith('s') else 'are'}"
+                         " on its secret sheet, not here.")
+    return lines
 
 
 def table(head, rows):

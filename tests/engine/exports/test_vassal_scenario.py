@@ -2,6 +2,7 @@
 help files, and nothing hidden in the public module."""
 
 import copy
+import html
 import io
 import json
 import math
@@ -11,7 +12,7 @@ import zipfile
 import pytest
 from PIL import Image
 
-from engine.exports import vassal
+from engine.exports import vassal, vassal_sheets
 from engine.scenarios import cards, scenariofile
 from tests.engine.exports.test_vassal_grid import print_centres, read_module
 from tests.scenarios.conftest import SAMPLE_MAPS, SAMPLES
@@ -248,3 +249,26 @@ def test_the_scenario_document_is_not_changed(maps):
     vassal.scenario_module(doc)
     assert doc.data == before
     assert zipfile.is_zipfile(io.BytesIO(vassal.scenario_module(doc)))
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in SAMPLES])
+def test_the_public_help_page_says_only_what_is_true_of_what_it_lists(maps, stem):
+    """The public sheet says which side's parts are on its secret sheet only where it leaves them out: a side whose
+    forces it lists is never said to have them elsewhere (issue 32 point 8)."""
+    doc = sample(maps, stem)
+    page = vassal_sheets.sheet_html(doc, "public")
+    view = cards.sheet_view(doc, "public").data
+    withheld = view.get("extensions", {}).get("withheld", {})
+    for side in view["sides"]:
+        said = [line for line in html.unescape(page).split("\n") if line.startswith(f"<i>{side['name']}'s ")]
+        gone = withheld.get(side["id"]) or {}
+        if not gone:
+            assert not said
+            continue
+        assert len(said) == 1
+        if side["oob"]:
+            assert "forces" not in said[0]
+            assert cards.unit_name(side["oob"][0]) in html.unescape(page)
+        else:
+            assert "forces" in said[0]
+    assert "Each side's forces" not in page
