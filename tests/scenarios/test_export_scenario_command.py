@@ -54,3 +54,62 @@ def test_an_invalid_scenario_names_the_file_and_the_field(tmp_path):
     proc = manage("export_scenario", bad, "--format", "vassal", "--out", tmp_path / "x.vmod")
     assert proc.returncode == 2
     assert "invalid scenario" in proc.stderr and "sides[0].placements[0].hex" in proc.stderr
+
+
+# -- a scenario as the page downloads it: its maps named by library id (issue 32 point 5) ------------------------
+
+def run_here(*args):
+    """The command in this process, so that it reads the test database."""
+    from django.core.management import call_command
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command(*map(str, args), stdout=out, stderr=err)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def downloaded(user_client, user_map, tmp_path, small):
+    """The page's download of a scenario on the designer's private library map."""
+    small["maps"] = [{"key": "m", "id": user_map.pk}]
+    created = user_client.post("/api/scenarios/", {"document": small}, format="json")
+    assert created.status_code == 201, created.json()
+    response = user_client.get(f"/api/scenarios/{created.json()['id']}/export/")
+    assert response.status_code == 200
+    path = tmp_path / "downloaded.json"
+    path.write_bytes(b"".join(response.streaming_content) if response.streaming else response.content)
+    assert '"id"' in path.read_text()
+    return path
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("command", ["export_scenario", "export_card", "validate_scenario"])
+def test_the_pages_own_download_is_read_with_its_designers_maps(downloaded, tmp_path, user, command):
+    out = tmp_path / ("x.vmod" if command == "export_scenario" else "x.pdf")
+    extra = {"export_scenario": ["--format", "vassal", "--out", out], "export_card": ["--out", out],
+             "validate_scenario": []}[command]
+    code, stdout, stderr = run_here(command, downloaded, *extra, "--user", user.username)
+    assert code in (0, None), stderr
+    assert "cannot be looked up" not in stdout + stderr
+    if command != "validate_scenario":
+        assert out.exists() and out.stat().st_size > 1000
+    code, stdout, stderr = run_here(command, downloaded, *extra)  # without --user: the map is private
+    assert code != 0
+    assert "--user" in stdout + stderr and "Traceback" not in stderr
+
+
+@pytest.mark.django_db
+def test_a_published_library_map_needs_no_user(user_client, other_published_map, tmp_path, small):
+    small["maps"] = [{"key": "m", "id": other_published_map.pk}]
+    created = user_client.post("/api/scenarios/", {"document": small}, format="json")
+    assert created.status_code == 201, created.json()
+    path = tmp_path / "s.json"
+    path.write_bytes(user_client.get(f"/api/scenarios/{created.json()['id']}/export/").getvalue())
+    code, _, stderr = run_here("export_scenario", path, "--format", "vassal", "--out", tmp_path / "s.vmod")
+    assert code in (0, None), stderr
+    code, _, stderr = run_here("export_scenario", path, "--format", "vassal", "--out", tmp_path / "s.vmod",
+                               "--user", "nobody-at-all")
+    assert code == 2 and "--user: no user named 'nobody-at-all'" in stderr

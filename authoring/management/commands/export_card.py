@@ -2,23 +2,22 @@
 
 from pathlib import Path
 
-from django.conf import settings
-
+from authoring.cli import add_map_options, map_lookup
 from engine.scenarios import cards, scenariofile
 from maps.cli import CliError, MapCommand
 
 
 class Command(MapCommand):
     help = ("Write a scenario's printable card as a PDF: its public card at --out and each side's secret sheet "
-            "(on TOCS its secret brief) beside it (card-SIDE.pdf). Maps named by name are looked up among the sample "
-            "maps (or --maps DIR).")
+            "(on TOCS its secret brief) beside it (card-SIDE.pdf)."
+            " Maps named by id come from this server's library (its published maps, or --user NAME's), maps "
+            "named by name from the sample maps (or --maps DIR).")
 
     def add_arguments(self, parser):
         parser.add_argument("scenario", metavar="SCENARIO.json")
         parser.add_argument("--out", required=True, metavar="CARD.pdf")
         parser.add_argument("--paper", choices=sorted(cards.PAPERS), default="a4")
-        parser.add_argument("--maps", default=None, metavar="DIR",
-                            help="A folder of map files named by the scenario (default: the sample maps).")
+        add_map_options(parser)
 
     def handle(self, *args, **options):
         path = Path(options["scenario"])
@@ -26,7 +25,7 @@ class Command(MapCommand):
             data = path.read_bytes()
         except OSError as exc:
             raise CliError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-        maps = scenariofile.folder_maps(options["maps"] or settings.SAMPLES_DIR)
+        maps = map_lookup(options)
         try:
             doc = scenariofile.parse(data, maps)
         except scenariofile.ScenarioFormatError as exc:

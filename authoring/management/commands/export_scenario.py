@@ -2,8 +2,7 @@
 
 from pathlib import Path
 
-from django.conf import settings
-
+from authoring.cli import add_map_options, map_lookup
 from engine.exports import vassal
 from engine.render.printing import HEX_MM_RANGE, MAX_DPI
 from engine.scenarios import scenariofile
@@ -12,8 +11,9 @@ from maps.cli import CliError, MapCommand
 
 class Command(MapCommand):
     help = ("Write a scenario as a VASSAL 3.7 module (docs/exports.md): the public module, or with --side that "
-            "side's (its hidden units and secret brief in it). Maps named by name are looked up among the sample "
-            "maps (or --maps DIR).")
+            "side's (its hidden units and secret brief in it)."
+            " Maps named by id come from this server's library (its published maps, or --user NAME's), maps "
+            "named by name from the sample maps (or --maps DIR).")
 
     def add_arguments(self, parser):
         parser.add_argument("scenario", metavar="SCENARIO.json")
@@ -25,8 +25,7 @@ class Command(MapCommand):
                                  f"{HEX_MM_RANGE[1]:g} mm (default {vassal.DEFAULT_HEX_MM:g}).")
         parser.add_argument("--dpi", type=int, default=vassal.DEFAULT_DPI, metavar="N",
                             help=f"The board's dots per inch, 10 to {MAX_DPI} (default {vassal.DEFAULT_DPI}).")
-        parser.add_argument("--maps", default=None, metavar="DIR",
-                            help="A folder of map files named by the scenario (default: the sample maps).")
+        add_map_options(parser)
 
     def handle(self, *args, **options):
         path = Path(options["scenario"])
@@ -35,7 +34,7 @@ class Command(MapCommand):
         except OSError as exc:
             raise CliError(f"{path}: cannot read it ({exc.strerror or exc})") from None
         try:
-            doc = scenariofile.parse(data, scenariofile.folder_maps(options["maps"] or settings.SAMPLES_DIR))
+            doc = scenariofile.parse(data, map_lookup(options))
         except scenariofile.ScenarioFormatError as exc:
             first = exc.errors[0]
             more = f" (and {len(exc.errors) - 1} more; run validate_scenario {path})" if len(exc.errors) > 1 else ""

@@ -1,5 +1,5 @@
-from django.conf import settings
 
+from authoring.cli import add_map_options, map_lookup
 from engine.mapfile import Finding
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import scenariofile
@@ -22,15 +22,15 @@ def validate_file(path, maps):
 
 
 class Command(MapCommand):
-    help = ("Check scenario files against the scenario format and their game's rules. Maps named by name are "
-            "looked up among the sample maps (or --maps DIR). Exits 1 when any file has an error.")
+    help = ("Check scenario files against the scenario format and their game's rules. Maps named by id come "
+            "from this server's library (its published maps, or --user NAME's), maps named by name from the "
+            "sample maps (or --maps DIR). Exits 1 when any file has an error.")
 
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", metavar="FILE")
         parser.add_argument("--json", action="store_true")
-        parser.add_argument("--maps", default=None, metavar="DIR", help="A folder of map files named by the "
-                                                                        "scenarios (default: the sample maps).")
+        add_map_options(parser)
 
     def handle(self, *args, **options):
-        maps = scenariofile.folder_maps(options["maps"] or settings.SAMPLES_DIR)
+        maps = map_lookup(options)
         report_findings(self, ((path, validate_file(path, maps)[1]) for path in options["files"]), options["json"])
