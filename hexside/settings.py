@@ -175,6 +175,17 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+
+def static_file_headers(headers, path, url):
+    """whitenoise answers a static file before the CSP middleware runs: the file carries the pages' policy too
+    (a script or an SVG opened on its own is held to it)."""
+    from csp.utils import build_policy
+
+    headers["Content-Security-Policy"] = build_policy()
+
+
+WHITENOISE_ADD_HEADERS_FUNCTION = static_file_headers
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-maps"
 LOGOUT_REDIRECT_URL = "home"
