@@ -140,11 +140,12 @@ class ScenarioRevision(Revision):
 
 def apply_edits(scenario_id, author, revision, operations, undoes=None):
     """Apply edit operations; the new ScenarioRevision. Worked out on the scenario as read, written only if it has
-    not moved on meanwhile (as for maps). Raises StaleRevision, or edits.EditError listing every problem; in both
-    cases nothing is written."""
+    not moved on meanwhile (as for maps). The maps it names are checked by the author's rights
+    (scenario_maps.EditResolver). Raises StaleRevision, or edits.EditError listing every problem; in both cases
+    nothing is written."""
     def change(scenario):
         old = scenario.document
-        doc, summary = edits.apply(old, operations, library_maps(scenario.owner))
+        doc, summary = edits.apply(old, operations, scenario_maps.edit_maps(scenario, author, old))
         return written(doc, old), undo_summary(undoes, summary)
 
     return Scenario.edit(scenario_id, author, revision, change)
@@ -154,10 +155,11 @@ def restore_revision(scenario_id, author, number, revision=None):
     """Bring back revision ``number`` as a new revision; ScenarioRevision.DoesNotExist if there is none.
 
     The old document is read again (its maps may have changed or gone): ScenarioFormatError if it no longer
-    reads, and nothing is written."""
+    reads (or names a map the author may not have it name: scenario_maps.EditResolver), and nothing is written."""
     def change(scenario):
         old = scenario.document_at(number)
-        return written(scenariofile.parse(old, library_maps(scenario.owner))), f"restored revision {number}"
+        maps = scenario_maps.edit_maps(scenario, author, scenario.document, by_name=True)
+        return written(scenariofile.parse(old, maps)), f"restored revision {number}"
 
     return Scenario.edit(scenario_id, author, revision, change, snapshot=True)
 

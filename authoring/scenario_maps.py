@@ -71,19 +71,8 @@ class Resolver:
 
     def find(self, entry):
         key = entry.get("key")
-        if "id" in entry:
-            map = Map.objects.filter(pk=entry["id"]).first()
-            if map is None or not _may_read(map, self.owner):
-                raise scenariofile.MapLookupError(f"no map {entry['id']} (or a private map of another user)")
-            what = f"map {map.pk}"
-        else:
-            map = named_map(self.owner.pk, entry["name"])
-            if map is None:
-                raise scenariofile.MapLookupError(f"no map named {entry['name']!r} that you may read")
-            what = f"the map named {entry['name']!r}"
-        if not _may_read(map, self.reader):
-            raise scenariofile.MapLookupError(f"{what} is private: only its owner may read it (the scenario's owner "
-                                              "must publish it)")
+        map, what = self.resolve(entry)
+        self.check(entry, map, what)
         if map.pk in self.seen:
             raise scenariofile.MapLookupError(
                 f"{what} is already this scenario's map {self.seen[map.pk]!r}: name each map once, and its hexes "
@@ -95,14 +84,80 @@ class Resolver:
         pin = self.pins[key] = Pin(key, map)
         return pin
 
+    def resolve(self, entry):
+        """(the map, it in words) an entry means, as the owner names maps; MapLookupError when there is none."""
+        if "id" in entry:
+            map = Map.objects.filter(pk=entry["id"]).first()
+            if map is None or not _may_read(map, self.owner):
+                raise not_found(entry)
+            return map, f"map {map.pk}"
+        map = named_map(self.owner.pk, entry["name"])
+        if map is None:
+            raise not_found(entry)
+        return map, f"the map named {entry['name']!r}"
+
+    def check(self, entry, map, what):
+        if not _may_read(map, self.reader):
+            raise scenariofile.MapLookupError(f"{what} is private: only its owner may read it (the scenario's owner "
+                                              "must publish it)")
+
     def lookup(self, entry):
         return self.find(entry).outline()
+
+
+def not_found(entry):
+    """The refusal of a map that is not there for whoever named it: the same words whether it exists or not."""
+    if "id" in entry:
+        return scenariofile.MapLookupError(f"no map {entry['id']} (or a private map of another user)")
+    return scenariofile.MapLookupError(f"no map named {entry['name']!r} that you may read")
 
 
 def library_maps(user):
     """A map lookup for scenariofile.parse when a user writes a scenario (create, import, edit): the maps they may
     read, by id or by name, as outlines (the rows only)."""
     return Resolver(user).lookup
+
+
+class EditResolver(Resolver):
+    """The maps of a scenario as ``author`` changes it (an edit, a restore), still named as its owner names them,
+    and checked by the rights of whoever makes the change: a map the change newly names must be one the author
+    may read (an editor cannot point the scenario at its owner's private map), refused in the same words whether
+    it exists or not; an editor's edit names a new map by id, since a name would resolve by the owner's private
+    maps; and a published scenario names only published maps, whoever changes it."""
+
+    def __init__(self, scenario, author, before, by_name=False):
+        super().__init__(scenario.owner)
+        self.author = author
+        self.published = scenario.published
+        self.before = references(before)
+        self.editor = author is not None and author.pk != scenario.owner_id
+        self.by_name = by_name
+
+    def resolve(self, entry):
+        if self.editor and "name" in entry and not self.by_name and ("name", entry["name"]) not in self.before:
+            raise scenariofile.MapLookupError("an editor names a map of the library by its id (on the map's "
+                                              "page), not by its name")
+        return super().resolve(entry)
+
+    def check(self, entry, map, what):
+        how = "id" if "id" in entry else "name"
+        new = (how, entry[how]) not in self.before
+        if self.editor and (new or self.published) and not _may_read(map, self.author):
+            raise not_found(entry)
+        if self.published and not map.published:
+            raise scenariofile.MapLookupError(f"{what} is private, and a published scenario names only published "
+                                              "maps: publish the map, or unpublish the scenario first")
+
+
+def edit_maps(scenario, author, before, by_name=False):
+    """A map lookup for scenariofile.parse when ``author`` changes the scenario from the document ``before``."""
+    return EditResolver(scenario, author, before, by_name).lookup
+
+
+def references(document):
+    """The library maps a scenario document names, as ("id", 12) and ("name", "Hill")."""
+    return {(how, entry[how]) for _, entry in _entries(document) for how in ("id", "name")
+            if isinstance(entry.get(how), (int, str))}
 
 
 def _entries(document):

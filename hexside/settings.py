@@ -77,15 +77,20 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Password guessing (django-axes): after HEXSIDE_LOGIN_FAILURES failed sign-ins for one account, or from one
-# address, signing in there is refused for HEXSIDE_LOGIN_COOLOFF_MINUTES, the right password included.
+# Password guessing (django-axes, with the handler of hexside/accounts.py): after HEXSIDE_LOGIN_FAILURES failed
+# sign-ins for one account from one address, that account is refused from that address for
+# HEXSIDE_LOGIN_COOLOFF_MINUTES, the right password included; its owner elsewhere still signs in. After
+# HEXSIDE_LOGIN_ADDRESS_FAILURES failed sign-ins from one address, whichever accounts they named, that address is
+# refused for as long. The address is the throttles' (hexside/throttles.py: REMOTE_ADDR, or the trusted proxies').
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "hexside.accounts.SigninHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("HEXSIDE_LOGIN_FAILURES", "5"))
+HEXSIDE_LOGIN_ADDRESS_FAILURES = int(os.environ.get("HEXSIDE_LOGIN_ADDRESS_FAILURES", "30"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("HEXSIDE_LOGIN_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counts on its own: per account and per address
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair: a stranger elsewhere cannot lock the owner out
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "hexside.accounts.client_address"
 AXES_LOCKOUT_CALLABLE = "hexside.accounts.locked_out"
@@ -169,6 +174,17 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+
+
+def static_file_headers(headers, path, url):
+    """whitenoise answers a static file before the CSP middleware runs: the file carries the pages' policy too
+    (a script or an SVG opened on its own is held to it)."""
+    from csp.utils import build_policy
+
+    headers["Content-Security-Policy"] = build_policy()
+
+
+WHITENOISE_ADD_HEADERS_FUNCTION = static_file_headers
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-maps"

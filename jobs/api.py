@@ -158,7 +158,9 @@ class JobListView(ListAPIView):
         # An empty filter (?kind=) filters nothing, as if it were not given.
         filters = JobFilterSerializer(data={k: v for k, v in self.request.query_params.items() if v != ""})
         filters.is_valid(raise_exception=True)
-        return filters.filter(visible_jobs(self.request.user).filter(requested_by=self.request.user).defer("result"))
+        jobs = visible_jobs(self.request.user).filter(requested_by=self.request.user)
+        # a job whose reading this request lost (a revoked side link's) is not listed either
+        return filters.filter(jobs.exclude(pk__in=subjects.unreadable(jobs, self.request)).defer("result"))
 
     @extend_schema(summary="Your jobs, newest first (without their results)", parameters=[JobFilterSerializer],
                    responses={200: JobSummarySerializer(many=True), 400: FIELD_ERRORS})

@@ -108,12 +108,13 @@ def check_caps(kind, cost=0, user=None, address=""):
     user = user if user is not None and user.is_authenticated else None
     address = (address or "")[:64]
     live = Job.objects.filter(status__in=Job.LIVE)
+    own = live.filter(requested_by=user) if user is not None else None  # the jobs a refusal may name
     if user is not None:
-        limits.check_caps(kind, cost, live.filter(requested_by=user))
-    elif address:
+        limits.check_caps(kind, cost, own, own=own)
+    elif address:  # an anonymous requester's are the address's: whose they are is not known, so none is named
         limits.check_caps(kind, cost, live.filter(requested_by=None, requested_from=address))
     if address:
-        limits.check_caps(kind, cost, live.filter(requested_from=address), address=True)
+        limits.check_caps(kind, cost, live.filter(requested_from=address), address=True, own=own)
 
 
 def cancel(job):

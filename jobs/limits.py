@@ -51,20 +51,24 @@ def estimate(kind, parameters, subject=None):
     return cost
 
 
-def check_caps(kind, cost, live, address=False):
+def check_caps(kind, cost, live, address=False, own=None):
     """Raise TooManyJobs when one more job of ``kind`` costing ``cost`` would pass a cap; ``live``: the
-    requester's live jobs (a queryset), or with ``address`` those of every requester from one address."""
+    requester's live jobs (a queryset), or with ``address`` those of every requester from one address. The
+    refusal names the jobs of ``own`` (the signed-in requester's live jobs) among them, never another's."""
     interactive = conf.is_interactive(kind)
     same_class = [name for name in kinds.KINDS if conf.is_interactive(name) == interactive]
     suffix, whose, who = ("_ADDRESS", "from your address", "one address") if address else ("", "for you", "one user")
     setting = ("LIVE_INTERACTIVE" if interactive else "LIVE_HEAVY") + suffix
     cap = conf.get(setting)
-    waiting = list(live.filter(kind__in=same_class).order_by("id").values_list("id", flat=True)[:cap])
+    waiting = live.filter(kind__in=same_class).count()
     what = "interactive" if interactive else "heavy"
-    if len(waiting) >= cap:
-        refuse(f"{len(waiting)} {what} jobs are already queued or running {whose} (jobs "
-               f"{', '.join(map(str, waiting))}), the most {who} may have at once (JOBS_{setting} = {cap}); "
-               "ask again when one has finished, or cancel one (POST /api/jobs/<id>/cancel/)")
+    if waiting >= cap:
+        yours = [] if own is None else list(own.filter(kind__in=same_class).order_by("id")
+                                               .values_list("id", flat=True)[:cap])
+        named = f" (yours: jobs {', '.join(map(str, yours))})" if yours else ""
+        refuse(f"{waiting} {what} jobs are already queued or running {whose}{named}, the most {who} may have at "
+               f"once (JOBS_{setting} = {cap}); ask again when one has finished, or cancel one "
+               "(POST /api/jobs/<id>/cancel/)")
     total = live.aggregate(total=Sum("cost"))["total"] or 0
     budget = conf.get("LIVE_COST" + suffix)
     if total and total + cost > budget:

@@ -79,6 +79,16 @@ def may_read(job, request):
     return subject is None or subject.may_read_job is None or subject.may_read_job(job, request)
 
 
+def unreadable(jobs, request):
+    """The ids of those of ``jobs`` this request may not read although their subject is readable (may_read says
+    no: a scenario's job made for a side whose link was revoked), so that a list shows nothing a read would 404.
+    One look per job of a subject with such a check."""
+    checked = [name for name, subject in SUBJECTS.items() if subject.may_read_job is not None]
+    jobs = jobs.filter(subject_type__in=checked).select_related(None).only("pk", "subject_type", "subject_id",
+                                                                           "parameters")
+    return [job.pk for job in jobs.iterator() if not may_read(job, request)]
+
+
 # -- questions about many jobs at once, in the same query ----------------------------------------------------
 
 def readable(user):

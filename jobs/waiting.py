@@ -2,7 +2,10 @@
 web server's event loop (hexside/asgi.py), which serves pages meanwhile.
 
 One watcher per event loop looks at every job waited for in that process in a single query a tick, on a thread
-of its own: a hundred waits cost one query a tick and one database connection, not a hundred of each. A wait
+of its own: a hundred waits cost one query a tick and one database connection, not a hundred of each. Everything
+that touches the database runs on that thread (Django's connection is the calling thread's: one looked up on the
+event loop's thread cannot be used or closed on another), and a watcher that fails is logged once and replaced by
+the next wait, never left with an exception nobody retrieves. A wait
 that starts makes the watcher look soon (an LOS answer takes milliseconds), then less and less often.
 
 Waits are capped in each process, overall and per client (jobs.conf WAITS_MAX, WAITS_PER_CLIENT): past a cap the
@@ -50,6 +53,11 @@ async def until_finished(pk, seconds, client=""):
     return True
 
 
+def close_connection():
+    """Close this thread's database connection (called on the watchers' thread: its own)."""
+    connection.close()
+
+
 def not_live(pks):
     """Those of ``pks`` that are no longer queued or running: finished, or deleted."""
     live = set(Job.objects.filter(pk__in=pks, status__in=Job.LIVE).values_list("pk", flat=True))
@@ -73,6 +81,7 @@ class Watcher:
         if self.task is None or self.task.done():
             # In a context of its own: not the first waiter's (its request id, its thread for sync code).
             self.task = self.loop.create_task(self.watch(), context=contextvars.Context())
+            self.task.add_done_callback(_retrieved)
         try:
             await asyncio.wait_for(done, seconds)
         except TimeoutError:
@@ -88,7 +97,7 @@ class Watcher:
             while self.waiting:
                 await self._until_next_look()
                 await self._look()
-            await self.loop.run_in_executor(_thread, connection.close)  # nobody waits: hold no connection
+            await self.loop.run_in_executor(_thread, close_connection)  # nobody waits: hold no connection
             if not self.waiting:  # nor did anyone start to meanwhile
                 return
 
@@ -98,7 +107,7 @@ class Watcher:
             finished = await self.loop.run_in_executor(_thread, not_live, pks)
         except DatabaseError:
             logger.exception("looking at the jobs waited for failed; looking again")
-            await self.loop.run_in_executor(_thread, connection.close)
+            await self.loop.run_in_executor(_thread, close_connection)
             finished = []
         for pk in finished:
             for done in self.waiting.get(pk, ()):
@@ -116,3 +125,9 @@ class Watcher:
             except TimeoutError:
                 return
             next_look = min(next_look, self.loop.time() + FIRST_LOOK)
+
+
+def _retrieved(task):
+    """A watcher's end: an exception it died of is logged here, once (the next wait starts a new watcher)."""
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("the watcher of waited-for jobs failed", exc_info=task.exception())

@@ -67,3 +67,17 @@ def test_api_docs_run_no_inline_script_either(client):
     script = re.search(r'<script src="([^"]*script=[^"]*)"', page.content.decode()).group(1)
     start = client.get(script.replace("&amp;", "&"))
     assert start.status_code == 200 and "SwaggerUIBundle" in start.content.decode()
+
+
+@pytest.mark.django_db
+def test_static_files_carry_the_policy_too(settings):
+    """Issue 27, point 8: whitenoise serves static files ahead of the CSP middleware; they carry the policy too."""
+    from django.test import Client
+
+    settings.WHITENOISE_USE_FINDERS = True  # serve from the source folders: no collectstatic needed here
+    settings.WHITENOISE_AUTOREFRESH = True
+    response = Client().get("/static/favicon.svg")  # a new client: its handler builds whitenoise afresh
+    assert response.status_code == 200 and "svg" in response["Content-Type"]
+    directives = policy(response)
+    assert directives.get("script-src") == ["'self'"] and directives.get("object-src") == ["'none'"], directives
+    assert directives.get("frame-ancestors") == ["'none'"]

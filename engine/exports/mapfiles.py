@@ -8,7 +8,7 @@ engine/render/vector.py) and the VASSAL module (the vassal module of this packag
 
 from dataclasses import dataclass
 
-from engine.render.printing import HEX_MM_RANGE
+from engine.render.printing import HEX_MM_RANGE, printed_size, too_large
 from engine.render.styles import SQRT3
 
 # A vector print's bounds: its hexes (the SVG is about 600 bytes a hex, so 40,000 hexes are some 25 MB), and a PDF
@@ -51,12 +51,36 @@ def check(grid, format, hex_mm):
     if format in ("svg", "pdf") and grid.size > MAX_VECTOR_HEXES:
         raise Refused("format", f"the map has {grid.size:,} hexes; a vector print holds at most {MAX_VECTOR_HEXES:,}: "
                          "print the PNG, or a smaller map")
+    if format == "vassal":
+        check_board(grid, hex_mm)
     if format == "pdf":
         width, height = page_mm(grid, hex_mm)
         if max(width, height) > MAX_PDF_MM:
             raise Refused("hex_mm", f"the PDF page would be {width:,.0f} x {height:,.0f} mm; PDF readers take pages "
                                     f"up to {MAX_PDF_MM:,.0f} mm (200 inches) a side: choose smaller hexes or print "
                                     "the SVG")
+
+
+def check_board(grid, hex_mm):
+    """A VASSAL module's board is the print at VASSAL's dpi: past the print's pixel bound it is refused here,
+    naming the largest hex size that fits, not in the worker."""
+    from engine.exports import vassal_grid
+    from engine.exports.vassal import DEFAULT_DPI
+
+    def problem(mm):
+        try:
+            board = vassal_grid.board(grid, mm, DEFAULT_DPI)
+        except ValueError as exc:
+            raise Refused("hex_mm", str(exc)) from None
+        return too_large(*printed_size(grid, board.dpi, mm))
+
+    if problem(hex_mm) is None:
+        return
+    fits = next((mm / 2 for mm in range(int(hex_mm * 2) - 1, int(HEX_MM_RANGE[0] * 2) - 1, -1)
+                 if problem(mm / 2) is None), None)
+    advice = (f"choose hexes of at most {fits:g} mm" if fits is not None else
+              "the map is too large for one VASSAL board at any hex size: export a smaller map")
+    raise Refused("hex_mm", f"the VASSAL board at {hex_mm:g} mm hexes: {problem(hex_mm).split(':')[0]}; {advice}")
 
 
 def page_mm(grid, hex_mm):

@@ -2,6 +2,8 @@
 requests) by class and by estimated cost (429 with Retry-After); one job's cost bounded before it is queued (400
 naming the figure and the limit); a cancel stops running work and frees the worker for other users' jobs."""
 
+import re
+
 import pytest
 from django.test import override_settings
 
@@ -62,6 +64,7 @@ def test_anonymous_requests_are_capped_per_address(jobs_isolated):
     with pytest.raises(limits.TooManyJobs) as refused:
         dispatch.submit("test-sleep", {"seconds": 9}, address="203.0.113.5")
     assert "JOBS_LIVE_HEAVY" in str(refused.value.detail) and refused.value.wait > 0
+    assert "yours" not in str(refused.value.detail)  # whose the address's anonymous jobs are is not known
     job, created = dispatch.submit("test-sleep", {"seconds": 9}, address="203.0.113.6")
     assert created and job.requested_from == "203.0.113.6"
 
@@ -205,9 +208,16 @@ def test_many_accounts_from_one_address_share_its_caps(django_user_model, user_m
         clients.append(client)
     user_map.published = True
     user_map.save()
-    answers = [analysis(clients[k % 3], user_map, k).status_code for k in range(4)]
-    assert answers == [202] * 4
-    assert_capped(analysis(clients[1], user_map, 9), "JOBS_LIVE_HEAVY_ADDRESS")
+    answers = [analysis(clients[k % 3], user_map, k) for k in range(4)]
+    assert [answer.status_code for answer in answers] == [202] * 4
+    refused = analysis(clients[1], user_map, 9)
+    assert_capped(refused, "JOBS_LIVE_HEAVY_ADDRESS")
+    # the refusal names the requester's own jobs (sock-1 asked the second), never the other accounts' (issue 27)
+    detail = refused.json()["detail"]
+    named = {int(n) for n in re.findall(r"\b\d+\b", detail.split("yours: jobs", 1)[1].split(")")[0])}
+    assert named == {answers[1].json()["job"]}
+    for k in (0, 2, 3):
+        assert f" {answers[k].json()['job']}," not in detail and f" {answers[k].json()['job']})" not in detail
     elsewhere = APIClient(REMOTE_ADDR="192.0.2.81")
     elsewhere.force_login(django_user_model.objects.get(username="sock-0"))
     assert analysis(elsewhere, user_map, 9).status_code == 202  # sock-0 has 2 of its own 3

@@ -118,3 +118,27 @@ def test_bad_export_options_are_refused_by_field(django_user_model):
     assert response.status_code == 400 and "200 inches" in response.json()["hex_mm"][0]
     assert client.post(f"/api/maps/{wide.json()['id']}/print/", {"format": "svg", "hex_mm": 19},
                        format="json").status_code == 202  # the SVG has no page limit
+
+
+@pytest.mark.django_db
+def test_a_vassal_board_past_the_print_bound_is_refused_at_request_time(django_user_model):
+    """Issue 27, point 8: at the default hex size a big map's VASSAL board was accepted, then failed in the
+    worker; it is refused by hex size, naming the largest that fits, and that one is queued."""
+    import re
+
+    client = APIClient()
+    client.force_login(django_user_model.objects.create_user("moduler", password="x"))
+    big = client.post("/api/maps/", {"document": {
+        "format": "hexside-map", "version": 1, "name": "Big", "ruleset": "ost",
+        "grid": {"orientation": "flat", "columns": 250, "rows": 200, "stagger": "even", "labels": "xxyy"},
+        "hexes": [], "hexsides": [], "overlays": [], "extensions": {}}}, format="json")
+    assert big.status_code == 201, big.json()
+    url = f"/api/maps/{big.json()['id']}/print/"
+    refused = client.post(url, {"format": "vassal"}, format="json")
+    assert refused.status_code == 400, refused.json()
+    message = refused.json()["hex_mm"][0]
+    assert "VASSAL board at 19 mm" in message and "140,000,000 pixels" in message
+    fits = float(re.search(r"at most ([\d.]+) mm", message).group(1))
+    assert not Job.objects.filter(kind="map-export").exists()
+    assert client.post(url, {"format": "vassal", "hex_mm": fits}, format="json").status_code == 202
+    assert client.post(url, {"format": "vassal", "hex_mm": fits + 0.5}, format="json").status_code == 400

@@ -187,3 +187,79 @@ def test_each_editor_undoes_their_own_changes_and_a_reader_has_no_history(people
     Scenario.objects.filter(pk=private.pk).update(published=True)
     reader = client_of(people["rival"]).get(url + "undo/")
     assert reader.status_code == 200 and reader.json()["undo"] == [] and reader.json()["redo"] == []
+
+
+# -- edits checked by the rights of whoever makes them (issue 27, point 7) ------------------------------------
+
+@pytest.fixture
+def on_open_board(people, make_map):
+    """A published scenario of "author" on their published map, "helper" its editor; "author" has a private map."""
+    from tests.jobs.test_scenario_map_jobs import published_on
+
+    board = make_map(people["author"], published=True, name="Open board")
+    secret = make_map(people["author"], name="Secret board")
+    scenario = published_on(people["author"], board)
+    ScenarioEditor.objects.create(scenario=scenario, user=people["helper"])
+    return scenario, board, secret
+
+
+def repoint(client, scenario, **names):
+    """Point the scenario's main map entry at another map (by id= or name=): the response."""
+    scenario.refresh_from_db()
+    operation = {"op": "set", "path": "maps[0]", "value": {"key": "main", **names}}
+    return client.post(f"/api/scenarios/{scenario.pk}/edits/",
+                       {"revision": scenario.revision, "operations": [operation]}, format="json")
+
+
+def refusal(response, named):
+    """The refusal's messages, with what the request named left out: equal refusals read the same."""
+    assert response.status_code == 400, response.content
+    return [error["message"].replace(str(named), "…") for error in response.json()["errors"]]
+
+
+@pytest.mark.parametrize("published", [True, False])
+def test_an_editor_cannot_point_a_scenario_at_its_owners_private_map_nor_tell_it_exists(people, on_open_board,
+                                                                                       published):
+    scenario, board, secret = on_open_board
+    Scenario.objects.filter(pk=scenario.pk).update(published=published)
+    helper = client_of(people["helper"])
+    by_id = refusal(repoint(helper, scenario, id=secret.pk), secret.pk)
+    assert by_id == refusal(repoint(helper, scenario, id=secret.pk + 1000), secret.pk + 1000)
+    assert "Secret" not in str(by_id)
+    by_name = refusal(repoint(helper, scenario, name="Secret board"), "Secret board")
+    assert by_name == refusal(repoint(helper, scenario, name="No such board"), "No such board")
+    assert by_name == refusal(repoint(helper, scenario, name="Open board"), "Open board")  # by id, even published
+    scenario.refresh_from_db()
+    assert scenario.revision == 1 and scenario.published == published
+    assert scenario.document["maps"][0]["id"] == board.pk
+
+
+def test_an_editor_points_a_scenario_at_a_map_they_may_read(people, on_open_board, make_map):
+    scenario, board, secret = on_open_board
+    theirs = make_map(people["rival"], published=True, name="Rival's open board")
+    assert repoint(client_of(people["helper"]), scenario, id=theirs.pk).status_code == 200
+    scenario.refresh_from_db()
+    assert scenario.document["maps"][0]["id"] == theirs.pk and scenario.published
+
+
+def test_a_published_scenario_names_only_published_maps_whoever_edits_it(people, on_open_board):
+    scenario, board, secret = on_open_board
+    owner = client_of(people["author"])
+    refused = refusal(repoint(owner, scenario, id=secret.pk), secret.pk)
+    assert "a published scenario names only published maps" in refused[0]
+    refused = refusal(repoint(owner, scenario, name="Secret board"), "Secret board")
+    assert "a published scenario names only published maps" in refused[0]
+    Scenario.objects.filter(pk=scenario.pk).update(published=False)
+    assert repoint(owner, scenario, id=secret.pk).status_code == 200  # the owner's own, on a private scenario
+
+
+def test_an_editor_cannot_restore_a_revision_on_the_owners_private_map(people, on_open_board):
+    scenario, board, secret = on_open_board
+    Scenario.objects.filter(pk=scenario.pk).update(published=False)
+    owner, helper = client_of(people["author"]), client_of(people["helper"])
+    assert repoint(owner, scenario, id=secret.pk).status_code == 200  # revision 2, on the secret board
+    assert repoint(owner, scenario, id=board.pk).status_code == 200  # revision 3, back on the open one
+    restore = helper.post(f"/api/scenarios/{scenario.pk}/revisions/2/restore/", {}, format="json")
+    assert restore.status_code == 400, restore.content
+    assert f"no map {secret.pk} (or a private map of another user)" in str(restore.json())
+    assert owner.post(f"/api/scenarios/{scenario.pk}/revisions/2/restore/", {}, format="json").status_code == 200
