@@ -57,13 +57,11 @@ clean:
 	rm -rf var/broker var/media var/hexside-test*
 
 # The docs' screenshots, made on purpose (tests never write docs/): the browser tests that take them write
-# tests/browser/artifacts/, and this copies those the docs show into docs/images/ and docs/img/.
+# tests/browser/artifacts/, and this copies those the docs show into docs/images/.
 DOCS_IMAGES = painter-painted painter-help painter-conflict painter-los painter-viewshed painter-scan overlays-named \
-              roads-painter heat-legend
-DOCS_IMG = scenario-editor-checks scenario-editor-sight scenario-sample-hill-112
+              roads-painter heat-legend scenario-editor-checks scenario-editor-sight scenario-sample-hill-112
 .PHONY: docs-images
 docs-images: setup
 	$(PY) -m pytest -q -m browser tests/browser/test_painter.py tests/browser/test_scenario_editor.py \
 		tests/browser/test_overlays_and_drawing.py
 	for name in $(DOCS_IMAGES); do cp tests/browser/artifacts/$$name.png docs/images/ || exit 1; done
-	for name in $(DOCS_IMG); do cp tests/browser/artifacts/$$name.png docs/img/ || exit 1; done
