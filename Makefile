@@ -10,7 +10,7 @@ INTERACTIVE_WORKERS ?= 2
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
-.PHONY: run test setup venv bench worker clean
+.PHONY: run test setup venv typecheck migrations-check bench worker clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,9 +46,16 @@ worker: setup
 	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --queues=$(HEAVY_QUEUE),$(INTERACTIVE_QUEUE) \
 		--loglevel=info --concurrency=$(WORKERS)
 
-test: setup
+test: setup typecheck migrations-check
 	$(PY) -m ruff check .
 	$(PY) -m pytest
+
+# The engine's types (mypy.ini), and models that no migration describes yet (a change without its migration).
+typecheck: venv
+	$(PY) -m mypy
+
+migrations-check: venv var/secret_key
+	$(PY) manage.py makemigrations --check --dry-run
 
 bench: setup
 	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -54,10 +54,10 @@ from engine.rulesets.catalogue import (
 from engine.rulesets.unittypes import check_keys as _check_keys
 from engine.rulesets.unittypes import check_section as _check_unit_types
 
-_file_cache = {}
+_file_cache: dict[tuple[str, int, int], Ruleset] = {}
 
 
-def load_file(path):
+def load_file(path: str | Path) -> Ruleset:
     """Read and check a custom profile file; a file unchanged since the last call is not read again."""
     path = Path(path)
     where = str(path)
@@ -71,12 +71,12 @@ def load_file(path):
     return _file_cache[key]
 
 
-def from_dict(data, where="<ruleset>"):
+def from_dict(data: object, where: str = "<ruleset>") -> Ruleset:
     """Check a custom profile (the decoded JSON) and build its Ruleset; RulesetError lists every problem."""
     return _build(data, where=where, builtin_id=None)
 
 
-def _read_json(path, where):
+def _read_json(path: str | Path, where: str) -> object:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -90,7 +90,7 @@ def _read_json(path, where):
             from None
 
 
-def _build(data, where, builtin_id):
+def _build(data: object, where: str, builtin_id: str | None) -> Ruleset:
     problems = _Problems()
     base = _check_top(data, problems, builtin_id)
     if problems:
@@ -605,7 +605,7 @@ def _check_field(spec, where, problems):
             problems.add(f"{where}.default", problem)
 
 
-def field_problem(spec, value):
+def field_problem(spec: dict, value: object) -> str | None:
     """What is wrong with a value of a plain field (integer, number, boolean, text, choice, edge), or None.
 
     The other kinds need the scenario around them (hexes, sides) and are checked by the scenario format."""
@@ -792,7 +792,7 @@ def _resolve_styles(terrain, base, overrides):
         entry["style"] = {key: style[key] for key in STYLE_KEYS}
 
 @cache
-def _builtin(ruleset_id):
+def _builtin(ruleset_id: str) -> Ruleset:
     path = DATA_DIR / f"{ruleset_id}.json"
     data = _read_json(path, where=f"engine/rulesets/data/{ruleset_id}.json")
     return _build(data, where=f"engine/rulesets/data/{ruleset_id}.json", builtin_id=ruleset_id)
