@@ -10,14 +10,24 @@ INTERACTIVE_WORKERS ?= 2
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
-.PHONY: run test setup venv typecheck migrations-check bench worker clean
+.PHONY: run test setup venv lock typecheck migrations-check bench worker clean
 
-$(VENV)/.installed: requirements.txt
+# The virtualenv holds requirements/dev.txt (the runtime's base.txt whole, plus the tests' and linters' tools),
+# every file checked against its hash; `make run` and `make test` share it. A deployment installs base.txt alone.
+$(VENV)/.installed: requirements/base.txt requirements/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --disable-pip-version-check -q -r requirements.txt
-	cp requirements.txt $@
+	$(VENV)/bin/pip install --disable-pip-version-check -q --require-hashes -r requirements/dev.txt
+	touch $@
 
 venv: $(VENV)/.installed
+
+# The lock files, from the names in requirements/*.in. pip-compile keeps every version already locked; to move
+# one: `make lock PIP_COMPILE_ARGS="--upgrade-package numpy"`.
+PIP_COMPILE = $(PY) -m piptools compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links --custom-compile-command "make lock" $(PIP_COMPILE_ARGS)
+lock: venv
+	$(PIP_COMPILE) requirements/base.in
+	$(PIP_COMPILE) requirements/dev.in
 
 # A secret key of this machine's own, made once and kept under var/ (settings read it from there).
 var/secret_key:
