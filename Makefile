@@ -10,14 +10,24 @@ INTERACTIVE_WORKERS ?= 2
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
-.PHONY: run test setup venv bench worker clean
+.PHONY: run test setup venv lock typecheck migrations-check bench worker clean
 
-$(VENV)/.installed: requirements.txt
+# The virtualenv holds requirements/dev.txt (the runtime's base.txt whole, plus the tests' and linters' tools),
+# every file checked against its hash; `make run` and `make test` share it. A deployment installs base.txt alone.
+$(VENV)/.installed: requirements/base.txt requirements/dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --disable-pip-version-check -q -r requirements.txt
-	cp requirements.txt $@
+	$(VENV)/bin/pip install --disable-pip-version-check -q --require-hashes -r requirements/dev.txt
+	touch $@
 
 venv: $(VENV)/.installed
+
+# The lock files, from the names in requirements/*.in. pip-compile keeps every version already locked; to move
+# one: `make lock PIP_COMPILE_ARGS="--upgrade-package numpy"`.
+PIP_COMPILE = $(PY) -m piptools compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links --custom-compile-command "make lock" $(PIP_COMPILE_ARGS)
+lock: venv
+	$(PIP_COMPILE) requirements/base.in
+	$(PIP_COMPILE) requirements/dev.in
 
 # A secret key of this machine's own, made once and kept under var/ (settings read it from there).
 var/secret_key:
@@ -46,9 +56,16 @@ worker: setup
 	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --queues=$(HEAVY_QUEUE),$(INTERACTIVE_QUEUE) \
 		--loglevel=info --concurrency=$(WORKERS)
 
-test: setup
+test: setup typecheck migrations-check
 	$(PY) -m ruff check .
 	$(PY) -m pytest
+
+# The engine's types (mypy.ini), and models that no migration describes yet (a change without its migration).
+typecheck: venv
+	$(PY) -m mypy
+
+migrations-check: venv var/secret_key
+	$(PY) manage.py makemigrations --check --dry-run
 
 bench: setup
 	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
@@ -57,13 +74,11 @@ clean:
 	rm -rf var/broker var/media var/hexside-test*
 
 # The docs' screenshots, made on purpose (tests never write docs/): the browser tests that take them write
-# tests/browser/artifacts/, and this copies those the docs show into docs/images/ and docs/img/.
+# tests/browser/artifacts/, and this copies those the docs show into docs/images/.
 DOCS_IMAGES = painter-painted painter-help painter-conflict painter-los painter-viewshed painter-scan overlays-named \
-              roads-painter heat-legend
-DOCS_IMG = scenario-editor-checks scenario-editor-sight scenario-sample-hill-112
+              roads-painter heat-legend scenario-editor-checks scenario-editor-sight scenario-sample-hill-112
 .PHONY: docs-images
 docs-images: setup
 	$(PY) -m pytest -q -m browser tests/browser/test_painter.py tests/browser/test_scenario_editor.py \
 		tests/browser/test_overlays_and_drawing.py
 	for name in $(DOCS_IMAGES); do cp tests/browser/artifacts/$$name.png docs/images/ || exit 1; done
-	for name in $(DOCS_IMG); do cp tests/browser/artifacts/$$name.png docs/img/ || exit 1; done

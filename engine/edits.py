@@ -10,12 +10,17 @@ document, so an edit accepts exactly what an imported file would, with the same 
 in is never changed: the edited map is a new :class:`~engine.mapfile.MapDoc` sharing the untouched cells.
 """
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from engine import mapfile
-from engine.hexgrid import Grid
+from engine.hexgrid import Grid, Hex
 from engine.mapfile import Cell, MapDoc, MapFormatError, Overlay
+
+if TYPE_CHECKING:  # for the type checker only, as in engine.mapfile.reading
+    from engine.rulesets import Ruleset
 
 MAX_OPERATIONS = 10_000
 NAME_LENGTH = 200
@@ -31,7 +36,7 @@ class Problem:
     message: str
     hex: str | None = None
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, object]:
         return {"operation": self.operation, "path": self.path, "hex": self.hex, "message": self.message}
 
     def __str__(self):
@@ -40,14 +45,15 @@ class Problem:
 
 
 class EditError(ValueError):
-    def __init__(self, problems):
+    def __init__(self, problems: Iterable[Problem]) -> None:
         self.errors = list(problems)
         count = len(self.errors)
         super().__init__(f"{count} problem{'s' if count != 1 else ''} in the operations: "
                          + "; ".join(str(p) for p in self.errors))
 
 
-def apply(doc, operations, rulesets=None, touched=None):
+def apply(doc: MapDoc, operations: object, rulesets: Callable[[str], "Ruleset"] | None = None,
+          touched: set[Hex] | None = None) -> tuple[MapDoc, str]:
     """The edited map and a one-line summary of what changed; EditError listing every problem otherwise.
 
     ``rulesets`` looks a ruleset up by id, as for :func:`engine.mapfile.parse`. ``touched``, a set, is given the
@@ -71,7 +77,7 @@ def apply(doc, operations, rulesets=None, touched=None):
     return editor.doc, summarise(notes)
 
 
-def load(document):
+def load(document: dict) -> MapDoc:
     """The MapDoc of a document that mapfile.to_dict wrote, read back without checking it again.
 
     Checking a whole map (mapfile.parse) takes longer than an edit may; a stored document was checked before
@@ -94,7 +100,7 @@ def load(document):
                   background=document.get("background"))
 
 
-def cell_of(entry):
+def cell_of(entry: dict) -> Cell:
     """The Cell of a hex's entry as mapfile.to_dict writes it."""
     art = entry.get("art")
     return Cell(terrain=tuple(entry["terrain"]), level=entry["level"], storeys=entry.get("storeys", 1),
@@ -102,7 +108,7 @@ def cell_of(entry):
                 label_note=entry.get("label_note"))
 
 
-def label_index(grid):
+def label_index(grid: Grid) -> dict[str, Hex]:
     """Every hex of a grid by its label."""
     return _label_index(grid)
 
@@ -113,12 +119,12 @@ def _entry(stored, keys):
 
 
 @lru_cache(maxsize=32)
-def _label_index(grid):
+def _label_index(grid: Grid) -> dict[str, Hex]:
     """Every hex of a grid by its label: looking labels up beats reading them, for a whole map."""
     return {grid.label(col, row): (col, row) for col, row in grid.hexes()}
 
 
-def summarise(notes):
+def summarise(notes: list[str]) -> str:
     text = "; ".join(notes)
     return text if len(text) <= SUMMARY_LENGTH else text[:SUMMARY_LENGTH - 1] + "…"
 

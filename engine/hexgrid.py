@@ -15,6 +15,7 @@ which the side index is 0, 1 or 2 (which may be a hex just off the map, for a bo
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 SQRT3 = math.sqrt(3.0)
@@ -39,15 +40,20 @@ FIRST_CORNER_ANGLE = {"flat": 240.0, "pointy": 270.0}
 
 MAX_SIZE = 500
 
+Hex = tuple[int, int]  # offset (column, row)
+HexsideKey = tuple[int, int, int]  # canonical (column, row, side index 0..2)
+Point = tuple[float, float]  # map space
+Side = int | str  # a side index 0..5 or its name (N, NE, ..)
 
-def column_letters(index):
+
+def column_letters(index: int) -> str:
     """Column letters the wargame way: A..Z, then AA, BB, .., ZZ, then AAA, .."""
     if index < 0:
         raise ValueError(f"column index {index} is negative")
     return chr(ord("A") + index % 26) * (index // 26 + 1)
 
 
-def column_index(letters):
+def column_index(letters: str) -> int:
     letters = letters.upper()
     if not letters or not letters.isalpha() or not letters.isascii() or len(set(letters)) != 1:
         raise ValueError(f"{letters!r} is not a column name (A..Z, AA, BB, ..)")
@@ -82,35 +88,35 @@ class Grid:
 
     # -- sizes and iteration -------------------------------------------------------------------------
     @property
-    def size(self):
+    def size(self) -> int:
         return self.columns * self.rows
 
     @property
-    def sides(self):
+    def sides(self) -> tuple[str, ...]:
         return SIDES[self.orientation]
 
-    def contains(self, col, row):
+    def contains(self, col: int, row: int) -> bool:
         return 0 <= col < self.columns and 0 <= row < self.rows
 
-    def hexes(self):
+    def hexes(self) -> Iterator[Hex]:
         """Every hex, column by column: the order of a compiled map's arrays."""
         for col in range(self.columns):
             for row in range(self.rows):
                 yield col, row
 
-    def index(self, col, row):
+    def index(self, col: int, row: int) -> int:
         """Position of a hex in the map's flat arrays (column-major)."""
         return col * self.rows + row
 
-    def from_index(self, i):
+    def from_index(self, i: int) -> Hex:
         return divmod(i, self.rows)
 
     # -- offset <-> axial <-> cube -------------------------------------------------------------------
-    def shifted(self, line):
+    def shifted(self, line: int) -> bool:
         """Is this 0-based column (flat) or row (pointy) the one that sits half a hex lower / further right?"""
         return (line % 2 == 1) if self.stagger == "odd" else (line % 2 == 0)
 
-    def to_axial(self, col, row):
+    def to_axial(self, col: int, row: int) -> tuple[int, int]:
         if self.orientation == "flat":
             if self.stagger == "odd":
                 return col, row - (col - (col & 1)) // 2
@@ -119,7 +125,7 @@ class Grid:
             return col - (row - (row & 1)) // 2, row
         return col - (row + (row & 1)) // 2, row
 
-    def from_axial(self, q, r):
+    def from_axial(self, q: int, r: int) -> Hex:
         if self.orientation == "flat":
             if self.stagger == "odd":
                 return q, r + (q - (q & 1)) // 2
@@ -128,27 +134,27 @@ class Grid:
             return q + (r - (r & 1)) // 2, r
         return q + (r + (r & 1)) // 2, r
 
-    def to_cube(self, col, row):
+    def to_cube(self, col: int, row: int) -> tuple[int, int, int]:
         q, r = self.to_axial(col, row)
         return q, r, -q - r
 
-    def from_cube(self, x, y, z):
+    def from_cube(self, x: int, y: int, z: int) -> Hex:
         if x + y + z != 0:
             raise ValueError(f"cube coordinates must add up to 0, not {x + y + z}")
         return self.from_axial(x, y)
 
     # -- labels --------------------------------------------------------------------------------------
-    def _digits(self):
+    def _digits(self) -> int:
         return 3 if max(self.columns, self.rows) > 99 else 2
 
-    def label(self, col, row):
+    def label(self, col: int, row: int) -> str:
         if self.labels == "letter-number":
             return f"{column_letters(col)}{row + 1}"
         width = self._digits()
         sep = "." if self.labels == "xx.yy" else ""
         return f"{col + 1:0{width}d}{sep}{row + 1:0{width}d}"
 
-    def parse_label(self, text):
+    def parse_label(self, text: object) -> Hex:
         """The offset coordinates a label names, or ValueError saying what was expected."""
         text = str(text).strip()
         if self.labels == "letter-number":
@@ -172,7 +178,7 @@ class Grid:
             raise ValueError(f"hex {text} is off the map ({self.columns} columns x {self.rows} rows)")
         return col, row
 
-    def parse_hex(self, value):
+    def parse_hex(self, value: object) -> Hex:
         """A hex named by its label or by a ``[column, row]`` pair of 0-based integers."""
         if isinstance(value, (list, tuple)):
             if (len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
@@ -186,7 +192,7 @@ class Grid:
         raise ValueError(f"{value!r} is not a hex: give a label or a [column, row] pair")
 
     # -- neighbours, sides, distance -----------------------------------------------------------------
-    def side_index(self, side):
+    def side_index(self, side: Side) -> int:
         if isinstance(side, int) and not isinstance(side, bool) and 0 <= side < 6:
             return side
         try:
@@ -195,22 +201,22 @@ class Grid:
             raise ValueError(f"{side!r} is not a side of a {self.orientation} hex "
                              f"(one of {' '.join(self.sides)})") from None
 
-    def step(self, col, row, side, distance=1):
+    def step(self, col: int, row: int, side: Side, distance: int = 1) -> Hex:
         """The hex ``distance`` steps away through ``side``, on the map or not."""
         dq, dr = AXIAL_STEPS[self.orientation][self.side_index(side)]
         q, r = self.to_axial(col, row)
         return self.from_axial(q + dq * distance, r + dr * distance)
 
-    def neighbour(self, col, row, side):
+    def neighbour(self, col: int, row: int, side: Side) -> Hex | None:
         """The hex across ``side``, or None off the map."""
         n = self.step(col, row, side)
         return n if self.contains(*n) else None
 
-    def neighbours(self, col, row):
+    def neighbours(self, col: int, row: int) -> list[Hex]:
         """The neighbours on the map, clockwise from the first side."""
         return [n for n in (self.step(col, row, i) for i in range(6)) if self.contains(*n)]
 
-    def side_towards(self, a, b):
+    def side_towards(self, a: Hex, b: Hex) -> int | None:
         """The side index of hex a that it shares with the adjacent hex b, or None."""
         qa, ra = self.to_axial(*a)
         qb, rb = self.to_axial(*b)
@@ -219,13 +225,13 @@ class Grid:
         except ValueError:
             return None
 
-    def distance(self, a, b):
+    def distance(self, a: Hex, b: Hex) -> int:
         qa, ra = self.to_axial(*a)
         qb, rb = self.to_axial(*b)
         dq, dr = qb - qa, rb - ra
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
-    def hexside(self, col, row, side):
+    def hexside(self, col: int, row: int, side: Side) -> HexsideKey:
         """Canonical identity ``(column, row, side_index)`` of an edge, the same from either hex."""
         i = self.side_index(side)
         if i < 3:
@@ -233,13 +239,13 @@ class Grid:
         ncol, nrow = self.step(col, row, i)
         return ncol, nrow, i - 3
 
-    def hexside_hexes(self, key):
+    def hexside_hexes(self, key: HexsideKey) -> list[Hex]:
         """The one or two hexes on the map that share a canonical hexside."""
         col, row, i = key
         other = self.step(col, row, i)
         return [h for h in ((col, row), other) if self.contains(*h)]
 
-    def hexside_name(self, key):
+    def hexside_name(self, key: HexsideKey) -> tuple[int, int, str]:
         """A hexside named from a hex on the map: ``(column, row, side_name)``."""
         col, row, i = key
         if self.contains(col, row):
@@ -248,16 +254,16 @@ class Grid:
         return ncol, nrow, self.sides[i + 3]
 
     # -- map space -----------------------------------------------------------------------------------
-    def centre(self, col, row):
+    def centre(self, col: int, row: int) -> Point:
         if self.orientation == "flat":
             return 1.5 * col, SQRT3 * (row + 0.5 * self.shifted(col))
         return SQRT3 * (col + 0.5 * self.shifted(row)), 1.5 * row
 
-    def axial_centre(self, q, r):
+    def axial_centre(self, q: int, r: int) -> Point:
         """Map-space centre of an axial hex (valid off the map too)."""
         return self.centre(*self.from_axial(q, r))
 
-    def corners(self, col, row):
+    def corners(self, col: int, row: int) -> list[Point]:
         """The six corners, corner i starting side i, clockwise."""
         cx, cy = self.centre(col, row)
         first = FIRST_CORNER_ANGLE[self.orientation]
@@ -267,12 +273,12 @@ class Grid:
             out.append((cx + math.cos(a), cy + math.sin(a)))
         return out
 
-    def side_endpoints(self, col, row, side):
+    def side_endpoints(self, col: int, row: int, side: Side) -> tuple[Point, Point]:
         i = self.side_index(side)
         corners = self.corners(col, row)
         return corners[i], corners[(i + 1) % 6]
 
-    def extent(self):
+    def extent(self) -> tuple[float, float, float, float]:
         """(min_x, min_y, max_x, max_y) of the whole map in map space."""
         xs, ys = [], []
         for col, row in ((0, 0), (0, self.rows - 1), (self.columns - 1, 0), (self.columns - 1, self.rows - 1),
@@ -283,7 +289,7 @@ class Grid:
                 ys.append(y)
         return min(xs), min(ys), max(xs), max(ys)
 
-    def hex_at(self, x, y):
+    def hex_at(self, x: float, y: float) -> Hex:
         """The offset hex whose centre is nearest to a map-space point (on the map or not)."""
         if self.orientation == "flat":
             q0 = x / 1.5
@@ -297,7 +303,7 @@ class Grid:
         q, r = cube_round(q0, r0)
         return self.from_axial(q, r)
 
-    def hexside_at(self, x, y):
+    def hexside_at(self, x: float, y: float) -> HexsideKey:
         """The canonical hexside nearest a map-space point: the side of the hex under it whose middle is nearest."""
         col, row = self.hex_at(x, y)
         corners = self.corners(col, row)
@@ -309,12 +315,12 @@ class Grid:
                 best, best_d = i, d
         return self.hexside(col, row, best)
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, object]:
         return {"orientation": self.orientation, "columns": self.columns, "rows": self.rows,
                 "stagger": self.stagger, "labels": self.labels, "hex_metres": self.hex_metres}
 
 
-def cube_round(qf, rf):
+def cube_round(qf: float, rf: float) -> tuple[int, int]:
     """Round fractional axial coordinates to the nearest hex."""
     sf = -qf - rf
     q, r, s = round(qf), round(rf), round(sf)

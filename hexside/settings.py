@@ -5,23 +5,27 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from environs import Env
 
 from hexside import broker
 
+# Typed reads of the environment (environs): a value that is not what its setting takes stops the start with an
+# error naming the variable. Booleans take 1/0, true/false, yes/no, on/off.
+env = Env()
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("HEXSIDE_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR = env.path("HEXSIDE_VAR_DIR", BASE_DIR / "var")
 
 # DEBUG only when asked for. Outside DEBUG there is no default key: one known to the world signs nobody's session.
-DEBUG = os.environ.get("DEBUG", "0") == "1"
+DEBUG = env.bool("DEBUG", False)
 SECRET_KEY_FILE = VAR_DIR / "secret_key"  # `make run` writes one there
-SECRET_KEY = os.environ.get("SECRET_KEY") or (SECRET_KEY_FILE.read_text().strip() if SECRET_KEY_FILE.is_file() else "")
+SECRET_KEY = env.str("SECRET_KEY", "") or (SECRET_KEY_FILE.read_text().strip() if SECRET_KEY_FILE.is_file() else "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
             f"SECRET_KEY is not set: set the SECRET_KEY environment variable, or write a key to {SECRET_KEY_FILE} "
             "(`make run` does), or run with DEBUG=1 on your own machine.")
     SECRET_KEY = "hexside-development-key-not-for-production"
-ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -87,9 +91,9 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "hexside.accounts.SigninHandler"
-AXES_FAILURE_LIMIT = int(os.environ.get("HEXSIDE_LOGIN_FAILURES", "5"))
-HEXSIDE_LOGIN_ADDRESS_FAILURES = int(os.environ.get("HEXSIDE_LOGIN_ADDRESS_FAILURES", "30"))
-AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("HEXSIDE_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_FAILURE_LIMIT = env.int("HEXSIDE_LOGIN_FAILURES", 5)
+HEXSIDE_LOGIN_ADDRESS_FAILURES = env.int("HEXSIDE_LOGIN_ADDRESS_FAILURES", 30)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("HEXSIDE_LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair: a stranger elsewhere cannot lock the owner out
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "hexside.accounts.client_address"
@@ -106,9 +110,9 @@ LOGGING = {
     "filters": {"request_id": {"()": "hexside.logs.RequestIdFilter"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s [request %(request_id)s] %(name)s: %(message)s"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "plain"}},
-    "root": {"handlers": ["stderr"], "level": os.environ.get("HEXSIDE_LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["stderr"], "level": env.str("HEXSIDE_LOG_LEVEL", "WARNING")},
     "loggers": {
-        "django": {"handlers": ["stderr"], "level": os.environ.get("HEXSIDE_LOG_LEVEL", "WARNING"),
+        "django": {"handlers": ["stderr"], "level": env.str("HEXSIDE_LOG_LEVEL", "WARNING"),
                    "propagate": False},
     },
 }
@@ -135,7 +139,7 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'hexside.sqlite3'}",
         # Served as ASGI (hexside/asgi.py), each request has a thread of its own: its connection ends with it.
-        conn_max_age=0 if os.environ.get("HEXSIDE_ASGI") else 60,
+        conn_max_age=0 if env.bool("HEXSIDE_ASGI", False) else 60,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -213,27 +217,27 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "hexside.errors.exception_handler",
     # How many proxies in front add X-Forwarded-For: 0 when clients connect directly (make run), 1 behind one
     # nginx. The throttles' address comes from it; a client's own X-Forwarded-For is not believed.
-    "NUM_PROXIES": int(os.environ.get("HEXSIDE_NUM_PROXIES", "0")),
+    "NUM_PROXIES": env.int("HEXSIDE_NUM_PROXIES", 0),
 }
 # Per user when signed in, per address otherwise (hexside/throttles.py): N/second, N/minute, N/hour or N/day.
 HEXSIDE_THROTTLE_RATES = {
-    "jobs": os.environ.get("HEXSIDE_THROTTLE_JOBS", "30/minute"),
-    "jobs-address": os.environ.get("HEXSIDE_THROTTLE_JOBS_ADDRESS", "120/minute"),
-    "imports": os.environ.get("HEXSIDE_THROTTLE_IMPORTS", "10/minute"),
-    "imports-address": os.environ.get("HEXSIDE_THROTTLE_IMPORTS_ADDRESS", "30/minute"),
-    "token": os.environ.get("HEXSIDE_THROTTLE_TOKEN", "10/minute"),
-    "signup": os.environ.get("HEXSIDE_THROTTLE_SIGNUP", "5/hour"),
-    "validations": os.environ.get("HEXSIDE_THROTTLE_VALIDATIONS", "10/minute"),
-    "validations-address": os.environ.get("HEXSIDE_THROTTLE_VALIDATIONS_ADDRESS", "30/minute"),
-    "images": os.environ.get("HEXSIDE_THROTTLE_IMAGES", "60/minute"),
-    "images-address": os.environ.get("HEXSIDE_THROTTLE_IMAGES_ADDRESS", "240/minute"),
-    "findings": os.environ.get("HEXSIDE_THROTTLE_FINDINGS", "60/minute"),
-    "findings-address": os.environ.get("HEXSIDE_THROTTLE_FINDINGS_ADDRESS", "240/minute"),
+    "jobs": env.str("HEXSIDE_THROTTLE_JOBS", "30/minute"),
+    "jobs-address": env.str("HEXSIDE_THROTTLE_JOBS_ADDRESS", "120/minute"),
+    "imports": env.str("HEXSIDE_THROTTLE_IMPORTS", "10/minute"),
+    "imports-address": env.str("HEXSIDE_THROTTLE_IMPORTS_ADDRESS", "30/minute"),
+    "token": env.str("HEXSIDE_THROTTLE_TOKEN", "10/minute"),
+    "signup": env.str("HEXSIDE_THROTTLE_SIGNUP", "5/hour"),
+    "validations": env.str("HEXSIDE_THROTTLE_VALIDATIONS", "10/minute"),
+    "validations-address": env.str("HEXSIDE_THROTTLE_VALIDATIONS_ADDRESS", "30/minute"),
+    "images": env.str("HEXSIDE_THROTTLE_IMAGES", "60/minute"),
+    "images-address": env.str("HEXSIDE_THROTTLE_IMAGES_ADDRESS", "240/minute"),
+    "findings": env.str("HEXSIDE_THROTTLE_FINDINGS", "60/minute"),
+    "findings-address": env.str("HEXSIDE_THROTTLE_FINDINGS_ADDRESS", "240/minute"),
 }
 
 # The throttles' counts must be shared by every web process: Redis when the broker is Redis, else a folder
 # under var/ (every gunicorn worker on this machine sees it). HEXSIDE_CACHE_URL chooses another cache.
-HEXSIDE_CACHE_URL = os.environ.get("HEXSIDE_CACHE_URL") or os.environ.get("CELERY_BROKER_URL", "")
+HEXSIDE_CACHE_URL = env.str("HEXSIDE_CACHE_URL", "") or env.str("CELERY_BROKER_URL", "")
 if HEXSIDE_CACHE_URL.startswith(("redis://", "rediss://")):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": HEXSIDE_CACHE_URL}}
 else:
@@ -244,21 +248,21 @@ else:
 
 # -- what one request may cost ------------------------------------------------------------------------------
 # A body larger than this is refused (413) before it is read; it bounds imports and every JSON request.
-HEXSIDE_MAX_UPLOAD_BYTES = int(os.environ.get("HEXSIDE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024))
+HEXSIDE_MAX_UPLOAD_BYTES = env.int("HEXSIDE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = HEXSIDE_MAX_UPLOAD_BYTES
 # A map may hold at most this many hexes (columns x rows; 500 x 500 by default, the largest grid) and its map
 # file at most this many bytes, checked at create, import and every edit (400 naming the limit). A 500 x 500
 # map with every hex listed writes about 16 MB, so both byte limits let it in.
-HEXSIDE_MAX_HEXES = int(os.environ.get("HEXSIDE_MAX_HEXES", 500 * 500))
-HEXSIDE_MAX_MAP_BYTES = int(os.environ.get("HEXSIDE_MAX_MAP_BYTES", 20 * 1024 * 1024))
+HEXSIDE_MAX_HEXES = env.int("HEXSIDE_MAX_HEXES", 500 * 500)
+HEXSIDE_MAX_MAP_BYTES = env.int("HEXSIDE_MAX_MAP_BYTES", 20 * 1024 * 1024)
 
 # -- behind HTTPS (HEXSIDE_HTTPS=1, as docs/scale.md deploys): secure cookies, HSTS, redirects --------------
-if os.environ.get("HEXSIDE_HTTPS", "0") == "1":
-    SECURE_SSL_REDIRECT = os.environ.get("HEXSIDE_SSL_REDIRECT", "1") == "1"
+if env.bool("HEXSIDE_HTTPS", False):
+    SECURE_SSL_REDIRECT = env.bool("HEXSIDE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("HEXSIDE_HSTS_SECONDS", 31536000))
+    SECURE_HSTS_SECONDS = env.int("HEXSIDE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host and not host.startswith("[")]
@@ -273,8 +277,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Celery: a folder on disk by default, Redis (or any kombu broker) with CELERY_BROKER_URL.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
-CELERY_BROKER_DIR = Path(os.environ.get("CELERY_BROKER_DIR", VAR_DIR / "broker"))
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", "filesystem://")
+CELERY_BROKER_DIR = env.path("CELERY_BROKER_DIR", VAR_DIR / "broker")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT = broker.TRANSPORT  # kombu's, writing each message whole (hexside/broker.py)
     CELERY_BROKER_TRANSPORT_OPTIONS = broker.filesystem_options(CELERY_BROKER_DIR)
@@ -285,71 +289,71 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A job that hangs must not run (and beat its heartbeat) for ever: past the soft limit its task is interrupted
 # and the job fails saying so; the hard limit, a little later, kills a task that ignores the interruption.
-CELERY_TASK_SOFT_TIME_LIMIT = float(os.environ.get("HEXSIDE_JOB_TIME_LIMIT", "900"))
+CELERY_TASK_SOFT_TIME_LIMIT = env.float("HEXSIDE_JOB_TIME_LIMIT", 900.0)
 CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 30
 # After a pool process dies, how long Celery waits for a result it may have sent before requeueing its task
 # (default 10 s, the pool slot idle meanwhile). Job results are in the database, so there is nothing to wait for.
-CELERY_WORKER_LOST_WAIT = float(os.environ.get("CELERY_WORKER_LOST_WAIT", "1"))
-CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "0") == "1"
+CELERY_WORKER_LOST_WAIT = env.float("CELERY_WORKER_LOST_WAIT", 1.0)
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # Where the sample maps live; `make run` loads them.
 SAMPLES_DIR = BASE_DIR / "maps" / "samples"
 SCENARIO_SAMPLES_DIR = BASE_DIR / "authoring" / "samples"
 # Extra ruleset files (JSON, the same shape as engine/rulesets/data/*.json) a designer drops in.
-HEXSIDE_RULESETS_DIR = Path(os.environ.get("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets"))
+HEXSIDE_RULESETS_DIR = env.path("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets")
 
 # Importing community maps (engine/importers/, docs/importing.md): what one upload may cost.
-HEXSIDE_IMPORT_MAX_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_BYTES", 20 * 1024 * 1024))
-HEXSIDE_IMPORT_MAX_ZIP_ENTRIES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_ENTRIES", 2000))
-HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES", 200 * 1024 * 1024))
-HEXSIDE_IMPORT_MAX_ZIP_RATIO = int(os.environ.get("HEXSIDE_IMPORT_MAX_ZIP_RATIO", 200))
-HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = int(os.environ.get("HEXSIDE_IMPORT_MAX_IMAGE_PIXELS", 60_000_000))
+HEXSIDE_IMPORT_MAX_BYTES = env.int("HEXSIDE_IMPORT_MAX_BYTES", 20 * 1024 * 1024)
+HEXSIDE_IMPORT_MAX_ZIP_ENTRIES = env.int("HEXSIDE_IMPORT_MAX_ZIP_ENTRIES", 2000)
+HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES = env.int("HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES", 200 * 1024 * 1024)
+HEXSIDE_IMPORT_MAX_ZIP_RATIO = env.int("HEXSIDE_IMPORT_MAX_ZIP_RATIO", 200)
+HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = env.int("HEXSIDE_IMPORT_MAX_IMAGE_PIXELS", 60_000_000)
 
 # Rules-level checks (engine/checks, docs/validation.md): how many LOS answers are asked both ways, within how many
 # seconds, on a map page or GET /api/maps/<id>/findings/ and per file of a batch validation; and how many parts
 # (run in parallel on however many workers there are) a batch is split into.
-HEXSIDE_FINDINGS_LOS_PAIRS = int(os.environ.get("HEXSIDE_FINDINGS_LOS_PAIRS", 12))
-HEXSIDE_FINDINGS_LOS_SECONDS = float(os.environ.get("HEXSIDE_FINDINGS_LOS_SECONDS", 0.25))
-HEXSIDE_FINDINGS_LOS_MAX_HEXES = int(os.environ.get("HEXSIDE_FINDINGS_LOS_MAX_HEXES", 10_000))
+HEXSIDE_FINDINGS_LOS_PAIRS = env.int("HEXSIDE_FINDINGS_LOS_PAIRS", 12)
+HEXSIDE_FINDINGS_LOS_SECONDS = env.float("HEXSIDE_FINDINGS_LOS_SECONDS", 0.25)
+HEXSIDE_FINDINGS_LOS_MAX_HEXES = env.int("HEXSIDE_FINDINGS_LOS_MAX_HEXES", 10_000)
 # A map's findings are worked out once per content and kept (maps/findings.py): up to this many hexes on the
 # request that first asks, past it by a map-findings job (the page says they are being checked meanwhile).
-HEXSIDE_FINDINGS_WAIT_HEXES = int(os.environ.get("HEXSIDE_FINDINGS_WAIT_HEXES", 5_000))
+HEXSIDE_FINDINGS_WAIT_HEXES = env.int("HEXSIDE_FINDINGS_WAIT_HEXES", 5_000)
 # The findings of at most this many map contents are kept (each edit is new content); older ones go first.
-HEXSIDE_FINDINGS_KEPT = int(os.environ.get("HEXSIDE_FINDINGS_KEPT", 500))
-HEXSIDE_BATCH_LOS_PAIRS = int(os.environ.get("HEXSIDE_BATCH_LOS_PAIRS", 24))
-HEXSIDE_BATCH_LOS_SECONDS = float(os.environ.get("HEXSIDE_BATCH_LOS_SECONDS", 1.0))
-HEXSIDE_BATCH_PARTS = int(os.environ.get("HEXSIDE_BATCH_PARTS", 4))
+HEXSIDE_FINDINGS_KEPT = env.int("HEXSIDE_FINDINGS_KEPT", 500)
+HEXSIDE_BATCH_LOS_PAIRS = env.int("HEXSIDE_BATCH_LOS_PAIRS", 24)
+HEXSIDE_BATCH_LOS_SECONDS = env.float("HEXSIDE_BATCH_LOS_SECONDS", 1.0)
+HEXSIDE_BATCH_PARTS = env.int("HEXSIDE_BATCH_PARTS", 4)
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 STATIC_ROOT.mkdir(exist_ok=True)
 
 # Board scans under a map (the painter's tracing): the upload's limits, checked with Pillow.
-HEXSIDE_SCAN_MAX_BYTES = int(os.environ.get("HEXSIDE_SCAN_MAX_BYTES", 20 * 1024 * 1024))
-HEXSIDE_SCAN_MAX_PIXELS = int(os.environ.get("HEXSIDE_SCAN_MAX_PIXELS", 60_000_000))
+HEXSIDE_SCAN_MAX_BYTES = env.int("HEXSIDE_SCAN_MAX_BYTES", 20 * 1024 * 1024)
+HEXSIDE_SCAN_MAX_PIXELS = env.int("HEXSIDE_SCAN_MAX_PIXELS", 60_000_000)
 
 # What one designer may store (maps/quotas.py): their maps' revisions, board scans and batch uploads, in MB
 # (1 MB = 1,048,576 bytes). 0: no quota.
-HEXSIDE_STORAGE_QUOTA_MB = float(os.environ.get("HEXSIDE_STORAGE_QUOTA_MB", 500))
+HEXSIDE_STORAGE_QUOTA_MB = env.float("HEXSIDE_STORAGE_QUOTA_MB", 500.0)
 
 # -- The cost of a job, bounded before it is queued (issue 7). Refused with a 400 naming the setting. --
 # A whole-map analysis answers n (n - 1) / 2 pairs of hexes: more than this is refused.
-HEXSIDE_MAX_ANALYSIS_PAIRS = int(float(os.environ.get("HEXSIDE_MAX_ANALYSIS_PAIRS", 2e8)))
+HEXSIDE_MAX_ANALYSIS_PAIRS = int(env.float("HEXSIDE_MAX_ANALYSIS_PAIRS", 2e8))
 # Up to this many pairs an analysis also stores the full matrix (.npz, 4 bytes a pair); past it, only the
 # per-hex counts, each part answering its pairs a bounded number at a time (the job's result says its mode).
-HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(float(os.environ.get("HEXSIDE_ANALYSIS_MATRIX_PAIRS", 12.5e6)))
+HEXSIDE_ANALYSIS_MATRIX_PAIRS = int(env.float("HEXSIDE_ANALYSIS_MATRIX_PAIRS", 12.5e6))
 # Sight lines of a scenario trace its setup zones against the play area and the enemy: past this many hexes
 # crossed (the lines engine.scenarios.sightlines.pairs_bound works out from the scenario alone, times half the
 # map's columns and rows) the job is refused before it is queued. 1e9 is a few minutes of one worker process.
-HEXSIDE_MAX_SIGHT_LINES_HEXES = int(float(os.environ.get("HEXSIDE_MAX_SIGHT_LINES_HEXES", 1e9)))
+HEXSIDE_MAX_SIGHT_LINES_HEXES = int(env.float("HEXSIDE_MAX_SIGHT_LINES_HEXES", 1e9))
 # A scenario names at most this many maps of the library, each once (authoring/scenario_maps.py).
-HEXSIDE_MAX_SCENARIO_MAPS = int(os.environ.get("HEXSIDE_MAX_SCENARIO_MAPS", 8))
+HEXSIDE_MAX_SCENARIO_MAPS = env.int("HEXSIDE_MAX_SCENARIO_MAPS", 8)
 # A viewshed answers every hex of its map: maps with more hexes are refused.
-HEXSIDE_MAX_VIEWSHED_HEXES = int(os.environ.get("HEXSIDE_MAX_VIEWSHED_HEXES", 500 * 500))
+HEXSIDE_MAX_VIEWSHED_HEXES = env.int("HEXSIDE_MAX_VIEWSHED_HEXES", 500 * 500)
 # numba's compiled kernels are cached here (`manage.py warm_kernels` fills it; read-only deployments point it at
 # a folder filled at build time). Read by engine/los through NUMBA_CACHE_DIR, which it sets before numba loads.
-HEXSIDE_NUMBA_CACHE_DIR = os.environ.get("HEXSIDE_NUMBA_CACHE_DIR", str(VAR_DIR / "numba-cache"))
+HEXSIDE_NUMBA_CACHE_DIR = env.str("HEXSIDE_NUMBA_CACHE_DIR", str(VAR_DIR / "numba-cache"))
 os.environ.setdefault("NUMBA_CACHE_DIR", HEXSIDE_NUMBA_CACHE_DIR)
 # /maps/<id>/map.png is drawn by a map-image job, never by the web process. For maps up to this many hexes the
 # request waits for the job (at most this many seconds); larger maps get a placeholder (202, Retry-After) at once.
-HEXSIDE_MAP_IMAGE_WAIT_HEXES = int(os.environ.get("HEXSIDE_MAP_IMAGE_WAIT_HEXES", 10_000))
-HEXSIDE_MAP_IMAGE_WAIT_SECONDS = float(os.environ.get("HEXSIDE_MAP_IMAGE_WAIT_SECONDS", 10))
+HEXSIDE_MAP_IMAGE_WAIT_HEXES = env.int("HEXSIDE_MAP_IMAGE_WAIT_HEXES", 10_000)
+HEXSIDE_MAP_IMAGE_WAIT_SECONDS = env.float("HEXSIDE_MAP_IMAGE_WAIT_SECONDS", 10.0)

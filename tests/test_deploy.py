@@ -12,6 +12,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.core.management import call_command
 from django.test import override_settings
+from environs import EnvError
 
 from jobs import runner
 from jobs.models import Job
@@ -37,6 +38,22 @@ def test_debug_is_off_unless_asked_for(monkeypatch, tmp_path):
     assert load_settings(monkeypatch, tmp_path, SECRET_KEY="k" * 60)["DEBUG"] is False
     assert load_settings(monkeypatch, tmp_path, SECRET_KEY="k" * 60, DEBUG="0")["DEBUG"] is False
     assert load_settings(monkeypatch, tmp_path, DEBUG="1")["DEBUG"] is True
+
+
+def test_each_variable_is_read_as_its_kind_and_a_wrong_one_stops_the_start_naming_it(monkeypatch, tmp_path):
+    key = "k" * 60
+    with pytest.raises(EnvError, match="HEXSIDE_MAX_HEXES"):
+        load_settings(monkeypatch, tmp_path, SECRET_KEY=key, HEXSIDE_MAX_HEXES="lots")
+    with pytest.raises(EnvError, match="DEBUG"):
+        load_settings(monkeypatch, tmp_path, SECRET_KEY=key, DEBUG="maybe")
+    read = load_settings(monkeypatch, tmp_path, SECRET_KEY="$" + key, HEXSIDE_MAX_HEXES="40000",
+                         HEXSIDE_MAX_ANALYSIS_PAIRS="1e6", HEXSIDE_STORAGE_QUOTA_MB="2.5", HEXSIDE_HTTPS="1",
+                         HEXSIDE_SSL_REDIRECT="0", ALLOWED_HOSTS="a.example,b.example")
+    assert read["SECRET_KEY"] == "$" + key  # taken as it is: a "$" does not name another variable
+    assert (read["HEXSIDE_MAX_HEXES"], read["HEXSIDE_MAX_ANALYSIS_PAIRS"], read["HEXSIDE_STORAGE_QUOTA_MB"]) == (
+        40000, 1_000_000, 2.5)
+    assert read["SECURE_SSL_REDIRECT"] is False and read["ALLOWED_HOSTS"] == ["a.example", "b.example"]
+    assert read["CSRF_TRUSTED_ORIGINS"] == ["https://a.example", "https://b.example"]
 
 
 def test_without_debug_a_missing_secret_key_refuses_to_start(monkeypatch, tmp_path):

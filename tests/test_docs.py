@@ -47,7 +47,8 @@ def test_every_program_run_with_python_m_is_installed():
 
 
 def test_every_file_of_the_repository_named_exists():
-    folders = "bench|tests|maps|jobs|docs|hexside|engine|scenarios|validations|documents|templates|static"
+    folders = ("bench|tests|maps|jobs|docs|hexside|engine|scenarios|validations|documents|templates|static"
+               "|requirements")
     named = mentions(rf"(?<![\w./-])((?:{folders})/[\w./-]+\.\w+)")
     assert named
     assert [(doc, path) for doc, path in named if "*" not in path and not (ROOT / path).exists()] == []
@@ -55,6 +56,15 @@ def test_every_file_of_the_repository_named_exists():
 
 def value(text):
     return {"0": 0.0, "√3/2": math.sqrt(3) / 2}[text.strip()]
+
+
+def test_every_image_the_docs_show_is_in_docs_images():
+    """One folder of pictures: every ![..](..) of the docs and the README is a file under docs/images/."""
+    shown = [(doc, (doc.parent / src).resolve()) for doc in DOCS
+             for src in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", doc.read_text())]
+    assert shown
+    images = (ROOT / "docs" / "images").resolve()
+    assert [(doc.name, path) for doc, path in shown if not path.is_file() or path.parent != images] == []
 
 
 def test_the_centre_of_column_0_row_0_is_where_docs_map_format_says():

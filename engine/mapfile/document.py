@@ -3,9 +3,10 @@ problem (format errors, docs/validation.md). Shared by reading and writing."""
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from engine.hexgrid import Grid
+from engine.hexgrid import Grid, Hex, HexsideKey
 
 
 @dataclass(frozen=True)
@@ -41,14 +42,14 @@ class MapDoc:
     extensions: dict = field(default_factory=dict)
     background: dict | None = None  # the board scan under the map: {"image", "origin", "hex_px", "rotation", "opacity"}
 
-    def default_cell(self):
+    def default_cell(self) -> Cell:
         return Cell(terrain=tuple(self.default_terrain), level=self.default_level)
 
-    def cell(self, col, row):
+    def cell(self, col: int, row: int) -> Cell:
         """What a hex holds before overlays: listed or default."""
         return self.hexes.get((col, row)) or self.default_cell()
 
-    def resolved(self):
+    def resolved(self) -> tuple[dict[Hex, Cell], dict[HexsideKey, str]]:
         """(cells, hexsides) with overlays laid over the map, in their order; cells lists non-default hexes only."""
         cells = dict(self.hexes)
         hexsides = dict(self.hexsides)
@@ -69,7 +70,7 @@ OVERLAY_NAME_LENGTH = 60
 PRINTED_OVERLAY_ID = re.compile(r"^([A-Za-z]{1,4}\d{1,4})(?:-\d+)?$")
 
 
-def overlay_names(doc):
+def overlay_names(doc: MapDoc) -> dict[str, str]:
     """{overlay id: name} of the map's named overlays (entries that are not a non-empty text are ignored)."""
     names = (doc.extensions or {}).get(OVERLAY_NAMES)
     if not isinstance(names, dict):
@@ -77,7 +78,7 @@ def overlay_names(doc):
     return {oid: name.strip() for oid, name in names.items() if isinstance(name, str) and name.strip()}
 
 
-def overlay_title(doc, overlay, names=None):
+def overlay_title(doc: MapDoc, overlay: Overlay, names: dict[str, str] | None = None) -> str:
     """What an image or print writes on an overlay: its name, else its printed letter-number ID ("P3", also for
     the copy "P3-2"), else nothing (an internal id such as "sel-1" is never shown)."""
     names = overlay_names(doc) if names is None else names
@@ -114,7 +115,7 @@ class Finding:
     severity: str = "error"
     side: str | None = None  # for a finding about a hexside: its side of ``hex``
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, str | None]:
         return {"severity": self.severity, "code": self.code, "where": self.where, "path": self.path,
                 "hex": self.hex, "side": self.side, "message": self.message}
 
@@ -142,7 +143,7 @@ class MapFormatError(FormatError):
     what = "the map file"
 
 
-def rotate_axial(dq, dr, steps):
+def rotate_axial(dq: int, dr: int, steps: int) -> tuple[int, int]:
     """Rotate an axial offset by 60 degrees clockwise, ``steps`` times."""
     x, y, z = dq, dr, -dq - dr
     for _ in range(steps % 6):
@@ -150,13 +151,13 @@ def rotate_axial(dq, dr, steps):
     return x, y
 
 
-def _overlay_place(grid, overlay, offset):
+def _overlay_place(grid: Grid, overlay: Overlay, offset: list[int]) -> Hex:
     dq, dr = rotate_axial(offset[0], offset[1], overlay.rotation)
     q, r = grid.to_axial(*overlay.anchor)
     return grid.from_axial(q + dq, r + dr)
 
 
-def overlay_cells(grid, overlay, default):
+def overlay_cells(grid: Grid, overlay: Overlay, default: Cell) -> Iterator[tuple[Hex, Cell]]:
     """The (hex, Cell) pairs an overlay lays down, in map coordinates (hexes may fall off the map)."""
     for entry in overlay.hexes:
         terrain = entry.get("terrain", default.terrain)
@@ -167,7 +168,7 @@ def overlay_cells(grid, overlay, default):
             storeys=entry.get("storeys", 1), label_note=entry.get("label_note"))
 
 
-def overlay_hexsides(grid, overlay):
+def overlay_hexsides(grid: Grid, overlay: Overlay) -> Iterator[tuple[HexsideKey, str]]:
     for entry in overlay.hexsides:
         col, row = _overlay_place(grid, overlay, entry["hex"])
         side = (grid.side_index(entry["side"]) + overlay.rotation) % 6

@@ -1,5 +1,7 @@
 """Reading a map file: every problem found is reported (format errors), not just the first."""
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from shapely.geometry import Polygon
 
@@ -21,6 +23,7 @@ from engine.mapfile.document import (
     VERSION,
     Cell,
     Finding,
+    FormatError,
     MapDoc,
     MapFormatError,
     Overlay,
@@ -32,8 +35,11 @@ from engine.mapfile.document import (
     _overlay_place,
 )
 
+if TYPE_CHECKING:  # for the type checker only: the reader imports the registry when it first needs it
+    from engine.rulesets import Ruleset
 
-def parse(data, rulesets=None):
+
+def parse(data: object, rulesets: Callable[[str], "Ruleset"] | None = None) -> MapDoc:
     """A MapDoc from JSON text, bytes or the decoded object; MapFormatError listing every problem otherwise.
 
     ``rulesets`` looks a ruleset up by id (default: engine.rulesets.get), so custom profiles can be used.
@@ -41,7 +47,7 @@ def parse(data, rulesets=None):
     return _Reader(decode(data, MapFormatError), rulesets).read()
 
 
-def decode(data, error=None):
+def decode(data: object, error: type[FormatError] | None = None) -> object:
     """The decoded JSON object from text, bytes or the object itself; ``error`` (an exception class taking a
     list of findings, MapFormatError by default) when it is not UTF-8, not JSON, or unsafe JSON (NaN, lone
     surrogates, NUL, huge numbers, deep nesting: engine.jsonsafe)."""
@@ -58,7 +64,7 @@ MAX_FINDINGS = 1000  # findings one reading keeps; the rest are counted in a las
 MAX_TEXT = 300  # characters of a path or message kept: a message may echo a value of any size
 
 
-def shorten(text, limit=MAX_TEXT):
+def shorten(text: object, limit: int = MAX_TEXT) -> str:
     """``text`` cut to ``limit`` characters, saying how long it was (a text cut once is not cut again)."""
     text = str(text)
     return text if len(text) <= limit + 40 else f"{text[:limit]}… ({len(text):,} characters in all)"

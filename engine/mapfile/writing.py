@@ -3,10 +3,11 @@
 import hashlib
 import json
 
-from engine.mapfile.document import FORMAT, VERSION
+from engine.hexgrid import Grid, Hex, HexsideKey
+from engine.mapfile.document import FORMAT, VERSION, Cell, MapDoc
 
 
-def to_dict(doc):
+def to_dict(doc: MapDoc) -> dict:
     """The canonical document: keys in the spec's order, hexes and hexsides sorted by column then row."""
     grid = doc.grid
     hexes = []
@@ -36,7 +37,7 @@ def to_dict(doc):
     return out
 
 
-def hex_entry(grid, pos, cell):
+def hex_entry(grid: Grid, pos: Hex, cell: Cell) -> dict:
     """One hex's entry in the canonical document."""
     entry = {"hex": grid.label(*pos), "terrain": list(cell.terrain), "level": cell.level}
     if cell.storeys != 1:
@@ -48,27 +49,27 @@ def hex_entry(grid, pos, cell):
     return entry
 
 
-def hexside_entry(grid, key, terrain):
+def hexside_entry(grid: Grid, key: HexsideKey, terrain: str) -> dict:
     col, row, side = grid.hexside_name(key)
     return {"hex": grid.label(col, row), "side": side, "terrain": terrain}
 
 
-def hexside_order(grid, key):
+def hexside_order(grid: Grid, key: HexsideKey) -> tuple:
     """Where a canonical hexside comes in the document: by the hex it is named from, then by side."""
     return grid.hexside_name(key)[:2] + (key[2],)
 
 
-def dumps(doc):
+def dumps(doc: MapDoc) -> str:
     """Deterministic JSON text: one hex, hexside or overlay per line, everything sorted."""
     return write(to_dict(doc))
 
 
-def line(item):
+def line(item: object) -> str:
     """An entry of a list as dumps writes it on its own line (without the comma between entries)."""
     return "    " + _compact(item)
 
 
-def write(data, lines_of=None):
+def write(data: dict, lines_of: dict[str, list[str]] | None = None) -> str:
     """The text of a canonical document; ``lines_of`` may give a list's entries already written by line(), in
     their order (so that a large map's text can be written again without writing every hex again)."""
     lines_of = lines_of or {}
@@ -90,7 +91,7 @@ def write(data, lines_of=None):
     return "\n".join(out) + "\n"
 
 
-def content_hash(doc):
+def content_hash(doc: MapDoc) -> str:
     return hashlib.sha256(dumps(doc).encode("utf-8")).hexdigest()
 
 

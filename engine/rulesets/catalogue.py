@@ -11,7 +11,9 @@ pages, workers, commands) resolves custom rulesets the same way. ``registry.regi
 import copy
 import math
 import re
+from collections.abc import Collection, Iterable
 from pathlib import Path
+from typing import TypeGuard
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -144,7 +146,7 @@ class Ruleset:
     ``as_dict()`` for a copy to change.
     """
 
-    def __init__(self, data):
+    def __init__(self, data: dict) -> None:
         self._data = data
         self.id = data["id"]
         self.name = data["name"]
@@ -168,7 +170,7 @@ class Ruleset:
         self.echelons = tuple(types.get("echelons") or ())
         self.unit_types = {entry["id"]: entry for entry in types.get("types") or ()}
         self.terrain = {entry["id"]: entry for entry in data["terrain"]}
-        self._cells = {}
+        self._cells: dict[tuple[int, int], dict] = {}
         for cell in (self.blind_hex_table or {}).get("cells", ()):
             for distance in range(cell["range_min"], cell["range_max"] + 1):
                 self._cells[cell["diff"], distance] = cell
@@ -179,13 +181,13 @@ class Ruleset:
     def __contains__(self, terrain_id):
         return terrain_id in self.terrain
 
-    def standing_levels(self, storeys):
+    def standing_levels(self, storeys: int) -> tuple[int, int]:
         """(lowest, highest) level a unit can stand at: the ruleset's ground levels, and above its highest ground
         up to the top of a building of ``storeys`` storeys (the map format's most, MAX_STOREYS). An LOS question
         at a level outside them asks about a place the map cannot have."""
         return self.level_min, self.level_max + (storeys - 1) * self.level_step
 
-    def check_level(self, level, storeys, what="level"):
+    def check_level(self, level: int | None, storeys: int, what: str = "level") -> None:
         """ValueError in a designer's words when ``level`` is outside :meth:`standing_levels`."""
         low, high = self.standing_levels(storeys)
         if level is not None and not low <= level <= high:
@@ -193,7 +195,7 @@ class Ruleset:
                              f"{low} (its lowest ground) to {high} (its highest ground, {self.level_max}, plus "
                              f"the upper storeys of a {storeys}-storey building)")
 
-    def open_hex(self):
+    def open_hex(self) -> str:
         """The terrain of a hex that holds nothing else: the catalogue's open_terrain, where this ruleset has it,
         else an entry called open or clear, else its first hex terrain by id."""
         hexes = self.terrain_ids("hex")
@@ -202,24 +204,25 @@ class Ruleset:
                 return candidate
         return sorted(hexes)[0]
 
-    def terrain_ids(self, layer=None):
+    def terrain_ids(self, layer: str | None = None) -> list[str]:
         """The terrain ids of one layer ("hex", "hexside" or "marker"), or of all, in catalogue order."""
         if layer is not None and layer not in LAYERS:
             raise ValueError(f"layer {layer!r} is not one of {', '.join(LAYERS)}")
         return [tid for tid, entry in self.terrain.items() if layer is None or entry["layer"] == layer]
 
-    def los_rule(self, terrain_id):
+    def los_rule(self, terrain_id: str) -> str:
         """The rule an LOS answer cites for this terrain: the paragraph on its LOS, else the entry's rule."""
         entry = self.get(terrain_id)
         return entry.get("los_rule") or entry.get("rule") or ""
 
-    def get(self, terrain_id):
+    def get(self, terrain_id: str) -> dict:
         try:
             return self.terrain[terrain_id]
         except KeyError:
             raise UnknownTerrain(f"ruleset {self.id!r} has no terrain {terrain_id!r}") from None
 
-    def movement_cost(self, terrain_id, unit_class, conditions=()):
+    def movement_cost(self, terrain_id: str, unit_class: str,
+                      conditions: Collection[str] = ()) -> int | float | str | None:
         """The cost for a unit class to enter (or cross) a terrain, given the conditions that hold (CONDITIONS).
 
         A plain value is returned as it is; for a list of cases, the first whose condition holds, else the
@@ -236,24 +239,24 @@ class Ruleset:
                 return case["cost"]
         return None
 
-    def linear(self, terrain_id):
+    def linear(self, terrain_id: str) -> str | None:
         """What runs through this terrain for movement ("road", "railroad") or None; None for an unknown id."""
         entry = self.terrain.get(terrain_id)
         return entry.get("linear") if entry is not None else None
 
-    def kinds(self, terrain_id):
+    def kinds(self, terrain_id: str) -> tuple[str, ...]:
         """What this terrain or marker is in its game's words (its entry's ``kinds``: "building",
         "fortification", "minefield", ...), which the scenario checks read instead of ids; () for an unknown id."""
         entry = self.terrain.get(terrain_id)
         return tuple(entry.get("kinds") or ()) if entry is not None else ()
 
-    def movement_conditions(self, terrain_ids):
+    def movement_conditions(self, terrain_ids: Iterable[str]) -> tuple[str, ...]:
         """The movement conditions a unit standing in a hex with these terrain ids may claim: along-road where
         one of them is a road, along-railroad where one is a railroad (the entries' ``linear``)."""
         kinds = {self.linear(tid) for tid in terrain_ids}
         return tuple(condition for kind, condition in LINEAR.items() if kind in kinds)
 
-    def scenario_fields(self, part):
+    def scenario_fields(self, part: str) -> dict:
         """{key: field spec} of what this game's scenario takes in one part: "oob", "side" or "rules"."""
         if part not in SCENARIO_PARTS:
             raise ValueError(f"part {part!r} is not one of {', '.join(SCENARIO_PARTS)}")
@@ -268,7 +271,7 @@ class Ruleset:
         """Which way the game's turn record track counts by default: "up" or "down"."""
         return self.scenario.get("turn_track") or "up"
 
-    def play_order(self, key):
+    def play_order(self, key: str) -> str | None:
         """What the rules say of ``key`` ("sets_up_first" or "moves_first") when a scenario names no side: the
         catalogue's sentence, as the rulebook puts it, or None where the catalogue gives none."""
         if key not in PLAY_ORDER_KEYS:
@@ -285,16 +288,16 @@ class Ruleset:
         """module id -> {name, rule}: the rule modules a scenario may name as in play (its ``modules``)."""
         return dict(self.scenario.get("modules") or {})
 
-    def marker_kinds(self):
+    def marker_kinds(self) -> set[str]:
         """What a scenario may place as a marker: the marker layer's terrain, the kinds the scenario section
         declares of its own, and control markers."""
         return set(self.terrain_ids("marker")) | set(self.scenario.get("markers") or {}) | {"control"}
 
-    def marker_details(self, kind):
+    def marker_details(self, kind: str) -> dict:
         """{field: spec} of what a marker of this kind holds besides its hex (its ``details``)."""
         return dict(((self.scenario.get("markers") or {}).get(kind) or {}).get("details") or {})
 
-    def marker_name(self, kind):
+    def marker_name(self, kind: str) -> str:
         """A marker kind as the card names it: its declared name, its terrain entry's, else its id."""
         declared = ((self.scenario.get("markers") or {}).get(kind) or {}).get("name")
         if declared:
@@ -302,7 +305,8 @@ class Ruleset:
         entry = self.terrain.get(kind)
         return entry["name"] if entry is not None else kind
 
-    def inches_per_hex(self, hex_metres=None, given=None):
+    def inches_per_hex(self, hex_metres: float | None = None,
+                       given: object = None) -> tuple[float, str] | None:
         """(inches of table per hex, where that came from), or None for a game with no table scale.
 
         ``given`` is a value the map or scenario sets, taken as it is; otherwise the hex's metres (the
@@ -322,11 +326,11 @@ class Ruleset:
         inches = max(step, math.floor(metres / per_inch / step + 1e-9) * step)
         return float(inches), f"{metres:g} m per hex / {per_inch:g} m per inch, floored"
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         """The whole profile as JSON data, inherited values filled in; from_dict() reads it back unchanged."""
         return copy.deepcopy(self._data)
 
-    def blind_hexes(self, diff, range_hexes):
+    def blind_hexes(self, diff: int, range_hexes: int) -> tuple[int, bool] | None:
         """(blind hex count, proven) from the Blind Hex Creation Table (ATS 6.2.63).
 
         ``diff`` is the higher unit's level minus the obstacle's top, ``range_hexes`` the range from the higher
@@ -343,16 +347,16 @@ class Ruleset:
         return provisional_blind_hexes(diff, range_hexes), False
 
 
-def provisional_blind_hexes(diff, range_hexes):
+def provisional_blind_hexes(diff: int, range_hexes: int) -> int:
     """n = max(1, round(band x 10 / diff)), halves rounded up, band 1 for ranges 1-6 (docs/rulesets)."""
     band = (range_hexes - 1) // BAND_WIDTH + 1
     return max(1, (band * 20 + diff) // (2 * diff))
 
-def _is_int(value):
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
-def _is_number(value):
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
-def _is_text(value):
+def _is_text(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and value.strip() != ""

@@ -54,10 +54,10 @@ from engine.rulesets.catalogue import (
 from engine.rulesets.unittypes import check_keys as _check_keys
 from engine.rulesets.unittypes import check_section as _check_unit_types
 
-_file_cache = {}
+_file_cache: dict[tuple[str, int, int], Ruleset] = {}
 
 
-def load_file(path):
+def load_file(path: str | Path) -> Ruleset:
     """Read and check a custom profile file; a file unchanged since the last call is not read again."""
     path = Path(path)
     where = str(path)
@@ -71,12 +71,12 @@ def load_file(path):
     return _file_cache[key]
 
 
-def from_dict(data, where="<ruleset>"):
+def from_dict(data: object, where: str = "<ruleset>") -> Ruleset:
     """Check a custom profile (the decoded JSON) and build its Ruleset; RulesetError lists every problem."""
     return _build(data, where=where, builtin_id=None)
 
 
-def _read_json(path, where):
+def _read_json(path: str | Path, where: str) -> object:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
@@ -90,7 +90,7 @@ def _read_json(path, where):
             from None
 
 
-def _build(data, where, builtin_id):
+def _build(data: object, where: str, builtin_id: str | None) -> Ruleset:
     problems = _Problems()
     base = _check_top(data, problems, builtin_id)
     if problems:
@@ -111,17 +111,49 @@ class _Problems(list):
         return [f"{where}: {path}: {message}" if path else f"{where}: {message}" for path, message in self]
 
 
-
-
-
-
-
-
 def _check_top(data, problems, builtin_id):
     """Check the whole document; returns the base's data (or None) for what the profile inherits."""
     if not isinstance(data, dict):
         problems.add("", "a ruleset must be a JSON object")
         return None
+    _check_top_keys(data, problems, builtin_id)
+    _check_identity(data, problems, builtin_id)
+    base = _check_base(data, problems, builtin_id)
+    _check_top_values(data, problems, builtin_id)
+    if "terms" in data:
+        _check_terms(data["terms"], problems)
+    if "unit_classes" in data:
+        _check_unit_classes(data["unit_classes"], problems)
+    _check_levels(data, base, problems)
+    if "blind_hex_table" in data:
+        ruleset_base = builtin_id or (data.get("base") if base else None)
+        if ruleset_base and ruleset_base != "ats":
+            problems.add("blind_hex_table", "only an ATS-based ruleset has a Blind Hex Creation Table")
+        _check_blind_table(data["blind_hex_table"], problems)
+    if "table_scale" in data:
+        _check_table_scale(data["table_scale"], problems)
+    if "scenario" in data:
+        _check_scenario(data["scenario"], problems)
+    classes = _effective(data, base, "unit_classes")
+    classes = set(classes) if isinstance(classes, list) and all(isinstance(c, str) for c in classes) else None
+    extends = data.get("extends_base") is True
+    if "terrain" in data:
+        _check_terrain(data["terrain"], problems, classes, extends=extends, builtin=bool(builtin_id))
+    _check_top_unit_types(data, base, problems, classes, builtin_id)
+    _check_top_styles(data, problems, builtin_id)
+    if extends and base is not None and classes is not None and "unit_classes" in data:
+        _check_base_movement(data, base, problems, classes)
+    return base
+
+
+def _effective(data, base, key):
+    """A top-level value as the profile sees it: its own, else its base's."""
+    if key in data:
+        return data[key]
+    return base.get(key) if base else None
+
+
+def _check_top_keys(data, problems, builtin_id):
     for key in data:
         if key not in TOP_KEYS:
             problems.add(key, f"unknown key; expected one of {', '.join(TOP_ORDER)}, extends_base")
@@ -132,6 +164,8 @@ def _check_top(data, problems, builtin_id):
     if builtin_id and "scenario" not in data:
         problems.add("scenario", "is required in a built-in catalogue")
 
+
+def _check_identity(data, problems, builtin_id):
     rid = data.get("id")
     if "id" in data:
         if not isinstance(rid, str) or not ID_PATTERN.match(rid):
@@ -143,17 +177,24 @@ def _check_top(data, problems, builtin_id):
     if "name" in data and not _is_text(data["name"]):
         problems.add("name", "must be a non-empty string")
 
-    base = None
-    if "base" in data:
-        base_id = data["base"]
-        if builtin_id:
-            if base_id != builtin_id:
-                problems.add("base", f"a built-in ruleset's base is itself ({builtin_id!r}), not {base_id!r}")
-        elif base_id not in BUILTIN_IDS:
-            problems.add("base", f"{base_id!r} is not one of the built-in rulesets {', '.join(BUILTIN_IDS)}")
-        else:
-            base = _builtin(base_id).as_dict()
 
+def _check_base(data, problems, builtin_id):
+    """The base a profile names, checked; returns its data, or None (a built-in catalogue is its own base)."""
+    if "base" not in data:
+        return None
+    base_id = data["base"]
+    if builtin_id:
+        if base_id != builtin_id:
+            problems.add("base", f"a built-in ruleset's base is itself ({builtin_id!r}), not {base_id!r}")
+        return None
+    if base_id not in BUILTIN_IDS:
+        problems.add("base", f"{base_id!r} is not one of the built-in rulesets {', '.join(BUILTIN_IDS)}")
+        return None
+    return _builtin(base_id).as_dict()
+
+
+def _check_top_values(data, problems, builtin_id):
+    """The plain values at the top: texts, the level numbers, the hex's size and extends_base."""
     for key in ("source", "level_units", "notes"):
         if key in data and not _is_text(data[key]):
             problems.add(key, "must be a non-empty string")
@@ -162,73 +203,60 @@ def _check_top(data, problems, builtin_id):
             problems.add(key, f"must be an integer, not {data[key]!r}")
     if "level_step" in data and _is_int(data["level_step"]) and data["level_step"] < 1:
         problems.add("level_step", "must be 1 or more")
-    if "hex_metres" in data and data["hex_metres"] is not None:
-        if not _is_number(data["hex_metres"]) or data["hex_metres"] <= 0:
-            problems.add("hex_metres", f"must be a positive number or null, not {data['hex_metres']!r}")
+    hex_metres = data.get("hex_metres")
+    if hex_metres is not None and (not _is_number(hex_metres) or hex_metres <= 0):
+        problems.add("hex_metres", f"must be a positive number or null, not {hex_metres!r}")
     if "extends_base" in data:
         if not isinstance(data["extends_base"], bool):
             problems.add("extends_base", "must be true or false")
         elif builtin_id and data["extends_base"]:
             problems.add("extends_base", "a built-in ruleset has no other base to extend")
-    if "terms" in data:
-        _check_terms(data["terms"], problems)
-    if "unit_classes" in data:
-        _check_unit_classes(data["unit_classes"], problems)
 
-    def effective(key):
-        if key in data:
-            return data[key]
-        return base.get(key) if base else None
 
-    levels = [effective(k) for k in ("level_min", "level_max", "level_step")]
-    if all(_is_int(v) for v in levels) and levels[2] >= 1:
-        low, high, step = levels
-        if low > high:
-            problems.add("level_min", f"{low} is above level_max {high}")
-        for key, value in (("level_min", low), ("level_max", high)):
-            if value % step:
-                problems.add(key, f"{value} is not a multiple of level_step {step}")
+def _check_levels(data, base, problems):
+    """The levels a profile ends with (its own or its base's) must be in order and on the step."""
+    levels = [_effective(data, base, k) for k in ("level_min", "level_max", "level_step")]
+    if not (all(_is_int(v) for v in levels) and levels[2] >= 1):
+        return
+    low, high, step = levels
+    if low > high:
+        problems.add("level_min", f"{low} is above level_max {high}")
+    for key, value in (("level_min", low), ("level_max", high)):
+        if value % step:
+            problems.add(key, f"{value} is not a multiple of level_step {step}")
 
-    ruleset_base = builtin_id or (data.get("base") if base else None)
-    if "blind_hex_table" in data:
-        if ruleset_base and ruleset_base != "ats":
-            problems.add("blind_hex_table", "only an ATS-based ruleset has a Blind Hex Creation Table")
-        _check_blind_table(data["blind_hex_table"], problems)
 
-    if "table_scale" in data:
-        _check_table_scale(data["table_scale"], problems)
-    if "scenario" in data:
-        _check_scenario(data["scenario"], problems)
-
-    classes = effective("unit_classes")
-    classes = set(classes) if isinstance(classes, list) and all(isinstance(c, str) for c in classes) else None
-    extends = data.get("extends_base") is True
-    if "terrain" in data:
-        _check_terrain(data["terrain"], problems, classes, extends=extends, builtin=bool(builtin_id))
-    if "unit_types" in data:
-        terrain_ids = {e.get("id") for e in (data.get("terrain") if isinstance(data.get("terrain"), list) else ())
-                       if isinstance(e, dict)}
-        if base is not None:
-            terrain_ids |= {e["id"] for e in base["terrain"]}
-        _check_unit_types(data["unit_types"], problems, classes, terrain_ids)
-    elif builtin_id:
-        problems.add("unit_types", "is required in a built-in catalogue")
-    if "styles" in data:
+def _check_top_unit_types(data, base, problems, classes, builtin_id):
+    if "unit_types" not in data:
         if builtin_id:
-            problems.add("styles", "a built-in ruleset gives each style in its entry")
-        elif not isinstance(data["styles"], dict):
-            problems.add("styles", "must be an object of style per terrain id")
-        else:
-            for tid, style in data["styles"].items():
-                _check_style(style, f"styles.{tid}", problems)
-    if extends and base is not None and classes is not None and "unit_classes" in data:
-        # the base's own entries must still fit the profile's unit classes
-        own = {e.get("id") for e in data.get("terrain") or () if isinstance(e, dict)}
-        for entry in base["terrain"]:
-            if entry["id"] not in own:
-                _check_movement(entry["movement"], f"terrain {entry['id']!r} (from {data['base']}).movement",
-                                problems, classes)
-    return base
+            problems.add("unit_types", "is required in a built-in catalogue")
+        return
+    terrain = data.get("terrain")
+    terrain_ids = {e.get("id") for e in (terrain if isinstance(terrain, list) else ()) if isinstance(e, dict)}
+    if base is not None:
+        terrain_ids |= {e["id"] for e in base["terrain"]}
+    _check_unit_types(data["unit_types"], problems, classes, terrain_ids)
+
+
+def _check_top_styles(data, problems, builtin_id):
+    if "styles" not in data:
+        return
+    if builtin_id:
+        problems.add("styles", "a built-in ruleset gives each style in its entry")
+    elif not isinstance(data["styles"], dict):
+        problems.add("styles", "must be an object of style per terrain id")
+    else:
+        for tid, style in data["styles"].items():
+            _check_style(style, f"styles.{tid}", problems)
+
+
+def _check_base_movement(data, base, problems, classes):
+    """The base's own entries that the profile keeps must still fit the profile's unit classes."""
+    own = {e.get("id") for e in data.get("terrain") or () if isinstance(e, dict)}
+    for entry in base["terrain"]:
+        if entry["id"] not in own:
+            _check_movement(entry["movement"], f"terrain {entry['id']!r} (from {data['base']}).movement",
+                            problems, classes)
 
 
 def _check_terms(terms, problems):
@@ -577,7 +605,7 @@ def _check_field(spec, where, problems):
             problems.add(f"{where}.default", problem)
 
 
-def field_problem(spec, value):
+def field_problem(spec: dict, value: object) -> str | None:
     """What is wrong with a value of a plain field (integer, number, boolean, text, choice, edge), or None.
 
     The other kinds need the scenario around them (hexes, sides) and are checked by the scenario format."""
@@ -764,7 +792,7 @@ def _resolve_styles(terrain, base, overrides):
         entry["style"] = {key: style[key] for key in STYLE_KEYS}
 
 @cache
-def _builtin(ruleset_id):
+def _builtin(ruleset_id: str) -> Ruleset:
     path = DATA_DIR / f"{ruleset_id}.json"
     data = _read_json(path, where=f"engine/rulesets/data/{ruleset_id}.json")
     return _build(data, where=f"engine/rulesets/data/{ruleset_id}.json", builtin_id=ruleset_id)

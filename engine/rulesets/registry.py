@@ -1,18 +1,21 @@
 """Which rulesets there are: the five built-ins, the custom profiles registered by hand, and those the loader
 gives (the database and HEXSIDE_RULESETS_DIR, set by the maps app); get() looks one up by id."""
 
+from collections.abc import Callable
+
 from engine.rulesets.catalogue import BUILTIN_IDS, Ruleset, UnknownRuleset
 from engine.rulesets.reading import _builtin
 
-_custom = {}  # registered by hand
-_loader = None  # where else custom profiles come from: a callable returning {id: Ruleset}
+_custom: dict[str, Ruleset] = {}  # registered by hand
+# where else custom profiles come from: a callable returning {id: Ruleset}
+_loader: Callable[[], dict[str, Ruleset]] | None = None
 
 
-def builtin_ids():
+def builtin_ids() -> tuple[str, ...]:
     return BUILTIN_IDS
 
 
-def set_loader(loader):
+def set_loader(loader: Callable[[], dict[str, Ruleset]] | None) -> None:
     """Set the one source of custom profiles beyond register(): ``loader()`` returns {id: Ruleset}, the current
     set, and is called on every lookup of a custom id and every listing, so it must be cheap when nothing has
     changed (cache what it read). None removes it."""
@@ -20,16 +23,14 @@ def set_loader(loader):
     _loader = loader
 
 
-def _custom_rulesets():
+def _custom_rulesets() -> dict[str, Ruleset]:
     """Every custom profile known now: the loader's, then the ones registered by hand on top."""
     loaded = dict(_loader()) if _loader is not None else {}
     loaded.update(_custom)
     return loaded
 
 
-
-
-def get(ruleset_id):
+def get(ruleset_id: str) -> Ruleset:
     """The built-in or custom ruleset with this id (a custom one as the loader or register() gives it now)."""
     if ruleset_id in BUILTIN_IDS:
         return _builtin(ruleset_id)
@@ -43,13 +44,13 @@ def get(ruleset_id):
         raise UnknownRuleset(f"unknown ruleset {ruleset_id!r}; known: {known}") from None
 
 
-def all_rulesets():
+def all_rulesets() -> list[Ruleset]:
     """The five built-ins in their usual order, then the custom profiles by id."""
     custom = _custom_rulesets()
     return [_builtin(rid) for rid in BUILTIN_IDS] + [custom[rid] for rid in sorted(custom)]
 
 
-def register(ruleset):
+def register(ruleset: Ruleset) -> Ruleset:
     """Make a custom profile available to get() by hand; registering the same id again replaces it."""
     if not isinstance(ruleset, Ruleset):
         raise TypeError(f"register() takes a Ruleset, not {type(ruleset).__name__}")
@@ -59,7 +60,7 @@ def register(ruleset):
     return ruleset
 
 
-def unregister(ruleset_id):
+def unregister(ruleset_id: str) -> None:
     if ruleset_id in BUILTIN_IDS:
         raise ValueError(f"{ruleset_id!r} is a built-in ruleset and cannot be removed")
     _custom.pop(ruleset_id, None)

@@ -210,7 +210,7 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
         [x, y] = e.grid.centre(c, r); e.view.scale = 48; e.view.ox = e.view.width / 2 - x * 48;
         e.view.oy = e.view.height / 2 - y * 48; e.view.cache = null; e.view.request(); }""")
     page.wait_for_timeout(300)
-    page.screenshot(path=f"{ARTIFACTS}/scenario-sample-hill-112.png")  # docs/img's copy: make docs-images
+    page.screenshot(path=f"{ARTIFACTS}/scenario-sample-hill-112.png")  # docs/images' copy: make docs-images
     page.goto(f"{live_server.url}/scenarios/")
     assert page.locator("table a:text('Hill 112: the Orne heights')").count() == 1
     # TOCS is double-blind: the read-only editor opens on the public part, each side's forces hidden

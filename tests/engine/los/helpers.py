@@ -47,3 +47,10 @@ def agree_on_every_pair(rules, a, b, la, lb):
         assert [r.as_dict() for r in reverse.reasons] == [r.as_dict() for r in reversed(answer.reasons)]
         seen.add((answer.result, answer.blind))
     return seen
+
+
+def square(grid, label, dx, dy, size=0.25):
+    """Art for a hex (a building, a wood): a square of half-side size, its centre dx, dy off the hex's."""
+    cx, cy = grid.centre(*grid.parse_label(label))
+    x, y = cx + dx, cy + dy
+    return ((x - size, y - size), (x + size, y - size), (x + size, y + size), (x - size, y + size))

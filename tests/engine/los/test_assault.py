@@ -1,5 +1,6 @@
-"""Assault LOS: the rulebook's worked examples (digest §6, L01-L19, L21, L28), the reference against the fast
-path on random maps, and reciprocity. Maps are pointy-topped, as Assault's tiles are (digest §1)."""
+"""Assault LOS: the rulebook's worked examples (digest §6, L01-L19, L21, L28) and reciprocity (the reference
+against the fast path on random maps: test_reference_vs_batch.py). Maps are pointy-topped, as Assault's tiles are
+(digest §1)."""
 
 import random
 
@@ -12,7 +13,7 @@ from engine.los.assault import Rules
 from engine.los.compiled import CompiledMap
 from engine.los.trace import ALONG, CORNER, HEX, trace
 from engine.mapfile import Cell, MapDoc
-from tests.engine.los.helpers import agree_on_every_pair, all_pairs, check
+from tests.engine.los.helpers import check
 
 
 def make(hexes=None, markers=(), grid=None):
@@ -260,38 +261,3 @@ def test_a_hex_touched_only_at_a_corner_adds_nothing():
     corner = grid.label(*corners[0].hexes[0])
     rules = make({corner: (["heavy-forest"], 0)}, grid=grid)
     assert check(rules, a, b).result == "clear"
-
-
-# -- the reference against the fast path, and reciprocity ------------------------------------------------
-
-TERRAIN = ["clear"] * 6 + ["brush", "light-forest", "heavy-forest", "single-storey-building",
-                           "large-single-storey-building", "large-multi-storey-building", "rocky"]
-
-
-def random_rules(seed, grid):
-    rnd = random.Random(seed)
-    cells = {}
-    for col, row in grid.hexes():
-        terrain = [rnd.choice(TERRAIN)]
-        if rnd.random() < 0.05:
-            terrain = ["road", "light-forest"]
-        cells[(col, row)] = Cell(terrain=tuple(terrain), level=rnd.choice([-1, 0, 0, 0, 1, 1, 2]))
-    markers = [{"hex": [rnd.randrange(grid.columns), rnd.randrange(grid.rows)], "kind": "smoke",
-                "count": rnd.randint(1, 3)} for _ in range(4)]
-    doc = MapDoc(name="r", ruleset="assault", grid=grid, default_terrain=("clear",), hexes=cells)
-    return Rules(CompiledMap(doc, None, markers))
-
-
-GRIDS = [Grid(o, 9, 8, s) for o in ("flat", "pointy") for s in ("odd", "even")] + [Grid("pointy", 13, 5, "even")]
-
-
-@pytest.mark.parametrize("seed, grid", [(seed, grid) for seed, grid in enumerate(GRIDS)] + [(11, GRIDS[3])])
-def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
-    rules = random_rules(seed, grid)
-    a, b = all_pairs(rules.cmap.n)
-    levels = rules.unit_levels()
-    rnd = np.random.default_rng(seed)
-    la = np.where(rnd.random(a.size) < 0.2, rnd.integers(-1, 4, a.size), levels[a]).astype(np.int32)
-    lb = levels[b].astype(np.int32)
-    seen = agree_on_every_pair(rules, a, b, la, lb)
-    assert {result for result, _ in seen} == {"clear", "hindered", "blocked"}

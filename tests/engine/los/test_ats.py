@@ -1,13 +1,12 @@
 """ATS LOS: the rulebook's worked examples (digest §6: EX-1, EX-2, EX-4, EX-5, EX-7, EX-8, EX-9, EX-10, EX-13),
-the rules they rest on, the reference against the fast path on random maps, and reciprocity.
+the rules they rest on, and reciprocity (the reference against the fast path on random maps:
+test_reference_vs_batch.py).
 
 Maps are flat-topped with the even letters (B, D, ..) half a hex lower, as the ATS maps are (digest §1): a
 straight line down one letter column crosses only that column's hexes, so ranges along it are row counts.
 """
 
-import random
 
-import numpy as np
 import pytest
 
 from engine import rulesets
@@ -17,7 +16,7 @@ from engine.los.ats import Rules
 from engine.los.compiled import CompiledMap
 from engine.los.trace import ALONG, trace
 from engine.mapfile import Cell, MapDoc
-from tests.engine.los.helpers import agree_on_every_pair, all_pairs, check
+from tests.engine.los.helpers import check, square
 
 GRID = Grid("flat", 8, 30, "odd")
 CATALOGUE = rulesets.get("ats")
@@ -293,12 +292,6 @@ def test_EX2f_interior_walls_block_even_along():
 
 # -- EX-4, EX-5: buildings (6.2.4, 8.3.13) -------------------------------------------------------------------
 
-def square(grid, label, dx, dy, size=0.25):
-    cx, cy = grid.centre(*grid.parse_label(label))
-    x, y = cx + dx, cy + dy
-    return ((x - size, y - size), (x + size, y - size), (x + size, y + size), (x - size, y + size))
-
-
 def test_EX4_building_blocks_only_where_the_line_touches_its_art():
     on = make({"C5": ("building", 0, {"art": (square(GRID, "C5", 0, 0),)})})
     assert check(on, "C3", "C8").result == "blocked"
@@ -571,85 +564,3 @@ def test_terrain_the_evaluator_does_not_rate_is_clear_and_says_so():
         answer = check(rules, "C3", "C8")
         assert answer.result == "clear"
         assert any(tid in note for note in answer.assumptions)
-
-
-# -- the fast path against the reference, and reciprocity, on random maps ------------------------------------
-
-HEX_CHOICES = (["open-ground"] * 10 + ["brush", "crops", "woods", "orchard", "palm-grove", "rubble", "forest",
-                                       "building", "graveyard", "scrub", "railcars"])
-SIDE_CHOICES = ["hedge", "wall", "high-wall", "bocage", "cliff", "interior-wall", "hillock-contour", "sand-dune"]
-
-
-def random_rules(seed, grid):
-    """Hills, hillocks with their contours, a deir and a wadi, terrain with and without art, hexsides and
-    markers, at random."""
-    rnd = random.Random(seed)
-    hexes = list(grid.hexes())
-    levels = {h: 0 for h in hexes}
-    terrain = {h: [rnd.choice(HEX_CHOICES)] for h in hexes}
-    for _ in range(2):  # hills stepping down 10 per hex
-        centre, height = rnd.choice(hexes), rnd.choice([10, 20, 30])
-        for h in hexes:
-            levels[h] = max(levels[h], height - 10 * grid.distance(h, centre))
-    hillocks = set()
-    for _ in range(2):  # +5 hillocks on level 0
-        centre, radius = rnd.choice(hexes), rnd.randint(0, 1)
-        for h in hexes:
-            if grid.distance(h, centre) <= radius and levels[h] == 0:
-                levels[h] = 5
-                hillocks.add(h)
-    centre = rnd.choice(hexes)  # a deir
-    for h in hexes:
-        if grid.distance(h, centre) <= 1 and levels[h] == 0:
-            levels[h], terrain[h] = -5, ["deir"]
-    h = rnd.choice(hexes)  # a wadi, walked hex by hex
-    for _ in range(6):
-        if levels[h] >= 0:
-            terrain[h] = ["wadi"]
-        h = grid.step(*h, rnd.randrange(6))
-        if not grid.contains(*h):
-            break
-    cells = {}
-    for h in hexes:
-        extra = {}
-        ids = terrain[h]
-        if ids[0] == "building":
-            extra["storeys"] = rnd.randint(1, 3)
-        elif ids[0] == "open-ground" and rnd.random() < 0.03:
-            ids = ["house", "steeple"]
-        if ids[0] in ("woods", "building", "orchard") and rnd.random() < 0.5:
-            dx, dy = rnd.uniform(-0.5, 0.5), rnd.uniform(-0.5, 0.5)
-            extra["art"] = (square(grid, grid.label(*h), dx, dy, rnd.uniform(0.1, 0.4)),)
-        cells[h] = Cell(terrain=tuple(ids), level=levels[h], **extra)
-    hexsides = {}
-    for col, row in hexes:
-        for s in range(3):
-            other = grid.step(col, row, s)
-            if (col, row) in hillocks and levels.get(other) == 0 or other in hillocks and levels[(col, row)] == 0:
-                hexsides[grid.hexside(col, row, s)] = "hillock-contour"
-            elif rnd.random() < 0.06:
-                hexsides[grid.hexside(col, row, s)] = rnd.choice(SIDE_CHOICES)
-    markers = []
-    for kind in ("smoke", "vehicle", "wreck", "rubble", "vehicle", "wreck", "dust"):
-        markers.append({"hex": list(rnd.choice(hexes)), "kind": kind})
-    options = {"terraced_hills": rnd.random() < 0.3}
-    doc = MapDoc(name="r", ruleset="ats", grid=grid, default_terrain=("open-ground",), hexes=cells,
-                 hexsides=hexsides, extensions={"rules": options})
-    return Rules(CompiledMap(doc, CATALOGUE, markers))
-
-
-GRIDS = [Grid(o, 9, 8, s) for o in ("flat", "pointy") for s in ("odd", "even")] + [Grid("flat", 14, 5, "odd")]
-
-
-@pytest.mark.parametrize("seed, grid", [(seed, grid) for seed, grid in enumerate(GRIDS)] + [(7, GRIDS[0])])
-def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
-    rules = random_rules(seed, grid)
-    a, b = all_pairs(rules.cmap.n)
-    levels = rules.unit_levels()
-    rnd = np.random.default_rng(seed)
-    # now and then a unit above its ground (an upper floor) or DOWN in its depression
-    la = np.where(rnd.random(a.size) < 0.25, levels[a] + rnd.choice([-10, 5, 10, 20], a.size), levels[a])
-    la = la.astype(np.int32)
-    lb = levels[b].astype(np.int32)
-    seen = agree_on_every_pair(rules, a, b, la, lb)
-    assert {("clear", False), ("hindered", False), ("blocked", False), ("blocked", True)} <= seen

@@ -1,5 +1,5 @@
 """Miniatures QRS LOS on a hex map: the dead-zone worked test (digest §6.8), seeing one hex into woods, smoke,
-inches, the reference against the fast path on random maps, and reciprocity."""
+inches, and reciprocity (the reference against the fast path on random maps: test_reference_vs_batch.py)."""
 
 import random
 
@@ -12,7 +12,7 @@ from engine.los.compiled import CompiledMap
 from engine.los.miniatures import Rules
 from engine.los.trace import ALONG, trace
 from engine.mapfile import Cell, MapDoc
-from tests.engine.los.helpers import agree_on_every_pair, all_pairs, check
+from tests.engine.los.helpers import check
 
 # Flat hexes: a line down one column passes through that column's hexes only. 50 m hexes: 2" each.
 GRID = Grid("flat", 5, 16, "even", hex_metres=50)
@@ -140,32 +140,3 @@ def test_own_table_agrees_with_the_built_in_catalogue():
     own, listed = Rules(CompiledMap(doc, None)), Rules(CompiledMap(doc, catalogue))
     assert np.array_equal(own.obstacle, listed.obstacle) and np.array_equal(own.top, listed.top)
     assert 1 in own.obstacle
-
-
-# -- the reference against the fast path, and reciprocity ------------------------------------------------
-
-TERRAIN = ["open"] * 7 + ["woods", "building", "rough-scrub", "river", "road"]
-
-
-def random_rules(seed, grid):
-    rnd = random.Random(seed)
-    cells = {(c, r): Cell(terrain=(rnd.choice(TERRAIN),), level=rnd.choice([0, 0, 0, 1, 1, 2, 3]))
-             for c, r in grid.hexes()}
-    markers = [{"hex": [rnd.randrange(grid.columns), rnd.randrange(grid.rows)], "kind": "smoke"} for _ in range(2)]
-    doc = MapDoc(name="r", ruleset="miniatures", grid=grid, default_terrain=("open",), hexes=cells)
-    return Rules(CompiledMap(doc, None, markers))
-
-
-GRIDS = [Grid(o, 9, 8, s) for o in ("flat", "pointy") for s in ("odd", "even")] + [Grid("flat", 14, 5, "odd")]
-
-
-@pytest.mark.parametrize("seed, grid", [(seed, grid) for seed, grid in enumerate(GRIDS)] + [(21, GRIDS[0])])
-def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
-    rules = random_rules(seed, grid)
-    a, b = all_pairs(rules.cmap.n)
-    levels = rules.unit_levels()
-    rnd = np.random.default_rng(seed)
-    la = np.where(rnd.random(a.size) < 0.3, rnd.integers(0, 5, a.size), levels[a]).astype(np.int32)
-    lb = levels[b].astype(np.int32)
-    seen = agree_on_every_pair(rules, a, b, la, lb)
-    assert seen == {("clear", False), ("blocked", False), ("blocked", True)}

@@ -1,10 +1,8 @@
 """TOCS observation: Hill 340 (rulebook L724), the 4-hex visibility range, flat ground, obstruction levels and
-derived forest, no hindered state (L719, L721), the reference against the fast path on random maps, and
-reciprocity."""
+derived forest, no hindered state (L719, L721), and reciprocity (the reference against the fast path on random
+maps: test_reference_vs_batch.py)."""
 
-import random
 
-import numpy as np
 import pytest
 
 from engine import rulesets
@@ -13,7 +11,6 @@ from engine.los.compiled import CompiledMap
 from engine.los.tocs import Rules
 from engine.mapfile import Cell, MapDoc
 from tests.engine.los import helpers
-from tests.engine.los.helpers import agree_on_every_pair, all_pairs
 
 # TOCS maps: flat hexes, "CC.RR" labels, even-numbered (1-based) columns half a hex lower (digest §1.1).
 GRID = Grid("flat", 40, 16, "odd", labels="xx.yy", hex_metres=1200)
@@ -141,31 +138,3 @@ def test_hill_between_blocks_observation():
     rules = make({"10.05": (["open"], 1), "10.07": (["open"], 1)})
     answer = check(rules, "10.05", "10.09")
     assert answer.result == "blocked" and answer.reasons[0].terrain == "hill (level 1)"
-
-
-# -- the reference against the fast path, and reciprocity ------------------------------------------------
-
-TERRAIN = ["open"] * 5 + ["farmland", "woods", "woods", "woods", "village", "town", "city", "suburb", "swamp"]
-
-
-def random_rules(seed, grid):
-    rnd = random.Random(seed)
-    cells = {(c, r): Cell(terrain=(rnd.choice(TERRAIN),), level=rnd.choice([0, 0, 1, 1, 2, 3]))
-             for c, r in grid.hexes()}
-    doc = MapDoc(name="r", ruleset="tocs", grid=grid, default_terrain=("open",), hexes=cells)
-    return Rules(CompiledMap(doc, None))
-
-
-GRIDS = [Grid(o, 9, 8, s) for o in ("flat", "pointy") for s in ("odd", "even")] + [Grid("flat", 12, 6, "odd")]
-
-
-@pytest.mark.parametrize("seed, grid", [(seed, grid) for seed, grid in enumerate(GRIDS)] + [(31, GRIDS[1])])
-def test_reference_equals_batch_and_is_reciprocal_on_random_maps(seed, grid):
-    rules = random_rules(seed, grid)
-    a, b = all_pairs(rules.cmap.n)
-    levels = rules.unit_levels()
-    rnd = np.random.default_rng(seed)
-    la = np.where(rnd.random(a.size) < 0.3, rnd.integers(0, 5, a.size), levels[a]).astype(np.int32)
-    lb = levels[b].astype(np.int32)
-    seen = agree_on_every_pair(rules, a, b, la, lb)
-    assert {result for result, _ in seen} == {"clear", "blocked"}  # never hindered (L719, L721)
