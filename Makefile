@@ -10,7 +10,7 @@ INTERACTIVE_WORKERS ?= 2
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
-.PHONY: run test setup venv bench worker clean
+.PHONY: run test setup venv bench worker clean lint-js
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,13 @@ worker: setup
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m pytest
+
+# The front end's lint and type check: ESLint (eslint.config.js) and tsc on the `// @ts-check` modules
+# (jsconfig.json), both pinned in package.json and package-lock.json; node_modules/ is installed on first use.
+lint-js:
+	test -d node_modules || npm ci --no-audit --no-fund
+	npx eslint static/js
+	npx tsc -p jsconfig.json
 
 bench: setup
 	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

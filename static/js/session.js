@@ -1,3 +1,4 @@
+// @ts-check
 // The edit session of a page: the one local document (what the designer sees), operations applied to it at
 // once, their inverses kept for undo, each stroke sent in the background with the revision it was made on,
 // rebased on 409 (fetch the server's copy, put the pending strokes back on top), and others' edits followed by
