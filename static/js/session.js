@@ -28,6 +28,9 @@ export class Session extends EventTarget {
   }
 
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+  /** Listen to one kind of the session's events and take what it carries.
+   * @param {string} type @param {(detail: any) => void} fn */
+  on(type, fn) { this.addEventListener(type, (e) => fn(/** @type {CustomEvent} */ (e).detail)); }
   get busy() { return this.sending || this.pending.length > 0; }
 
   // A new stroke from a tool or a panel: shown at once, sent in turn, undoable. An operation that cannot apply

@@ -21,20 +21,20 @@ export function wireSession(session, { canEdit = true, onConflict = () => {}, on
   });
   const show = () => showState(session);
   session.addEventListener("state", show);
-  session.addEventListener("refused", (/** @type {CustomEvent} */ e) => {
+  session.on("refused", (detail) => {
     // in the designer's words (the API's messages name hexes, units and sides); each path kept on its item
-    const errors = problems({ errors: e.detail.errors });
-    banner("error", `The server refused “${e.detail.stroke.label}”; it was taken back.`, errors.length ? errors : [e.detail.message]);
+    const errors = problems({ errors: detail.errors });
+    banner("error", `The server refused “${detail.stroke.label}”; it was taken back.`, errors.length ? errors : [detail.message]);
   });
-  session.addEventListener("unreachable", (/** @type {CustomEvent} */ e) => banner("error", `Cannot ${e.detail.label}: what it changed is no longer there (${e.detail.message}); it was left out of the history.`));
-  session.addEventListener("offline", (/** @type {CustomEvent} */ e) => banner("warn", `Not saved yet: ${e.detail.error.message}. Trying again…`));
-  session.addEventListener("conflict", (/** @type {CustomEvent} */ e) => {
-    const { stroke, items } = e.detail;
+  session.on("unreachable", (detail) => banner("error", `Cannot ${detail.label}: what it changed is no longer there (${detail.message}); it was left out of the history.`));
+  session.on("offline", (detail) => banner("warn", `Not saved yet: ${detail.error.message}. Trying again…`));
+  session.on("conflict", (detail) => {
+    const { stroke, items } = detail;
     const answer = (keepMine) => () => { banner(null); onResolved(); session.resolve(keepMine); };
     banner("conflict", `Someone else changed what “${stroke.label}” changes. Which version do you keep?`,
       items.map((i) => `${i.where}: theirs ${i.theirs}; yours ${i.mine}`),
       [["Keep mine", answer(true)], ["Keep theirs", answer(false)]]);
-    onConflict(e.detail);
+    onConflict(detail);
   });
   if (canEdit) session.loadHistory().catch(() => {});   // the undo history of earlier visits and other tabs
   window.addEventListener("beforeunload", (e) => { if (session.busy) { e.preventDefault(); e.returnValue = ""; } });

@@ -193,7 +193,7 @@ class Painter {
       onResolved: () => { this.highlight = null; },
     });
     ed.addEventListener("state", () => { if (this.lastPointer) this.hover(this.lastPointer); });
-    ed.addEventListener("saved", (/** @type {CustomEvent} */ e) => { this.lastSaveMs = e.detail.ms; this.history.refresh(); });
+    ed.on("saved", (detail) => { this.lastSaveMs = detail.ms; this.history.refresh(); });
     ed.addEventListener("remote", () => { this.optionsPanel.refreshTemplates(); this.history.refresh(); this.scan.load(); this.sightPanel.markStale(); });
     this.model.onChange((what) => {
       if (what.overlays || what.all) this.optionsPanel.refreshTemplates();

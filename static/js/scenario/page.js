@@ -102,7 +102,7 @@ class ScenarioEditor {
     const s = this.session;
     wireSession(s, { canEdit: this.canEdit });
     s.local.onChange(() => { this.render(); this.view.request(); });
-    s.addEventListener("remote", (/** @type {CustomEvent} */ e) => { if (e.detail.data && e.detail.data.victory) this.victory = e.detail.data.victory; this.render(); });
+    s.on("remote", (detail) => { if (detail.data && detail.data.victory) this.victory = detail.data.victory; this.render(); });
     s.addEventListener("state", () => { if (!s.busy) this.shownRevision = s.revision; });
   }
 
