@@ -10,7 +10,7 @@ INTERACTIVE_WORKERS ?= 2
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
-.PHONY: run test setup venv lock typecheck migrations-check bench worker clean
+.PHONY: run test setup venv lock typecheck migrations-check lint-js bench worker clean
 
 # The virtualenv holds requirements/dev.txt (the runtime's base.txt whole, plus the tests' and linters' tools),
 # every file checked against its hash; `make run` and `make test` share it. A deployment installs base.txt alone.
@@ -66,6 +66,13 @@ typecheck: venv
 
 migrations-check: venv var/secret_key
 	$(PY) manage.py makemigrations --check --dry-run
+
+# The front end's lint and type check: ESLint (eslint.config.js) and tsc on the `// @ts-check` modules
+# (jsconfig.json), both pinned in package.json and package-lock.json; node_modules/ is installed on first use.
+lint-js:
+	test -d node_modules || npm ci --no-audit --no-fund
+	npx eslint static/js
+	npx tsc -p jsconfig.json
 
 bench: setup
 	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -105,12 +105,11 @@ def scenario_page(request, pk):
     can_edit = owner or may_edit(request.user, scenario)
     try:
         catalogue = rulesets.get(scenario.ruleset)
-        game = scenario.ruleset if scenario.ruleset in rulesets.builtin_ids() else catalogue.base
     except KeyError:
-        catalogue, game = None, None
+        catalogue = None
     fields = {part: catalogue.scenario_fields(part) if catalogue else {} for part in ("side", "rules", "oob")}
     config = {
-        "scenario": scenario.pk, "canEdit": can_edit, "ruleset": scenario.ruleset, "game": game,
+        "scenario": scenario.pk, "canEdit": can_edit, "ruleset": scenario.ruleset,
         "map": main.pk if main is not None else None, "mapProblem": unreadable,
         "sideFields": list(fields["side"]), "rulesFields": list(fields["rules"]), "oobExtra": list(fields["oob"]),
         "fieldSpecs": fields, "qualities": catalogue.qualities if catalogue else (),

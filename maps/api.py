@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from documents.serializers import Problems, published_flag, request_data, uploaded
 from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
+from engine.rulesets.capabilities import capabilities
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
 from maps import bodies, dependents, findings, scans, undo
@@ -312,11 +313,13 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
 # -- rulesets --------------------------------------------------------------------------------------------
 
 def ruleset_payload(ruleset):
-    """The catalogue as data (its scenario fields and table scale included) and, for a game measured in inches,
-    the inches per hex at the catalogue's own hex size, so pages read the rules rather than repeat them."""
+    """The catalogue as data (its scenario fields and table scale included), what the game lets the editor offer
+    (its capabilities) and, for a game measured in inches, the inches per hex at the catalogue's own hex size, so
+    pages read the rules rather than repeat them."""
     inches = ruleset.inches_per_hex()
-    return {"id": ruleset.id, "custom": not ruleset.builtin, "ruleset": ruleset.as_dict(),
-            "inches_per_hex": inches[0] if inches else None}
+    data = ruleset.as_dict()
+    return {"id": ruleset.id, "custom": not ruleset.builtin, "ruleset": data,
+            "capabilities": capabilities(data), "inches_per_hex": inches[0] if inches else None}
 
 
 @extend_schema(tags=["rulesets"])

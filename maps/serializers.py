@@ -252,11 +252,20 @@ class MapRevisionDetailSerializer(MapRevisionSerializer):
         fields = read_only_fields = DETAIL_FIELDS
 
 
+class CapabilitiesSerializer(serializers.Serializer):
+    facing = serializers.ChoiceField(choices=["hexside", "vertex"], help_text="What a counter faces: a hexside, "
+                                     "or a vertex 0 to 5 (Assault).")
+    perimeter = serializers.BooleanField(help_text="The sides hold a perimeter of hexes (TOCS).")
+    side_briefs = serializers.BooleanField(help_text="Each side has a secret brief: mission and intelligence (TOCS).")
+
+
 class RulesetSerializer(serializers.Serializer):
     id = serializers.CharField()
     custom = serializers.BooleanField(help_text="Added as data by a designer, not built in.")
     ruleset = serializers.JSONField(help_text="The ruleset as data: levels, terms, terrain catalogue with each "
                                               "entry's drawing style "
                                               "(docs/rulesets/catalogues.md).")
+    capabilities = CapabilitiesSerializer(help_text="What the game lets the scenario editor offer, from its "
+                                          "catalogue's scenario section (docs/rulesets/catalogues.md).")
     inches_per_hex = serializers.FloatField(allow_null=True, help_text="Inches of table per hex at the catalogue's "
                                             "own hex size, for a game measured in inches (its table_scale); else null.")

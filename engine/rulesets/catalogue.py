@@ -76,9 +76,12 @@ TABLE_SCALE_KEYS = ("metres_per_inch", "inch_step", "rule")
 # What a game's scenario adds to the scenario format (docs/scenario-format.md): its OOB keys, side fields and
 # scenario rules, each a field spec, plus its unit qualities, which way its turn track counts, what its rules say
 # of who sets up and who moves first when a scenario names no side (play_order: a sentence per key), and what of a
-# scenario is one side's own, kept from the other (hidden: engine/scenarios/visibility.py, docs/scenarios.md).
+# scenario is one side's own, kept from the other (hidden: engine/scenarios/visibility.py, docs/scenarios.md);
+# and what the scenario editor offers (capabilities.py): whether counters face a hexside or a vertex, whether the
+# sides hold a perimeter, whether each side has a secret brief.
 SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "play_order", "hidden", "statuses", "modules",
-                 "markers")
+                 "markers", "facing", "perimeter", "side_briefs")
+SCENARIO_FLAGS = ("perimeter", "side_briefs")
 # A unit status a placement may start in (Assault's action markers, TOCS's degraded states) and a rule module a
 # scenario may name as in play (Assault's infantry, vehicle and optional rules): an id with its name and rule.
 NAMED_KEYS = ("name", "rule", "notes")

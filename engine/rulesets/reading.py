@@ -32,6 +32,7 @@ from engine.rulesets.catalogue import (
     PLACING_FACINGS,
     PLACING_KEYS,
     PLAY_ORDER_KEYS,
+    SCENARIO_FLAGS,
     SCENARIO_KEYS,
     SCENARIO_PARTS,
     STACKING_LIMIT_KEYS,
@@ -471,6 +472,11 @@ def _check_scenario(scenario, problems):
     _check_keys(scenario, SCENARIO_KEYS, (), "scenario", problems)
     if "turn_track" in scenario and scenario["turn_track"] not in TURN_TRACKS:
         problems.add("scenario.turn_track", f"{scenario['turn_track']!r} is not one of {', '.join(TURN_TRACKS)}")
+    if "facing" in scenario and scenario["facing"] not in PLACING_FACINGS:
+        problems.add("scenario.facing", f"{scenario['facing']!r} is not one of {', '.join(PLACING_FACINGS)}")
+    for key in SCENARIO_FLAGS:
+        if key in scenario and not isinstance(scenario[key], bool):
+            problems.add(f"scenario.{key}", f"must be true or false, not {scenario[key]!r}")
     if "play_order" in scenario:
         order = scenario["play_order"]
         if not isinstance(order, dict):

@@ -1,3 +1,4 @@
+// @ts-check
 // Hex grid geometry: the browser's copy of engine/hexgrid.py (offset/axial, labels, sides, centres, the hex and
 // the hexside under a point). Map space: circumradius 1, x right, y down, as docs/map-format.md says.
 // Checked in the browser against the Python module by tests/browser/test_geometry.py.
@@ -51,7 +52,15 @@ function pyRound(x) {
 export class Grid {
   constructor({ orientation = "flat", columns = 10, rows = 10, stagger = "even", labels = "letter-number",
                 hex_metres = 50 } = {}) {
-    Object.assign(this, { orientation, columns, rows, stagger, labels, hex_metres });
+    /** "flat" or "pointy" */
+    this.orientation = orientation;
+    this.columns = columns;
+    this.rows = rows;
+    /** "even" or "odd": which columns (rows, pointy) are shifted */
+    this.stagger = stagger;
+    /** "letter-number", "xx.yy" or "xxyy" */
+    this.labels = labels;
+    this.hex_metres = hex_metres;
     this.flat = orientation === "flat";
     this.sides = SIDES[orientation];
     this.steps = AXIAL_STEPS[orientation];

@@ -1,3 +1,4 @@
+// @ts-check
 // The edit session of a page: the one local document (what the designer sees), operations applied to it at
 // once, their inverses kept for undo, each stroke sent in the background with the revision it was made on,
 // rebased on 409 (fetch the server's copy, put the pending strokes back on top), and others' edits followed by
@@ -27,6 +28,9 @@ export class Session extends EventTarget {
   }
 
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+  /** Listen to one kind of the session's events and take what it carries.
+   * @param {string} type @param {(detail: any) => void} fn */
+  on(type, fn) { this.addEventListener(type, (e) => fn(/** @type {CustomEvent} */ (e).detail)); }
   get busy() { return this.sending || this.pending.length > 0; }
 
   // A new stroke from a tool or a panel: shown at once, sent in turn, undoable. An operation that cannot apply

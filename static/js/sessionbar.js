@@ -1,36 +1,40 @@
+// @ts-check
 // The edit session's controls, the same on every page that edits: Undo and Redo (buttons, Ctrl+Z,
 // Ctrl+Shift+Z, Ctrl+Y), the save state, and the banners for a refused stroke, a lost connection and a conflict.
 import { problems } from "./lib/api.js";
 import { $, banner } from "./lib/dom.js";
+import { onCommandKeys } from "./lib/keys.js";
 
 // wire(session, {canEdit, onConflict(conflict) -> extra work such as a highlight, onSettled()})
+/** @param {import("./session.js").Session} session
+ * @param {{canEdit?: boolean, onConflict?: (conflict: any) => void, onResolved?: () => void}} [options] */
 export function wireSession(session, { canEdit = true, onConflict = () => {}, onResolved = () => {} } = {}) {
   const undo = $("#undo"), redo = $("#redo");
   undo.hidden = redo.hidden = !canEdit;
   undo.addEventListener("click", () => session.undo());
   redo.addEventListener("click", () => session.redo());
-  document.addEventListener("keydown", (e) => {
-    if (!canEdit || !(e.ctrlKey || e.metaKey) || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+  onCommandKeys((e) => {
+    if (!canEdit) return;
     const key = e.key.toLowerCase();
     if (key === "z") { e.preventDefault(); if (e.shiftKey) session.redo(); else session.undo(); }
     if (key === "y") { e.preventDefault(); session.redo(); }
   });
   const show = () => showState(session);
   session.addEventListener("state", show);
-  session.addEventListener("refused", (e) => {
+  session.on("refused", (detail) => {
     // in the designer's words (the API's messages name hexes, units and sides); each path kept on its item
-    const errors = problems({ errors: e.detail.errors });
-    banner("error", `The server refused “${e.detail.stroke.label}”; it was taken back.`, errors.length ? errors : [e.detail.message]);
+    const errors = problems({ errors: detail.errors });
+    banner("error", `The server refused “${detail.stroke.label}”; it was taken back.`, errors.length ? errors : [detail.message]);
   });
-  session.addEventListener("unreachable", (e) => banner("error", `Cannot ${e.detail.label}: what it changed is no longer there (${e.detail.message}); it was left out of the history.`));
-  session.addEventListener("offline", (e) => banner("warn", `Not saved yet: ${e.detail.error.message}. Trying again…`));
-  session.addEventListener("conflict", (e) => {
-    const { stroke, items } = e.detail;
+  session.on("unreachable", (detail) => banner("error", `Cannot ${detail.label}: what it changed is no longer there (${detail.message}); it was left out of the history.`));
+  session.on("offline", (detail) => banner("warn", `Not saved yet: ${detail.error.message}. Trying again…`));
+  session.on("conflict", (detail) => {
+    const { stroke, items } = detail;
     const answer = (keepMine) => () => { banner(null); onResolved(); session.resolve(keepMine); };
     banner("conflict", `Someone else changed what “${stroke.label}” changes. Which version do you keep?`,
       items.map((i) => `${i.where}: theirs ${i.theirs}; yours ${i.mine}`),
       [["Keep mine", answer(true)], ["Keep theirs", answer(false)]]);
-    onConflict(e.detail);
+    onConflict(detail);
   });
   if (canEdit) session.loadHistory().catch(() => {});   // the undo history of earlier visits and other tabs
   window.addEventListener("beforeunload", (e) => { if (session.busy) { e.preventDefault(); e.returnValue = ""; } });

@@ -222,14 +222,28 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
     assert page.inner_text("#withheld").startswith("Hidden from you: its brief, its victory conditions")
 
 
+def facings(page):
+    return page.locator("#facing option").evaluate_all("(options) => options.map((o) => o.value)")
+
+
 def test_tocs_perimeter_and_miniatures_inches(live_server, page, designer):
-    """The games' own tools: TOCS's shared perimeter painted side by side; miniatures distances in inches."""
+    """The games' own tools: TOCS's shared perimeter painted side by side; miniatures distances in inches. What a
+    game offers comes from its ruleset's capabilities: Assault's counters face vertices and it has no perimeter
+    nor secret briefs; TOCS's face hexsides, and each side has a secret brief."""
     call_command("load_samples", stdout=io.StringIO())
     call_command("load_scenario_samples", stdout=io.StringIO())
     sign_in(page, live_server, designer)
     page.set_viewport_size({"width": 1500, "height": 950})
-    scenario, r = new_scenario(page, live_server, "Meeting at Mook", "Nijmegen approaches (TOCS) (tocs)")
+    new_scenario(page, live_server, "Beach at Gela", "Gela beachhead (Assault) (assault)")
+    assert facings(page) == ["", "0", "1", "2", "3", "4", "5"]
+    assert page.locator("#tools [data-tool=perimeter]").count() == 0
     page.click("#tabs [role=tab]:text('Side 1')")
+    assert page.locator("#side-panel h3:text('Secret brief')").count() == 0
+
+    scenario, r = new_scenario(page, live_server, "Meeting at Mook", "Nijmegen approaches (TOCS) (tocs)")
+    assert "0" not in facings(page) and len(facings(page)) == 7
+    page.click("#tabs [role=tab]:text('Side 1')")
+    assert page.locator("#side-panel h3:text('Secret brief')").count() == 1
     page.click("#tools [data-tool=perimeter]")
     drag(page, [point(page, "02.02"), point(page, "02.03"), point(page, "02.04")])
     r = saved_after(page, r)

@@ -286,6 +286,21 @@ def test_broken_profile_reports_every_error_with_its_path(tmp_path):
     assert str(info.value).count("\n") == len(errors) - 1
 
 
+def test_capabilities_come_from_the_scenario_section_and_a_profile_inherits_them():
+    from engine.rulesets.capabilities import capabilities
+
+    tocs = rulesets.from_dict({"id": "tocs-house", "name": "Mine", "base": "tocs", "extends_base": True,
+                               "terrain": []}, where="mine.json")
+    assert capabilities(tocs.as_dict()) == {"facing": "hexside", "perimeter": True, "side_briefs": True}
+    assert capabilities({"scenario": None}) == {"facing": "hexside", "perimeter": False, "side_briefs": False}
+    with pytest.raises(rulesets.RulesetError) as info:
+        rulesets.from_dict({"id": "ost-house", "name": "Mine", "base": "ost", "extends_base": True, "terrain": [],
+                            "scenario": {"facing": "corner", "perimeter": "yes"}}, where="mine.json")
+    errors = info.value.errors
+    assert any(e.startswith("mine.json: scenario.facing: 'corner' is not one of hexside, vertex") for e in errors)
+    assert any(e.startswith("mine.json: scenario.perimeter: must be true or false") for e in errors)
+
+
 def test_profile_checks_against_its_base():
     with pytest.raises(rulesets.RulesetError) as info:
         rulesets.from_dict({"id": "ost", "name": "Mine", "base": "ost", "terrain": [], "extends_base": True},

@@ -392,6 +392,15 @@ def test_rulesets_are_listed_and_read(api_client):
     assert api_client.get("/api/rulesets/no-such-game/").status_code == 404
 
 
+def test_a_ruleset_says_what_the_scenario_editor_offers(api_client):
+    """The editor's pages name no game: each ruleset's capabilities come from its catalogue's scenario section."""
+    answers = {r["id"]: r["capabilities"] for r in api_client.get("/api/rulesets/").json()}
+    assert answers["assault"] == {"facing": "vertex", "perimeter": False, "side_briefs": False}
+    assert answers["tocs"] == {"facing": "hexside", "perimeter": True, "side_briefs": True}
+    assert answers["ost"] == {"facing": "hexside", "perimeter": False, "side_briefs": False}
+    assert api_client.get("/api/rulesets/tocs/").json()["capabilities"] == answers["tocs"]
+
+
 # -- schema, documentation, pages ------------------------------------------------------------------------
 
 def test_the_schema_is_a_valid_openapi_document(api_client):

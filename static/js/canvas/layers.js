@@ -1,3 +1,4 @@
+// @ts-check
 // The map on a canvas: a Viewport (view.js: zoom, pan, fit) with the map's layers drawn from the catalogue's
 // styles, each cached off-screen and redrawn only when its data changes, and extra layers a page
 // adds on top (results, highlights, zones, counters: anything with a draw(ctx, view) function).

@@ -1,3 +1,4 @@
+// @ts-check
 // The terrain layer drawn pixel by pixel: each pixel finds its hex with the grid's own arithmetic (hexAt, inlined)
 // and takes that hex's colour, pattern and level shade; grid lines come from the pixel's distance to the hex's
 // edge. A whole 100 x 100 map costs what its pixels cost, not what 10,000 vector paths cost.
@@ -11,6 +12,7 @@ const parseColour = (text) => {
   const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(text || "");
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [238, 238, 238];
 };
+/** @param {number[]} rgb */
 const pack = ([r, g, b]) => (255 << 24) | (b << 16) | (g << 8) | r;   // little-endian RGBA as one Uint32
 const mix = (a, b, t) => a.map((v, i) => Math.round(v * (1 - t) + b[i] * t));
 
@@ -24,6 +26,8 @@ export class HexPaint {
     this.tile = new Uint8Array(n);   // 0: no pattern; else 1 + index into tiles
     this.tiles = [];
     this.tileIndex = new Map();
+    /** the pattern tiles' size in pixels (layers.js sets it for the view's scale) */
+    this.tileSize = 0;
   }
 
   tileOf(kind, size, patternTile) {

@@ -1,3 +1,4 @@
+// @ts-check
 // How LOS results look on the map: a colour-blind-safe palette (Okabe & Ito) with a pattern for each answer,
 // so no answer is told by hue alone. Results stay on screen for the revision they answer, marked stale after.
 import { patternTile } from "./layers.js";

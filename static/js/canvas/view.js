@@ -1,3 +1,4 @@
+// @ts-check
 // The one viewport of a canvas: map space (hex circumradius 1) to screen pixels, zoom around a point, pan,
 // fit; and the one pointer wiring (wheel zoom, drag to pan, everything else to the page's tool). Both the
 // painter and the scenario editor draw through a MapView (layers.js), which is a Viewport.

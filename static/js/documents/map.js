@@ -1,3 +1,4 @@
+// @ts-check
 // A map document held as lookups the view and the tools can use: hexes by "col,row", hexsides by canonical
 // "col,row,side", overlays with their anchors parsed. Changed only through apply(ops), which mirrors
 // engine/edits.py and gives the inverse operations. Shared by the painter and any page that shows a map;
@@ -9,6 +10,8 @@ export const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.strin
 
 export class MapModel {
   constructor(document) {
+    /** @type {((what: any) => void)[]} */
+    this.listeners = [];
     this.load(document);
   }
 
@@ -52,8 +55,8 @@ export class MapModel {
   }
 
   // Listeners hear which parts changed: {all} or {hexes: Set of keys, hexsides, overlays, background}.
-  onChange(fn) { (this.listeners ||= []).push(fn); }
-  changed(what) { for (const fn of this.listeners || []) fn(what); }
+  onChange(fn) { this.listeners.push(fn); }
+  changed(what) { for (const fn of this.listeners) fn(what); }
 
   defaultCell() { return { terrain: [...this.defaults.terrain], level: this.defaults.level, storeys: 1, art: null,
                            label_note: null }; }

@@ -1,3 +1,4 @@
+// @ts-check
 // A scenario document and its edit operations, mirroring engine/scenarios/edits.py: each operation names a
 // place by its JSON path ("sides[0].oob[2].count") and sets, inserts, removes or moves there. apply() changes
 // the document in place and gives the inverse operations (undo is a new edit of them). The server also reads the
@@ -5,6 +6,7 @@
 // is the truth. `scenarioKind` at the end is what the edit session (session.js) needs to edit a scenario.
 
 export const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+/** @type {(string | number)[]} */
 const FIXED = ["format", "version"];
 const STEP = /\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/y;
 
@@ -99,10 +101,14 @@ function run(data, op, steps) {
 const KEYS = { set: ["path", "value"], insert: ["path", "value", "index"], remove: ["path"], move: ["path", "from", "to"] };
 
 export class ScenarioModel {
-  constructor(document) { this.data = document; }
+  constructor(document) {
+    this.data = document;
+    /** @type {((what: any) => void)[]} */
+    this.listeners = [];
+  }
 
-  onChange(fn) { (this.listeners ||= []).push(fn); }
-  changed(what) { for (const fn of this.listeners || []) fn(what); }
+  onChange(fn) { this.listeners.push(fn); }
+  changed(what) { for (const fn of this.listeners) fn(what); }
 
   // Apply operations all or nothing: {inverse, touched}; an Error naming the operation when one cannot apply.
   apply(ops) {
@@ -116,7 +122,7 @@ export class ScenarioModel {
       try {
         inverse.unshift(...run(work, op, steps));
       } catch (err) {
-        throw new Error(`${where}.path: ${op.path}: ${err.message}`);
+        throw new Error(`${where}.path: ${op.path}: ${err.message}`, { cause: err });
       }
     });
     this.data = work;

@@ -1,3 +1,4 @@
+// @ts-check
 // fetch for the Hexside API: same-origin cookies, Django's CSRF token, JSON in and out, and errors as
 // ApiError carrying the status and the answer's body (the API's {"errors": [...]} or {"detail": ...}).
 
@@ -45,12 +46,16 @@ function describe(status, body, url) {
 export function csrfToken() {
   const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
   if (m) return decodeURIComponent(m[1]);
-  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  const input = /** @type {HTMLInputElement | null} */ (document.querySelector("input[name=csrfmiddlewaretoken]"));
   return input ? input.value : "";
 }
 
 // request("POST", url, body): the decoded JSON answer; ApiError on 4xx/5xx; `raw: true` gives the Response.
+/** @typedef {{raw?: boolean, signal?: AbortSignal, headers?: Record<string, string>}} RequestOptions */
+/** @param {string} method @param {string} url @param {any} [body] @param {RequestOptions} [options]
+ * @returns {Promise<any>} */
 export async function request(method, url, body, { raw = false, signal, headers = {} } = {}) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers }, signal };
   if (method !== "GET" && method !== "HEAD") init.headers["X-CSRFToken"] = csrfToken();
   if (body instanceof FormData) init.body = body;
@@ -67,7 +72,7 @@ export async function request(method, url, body, { raw = false, signal, headers 
   }
   if (raw) return response;
   const text = await response.text();
-  let data = null;
+  let data;
   try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text.slice(0, 200) }; }
   if (!response.ok) throw new ApiError(response.status, data, url);
   return data;

@@ -1,3 +1,4 @@
+// @ts-check
 // The DOM helpers every page uses: one $ and one el, so a page's markup code reads the same everywhere.
 
 export const $ = (sel, root = document) => root.querySelector(sel);

@@ -1,3 +1,4 @@
+// @ts-check
 // Background jobs (docs/jobs.md): submit one, follow its progress with long polls, get its result.
 import { get, post } from "./api.js";
 
@@ -5,6 +6,8 @@ const FINAL = new Set(["succeeded", "failed", "cancelled"]);
 
 // runJob(url, parameters, onProgress(job)) resolves with the finished job (status succeeded), rejects with an
 // Error saying why it failed. `signal` (an AbortSignal) stops following it.
+/** @param {string} url @param {object} parameters @param {(job: any) => void} [onProgress]
+ * @param {{signal?: AbortSignal, wait?: number}} [options] */
 export async function runJob(url, parameters, onProgress = () => {}, { signal, wait = 2 } = {}) {
   let job = await post(url, parameters, { signal });
   if (job && job.job && !job.status) job = { id: job.job, url: job.url, status: "queued", progress: 0 };

@@ -1,3 +1,4 @@
+// @ts-check
 // The one job progress bar: a <progress> and a message beside it, shown while a job runs, hidden after.
 
 export class Progress {

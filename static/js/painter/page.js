@@ -1,9 +1,14 @@
+// @ts-check
 // The map painter page (templates/maps/editor.html): the edit session (session.js) on the map, the view, the
-// tools (tools/: pointer events in, operations out) and the panels (panels/), wired together, and the keyboard.
+// tools (tools/: the tool protocol of canvas/tools.js, operations out) and the panels (panels/), wired together,
+// and the keyboard. Started by the page bootstrap (lib/page.js).
 import { get, urls } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
+import { onKeys } from "../lib/keys.js";
+import { startPage } from "../lib/page.js";
 import { Progress } from "../lib/progress.js";
 import { MapView, Styles } from "../canvas/layers.js";
+import { offered, toolContext } from "../canvas/tools.js";
 import { attachPointer, zoomKey } from "../canvas/view.js";
 import { mapKind } from "../documents/map.js";
 import { Session } from "../session.js";
@@ -29,8 +34,8 @@ import { picker } from "./tools/picker.js";
 import { rectangle } from "./tools/rectangle.js";
 import { viewshed } from "./tools/viewshed.js";
 
-const EDIT_TOOLS = [brush, fill, rectangle, level, hexside, art, overlay, eraser];
-const LOOK_TOOLS = [picker, los, viewshed, analysis, pan];
+// The edit tools first (offered only to those who may edit), then the looking tools.
+const TOOLS = [brush, fill, rectangle, level, hexside, art, overlay, eraser, picker, los, viewshed, analysis, pan];
 const POLL_MS = 2000;
 
 class Painter {
@@ -56,7 +61,7 @@ class Painter {
     this.options.hexside = (sideTerrains.find((t) => t.id === "hedge") || sideTerrains[0] || {}).id;
     this.options.level = Math.min(this.ruleset.level_max ?? 1, (this.ruleset.level_step || 1));
     this.view = new MapView($("#map-canvas"), this.model, this.styles);
-    this.tools = this.canEdit ? [...EDIT_TOOLS, ...LOOK_TOOLS] : LOOK_TOOLS;
+    this.tools = offered(TOOLS, { canEdit: this.canEdit });
     this.optionsPanel = new Options(this, hexTerrains, sideTerrains);
     this.sightPanel = new Sight(this);
     this.scan = new Scan(this);
@@ -73,15 +78,12 @@ class Painter {
     this.history.refresh();
     this.findingsPanel.load();
     setInterval(() => this.editor.poll().catch(() => {}), POLL_MS);
-    document.body.dataset.ready = "1";
-    window.painter = this;   // for the tests, the benchmark and the console
   }
 
   // -- what the tools are given ----------------------------------------------------------------------------
   get grid() { return this.model.grid; }
   get findings() { return this.findingsPanel.items; }
   mapPoint(e) { return this.view.toMap(...this.view.eventPoint(e)); }
-  hexAt(e) { return this.grid.hexAt(...this.mapPoint(e)); }
   commit(ops, label) {
     if (!this.canEdit || !ops.length) return;
     this.editor.commit(ops, label);
@@ -113,18 +115,19 @@ class Painter {
 
   // -- the canvas ------------------------------------------------------------------------------------------
   bindCanvas() {
+    const at = (e) => toolContext(this, this.view, e);
     attachPointer(this.view, {
-      panWhen: (e) => this.spaceHeld || this.tool === pan,
+      panWhen: () => this.spaceHeld || this.tool === pan,
       down: (e) => {
         if (this.scan.down(e)) return;
-        if (this.tool.down) this.tool.down(this, e);
+        if (this.tool.down) this.tool.down(at(e));
         this.view.request();
       },
       hover: (e) => this.hover(e),
-      move: (e) => { if (!this.scan.move(e) && this.tool.move) this.tool.move(this, e); },
+      move: (e) => { if (!this.scan.move(e) && this.tool.move) this.tool.move(at(e)); },
       up: (e, { panned }) => {
         if (panned || this.scan.up()) return;
-        if (this.tool.up) this.tool.up(this, e);
+        if (this.tool.up) this.tool.up(at(e));
         this.view.request();
       },
       leave: () => { this.lastPointer = null; $("#status-hex").textContent = "—"; },
@@ -133,7 +136,7 @@ class Painter {
 
   hover(e) {
     this.lastPointer = e;
-    const [col, row] = this.hexAt(e), g = this.grid;
+    const [col, row] = this.view.hexAtEvent(e), g = this.grid;
     if (!g.contains(col, row)) { $("#status-hex").textContent = "—"; return; }
     const cell = this.model.resolvedCell(col, row), sides = [], all = this.model.resolvedHexsides();
     for (let i = 0; i < 6; i++) {
@@ -158,18 +161,16 @@ class Painter {
       }
     }
     this.scan.draw(ctx, view);
-    if (this.tool && this.tool.preview) this.tool.preview(ctx, view, this);
+    if (this.tool && this.tool.preview) this.tool.preview(ctx, toolContext(this, view));
   }
 
   // -- keyboard (Undo and Redo are the session bar's) ------------------------------------------------------
   bindKeys() {
-    document.addEventListener("keydown", (e) => {
-      const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName);
-      if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (this.tool && this.tool.onKey && this.tool.onKey(this, e)) { e.preventDefault(); return; }
+    onKeys((e) => {
+      if (this.tool && this.tool.onKey && this.tool.onKey(toolContext(this, this.view, e))) { e.preventDefault(); return; }
       if (e.key === "?") { toggleHelp(); return; }
       if (e.key === "Escape") { toggleHelp(false); if (this.tool.cancel) this.tool.cancel(); this.view.request(); return; }
-      if (e.key === " ") { this.spaceHeld = true; if (e.target === document.body || e.target.id === "map-canvas") e.preventDefault(); return; }
+      if (e.key === " ") { this.spaceHeld = true; if (e.target === document.body || /** @type {HTMLElement} */ (e.target).id === "map-canvas") e.preventDefault(); return; }
       if (zoomKey(this.view, e)) return;
       if (e.key === "[" || e.key === "]") {
         this.setOptions({ radius: Math.max(0, Math.min(3, this.options.radius + (e.key === "]" ? 1 : -1))) });
@@ -192,7 +193,7 @@ class Painter {
       onResolved: () => { this.highlight = null; },
     });
     ed.addEventListener("state", () => { if (this.lastPointer) this.hover(this.lastPointer); });
-    ed.addEventListener("saved", (e) => { this.lastSaveMs = e.detail.ms; this.history.refresh(); });
+    ed.on("saved", (detail) => { this.lastSaveMs = detail.ms; this.history.refresh(); });
     ed.addEventListener("remote", () => { this.optionsPanel.refreshTemplates(); this.history.refresh(); this.scan.load(); this.sightPanel.markStale(); });
     this.model.onChange((what) => {
       if (what.overlays || what.all) this.optionsPanel.refreshTemplates();
@@ -201,11 +202,5 @@ class Painter {
   }
 }
 
-const config = JSON.parse(document.getElementById("painter-config").textContent);
-const painter = new Painter(config);
-painter.start().catch((err) => {
-  const b = document.getElementById("banner");
-  b.hidden = false;
-  b.textContent = `The painter could not start: ${err.message}`;
-});
-export default painter;
+export default startPage({ data: "painter-config", name: "painter",
+                           failure: (err) => `The painter could not start: ${err.message}` }, (config) => new Painter(config));

@@ -1,3 +1,4 @@
+// @ts-check
 // Small helpers of the scenario editor's panels: form fields that call back on change, ids, counts.
 import { el } from "../lib/dom.js";
 

@@ -1,5 +1,7 @@
+// @ts-check
 // What the scenario editor draws over the map: the play area, TOCS perimeters, setup zones, sight lines, entry
 // hexes, markers, objectives, counters (stacks fan out) and the checks' findings, all from the local document.
+import { toolContext } from "../canvas/tools.js";
 import { abbreviation } from "./forms.js";
 import { outsideZones } from "./zones.js";
 
@@ -39,7 +41,7 @@ export function drawScenario(ctx, ed) {
     ctx.globalAlpha = 1;
     if (i === ed.sideIndex) outline(hexes(side.setup_zone), side.colour, 2);
   });
-  if (ed.tool && ed.tool.preview) ed.tool.preview(ctx, ed);
+  if (ed.tool && ed.tool.preview) ed.tool.preview(ctx, toolContext(ed, ed.view));
   // Sight lines of the chosen side: dead ground shaded, what it sees ringed.
   if (ed.sight && ed.sightSide && ed.sight.sides[ed.sightSide]) {
     const s = ed.sight.sides[ed.sightSide];

@@ -1,12 +1,18 @@
+// @ts-check
 // The scenario editor page (templates/scenarios/scenario_editor.html): the map read-only on the painter's canvas
 // (canvas/), the scenario drawn over it (layer.js), tools that turn clicks into edits (tools/) and panels for the
 // metadata, each side and the jobs (panels/). Edits go through the same edit session as the painter's
 // (session.js): applied here at once, sent in the background with the revision they were made on, undoable; the
-// server's answer is the truth (a refused edit is rolled back and its message shown).
+// server's answer is the truth (a refused edit is rolled back and its message shown). What the game offers (counter
+// facings, a perimeter, secret briefs) is its ruleset's `capabilities` (GET /api/rulesets/<id>/), never its id.
+// Started by the page bootstrap (lib/page.js); the tools follow the tool protocol of canvas/tools.js.
 import { get, urls } from "../lib/api.js";
-import { $, banner, el } from "../lib/dom.js";
+import { $, $$, banner, el } from "../lib/dom.js";
+import { onKeys } from "../lib/keys.js";
+import { startPage } from "../lib/page.js";
 import { Progress } from "../lib/progress.js";
 import { MapView, Styles } from "../canvas/layers.js";
+import { offered, toolContext } from "../canvas/tools.js";
 import { attachPointer, zoomKey } from "../canvas/view.js";
 import { MapModel } from "../documents/map.js";
 import { scenarioKind } from "../documents/scenario.js";
@@ -65,8 +71,10 @@ class ScenarioEditor {
     }
     this.mainKey = this.mapKey = first.key;
     const mapDocument = await this.mapDocument(first.key);
-    const ruleset = (await get(urls.ruleset(this.config.ruleset))).ruleset;
-    this.styles = new Styles(ruleset);
+    const answer = await get(urls.ruleset(this.config.ruleset));
+    this.ruleset = answer.ruleset;
+    this.capabilities = answer.capabilities;
+    this.styles = new Styles(this.ruleset);
     this.model = new MapModel(mapDocument);
     this.grid = this.mainGrid = this.model.grid;
     // The catalogue's one reckoning (the server's, in the page's config); a scale the designer typed wins.
@@ -80,15 +88,13 @@ class ScenarioEditor {
     this.buildMapChoice();
     $("#run-checks").addEventListener("click", () => runChecks(this));
     $("#run-sight").addEventListener("click", () => runSight(this));
-    document.addEventListener("keydown", (e) => {
-      if (/^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+    onKeys((e) => {
+      if (this.tool.onKey && this.tool.onKey(toolContext(this, this.view, e))) { e.preventDefault(); return; }
       if (e.key === "Escape" && this.tool.cancel) { this.tool.cancel(); this.view.request(); return; }
       zoomKey(this.view, e);
     });
     this.render();
     setInterval(() => this.session.poll().catch(() => {}), POLL_MS);
-    document.body.dataset.ready = "1";
-    window.scenarioEditor = this;   // for the tests and the console
   }
 
   // -- editing --------------------------------------------------------------------------------------------
@@ -96,7 +102,7 @@ class ScenarioEditor {
     const s = this.session;
     wireSession(s, { canEdit: this.canEdit });
     s.local.onChange(() => { this.render(); this.view.request(); });
-    s.addEventListener("remote", (e) => { if (e.detail.data && e.detail.data.victory) this.victory = e.detail.data.victory; this.render(); });
+    s.on("remote", (detail) => { if (detail.data && detail.data.victory) this.victory = detail.data.victory; this.render(); });
     s.addEventListener("state", () => { if (!s.busy) this.shownRevision = s.revision; });
   }
 
@@ -171,14 +177,13 @@ class ScenarioEditor {
     document.body.dataset.map = key;
   }
 
-  // Facings a counter may have: Assault's vertices 0-5, else the grid's hexsides.
-  facings() { return this.config.game === "assault" ? [0, 1, 2, 3, 4, 5] : [...this.grid.sides]; }
+  // Facings a counter may have: the vertices 0-5 where the game's counters face a vertex, else the grid's hexsides.
+  facings() { return this.capabilities.facing === "vertex" ? [0, 1, 2, 3, 4, 5] : [...this.grid.sides]; }
 
   buildTools() {
     const nav = $("#tools");
     nav.replaceChildren();
-    for (const tool of TOOLS) {
-      if ((tool.edit && !this.canEdit) || (tool.game && tool.game !== this.config.game)) continue;
+    for (const tool of offered(TOOLS, this)) {
       nav.append(el("button", { type: "button", class: "tool", "data-tool": tool.id, "aria-pressed": String(this.tool === tool),
                                 title: tool.note || tool.name, onclick: () => this.useTool(tool.id) }, tool.name));
     }
@@ -195,29 +200,31 @@ class ScenarioEditor {
   useTool(id) {
     if (this.tool.cancel) this.tool.cancel();
     this.tool = TOOLS.find((t) => t.id === id) || pan;
-    for (const b of document.querySelectorAll("#tools .tool")) b.setAttribute("aria-pressed", String(b.dataset.tool === id));
+    for (const b of $$("#tools .tool")) b.setAttribute("aria-pressed", String(b.dataset.tool === id));
     $("#map-canvas").dataset.tool = id;
     $("#status-note").textContent = this.tool.note || "";
   }
 
+  // The tools are given the pointer on the shown map's hexes only (`up` wherever it ends, to finish a drag).
   bindCanvas() {
     const canvas = $("#map-canvas"), on = (hex) => hex && this.grid.contains(...hex);
+    const at = (e) => toolContext(this, this.view, e);
     attachPointer(this.view, {
       panWhen: () => this.tool === pan,
-      down: (e) => { const hex = this.view.hexAtEvent(e); if (on(hex) && this.tool.down) this.tool.down(this, hex); },
+      down: (e) => { const a = at(e); if (on(a.hex) && this.tool.down) this.tool.down(a); },
       hover: (e) => {
         const hex = this.view.hexAtEvent(e);
         $("#status-hex").textContent = on(hex) ? this.describe(...hex) : "—";
       },
-      move: (e) => { const hex = this.view.hexAtEvent(e); if (on(hex) && this.tool.move) this.tool.move(this, hex); },
+      move: (e) => { const a = at(e); if (on(a.hex) && this.tool.move) this.tool.move(a); },
       up: (e, { panned, click }) => {
-        const hex = this.view.hexAtEvent(e);
+        const a = at(e), hex = a.hex;
         // A click without a drag (with the Pan tool) marks the hex distances are measured from.
         if (panned) { if (click && on(hex)) this.lastHex = hex; return; }
-        if (this.tool.up) { this.tool.up(this, hex); return; }
+        if (this.tool.up) { this.tool.up(a); return; }
         if (!on(hex)) return;
         this.lastHex = hex;
-        if (this.tool.click) this.tool.click(this, hex);
+        if (this.tool.click) this.tool.click(a);
       },
     });
     canvas.addEventListener("dragover", (e) => { if (this.canEdit) e.preventDefault(); });
@@ -275,10 +282,6 @@ class ScenarioEditor {
   }
 }
 
-const config = JSON.parse(document.getElementById("scenario-config").textContent);
-const editor = new ScenarioEditor(config);
-editor.start().catch((err) => {
-  const b = document.getElementById("banner");
-  b.textContent = err.whole ? err.message : `The scenario could not be loaded: ${err.message}`;
-  b.hidden = false;
-});
+export default startPage({ data: "scenario-config", name: "scenarioEditor",
+                           failure: (err) => (err.whole ? err.message : `The scenario could not be loaded: ${err.message}`) },
+                          (config) => new ScenarioEditor(config));

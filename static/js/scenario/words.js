@@ -1,3 +1,4 @@
+// @ts-check
 // A scenario path in a designer's words, for the label of a change (the Undo button's tooltip, the banner of a
 // refused change): "sides[0].oob[2].count" -> "the count of Rifle Squad (German OOB line 3)", "sides[1].name" ->
 // "the name of German". The short cousin of engine/scenarios/naming.py, which words the server's messages.

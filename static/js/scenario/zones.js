@@ -1,3 +1,4 @@
+// @ts-check
 // Placements outside their side's setup zone, found on the local document at every change (the scenario
 // checks' "setup-outside-zone", engine/scenarios/checks/common.py, said at once rather than at "Run checks"):
 // drawn on the map (layer.js) and listed above the tabs, each naming the unit, the hex and the side.

@@ -1,20 +1,23 @@
+// @ts-check
 // The mapping step (docs/importing.md): the designer's choices as a mapping, a preview redrawn by a mapping-step
 // job after each change, confirming (the file converted again with the mapping and opened as their map), and the
 // mapping downloaded as the JSON file import_map --mapping reads.
 import { request } from "../lib/api.js";
+import { startPage } from "../lib/page.js";
 
 const step = document.getElementById("mapping-step");
-const form = document.getElementById("mapping-form");
+const form = /** @type {HTMLFormElement} */ (document.getElementById("mapping-form"));
 const status = document.getElementById("preview-status");
-const image = document.getElementById("preview-image");
+const image = /** @type {HTMLImageElement} */ (document.getElementById("preview-image"));
 const findings = document.getElementById("preview-findings");
 const failure = document.getElementById("step-error");
-const confirm = document.getElementById("confirm");
+const confirm = /** @type {HTMLButtonElement} */ (document.getElementById("confirm"));
 
 function choices() {
   const terrain = {};
-  for (const select of form.querySelectorAll("select[name=terrain]")) terrain[select.dataset.code] = select.value;
-  return { terrain, scale: Number(form.elements.scale.value), offset: Number(form.elements.offset.value) };
+  for (const select of form.querySelectorAll(/** @type {"select"} */ ("select[name=terrain]"))) terrain[select.dataset.code] = select.value;
+  const number = (name) => Number(/** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value);
+  return { terrain, scale: number("scale"), offset: number("offset") };
 }
 
 function showError(message) {
@@ -78,35 +81,39 @@ function changed(event) {
   clearTimeout(timer);
   timer = setTimeout(redraw, 250);
 }
-form.addEventListener("change", changed);
-form.addEventListener("input", (event) => { if (event.target.type === "number") changed(event); });
+function start() {
+  form.addEventListener("change", changed);
+  form.addEventListener("input", (event) => { if (/** @type {HTMLInputElement} */ (event.target).type === "number") changed(event); });
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  confirm.disabled = true;
-  status.textContent = "converting the file with this mapping and opening it as your map…";
-  try {
-    const result = await finished(await request("POST", step.dataset.confirm, choices()));
-    window.location.assign(result.edit);
-  } catch (error) {
-    showError(`The map was not opened: ${error.message}`);
-    confirm.disabled = false;
-  }
-});
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    confirm.disabled = true;
+    status.textContent = "converting the file with this mapping and opening it as your map…";
+    try {
+      const result = await finished(await request("POST", step.dataset.confirm, choices()));
+      window.location.assign(result.edit);
+    } catch (error) {
+      showError(`The map was not opened: ${error.message}`);
+      confirm.disabled = false;
+    }
+  });
 
-document.getElementById("download-mapping").addEventListener("click", async () => {
-  try {
-    // the server reads the choices into the mapping file, as it does for a preview, and it downloads
-    const mapping = await request("POST", step.dataset.read, choices());
-    const blob = new Blob([JSON.stringify(mapping, null, 1)], { type: "application/json" });
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = `${step.dataset.name.split(/[!/]/).pop().replace(/\.[^.]*$/, "") || "map"}-mapping.json`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  } catch (error) {
-    showError(`The mapping could not be read: ${error.message}`);
-  }
-});
+  document.getElementById("download-mapping").addEventListener("click", async () => {
+    try {
+      // the server reads the choices into the mapping file, as it does for a preview, and it downloads
+      const mapping = await request("POST", step.dataset.read, choices());
+      const blob = new Blob([JSON.stringify(mapping, null, 1)], { type: "application/json" });
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = `${step.dataset.name.split(/[!/]/).pop().replace(/\.[^.]*$/, "") || "map"}-mapping.json`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    } catch (error) {
+      showError(`The mapping could not be read: ${error.message}`);
+    }
+  });
 
-redraw();
+  redraw();
+}
+
+startPage({}, () => ({ start }));

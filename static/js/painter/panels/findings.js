@@ -1,3 +1,4 @@
+// @ts-check
 // The map's findings (GET /api/maps/<id>/findings/): listed, each hex outlined on the map, a click picks one out.
 import { ApiError, get, urls } from "../../lib/api.js";
 import { $, el } from "../../lib/dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The map's revisions, newest first, each one restorable (a new revision bringing the old map back).
 import { get, urls } from "../../lib/api.js";
 import { $, banner, el } from "../../lib/dom.js";

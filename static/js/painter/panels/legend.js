@@ -1,3 +1,4 @@
+// @ts-check
 // The legend: a swatch per terrain and hexside feature of the ruleset, and the LOS results' palette.
 import { $, el } from "../../lib/dom.js";
 import { PALETTE, resultFill } from "../../canvas/results.js";

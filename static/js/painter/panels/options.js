@@ -1,3 +1,4 @@
+// @ts-check
 // The tools' options (terrain, radius, level mode, hexside feature, overlay action and template, LOS marker):
 // inputs with data-option="key" mirror p.options; overlay templates come from the map and from selections.
 import { $, $$, el } from "../../lib/dom.js";
@@ -42,7 +43,7 @@ export class Options {
   set(values) {
     Object.assign(this.p.options, values);
     for (const [k, v] of Object.entries(values)) {
-      const input = document.querySelector(`[data-option="${k}"]`);
+      const input = /** @type {HTMLInputElement | null} */ (document.querySelector(`[data-option="${k}"]`));
       if (input) input.value = v;
     }
   }

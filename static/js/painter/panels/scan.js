@@ -1,3 +1,4 @@
+// @ts-check
 // The board scan: uploaded under the painted map, faded, and aligned by two handles dragged onto two known
 // hexes' centres (or by the numbers). Every change of alignment is an edit (set_background), so it is undoable.
 import { post, urls } from "../../lib/api.js";

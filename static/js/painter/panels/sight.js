@@ -1,3 +1,4 @@
+// @ts-check
 // LOS, viewshed and whole-map analysis: each a background job; the answer listed beside the map and drawn on
 // it, kept for the revision it answers and marked stale once the map changes. Markers (smoke, wrecks) are for
 // the checks only, never saved.

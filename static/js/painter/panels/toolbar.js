@@ -1,3 +1,4 @@
+// @ts-check
 // The painter's tool buttons, the view switches beside Undo and Redo, and the shortcuts dialog.
 import { $, $$, el } from "../../lib/dom.js";
 

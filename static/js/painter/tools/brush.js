@@ -1,17 +1,18 @@
+// @ts-check
 // Terrain brush: paint the chosen terrain on every hex within the radius (0-3) of the pointer's path; replace
 // the hex's terrain list, or add the terrain to it.
 import { dragStroke, groupBy, outlineHexes } from "./common.js";
 
 export const brush = {
-  id: "brush", name: "Terrain brush", key: "b",
+  id: "brush", name: "Terrain brush", key: "b", edit: true,
   title: "Paint terrain (B). Radius 0–3 and replace/add in the tool options.",
   ...dragStroke,
-  up(p) {
+  up({ editor: p }) {
     const stroke = this.stroke; this.stroke = null;
     if (!stroke) return;
     p.commit(terrainOps(p, stroke.hexes, p.options.terrain, p.options.mode), `brush ${p.options.terrain}`);
   },
-  preview(ctx, view) { if (this.stroke) outlineHexes(ctx, view, this.stroke.hexes); },
+  preview(ctx, { view }) { if (this.stroke) outlineHexes(ctx, view, this.stroke.hexes); },
 };
 
 // set_terrain operations for hexes: replace the list, or add one terrain to each hex's own list.

@@ -1,3 +1,4 @@
+// @ts-check
 // What the tools share: collecting the hexes a drag passes over, and drawing a tool's preview.
 
 // A drag's hexes: every hex within `radius` of each hex the pointer passes over, in order, once each.
@@ -15,8 +16,12 @@ export class HexStroke {
 // The pointer half of a tool that paints along a drag: down starts a HexStroke, move extends it; the tool's
 // own up() turns `this.stroke` into operations.
 export const dragStroke = {
-  down(p, e) { this.stroke = new HexStroke(p.grid, p.options.radius); this.stroke.add(...p.hexAt(e)); },
-  move(p, e) { if (this.stroke) { this.stroke.add(...p.hexAt(e)); p.view.request(); } },
+  /** @type {HexStroke | null} */
+  stroke: null,
+  /** @param {import("../../canvas/tools.js").ToolContext} at */
+  down({ editor: p, hex }) { this.stroke = new HexStroke(p.grid, p.options.radius); this.stroke.add(...hex); },
+  /** @param {import("../../canvas/tools.js").ToolContext} at */
+  move({ editor: p, hex }) { if (this.stroke) { this.stroke.add(...hex); p.view.request(); } },
   cancel() { this.stroke = null; },
 };
 

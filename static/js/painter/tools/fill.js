@@ -1,10 +1,11 @@
+// @ts-check
 // Flood fill: the chosen terrain over every hex joined to the clicked one through hexes of the same terrain.
 import { terrainOps } from "./brush.js";
 
 export const fill = {
-  id: "fill", name: "Flood fill", key: "f", title: "Flood fill contiguous hexes of the same terrain (F)",
-  down(p, e) {
-    const start = p.hexAt(e), g = p.grid;
+  id: "fill", name: "Flood fill", key: "f", edit: true, title: "Flood fill contiguous hexes of the same terrain (F)",
+  down({ editor: p, hex: start }) {
+    const g = p.grid;
     if (!g.contains(...start)) return;
     const same = JSON.stringify(p.model.cell(...start).terrain), seen = new Set([g.key(...start)]), out = [start];
     for (let i = 0; i < out.length; i++) {

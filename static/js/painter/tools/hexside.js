@@ -1,3 +1,4 @@
+// @ts-check
 // Hexsides: click near an edge to set the chosen feature (click it again to clear it); drag along edges to
 // draw a line of it (a hedge, a wall).
 
@@ -9,15 +10,19 @@ export function edgeNear(grid, x, y, reach = 0.6) {
 }
 
 export const hexside = {
-  id: "hexside", name: "Hexside", key: "h",
+  id: "hexside", name: "Hexside", key: "h", edit: true,
   title: "Set a hexside feature (H): click near an edge, drag along edges for a line, click again to clear",
-  down(p, e) { this.edges = new Map(); this.moved = false; this.add(p, e); },
-  add(p, e) {
-    const edge = edgeNear(p.grid, ...p.mapPoint(e));
+  /** @type {Map<string, {col: number, row: number, side: number, key: string}> | null} */
+  edges: null,
+  moved: false,
+  down(at) { this.edges = new Map(); this.moved = false; this.add(at); },
+  /** @param {import("../../canvas/tools.js").ToolContext} at */
+  add({ editor: p, point }) {
+    const edge = edgeNear(p.grid, ...point);
     if (edge && !this.edges.has(edge.key)) { this.edges.set(edge.key, edge); p.view.request(); }
   },
-  move(p, e) { if (this.edges) { this.moved = this.moved || this.edges.size > 1; this.add(p, e); } },
-  up(p) {
+  move(at) { if (this.edges) { this.moved = this.moved || this.edges.size > 1; this.add(at); } },
+  up({ editor: p }) {
     const edges = [...(this.edges || new Map()).values()];
     this.edges = null;
     if (!edges.length) return;
@@ -31,7 +36,7 @@ export const hexside = {
     p.commit(onMap.map((ed) => ({ op: "set_hexside", hex: label(ed), side: g.sides[ed.side], terrain })),
              `hexside ${terrain}`);
   },
-  preview(ctx, view) {
+  preview(ctx, { view }) {
     if (!this.edges) return;
     ctx.lineWidth = 6 / view.scale; ctx.strokeStyle = "rgba(11,99,197,.7)"; ctx.lineCap = "round";
     for (const ed of this.edges.values()) {

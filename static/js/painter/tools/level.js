@@ -1,12 +1,13 @@
+// @ts-check
 // Levels and storeys: set a level, raise or lower by one step, or set a building's storeys, on the hexes
 // within the brush radius of the pointer's path.
 import { dragStroke, groupBy, outlineHexes } from "./common.js";
 
 export const level = {
-  id: "level", name: "Level", key: "l",
+  id: "level", name: "Level", key: "l", edit: true,
   title: "Set, raise or lower the ground level, or set storeys (L). Mode and value in the tool options.",
   ...dragStroke,
-  up(p) {
+  up({ editor: p }) {
     const stroke = this.stroke; this.stroke = null;
     if (!stroke) return;
     const g = p.grid, hexes = stroke.hexes.filter(([c, r]) => g.contains(c, r)), o = p.options;
@@ -26,5 +27,5 @@ export const level = {
       .map(({ value, hexes: hs }) => ({ op: "set_level", hexes: labels(hs), level: value }));
     p.commit(ops, o.levelMode);
   },
-  preview(ctx, view) { if (this.stroke) outlineHexes(ctx, view, this.stroke.hexes, "#8a4b08", "rgba(138,75,8,.15)"); },
+  preview(ctx, { view }) { if (this.stroke) outlineHexes(ctx, view, this.stroke.hexes, "#8a4b08", "rgba(138,75,8,.15)"); },
 };

@@ -1,3 +1,4 @@
+// @ts-check
 // LOS: click the observer, then the target. The line is drawn at once; the background job's answer colours it
 // and its reasons are listed beside the map. With "markers" on, clicks drop smoke or wrecks for the check.
 import { PALETTE } from "../../canvas/results.js";
@@ -5,8 +6,9 @@ import { PALETTE } from "../../canvas/results.js";
 export const los = {
   id: "los", name: "LOS check", key: "s",
   title: "Line of sight (S): click the observer, then the target; Shift-click drops a marker for the check",
-  down(p, e) {
-    const h = p.hexAt(e);
+  /** @type {import("../../canvas/tools.js").Hex | null} */
+  cursor: null,
+  down({ editor: p, hex: h, event: e }) {
     if (!p.grid.contains(...h)) return;
     if (e.shiftKey || p.options.markerMode) { p.toggleMarker(h); return; }
     const s = p.sight;
@@ -15,8 +17,8 @@ export const los = {
     p.sightChanged();
     p.runLos();
   },
-  move(p, e) { this.cursor = p.hexAt(e); if (p.sight.from && !p.sight.to) p.view.request(); },
-  preview(ctx, view, p) {
+  move({ editor: p, hex }) { this.cursor = hex; if (p.sight.from && !p.sight.to) p.view.request(); },
+  preview(ctx, { view, editor: p }) {
     const s = p.sight;
     if (s.from && !s.to && this.cursor) drawLine(ctx, view, s.from, this.cursor, "#555", []);
   },

@@ -1,3 +1,4 @@
+// @ts-check
 // Overlays: stamp a template (one of the map's overlays, or one made by dragging across hexes) at a hex,
 // turned in 60° steps; move an overlay by dragging it; name, remove or rotate one on the map. Names are what
 // the map and its prints show; ids ("sel-1") stay internal.
@@ -45,10 +46,16 @@ export function freshName(model, name) {
 }
 
 export const overlay = {
-  id: "overlay", name: "Overlay", key: "o",
+  id: "overlay", name: "Overlay", key: "o", edit: true,
   title: "Overlays (O): stamp the chosen template, make one by dragging across hexes, move, rotate (Q), name or remove",
-  down(p, e) {
-    const h = p.hexAt(e), o = p.options, m = p.model;
+  /** @type {{from: number[], to: number[]} | null} */
+  select: null,
+  /** @type {{overlay: any, from: number[], to: number[]} | null} */
+  moving: null,
+  /** @type {number[] | null} */
+  cursor: null,
+  down({ editor: p, hex: h }) {
+    const o = p.options, m = p.model;
     if (o.overlayMode === "select") { this.select = { from: h, to: h }; return; }
     const hit = overlayAt(m, ...h);
     const title = hit && (m.overlayTitle(hit) || "the overlay");
@@ -71,13 +78,13 @@ export const overlay = {
     if (name) op.name = name;
     p.commit([op], `stamp ${name || "an overlay"}`);
   },
-  move(p, e) {
-    this.cursor = p.hexAt(e);
+  move({ editor: p, hex }) {
+    this.cursor = hex;
     if (this.select) this.select.to = this.cursor;
     if (this.moving) this.moving.to = this.cursor;
     p.view.request();
   },
-  up(p) {
+  up({ editor: p }) {
     if (this.select) {
       const { from, to } = this.select;
       this.select = null;
@@ -98,7 +105,7 @@ export const overlay = {
       p.commit([{ op: "move_overlay", id: o.id, anchor: g.label(...anchor) }], `move ${p.model.overlayTitle(o) || "the overlay"}`);
     }
   },
-  preview(ctx, view, p) {
+  preview(ctx, { view, editor: p }) {
     if (this.select) outlineHexes(ctx, view, hexRectangle(view.grid, this.select.from, this.select.to), "#7a2e8c", "rgba(122,46,140,.15)");
     const t = p && p.template();
     if (p && p.options.overlayMode === "stamp" && t && this.cursor) {

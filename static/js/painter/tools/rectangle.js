@@ -1,3 +1,4 @@
+// @ts-check
 // Rectangle: drag from one hex to another; every hex whose column and row lie between gets the terrain.
 import { terrainOps } from "./brush.js";
 import { outlineHexes } from "./common.js";
@@ -11,14 +12,18 @@ export function hexRectangle(grid, a, b) {
 }
 
 export const rectangle = {
-  id: "rectangle", name: "Rectangle", key: "r", title: "Drag a rectangle of terrain (R)",
-  down(p, e) { this.from = p.hexAt(e); this.to = this.from; },
-  move(p, e) { if (this.from) { this.to = p.hexAt(e); p.view.request(); } },
-  up(p) {
+  id: "rectangle", name: "Rectangle", key: "r", edit: true, title: "Drag a rectangle of terrain (R)",
+  /** @type {import("../../canvas/tools.js").Hex | null} */
+  from: null,
+  /** @type {import("../../canvas/tools.js").Hex | null} */
+  to: null,
+  down({ hex }) { this.from = hex; this.to = hex; },
+  move({ editor: p, hex }) { if (this.from) { this.to = hex; p.view.request(); } },
+  up({ editor: p }) {
     if (!this.from) return;
     const hexes = hexRectangle(p.grid, this.from, this.to);
     this.from = null;
     p.commit(terrainOps(p, hexes, p.options.terrain, p.options.mode), `rectangle ${p.options.terrain}`);
   },
-  preview(ctx, view) { if (this.from) outlineHexes(ctx, view, hexRectangle(view.grid, this.from, this.to)); },
+  preview(ctx, { view }) { if (this.from) outlineHexes(ctx, view, hexRectangle(view.grid, this.from, this.to)); },
 };

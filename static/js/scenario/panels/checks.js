@@ -1,3 +1,4 @@
+// @ts-check
 // The checks (a background job): how many errors and warnings, the derived figures, and each finding listed
 // and outlined on the map; a click on one picks it out.
 import { urls } from "../../lib/api.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The scenario tab: title and the other metadata, the play area, the game's rules, the objectives table and the
 // special rules. Every field writes one `set` edit when it changes.
 import { el } from "../../lib/dom.js";
@@ -31,7 +32,7 @@ export function scenarioPanel(ed) {
       + "the status line gives the distance in inches from the last hex clicked."));
   }
   if ((ed.config.rulesFields || []).length) {
-    box.append(el("h3", {}, `${ed.config.game} rules`),
+    box.append(el("h3", {}, `${ed.ruleset.name} rules`),
                el("div", { class: "fields" }, ...ed.config.rulesFields.map((k) => free(k, d.rules[k], (v) => {
                  const rules = { ...d.rules }; if (v === null) delete rules[k]; else rules[k] = v; ed.set("rules", rules, `rules ${k}`);
                }))));

@@ -1,3 +1,4 @@
+// @ts-check
 // A side's tab: its name, colour and game fields, the order of battle (edit, copy, reorder, remove, pick for
 // the Place tool or drag onto the map), the reinforcement schedule, the victory conditions and the secret brief.
 import { el } from "../../lib/dom.js";
@@ -83,7 +84,7 @@ export function sidePanel(ed, i) {
   });
   box.append(list, el("button", { type: "button", id: "add-reinforcement", disabled: !side.oob.length, onclick: () => ed.send([{ op: "insert", path: `${path}.reinforcements`, value: { turn: 2, units: [{ unit: side.oob[0].id, count: 1 }], edge: "W" } }], "add a reinforcement") }, "+ Reinforcement"));
   box.append(victoryBuilder(ed, i));
-  if (ed.config.game === "tocs") {
+  if (ed.capabilities.side_briefs) {
     box.append(el("h3", {}, "Secret brief"),
       field("Mission", side.brief.mission, (v) => ed.set(`${path}.brief`, { ...side.brief, mission: v }), { type: "textarea" }),
       field("Intelligence report", side.brief.intelligence, (v) => ed.set(`${path}.brief`, { ...side.brief, intelligence: v }), { type: "textarea" }));

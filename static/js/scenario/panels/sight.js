@@ -1,3 +1,4 @@
+// @ts-check
 // The sight lines (a background job): per side, a sentence of what its setup zone sees; the chosen side's dead
 // ground and the enemy setup hexes it sees drawn on the map.
 import { urls } from "../../lib/api.js";

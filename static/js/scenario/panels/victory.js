@@ -1,3 +1,4 @@
+// @ts-check
 // The victory conditions of a side: the server's sentence, one item a line, and a builder that adds one more
 // (combined with "and" or "or" with those already there).
 import { el } from "../../lib/dom.js";

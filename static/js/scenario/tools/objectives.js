@@ -1,3 +1,4 @@
+// @ts-check
 // Objectives: click a hex to add one there (its first owner: the side whose setup zone holds it), or to remove
 // the one there (not while a victory condition names it).
 import { freshId } from "../forms.js";
@@ -11,7 +12,7 @@ export function removeObjective(ed, i) {
 
 export const objective = {
   id: "objective", name: "Objective", edit: true, note: "Click a hex to add an objective there, or remove the one there.",
-  click(ed, hex) {
+  click({ editor: ed, hex }) {
     const label = ed.label(...hex), d = ed.doc, i = d.objectives.findIndex((o) => o.hex === label);
     if (i >= 0) { removeObjective(ed, i); return; }
     const id = freshId("obj", d.objectives.map((o) => o.id));

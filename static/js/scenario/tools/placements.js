@@ -1,3 +1,4 @@
+// @ts-check
 // Counters: place the picked OOB unit in a hex (also by dragging its row onto the map), take the side's last
 // counter off a hex, turn the side's top counter there to the next facing.
 
@@ -17,7 +18,7 @@ function needSide(ed) {
 
 export const place = {
   id: "place", name: "Place unit", edit: true, note: "Pick a unit in the OOB (or drag its row onto the map), then click a hex.",
-  click(ed, hex) {
+  click({ editor: ed, hex }) {
     if (!needSide(ed)) return;
     if (!ed.selectedUnit) { ed.banner("Pick a unit in the side's OOB first (click its row)."); return; }
     placeUnit(ed, ed.selectedUnit, hex);
@@ -26,7 +27,7 @@ export const place = {
 
 export const remove = {
   id: "remove", name: "Remove unit", edit: true, note: "Click a hex to take the side's last counter off it.",
-  click(ed, hex) {
+  click({ editor: ed, hex }) {
     if (!needSide(ed)) return;
     const label = ed.label(...hex), at = countersIn(ed, label);
     if (at.length) ed.send([{ op: "remove", path: `sides[${ed.sideIndex}].placements[${at.at(-1)[1]}]` }], `remove a counter from ${label}`);
@@ -35,7 +36,7 @@ export const remove = {
 
 export const turn = {
   id: "turn", name: "Turn unit", edit: true, note: "Click a hex to turn the side's top counter there to the next facing.",
-  click(ed, hex) {
+  click({ editor: ed, hex }) {
     if (!needSide(ed)) return;
     const label = ed.label(...hex), at = countersIn(ed, label);
     if (!at.length) return;

@@ -1,22 +1,28 @@
-// Setup zones and the TOCS perimeter: drag over hexes to give them to the side; a drag that starts on one of
-// the side's own hexes takes them away instead. One edit per drag.
+// @ts-check
+// Setup zones and, where the game's capabilities say its sides hold one, the perimeter (TOCS): drag over hexes to
+// give them to the side; a drag that starts on one of the side's own hexes takes them away instead. One edit per
+// drag.
 
 function paintTool(spec) {
   return {
     ...spec,
+    /** @type {{erase: boolean, hexes: Set<string>} | null} */
     pending: null,
-    down(ed, hex) {
+    /** @param {import("../../canvas/tools.js").ToolContext} at */
+    down({ editor: ed, hex }) {
       if (!ed.side) { ed.banner("Add a side first (+ Side)."); return; }
       const erase = this.own(ed).includes(ed.label(...hex));
       this.pending = { erase, hexes: new Set([hex.join(",")]) };
       ed.view.request();
     },
-    move(ed, hex) {
+    /** @param {import("../../canvas/tools.js").ToolContext} at */
+    move({ editor: ed, hex }) {
       if (!this.pending) return;
       this.pending.hexes.add(hex.join(","));
       ed.view.request();
     },
-    up(ed) {
+    /** @param {import("../../canvas/tools.js").ToolContext} at */
+    up({ editor: ed }) {
       const pending = this.pending;
       this.pending = null;
       if (!pending) return;
@@ -24,7 +30,8 @@ function paintTool(spec) {
       this.commit(ed, labels, pending.erase);
     },
     cancel() { this.pending = null; },
-    preview(ctx, ed) {
+    /** @param {CanvasRenderingContext2D} ctx @param {import("../../canvas/tools.js").ToolContext} at */
+    preview(ctx, { editor: ed }) {
       if (!this.pending) return;
       ctx.globalAlpha = 0.4;
       ed.view.fillHexes(ctx, [...this.pending.hexes].map((k) => k.split(",").map(Number)),
@@ -48,8 +55,8 @@ export const zone = paintTool({
 });
 
 export const perimeter = paintTool({
-  id: "perimeter", name: "Perimeter", edit: true, game: "tocs",
-  note: "TOCS: click or drag to give hexes to the side; start on one of its hexes to make them no man's land.",
+  id: "perimeter", name: "Perimeter", edit: true, needs: "perimeter",
+  note: "Click or drag to give hexes to the side; start on one of its hexes to make them no man's land.",
   own: (ed) => (ed.doc.perimeter || {})[ed.side.id] || [],
   commit(ed, labels, erase) {
     const out = {};
