@@ -11,31 +11,21 @@ import copy
 import secrets
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from documents.models import Document, Revision, StaleRevision, Written
-from documents.undo import undo_summary
-from engine.scenarios import edits, scenariofile, visibility
 from authoring import scenario_maps
 from authoring.scenario_maps import library_maps
+from authoring.writes import ScenarioWrites
+from documents import writing
+from documents.models import Document, Revision, StaleRevision
+from engine.scenarios import scenariofile, visibility
 
 __all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
            "restore_revision", "library_maps", "map_dependents", "point_at"]
 
 TITLE_LENGTH = 200
-
-
-def written(doc, old=None):
-    """The next revision's content from a ScenarioDoc: its canonical document, the hash of its file, and the
-    top-level parts that changed since ``old`` (the document edited; None: a snapshot)."""
-    document = doc.data
-    changes = None
-    if old is not None:
-        changes = {"set": {key: value for key, value in document.items() if old.get(key) != value},
-                   "drop": [key for key in old if key not in document]}
-    return Written(document, scenariofile.dumps(doc), changes)
 
 
 class ScenarioQuerySet(models.QuerySet):
@@ -47,20 +37,9 @@ class ScenarioQuerySet(models.QuerySet):
         return self.filter(Q(published=True) | Q(owner=user) | Q(pk__in=edited))
 
     def create_from_doc(self, owner, doc, published=False, summary="created"):
-        content = written(doc)
-        with transaction.atomic():
-            scenario = self.create(owner=owner, content_hash=content.content_hash, published=published, revision=1,
-                                   **scenario_columns(content.state))
-            scenario.record(content, owner, summary)
-            if published:  # a scenario is published only with its maps (docs/scenarios.md)
-                problems = scenario_maps.publish_problems(scenario)
-                if problems:
-                    raise scenario_maps.MapsUnreadable(problems)
-        return scenario
-
-
-def scenario_columns(document):
-    return {"title": document.get("title", ""), "ruleset": document.get("ruleset", "")}
+        """A new scenario at revision 1 from a ScenarioDoc; refused (MapsUnreadable) when it is published with
+        maps that are not (documents.writing.create)."""
+        return writing.create(self.model, owner, doc, summary, published=published)
 
 
 class Scenario(Document):
@@ -69,6 +48,7 @@ class Scenario(Document):
     ruleset = models.CharField(max_length=64)
 
     objects = ScenarioQuerySet.as_manager()
+    writes = ScenarioWrites()
 
     class Meta(Document.Meta):
         indexes = [models.Index(fields=["published", "-updated"])]
@@ -76,7 +56,7 @@ class Scenario(Document):
     def __str__(self):
         return self.title
 
-    # the document base's hooks: a scenario is kept as its canonical document
+    # the document base's hooks for reading: a scenario is kept as its canonical document
     def read_state(self, document):
         return document
 
@@ -87,15 +67,6 @@ class Scenario(Document):
         document = {key: value for key, value in state.items() if key not in changes["drop"]}
         document.update(changes["set"])
         return document
-
-    def columns_of(self, state):
-        return scenario_columns(state)
-
-    def commit(self, content, author, summary, snapshot=False):
-        """Make a ScenarioDoc (or content written() gave) the next revision; see Document.commit."""
-        if isinstance(content, scenariofile.ScenarioDoc):
-            content = written(content, self.document)
-        return super().commit(content, author, summary, snapshot=snapshot)
 
     def scenariodoc(self, document=None):
         """The stored document read back with its maps' documents, as the owner sees them: for tools and tests.
@@ -138,27 +109,16 @@ class ScenarioRevision(Revision):
 
 
 def apply_edits(scenario_id, author, revision, operations, undoes=None):
-    """Apply edit operations; the new ScenarioRevision. Worked out on the scenario as read, written only if it has
-    not moved on meanwhile (as for maps). Raises StaleRevision, or edits.EditError listing every problem; in both
-    cases nothing is written."""
-    def change(scenario):
-        old = scenario.document
-        doc, summary = edits.apply(old, operations, library_maps(scenario.owner))
-        return written(doc, old), undo_summary(undoes, summary)
-
-    return Scenario.edit(scenario_id, author, revision, change)
+    """Apply edit operations; the new ScenarioRevision (documents.writing.edit). Worked out on the scenario as read,
+    written only if it has not moved on meanwhile (as for maps). Raises StaleRevision, or edits.EditError listing
+    every problem; in both cases nothing is written."""
+    return writing.edit(Scenario, scenario_id, author, revision, operations, undoes=undoes)
 
 
 def restore_revision(scenario_id, author, number, revision=None):
-    """Bring back revision ``number`` as a new revision; ScenarioRevision.DoesNotExist if there is none.
-
-    The old document is read again (its maps may have changed or gone): ScenarioFormatError if it no longer
-    reads, and nothing is written."""
-    def change(scenario):
-        old = scenario.document_at(number)
-        return written(scenariofile.parse(old, library_maps(scenario.owner))), f"restored revision {number}"
-
-    return Scenario.edit(scenario_id, author, revision, change, snapshot=True)
+    """Bring back revision ``number`` as a new revision; ScenarioRevision.DoesNotExist if there is none, and
+    ScenarioFormatError if the old document no longer reads against its maps (nothing is written)."""
+    return writing.restore(Scenario, scenario_id, author, number, revision)
 
 
 def unpublish_with(map):

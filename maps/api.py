@@ -22,9 +22,9 @@ from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
 from hexside import throttles
 from hexside.parsers import StrictJSONParser
-from maps import dependents, findings, scans, undo
+from maps import dependents, findings, scans
 from maps.findings import CheckingSerializer, FindingsPageSerializer
-from maps.models import Map, apply_edits, check_name, restore_revision
+from maps.models import Map, attach_scan
 from maps.serializers import (
     BackgroundResultSerializer,
     BackgroundUploadSerializer,
@@ -74,9 +74,6 @@ def errors_response(findings, status_code=status.HTTP_400_BAD_REQUEST):
 class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
     lookup_value_regex = r"\d+"
-    apply_edits = staticmethod(apply_edits)
-    restore_revision = staticmethod(restore_revision)
-    undo_inverse = staticmethod(undo.inverse_states)
     revision_serializer = MapRevisionSerializer
     revision_detail_serializer = MapRevisionDetailSerializer
 
@@ -165,7 +162,6 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def import_file(self, request):
         content, published = uploaded(request, "map")
         doc = mapfile.parse(content)
-        check_name(doc.name)
         map = Map.objects.create_from_doc(request.user, doc, published=published, summary="imported from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
@@ -301,7 +297,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         serializer = BackgroundUploadSerializer(data=request_data(request))
         serializer.is_valid(raise_exception=True)
         scan = serializer.validated_data
-        new, entry = scans.attach(map, scan["image"], scan["extension"], scan["size"], request.user,
+        new, entry = attach_scan(map, scan["image"], scan["extension"], scan["size"], request.user,
                                   scan["revision"])
         return Response({**edit_result(new), "background": entry, "size": list(scan["size"])})
 

@@ -25,7 +25,7 @@ from jobs.models import Job
 from maps import dependents, images, importing, quotas, scans
 from maps.findings import map_page_context
 from maps.forms import ImportForm, NewMapForm
-from maps.models import Map
+from maps.models import Map, attach_scan, copy_scan
 from maps.serializers import MapUpdateSerializer
 from maps.tasks import MAP_IMAGE
 
@@ -89,7 +89,7 @@ def map_new(request):
                 map = Map.objects.create_from_doc(request.user, data["doc"], published=data["published"],
                                                   extra_bytes=len(scan[0]) if scan else 0)
                 if scan:
-                    scans.attach(map, *scan, request.user)
+                    attach_scan(map, *scan, request.user)
         except quotas.QuotaExceeded as exc:
             form.add_error("scan" if scan else None, exc.message)
         else:
@@ -151,7 +151,7 @@ def map_duplicate(request, pk):
     except quotas.QuotaExceeded as exc:
         return render(request, "maps/refused.html", {"map": original, "refused": f"Not duplicated: {exc.message}."},
                       status=400)
-    scans.copy(original.pk, copy.pk)
+    copy_scan(original.pk, copy.pk)
     messages.success(request, f"Duplicated {original.name} as {copy.name}.")
     return redirect("map-page", copy.pk)
 
