@@ -48,6 +48,7 @@ worker: setup
 
 test: setup
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 bench: setup

@@ -41,9 +41,9 @@ from documents.serializers import (
 )
 from documents.views import DocumentViewSetMixin, download
 from engine.scenarios import scenariofile
-from hexside import throttles
-from hexside.parsers import StrictJSONParser
-from maps.api import errors_response
+from hexside.web import throttles
+from hexside.web.parsers import StrictJSONParser
+from hexside.web.responses import errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")

@@ -1,7 +1,7 @@
 """Accounts on the site's own pages: sign up here; sign in and out with Django's auth views (hexside/urls.py).
 
 Password guessing is stopped by django-axes on every login form (this one, the admin's and POST /api/token/):
-the address it counts by is the throttles' (hexside/throttles.py), so a client cannot choose it.
+the address it counts by is the throttles' (hexside/web/throttles.py), so a client cannot choose it.
 """
 
 import math
@@ -19,8 +19,8 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.settings import api_settings
 
-from hexside import throttles
-from hexside.throttles import SignupThrottle
+from hexside.web import throttles
+from hexside.web.throttles import SignupThrottle
 
 
 def client_address(request):

@@ -5,13 +5,10 @@ map does not exist as far as anyone else can tell (404); another user's publishe
 changed (403). The work is done in maps.models and engine.edits; these views translate requests and answers.
 """
 
-from csp.decorators import csp_update
 from django.http import FileResponse, Http404
 from django.urls import reverse
-from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -20,8 +17,10 @@ from rest_framework.response import Response
 from documents.serializers import Problems, published_flag, request_data, uploaded
 from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
-from hexside import throttles
-from hexside.parsers import StrictJSONParser
+from hexside.web import throttles
+from hexside.web.parsers import StrictJSONParser
+from hexside.web.permissions import IsOwnerOrReadOnly
+from hexside.web.responses import errors_response
 from maps import dependents, findings, scans
 from maps.findings import CheckingSerializer, FindingsPageSerializer
 from maps.models import Map, attach_scan
@@ -45,16 +44,10 @@ from maps.serializers import (
     edit_result,
 )
 
-__all__ = ["IsOwnerOrReadOnly", "MapViewSet", "RulesetViewSet", "ApiDocsView", "doc_from_request",
-           "errors_response"]
+__all__ = ["MapViewSet", "RulesetViewSet", "doc_from_request"]
 
 NOT_FOUND = OpenApiResponse(description="No such map, or a private map of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your map (or not signed in): it can be read, not changed.")
-
-
-class IsOwnerOrReadOnly(permissions.BasePermission):
-    def has_object_permission(self, request, view, obj):
-        return request.method in permissions.SAFE_METHODS or obj.owner_id == request.user.id
 
 
 def doc_from_request(data):
@@ -64,10 +57,6 @@ def doc_from_request(data):
         return MapCreateSerializer().to_internal_value(data)["doc"]
     except Problems as exc:
         raise mapfile.MapFormatError(exc.findings) from None
-
-
-def errors_response(findings, status_code=status.HTTP_400_BAD_REQUEST):
-    return Response(Problems(findings).payload(), status=status_code)
 
 
 @extend_schema(tags=["maps"])
@@ -331,20 +320,3 @@ class RulesetViewSet(viewsets.ViewSet):
         except KeyError:
             raise Http404(f"no ruleset {pk!r}") from None
         return Response(ruleset_payload(ruleset))
-
-
-# -- tokens and the API's own documentation -------------------------------------------------------------------------
-
-@method_decorator(csp_update({"style-src": ["'unsafe-inline'"]}), name="dispatch")
-class ApiDocsView(SpectacularSwaggerSplitView):
-    """Swagger UI from files served by this application, so the page works without the internet. The split view
-    serves its start-up script as a file of its own, so the page needs no inline script; Swagger UI styles its
-    elements inline, which this view alone allows."""
-
-    @staticmethod
-    def _swagger_ui_resource(filename):
-        return reverse("api-docs-asset", kwargs={"path": filename})
-
-    @staticmethod
-    def _swagger_ui_favicon():
-        return reverse("api-docs-asset", kwargs={"path": "favicon-32x32.png"})

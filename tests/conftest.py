@@ -53,7 +53,7 @@ def custom_rulesets_need_a_database(request):
 
 @pytest.fixture(autouse=True)
 def fresh_throttles():
-    """Each test starts with no requests counted against the rate limits (hexside/throttles.py)."""
+    """Each test starts with no requests counted against the rate limits (hexside/web/throttles.py)."""
     from django.core.cache import cache
 
     cache.clear()
