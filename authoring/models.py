@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from authoring import scenario_maps
@@ -21,6 +22,8 @@ from authoring.writes import ScenarioWrites
 from documents import writing
 from documents.models import Document, Revision, StaleRevision
 from engine.scenarios import scenariofile, visibility
+from jobs.models import Job
+from maps.dependents import Dependent
 
 __all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
            "restore_revision", "library_maps", "map_dependents", "point_at"]
@@ -126,8 +129,6 @@ def unpublish_with(map):
     only published maps); the ids of those unpublished. Another user's scenario naming it stays published, and
     every read through it refuses the map to anyone but its owner (scenario_maps.maps_for); the stored jobs of
     such scenarios that drew or traced the map are deleted, so that no one reads the map in them by job id."""
-    from jobs.models import Job
-
     unpublished = [scenario.pk for scenario in Scenario.objects.filter(owner_id=map.owner_id, published=True)
                    if scenario_maps.names_map(scenario.document, map)]
     Scenario.objects.filter(pk__in=unpublished).update(published=False, updated=timezone.now())
@@ -149,10 +150,6 @@ def scenarios_on(map):
 
 def map_dependents(map):
     """What a map's delete page lists (maps.dependents): each scenario on the map; its owner's own go with it."""
-    from django.urls import reverse
-
-    from maps.dependents import Dependent
-
     return [Dependent("scenario", scenario.title, reverse("scenario-page", args=[scenario.pk]),
                       scenario.owner.get_username(), scenario.owner_id == map.owner_id, scenario.delete)
             for scenario in scenarios_on(map)]

@@ -21,6 +21,7 @@ from hexside.web import throttles
 from hexside.web.parsers import StrictJSONParser
 from hexside.web.permissions import IsOwnerOrReadOnly
 from hexside.web.responses import errors_response
+from jobs import dispatch
 from maps import dependents, findings, scans
 from maps.findings import CheckingSerializer, FindingsPageSerializer
 from maps.models import Map, attach_scan
@@ -200,8 +201,6 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["get"])
     def findings(self, request, pk=None):
-        from jobs import dispatch
-
         try:
             found = findings.map_findings(self.get_object(), request.user)
         except findings.Checking as exc:

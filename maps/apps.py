@@ -1,4 +1,10 @@
 from django.apps import AppConfig
+from django.db.models import F, Sum
+from django.db.models.signals import post_delete
+
+from engine import rulesets
+from jobs import kinds
+from maps import quotas
 
 
 class MapsConfig(AppConfig):
@@ -7,12 +13,9 @@ class MapsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        # Imported here, not at the top: models cannot be imported before the app registry is ready.
-        from django.db.models.signals import post_delete
-
-        from engine import rulesets
-        from jobs import kinds, subjects
-        from maps import jobs, quotas, scans
+        # These load models: only once the app registry is ready.
+        from jobs import subjects
+        from maps import jobs, scans
         from maps.custom_rulesets import custom_rulesets
         from maps.models import Map
 
@@ -30,9 +33,7 @@ class MapsConfig(AppConfig):
 
 def map_bytes(user_id):
     """What a user's maps take: their revisions and their board scans."""
-    from django.db.models import F, Sum
-
-    from maps.models import Map  # the app registry is ready by the time a quota is counted, not at import
+    from maps.models import Map  # a model: only once the app registry is ready
 
     total = Map.objects.filter(owner_id=user_id).aggregate(n=Sum(F("stored_bytes") + F("scan_bytes")))["n"]
     return total or 0

@@ -8,6 +8,9 @@ engine/render/vector.py) and the VASSAL module (the vassal module of this packag
 
 from dataclasses import dataclass
 
+from engine.exports import tiled, vassal
+from engine.los.engine import compile_map
+from engine.render import vector
 from engine.render.printing import HEX_MM_RANGE
 from engine.render.styles import SQRT3
 
@@ -70,15 +73,8 @@ def export(doc, format, hex_mm=19.0):
     """The map ``doc`` (a MapDoc) in ``format``, as bytes; Refused when check() refuses it."""
     check(doc.grid, format, hex_mm)
     if format == "tiled":
-        from engine.exports import tiled
-
         return tiled.archive(doc)
     if format == "vassal":
-        from engine.exports import vassal  # the VASSAL module's exporter (engine/exports/vassal.py)
-
         return vassal.map_module(doc, hex_mm=hex_mm)
-    from engine.los.engine import compile_map
-    from engine.render import vector
-
     cmap = compile_map(doc)
     return vector.svg(cmap, hex_mm) if format == "svg" else vector.pdf(cmap, hex_mm)
