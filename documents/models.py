@@ -10,6 +10,7 @@ is the last revision read back, and each process keeps the last few it read or w
 and content hash, so a process never serves a revision another process moved on from). Edits are worked out
 outside the write transaction, on the revision as read; the transaction only moves the row on if it is still at that
 revision (an optimistic lock: StaleRevision otherwise, which the API answers with 409 and the current revision).
+This module reads; every write goes through documents.writing, which calls each kind's steps (``Document.writes``).
 
 The content hash is the sha256 of the exported file, as before: a function of content only (two documents with
 the same content have the same hash), which jobs store to find the content they were asked about again

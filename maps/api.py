@@ -2,7 +2,8 @@
 
 Who may do what: everyone reads published maps; owners read, edit and delete their own. Another user's private
 map does not exist as far as anyone else can tell (404); another user's published map can be read but not
-changed (403). The work is done in maps.models and engine.edits; these views translate requests and answers.
+changed (403). The work is done by documents.writing (with maps.writes) and engine.edits; these views translate
+requests and answers.
 """
 
 from django.http import FileResponse, Http404
