@@ -58,6 +58,7 @@ worker: setup
 
 test: setup typecheck migrations-check
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 # The engine's types (mypy.ini), and models that no migration describes yet (a change without its migration).

@@ -17,8 +17,8 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from authoring import scenario_maps, undo
-from authoring.models import Scenario, apply_edits, library_maps, restore_revision
+from authoring import scenario_maps
+from authoring.models import Scenario, library_maps
 from authoring.readers import is_owner, may_edit, sides_for
 from authoring.serializers import (
     ScenarioCreateSerializer,
@@ -41,9 +41,9 @@ from documents.serializers import (
 )
 from documents.views import DocumentViewSetMixin, download
 from engine.scenarios import scenariofile
-from hexside import throttles
-from hexside.parsers import StrictJSONParser
-from maps.api import errors_response
+from hexside.web import throttles
+from hexside.web.parsers import StrictJSONParser
+from hexside.web.responses import errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
@@ -70,9 +70,6 @@ class MayChangeScenario(permissions.BasePermission):
 @extend_schema(tags=["scenarios"])
 class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, MayChangeScenario]
-    apply_edits = staticmethod(apply_edits)
-    restore_revision = staticmethod(restore_revision)
-    undo_inverse = staticmethod(undo.inverse)
 
     def may_edit(self, request, document):
         return may_edit(request.user, document)

@@ -1,4 +1,8 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_save
+
+from jobs import kinds
+from maps import dependents
 
 
 class ScenariosConfig(AppConfig):
@@ -10,25 +14,17 @@ class ScenariosConfig(AppConfig):
     verbose_name = "Scenarios"
 
     def ready(self):
-        register_jobs()
-        from django.db.models.signals import post_save
-
-        from authoring.models import map_dependents, map_saved
-        from maps import dependents
+        # These load models: only once the app registry is ready.
+        from authoring import jobs
+        from authoring.models import Scenario, map_dependents, map_saved
+        from authoring.readers import may_read_job
+        from jobs import subjects
         from maps.models import Map
 
+        # The jobs about a scenario, and who may read them: the job layer knows scenarios only from here.
+        subjects.register(subjects.Subject("scenario", Scenario, readable=Scenario.objects.visible_to,
+                                           label="scenario", may_read_job=may_read_job))
+        for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
+            kinds.register(kind)
         post_save.connect(map_saved, sender=Map, dispatch_uid="scenarios-map-unpublished")
         dependents.register(map_dependents)
-
-
-def register_jobs():
-    """The jobs about a scenario, and who may read them: the job layer knows scenarios only from here."""
-    from authoring import jobs
-    from authoring.models import Scenario
-    from authoring.readers import may_read_job
-    from jobs import kinds, subjects
-
-    subjects.register(subjects.Subject("scenario", Scenario, readable=Scenario.objects.visible_to,
-                                       label="scenario", may_read_job=may_read_job))
-    for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
-        kinds.register(kind)

@@ -11,29 +11,24 @@ import copy
 import secrets
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from authoring import scenario_maps
 from authoring.scenario_maps import library_maps
-from documents import deltas
-from documents.models import Document, Revision, StaleRevision, Written
-from documents.undo import undo_summary
-from engine.scenarios import edits, scenariofile, visibility
+from authoring.writes import ScenarioWrites
+from documents import deltas, writing
+from documents.models import Document, Revision, StaleRevision
+from engine.scenarios import scenariofile, visibility
+from jobs.models import Job
+from maps.dependents import Dependent
 
 __all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
            "restore_revision", "library_maps", "map_dependents", "point_at"]
 
 TITLE_LENGTH = 200
-
-
-def written(doc, old=None):
-    """The next revision's content from a ScenarioDoc: its canonical document, the hash of its file, and what
-    changed since ``old`` (the document edited; None: a snapshot), as deep as it changed (documents.deltas)."""
-    document = doc.data
-    changes = None if old is None else deltas.delta(old, document)
-    return Written(document, scenariofile.dumps(doc), changes)
 
 
 class ScenarioQuerySet(models.QuerySet):
@@ -45,20 +40,9 @@ class ScenarioQuerySet(models.QuerySet):
         return self.filter(Q(published=True) | Q(owner=user) | Q(pk__in=edited))
 
     def create_from_doc(self, owner, doc, published=False, summary="created"):
-        content = written(doc)
-        with transaction.atomic():
-            scenario = self.create(owner=owner, content_hash=content.content_hash, published=published, revision=1,
-                                   **scenario_columns(content.state))
-            scenario.record(content, owner, summary)
-            if published:  # a scenario is published only with its maps (docs/scenarios.md)
-                problems = scenario_maps.publish_problems(scenario)
-                if problems:
-                    raise scenario_maps.MapsUnreadable(problems)
-        return scenario
-
-
-def scenario_columns(document):
-    return {"title": document.get("title", ""), "ruleset": document.get("ruleset", "")}
+        """A new scenario at revision 1 from a ScenarioDoc; refused (MapsUnreadable) when it is published with
+        maps that are not (documents.writing.create)."""
+        return writing.create(self.model, owner, doc, summary, published=published)
 
 
 class Scenario(Document):
@@ -67,6 +51,7 @@ class Scenario(Document):
     ruleset = models.CharField(max_length=64)
 
     objects = ScenarioQuerySet.as_manager()
+    writes = ScenarioWrites()
 
     class Meta(Document.Meta):
         indexes = [models.Index(fields=["published", "-updated"])]
@@ -74,7 +59,7 @@ class Scenario(Document):
     def __str__(self):
         return self.title
 
-    # the document base's hooks: a scenario is kept as its canonical document
+    # the document base's hooks for reading: a scenario is kept as its canonical document
     def read_state(self, document):
         return document
 
@@ -88,15 +73,6 @@ class Scenario(Document):
         document = {key: value for key, value in state.items() if key not in changes["drop"]}
         document.update(changes["set"])
         return document
-
-    def columns_of(self, state):
-        return scenario_columns(state)
-
-    def commit(self, content, author, summary, snapshot=False):
-        """Make a ScenarioDoc (or content written() gave) the next revision; see Document.commit."""
-        if isinstance(content, scenariofile.ScenarioDoc):
-            content = written(content, self.document)
-        return super().commit(content, author, summary, snapshot=snapshot)
 
     def scenariodoc(self, document=None):
         """The stored document read back with its maps' documents, as the owner sees them: for tools and tests.
@@ -139,29 +115,17 @@ class ScenarioRevision(Revision):
 
 
 def apply_edits(scenario_id, author, revision, operations, undoes=None):
-    """Apply edit operations; the new ScenarioRevision. Worked out on the scenario as read, written only if it has
-    not moved on meanwhile (as for maps). The maps it names are checked by the author's rights
-    (scenario_maps.EditResolver). Raises StaleRevision, or edits.EditError listing every problem; in both cases
-    nothing is written."""
-    def change(scenario):
-        old = scenario.document
-        doc, summary = edits.apply(old, operations, scenario_maps.edit_maps(scenario, author, old))
-        return written(doc, old), undo_summary(undoes, summary)
-
-    return Scenario.edit(scenario_id, author, revision, change)
+    """Apply edit operations; the new ScenarioRevision (documents.writing.edit). Worked out on the scenario as read,
+    written only if it has not moved on meanwhile (as for maps); the maps it names are checked by the author's
+    rights (scenario_maps.EditResolver). Raises StaleRevision, or edits.EditError listing
+    every problem; in both cases nothing is written."""
+    return writing.edit(Scenario, scenario_id, author, revision, operations, undoes=undoes)
 
 
 def restore_revision(scenario_id, author, number, revision=None):
-    """Bring back revision ``number`` as a new revision; ScenarioRevision.DoesNotExist if there is none.
-
-    The old document is read again (its maps may have changed or gone): ScenarioFormatError if it no longer
-    reads (or names a map the author may not have it name: scenario_maps.EditResolver), and nothing is written."""
-    def change(scenario):
-        old = scenario.document_at(number)
-        maps = scenario_maps.edit_maps(scenario, author, scenario.document, by_name=True)
-        return written(scenariofile.parse(old, maps)), f"restored revision {number}"
-
-    return Scenario.edit(scenario_id, author, revision, change, snapshot=True)
+    """Bring back revision ``number`` as a new revision; ScenarioRevision.DoesNotExist if there is none, and
+    ScenarioFormatError if the old document no longer reads against its maps (nothing is written)."""
+    return writing.restore(Scenario, scenario_id, author, number, revision)
 
 
 def unpublish_with(map):
@@ -169,8 +133,6 @@ def unpublish_with(map):
     only published maps); the ids of those unpublished. Another user's scenario naming it stays published, and
     every read through it refuses the map to anyone but its owner (scenario_maps.maps_for); the stored jobs of
     such scenarios that drew or traced the map are deleted, so that no one reads the map in them by job id."""
-    from jobs.models import Job
-
     unpublished = [scenario.pk for scenario in Scenario.objects.filter(owner_id=map.owner_id, published=True)
                    if scenario_maps.names_map(scenario.document, map)]
     Scenario.objects.filter(pk__in=unpublished).update(published=False, updated=timezone.now())
@@ -192,10 +154,6 @@ def scenarios_on(map):
 
 def map_dependents(map):
     """What a map's delete page lists (maps.dependents): each scenario on the map; its owner's own go with it."""
-    from django.urls import reverse
-
-    from maps.dependents import Dependent
-
     return [Dependent("scenario", scenario.title, reverse("scenario-page", args=[scenario.pk]),
                       scenario.owner.get_username(), scenario.owner_id == map.owner_id, scenario.delete)
             for scenario in scenarios_on(map)]

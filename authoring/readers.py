@@ -8,8 +8,9 @@ page's own requests and downloads carry it. A link opens a side of a scenario it
 published one): it adds a side's private part, it does not publish a private scenario.
 """
 
-from authoring.models import ScenarioEditor, SideLink
-from engine.scenarios import visibility
+from authoring.models import Scenario, ScenarioEditor, SideLink
+from authoring.scenario_maps import pins_readable
+from engine.scenarios import cards, visibility
 
 SESSION_KEY = "scenario_side_links"
 QUERY_PARAMETER = "link"
@@ -66,9 +67,6 @@ def may_read_job(job, request):
     """Whether a job about a scenario is this request's to read: its result and file were made for sides the
     reader holds (a job asked before jobs carried their sides was made for the owner), on maps the reader may
     read (an editor does not read the owner's private map through the owner's job)."""
-    from authoring.models import Scenario
-    from authoring.scenario_maps import pins_readable
-
     scenario = Scenario.objects.filter(pk=job.subject_id).select_related("owner").first()
     if scenario is None:
         return False
@@ -81,7 +79,5 @@ def may_read_job(job, request):
 def sheets_for(scenario, sides):
     """The card's sheets this reader may have: the public card, and the secret sheet of each side they hold
     (every side's for the owner and the editors). (sheet, label) as cards.sheet_choices."""
-    from engine.scenarios import cards
-
     choices = cards.sheet_choices(scenario.document)
     return [(sheet, label) for sheet, label in choices if sheet == cards.PUBLIC or visibility.holds(sides, sheet)]

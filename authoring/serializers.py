@@ -1,13 +1,15 @@
 """The shapes of the scenario API, for the OpenAPI schema. Scenario content (create, import, edits) is checked
 by the scenario format, so every problem comes back as ``{"errors": [{"path", "hex", "message"}, ...]}``."""
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from authoring import scenario_maps
-from authoring.models import TITLE_LENGTH, Scenario, ScenarioEditor, ScenarioRevision, library_maps
+from authoring.models import TITLE_LENGTH, Scenario, ScenarioEditor, ScenarioRevision, apply_edits, library_maps
+from authoring.readers import sides_for
 from documents.serializers import (
     DETAIL_FIELDS,
     CreateSerializer,
@@ -47,8 +49,6 @@ class ScenarioSerializer(serializers.ModelSerializer):
 def reader_sides(serializer, scenario):
     """The sides the serializer's reader holds (authoring.readers.sides_for): its request's, else its context's
     ``sides``, else none (the public part)."""
-    from authoring.readers import sides_for
-
     request = serializer.context.get("request")
     if "sides" in serializer.context:
         return serializer.context["sides"]
@@ -102,8 +102,6 @@ class ScenarioUpdateSerializer(serializers.ModelSerializer):
         return value
 
     def update(self, scenario, validated_data):
-        from authoring.models import apply_edits
-
         if "title" in validated_data and validated_data["title"] != scenario.title:
             try:
                 apply_edits(scenario.pk, self.context["request"].user, None,
@@ -142,8 +140,6 @@ class ScenarioEditorAddSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150, help_text="The user's name, as they sign in with it.")
 
     def validate_username(self, value):
-        from django.contrib.auth import get_user_model
-
         scenario = self.context["scenario"]
         user = get_user_model().objects.filter(username=value).first()
         if user is None:

@@ -23,7 +23,7 @@ from documents.models import StaleRevision
 from documents.serializers import Problems
 from engine import rulesets
 from engine.scenarios import edits, scenariofile, visibility
-from hexside import throttles
+from hexside.web import throttles
 from maps.models import Map
 
 LIST_LIMIT = 200

@@ -2,7 +2,7 @@
 answer to a bad 13.7 MB map (point 12).
 
 Each case runs in a fresh process, doing what a batch-validation worker does with an upload (importers.expand,
-then engine.checks.batch.check_upload for each map in it); the file is made by another process and read from
+then engine.importers.batch.check_upload for each map in it); the file is made by another process and read from
 a temporary folder, then the peak RSS (resource.getrusage ru_maxrss) is read before and after the import. The
 figure printed is the peak, its growth over the process before the import, and the peak's ratio to the "before"
 figure: the issue's 2.26 GB for its
@@ -123,7 +123,7 @@ def run_case(name, path):
     """In a child process: read the file, import it as a batch worker does, print the figures as JSON."""
     sys.path.insert(0, str(ROOT))
     from engine import importers
-    from engine.checks.batch import check_upload
+    from engine.importers.batch import check_upload
 
     file_name = CASES[name][0]
     data = Path(path).read_bytes()

@@ -10,6 +10,7 @@ is the last revision read back, and each process keeps the last few it read or w
 and content hash, so a process never serves a revision another process moved on from). Edits are worked out
 outside the write transaction, on the revision as read; the transaction only moves the row on if it is still at that
 revision (an optimistic lock: StaleRevision otherwise, which the API answers with 409 and the current revision).
+This module reads; every write goes through documents.writing, which calls each kind's steps (``Document.writes``).
 
 The content hash is the sha256 of the exported file, as before: a function of content only (two documents with
 the same content have the same hash), which jobs store to find the content they were asked about again
@@ -23,14 +24,11 @@ import zlib
 from collections import OrderedDict
 
 from django.conf import settings
-from django.db import models, transaction
-from django.db.models import F
-from django.utils import timezone
+from django.db import models
 
 SNAPSHOT_EVERY = 50
 CACHED_DOCUMENTS = 16
 CACHED_WEIGHT = 1_000_000  # in the subclasses' units (a map: its listed hexes)
-ATTEMPTS = 3  # an edit "on whatever is current" worked out again when another write came first
 
 
 class StaleRevision(Exception):
@@ -104,6 +102,8 @@ class Document(models.Model):
         abstract = True
         ordering = ["-updated", "-id"]
 
+    writes = None  # the kind's steps of a write (a documents.writing.Kind): documents.writing calls them
+
     # -- what a kind of document says: its state in memory, its file, its deltas ---------------------
     def read_state(self, document):
         """The state kept in memory for a canonical document read back (checked when it was stored)."""
@@ -116,10 +116,6 @@ class Document(models.Model):
     def patched(self, state, changes):
         """The state after a revision's delta."""
         raise NotImplementedError
-
-    def columns_of(self, state):
-        """Columns kept on the row beside the revision (name, ruleset ...), for lists that never read documents."""
-        return {}
 
     # -- reading --------------------------------------------------------------------------------------
     def state(self):
@@ -164,64 +160,6 @@ class Document(models.Model):
         number = (self.revisions.filter(content_hash=content_hash).order_by("-number")
                   .values_list("number", flat=True).first())
         return None if number is None else self.document_at(number)
-
-    # -- writing --------------------------------------------------------------------------------------
-    def record(self, written, author, summary, snapshot=False):
-        """Write revision self.revision down: the delta, or a snapshot when asked, when there is no delta, or when
-        the last snapshot is SNAPSHOT_EVERY - 1 revisions back."""
-        number = self.revision
-        if not snapshot and written.changes is not None and number > 1:
-            snapshot = not self.revisions.filter(number__gt=number - SNAPSHOT_EVERY, number__lt=number,
-                                                 snapshot__isnull=False).exists()
-        else:
-            snapshot = True
-        revision = self.revisions.create(
-            number=number, content_hash=written.content_hash,
-            snapshot=zlib.compress(written.data, 6) if snapshot else None,
-            changes=None if snapshot else written.changes,
-            author=author if author is not None and author.is_authenticated else None,
-            summary=summary_of(summary))
-        remember(self, number, written.content_hash, written.state, written.weight)
-        return revision
-
-    def commit(self, written, author, summary, snapshot=False):
-        """Make ``written`` the next revision, if the row is still at the revision it was read at.
-
-        Everything is worked out before; the transaction only moves the row on and writes the revision.
-        Raises StaleRevision, and writes nothing, when the document has moved on since it was read.
-        """
-        seen = self.revision
-        columns = self.columns_of(written.state)
-        with transaction.atomic():
-            moved = type(self).objects.filter(pk=self.pk, revision=seen).update(
-                content_hash=written.content_hash, revision=F("revision") + 1, updated=timezone.now(), **columns)
-            if not moved:
-                raise StaleRevision(type(self).objects.filter(pk=self.pk).values_list("revision", flat=True).first(),
-                                    seen)
-            for name, value in columns.items():
-                setattr(self, name, value)
-            self.content_hash, self.revision = written.content_hash, seen + 1
-            return self.record(written, author, summary, snapshot=snapshot)
-
-    @classmethod
-    def edit(cls, pk, author, revision, change, snapshot=False):
-        """Commit what ``change(document)`` gives, ``(written, summary)``, on the document as it is now.
-
-        ``revision`` is the revision the client saw (None: whatever is current; then a write that came first is
-        followed by working the change out again). Raises StaleRevision, or what ``change`` raises; in every case
-        nothing is written.
-        """
-        for _ in range(ATTEMPTS):
-            document = cls.objects.get(pk=pk)
-            if revision is not None and revision != document.revision:
-                raise StaleRevision(document.revision, revision)
-            written, summary = change(document)
-            try:
-                return document.commit(written, author, summary, snapshot=snapshot)
-            except StaleRevision:
-                if revision is not None:
-                    raise
-        raise StaleRevision(cls.objects.get(pk=pk).revision, revision)  # it kept moving while we worked
 
 
 def summary_of(summary, length=300):

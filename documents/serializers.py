@@ -9,6 +9,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 
 from engine import edits, mapfile
+from hexside.web.responses import errors_payload
 
 
 class Problems(serializers.ValidationError):
@@ -19,7 +20,7 @@ class Problems(serializers.ValidationError):
         super().__init__([f.message for f in self.findings])
 
     def payload(self):
-        return {"errors": [{"path": f.path, "hex": f.hex, "message": f.message} for f in self.findings]}
+        return errors_payload(self.findings)
 
 
 class EditProblems(Problems):

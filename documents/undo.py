@@ -8,7 +8,7 @@ undo stack and empties the redo stack; the undo of the stroke on top of the undo
 stack; the undo of the revision on top of the redo stack (a redo) moves it back; a restore starts afresh.
 
 What undoing a revision sends is worked out from the document's state (the kind's state in memory: a map's
-MapState, a scenario's document) before and after it, by a function of its kind (maps.undo, scenarios.undo):
+MapState, a scenario's document) before and after it, by its kind's writes (maps.undo, authoring.undo):
 the operations that put back what the revision changed. A revision whose change no operation can put back (a
 new grid, a changed ruleset) ends the history there.
 """
@@ -54,12 +54,12 @@ def stacks(rows):
     return undo[-DEPTH:], redo[-DEPTH:]
 
 
-def history(document, user, inverse):
+def history(document, user):
     """``{"revision", "undo": [...], "redo": [...]}`` for ``user`` on ``document``, each stack's top last; an
     entry is ``{"revision", "label", "operations"}``, the operations undoing that revision on the current
-    document. ``inverse(before, after, changes)`` gives the operations that turn the state ``after`` back into
-    ``before`` where they differ (``changes``: the revision's delta, None for a snapshot), or None when they
-    cannot."""
+    document. The kind's ``inverse(before, after, changes)`` (``document.writes``) gives the operations that turn
+    the state ``after`` back into ``before`` where they differ (``changes``: the revision's delta, None for a
+    snapshot), or None when they cannot."""
     current = document.revision
     answer = {"revision": current, "undo": [], "redo": []}
     if not user.is_authenticated:
@@ -74,7 +74,7 @@ def history(document, user, inverse):
     summaries = {number: summary for number, _, summary in recent}
     entries = {}
     for number, before, after, changes in _pairs(document, sorted(wanted)):
-        operations = inverse(before, after, changes)
+        operations = document.writes.inverse(before, after, changes)
         if operations is not None:
             entries[number] = {"revision": number, "label": _label(number, summaries), "operations": operations}
     # A revision that cannot be undone ends each stack below it: nothing under it can be reached.

@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.utils.http import content_disposition_header
 from rest_framework.response import Response
 
-from documents import undo
+from documents import undo, writing
 from documents.serializers import EditRequestSerializer, RestoreRequestSerializer, edit_result
 
 
@@ -39,12 +39,9 @@ def download(document, text, fallback):
 
 
 class DocumentViewSetMixin:
-    """A ModelViewSet's document actions. ``apply_edits`` and ``restore_revision`` are the model module's
-    functions (as staticmethods)."""
+    """A ModelViewSet's document actions: each write is documents.writing's, which calls the steps the model
+    names (``writes``)."""
 
-    apply_edits = None
-    restore_revision = None
-    undo_inverse = None  # the kind's inverse(before, after) (maps.undo, scenarios.undo)
     revision_serializer = None
     revision_detail_serializer = None
 
@@ -53,8 +50,8 @@ class DocumentViewSetMixin:
         serializer = EditRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        new = self.apply_edits(document.pk, request.user, data["revision"], data["operations"],
-                               undoes=data.get("undoes"))
+        new = writing.edit(type(document), document.pk, request.user, data["revision"], data["operations"],
+                           undoes=data.get("undoes"))
         return Response(edit_result(new))
 
     def undo_history(self, request):
@@ -63,7 +60,7 @@ class DocumentViewSetMixin:
         document = self.get_object()
         if not self.may_edit(request, document):
             return Response({"revision": document.revision, "undo": [], "redo": []})
-        return Response(undo.history(document, request.user, self.undo_inverse))
+        return Response(undo.history(document, request.user))
 
     def may_edit(self, request, document):
         return request.user.is_authenticated and document.owner_id == request.user.pk
@@ -88,7 +85,7 @@ class DocumentViewSetMixin:
         serializer.is_valid(raise_exception=True)
         revision = serializer.validated_data.get("revision")
         try:
-            new = self.restore_revision(document.pk, request.user, int(number), revision)
+            new = writing.restore(type(document), document.pk, request.user, int(number), revision)
         except document.revisions.model.DoesNotExist:
             raise Http404(f"{document._meta.verbose_name} {document.pk} has no revision {number}") from None
         return Response(edit_result(new))

@@ -7,6 +7,8 @@ import os
 
 from django.conf import settings
 
+from jobs import kinds
+
 DEFAULTS = {
     # A running job's worker writes a heartbeat this often.
     "HEARTBEAT_SECONDS": 5.0,
@@ -67,8 +69,6 @@ def get(name):
 
 def is_interactive(kind):
     """Does a person wait for this kind's answer (INTERACTIVE_KINDS, else the kind's registration)?"""
-    from jobs import kinds
-
     names = get("INTERACTIVE_KINDS")
     if names:
         return kind in {k.strip() for k in names.split(",")}

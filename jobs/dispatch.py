@@ -11,13 +11,13 @@ import logging
 import secrets
 import time
 
+from celery import current_app as app  # the project's Celery app (hexside/celery.py): jobs/ imports no project module
 from celery import group
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from kombu.exceptions import KombuError
 
-from hexside.celery import app
 from jobs import conf, kinds, limits, subjects
 from jobs.models import Job, JobPart
 

@@ -1,5 +1,6 @@
 """The shapes of the job API that every kind shares: a job as seen from outside, a queued job's answer, the list's
-filters, and the pieces the apps build their requests from (a hex of a grid; unknown keys refused by name).
+filters. The pieces the apps build their requests from (a hex of a grid; unknown keys refused by name) are in
+hexside.web.serializers.
 
 The kinds' own request serializers live with their apps (maps/jobs.py, authoring/jobs.py). Requests are
 normalised (hexes become labels, defaults are filled in) so that two ways of asking the same question give the
@@ -10,33 +11,11 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from hexside.renderers import StoredJSON
+from hexside.web.responses import StoredJSON
 from jobs import kinds, subjects
 from jobs.models import Job
 
 MAX_ID = 2**63 - 1  # the largest id a database column holds
-HEX_SCHEMA = {"oneOf": [{"type": "string", "example": "C4"},
-                        {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
-                         "example": [2, 3]}],
-              "description": "A hex: its label, or [column, row] counted from 0."}
-
-
-@extend_schema_field(HEX_SCHEMA)
-class HexField(serializers.Field):
-    """A hex of the map in the context's ``grid``, named by label or [column, row]; becomes its label."""
-
-    default_error_messages = {"null": "give a hex: a label such as C4, or [column, row]"}
-
-    def to_internal_value(self, value):
-        grid = self.context["grid"]
-        try:
-            col, row = grid.parse_hex(value)
-        except ValueError as exc:
-            raise serializers.ValidationError(str(exc)) from None
-        return grid.label(col, row)
-
-    def to_representation(self, value):
-        return value
 
 
 class JobAcceptedSerializer(serializers.Serializer):
@@ -111,20 +90,6 @@ class JobSerializer(JobSummarySerializer):
 
     def get_result_file(self, job) -> str | None:
         return reverse("job-file", args=[job.pk]) if job.result_file else None
-
-
-class StrictSerializer(serializers.Serializer):
-    """Unknown keys are refused by name: a misspelt option must not silently give another answer."""
-
-    refuses_unknown_keys = True  # the schema says so (hexside.schema)
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = [key for key in data if key not in self.fields]
-            if unknown:
-                raise serializers.ValidationError({key: [f"unknown field; expected one of: {', '.join(self.fields)}"]
-                                                   for key in unknown})
-        return super().to_internal_value(data)
 
 
 @extend_schema_field({"type": "integer", "nullable": True})

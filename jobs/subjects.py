@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import Case, OuterRef, Q, Subquery, Value, When
 from django.db.models.signals import post_delete
 
+from jobs.models import Job
+
 
 @dataclass(frozen=True)
 class Subject:
@@ -66,8 +68,6 @@ def of(instance):
 
 
 def _delete_jobs(sender, instance, **kwargs):
-    from jobs.models import Job
-
     for subject in SUBJECTS.values():
         if subject.model is sender:
             Job.objects.filter(subject_type=subject.name, subject_id=instance.pk).delete()

@@ -2,16 +2,14 @@
 
 Who may do what: everyone reads published maps; owners read, edit and delete their own. Another user's private
 map does not exist as far as anyone else can tell (404); another user's published map can be read but not
-changed (403). The work is done in maps.models and engine.edits; these views translate requests and answers.
+changed (403). The work is done by documents.writing (with maps.writes) and engine.edits; these views translate
+requests and answers.
 """
 
-from csp.decorators import csp_update
 from django.http import FileResponse, Http404
 from django.urls import reverse
-from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -21,11 +19,14 @@ from documents.serializers import Problems, published_flag, request_data, upload
 from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
 from engine.rulesets.capabilities import capabilities
-from hexside import throttles
-from hexside.parsers import StrictJSONParser
-from maps import bodies, dependents, findings, scans, undo
+from hexside.web import throttles
+from hexside.web.parsers import StrictJSONParser
+from hexside.web.permissions import IsOwnerOrReadOnly
+from hexside.web.responses import errors_response
+from jobs import dispatch
+from maps import bodies, dependents, findings, scans
 from maps.findings import CheckingSerializer, FindingsPageSerializer
-from maps.models import Map, apply_edits, check_name, restore_revision
+from maps.models import Map, attach_scan
 from maps.serializers import (
     BackgroundResultSerializer,
     BackgroundUploadSerializer,
@@ -46,16 +47,10 @@ from maps.serializers import (
     edit_result,
 )
 
-__all__ = ["IsOwnerOrReadOnly", "MapViewSet", "RulesetViewSet", "ApiDocsView", "doc_from_request",
-           "errors_response"]
+__all__ = ["MapViewSet", "RulesetViewSet", "doc_from_request"]
 
 NOT_FOUND = OpenApiResponse(description="No such map, or a private map of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your map (or not signed in): it can be read, not changed.")
-
-
-class IsOwnerOrReadOnly(permissions.BasePermission):
-    def has_object_permission(self, request, view, obj):
-        return request.method in permissions.SAFE_METHODS or obj.owner_id == request.user.id
 
 
 def doc_from_request(data):
@@ -67,17 +62,10 @@ def doc_from_request(data):
         raise mapfile.MapFormatError(exc.findings) from None
 
 
-def errors_response(findings, status_code=status.HTTP_400_BAD_REQUEST):
-    return Response(Problems(findings).payload(), status=status_code)
-
-
 @extend_schema(tags=["maps"])
 class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
     lookup_value_regex = r"\d+"
-    apply_edits = staticmethod(apply_edits)
-    restore_revision = staticmethod(restore_revision)
-    undo_inverse = staticmethod(undo.inverse_states)
     revision_serializer = MapRevisionSerializer
     revision_detail_serializer = MapRevisionDetailSerializer
 
@@ -169,7 +157,6 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     def import_file(self, request):
         content, published = uploaded(request, "map")
         doc = mapfile.parse(content)
-        check_name(doc.name)
         map = Map.objects.create_from_doc(request.user, doc, published=published, summary="imported from a map file")
         return Response(MapDetailSerializer(map).data, status=status.HTTP_201_CREATED)
 
@@ -219,8 +206,6 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["get"])
     def findings(self, request, pk=None):
-        from jobs import dispatch
-
         try:
             found = findings.map_findings(self.get_object(), request.user)
         except findings.Checking as exc:
@@ -305,7 +290,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         serializer = BackgroundUploadSerializer(data=request_data(request))
         serializer.is_valid(raise_exception=True)
         scan = serializer.validated_data
-        new, entry = scans.attach(map, scan["image"], scan["extension"], scan["size"], request.user,
+        new, entry = attach_scan(map, scan["image"], scan["extension"], scan["size"], request.user,
                                   scan["revision"])
         return Response({**edit_result(new), "background": entry, "size": list(scan["size"])})
 
@@ -341,20 +326,3 @@ class RulesetViewSet(viewsets.ViewSet):
         except KeyError:
             raise Http404(f"no ruleset {pk!r}") from None
         return Response(ruleset_payload(ruleset))
-
-
-# -- tokens and the API's own documentation -------------------------------------------------------------------------
-
-@method_decorator(csp_update({"style-src": ["'unsafe-inline'"]}), name="dispatch")
-class ApiDocsView(SpectacularSwaggerSplitView):
-    """Swagger UI from files served by this application, so the page works without the internet. The split view
-    serves its start-up script as a file of its own, so the page needs no inline script; Swagger UI styles its
-    elements inline, which this view alone allows."""
-
-    @staticmethod
-    def _swagger_ui_resource(filename):
-        return reverse("api-docs-asset", kwargs={"path": filename})
-
-    @staticmethod
-    def _swagger_ui_favicon():
-        return reverse("api-docs-asset", kwargs={"path": "favicon-32x32.png"})

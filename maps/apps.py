@@ -1,4 +1,10 @@
 from django.apps import AppConfig
+from django.db.models import F, Sum
+from django.db.models.signals import post_delete
+
+from engine import rulesets
+from jobs import kinds
+from maps import quotas
 
 
 class MapsConfig(AppConfig):
@@ -7,38 +13,27 @@ class MapsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from django.db.models.signals import post_delete
-
-        from engine import rulesets
-        from maps import quotas, scans
-        from maps.models import Map, background_changed, custom_rulesets
+        # These load models: only once the app registry is ready.
+        from jobs import subjects
+        from maps import jobs, scans
+        from maps.custom_rulesets import custom_rulesets
+        from maps.models import Map
 
         # The one way custom rulesets are found, by every entry point: the catalogue asks on each lookup.
         rulesets.set_loader(custom_rulesets)
         # A deleted map's board scans go with it (the handler lives with the scans; the models don't import them).
         post_delete.connect(scans.forget_deleted, sender=Map, dispatch_uid="maps.scans.forget_deleted")
-        # A replaced or removed scan's file goes once the revision that dropped it is committed.
-        background_changed.connect(scans.replaced, sender=Map, dispatch_uid="maps.scans.replaced")
         # A map's revisions and its scan count towards its owner's storage quota.
         quotas.register("maps", map_bytes)
-        register_jobs()
+        # The jobs about a map, and who may read them: the job layer knows maps only from here.
+        subjects.register(subjects.Subject("map", Map, readable=Map.objects.visible_to, label="map"))
+        for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
+            kinds.register(kind)
 
 
 def map_bytes(user_id):
-    from django.db.models import F, Sum
-
-    from maps.models import Map
+    """What a user's maps take: their revisions and their board scans."""
+    from maps.models import Map  # a model: only once the app registry is ready
 
     total = Map.objects.filter(owner_id=user_id).aggregate(n=Sum(F("stored_bytes") + F("scan_bytes")))["n"]
     return total or 0
-
-
-def register_jobs():
-    """The jobs about a map, and who may read them: the job layer knows maps only from here."""
-    from jobs import kinds, subjects
-    from maps import jobs
-    from maps.models import Map
-
-    subjects.register(subjects.Subject("map", Map, readable=Map.objects.visible_to, label="map"))
-    for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
-        kinds.register(kind)

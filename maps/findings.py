@@ -36,6 +36,8 @@ from documents.serializers import Problems, problem
 from engine import mapfile, rulesets
 from engine import render as map_render
 from engine.checks import findings as file_findings
+from jobs import dispatch
+from jobs.models import Job
 
 # Change when the checks change what they find: findings kept under another version are checked again.
 CHECKS_VERSION = 1
@@ -219,9 +221,6 @@ def map_findings(map, user=None):
     if map.hex_grid().size <= settings.HEXSIDE_FINDINGS_WAIT_HEXES:
         doc = map.mapdoc()
         return store(key, check(doc), doc)
-    from jobs import dispatch
-    from jobs.models import Job
-
     failed = (Job.objects.filter(kind=KIND, request_key=dispatch.request_key(KIND, {"checks": key}),
                                  subject_type="map", subject_id=map.pk, content_hash=map.content_hash,
                                  status=Job.Status.FAILED,
@@ -263,8 +262,6 @@ def highlights(grid, findings):
 def map_page_context(map, user=None):
     """What the map page shows of the findings: counts by kind, the first FIRST_SHOWN listed and outlined on the
     image, and whether more are to be paged through the API; or that the checks are running."""
-    from jobs import dispatch
-
     try:
         found = map_findings(map, user)
     except Checking as exc:

@@ -10,7 +10,7 @@ from engine import importers, mapfile, rulesets
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps import scans
 from maps.api import doc_from_request
-from maps.models import check_name
+from maps.state import check_name
 
 ORIENTATION_NAMES = {"flat": "flat-topped (columns)", "pointy": "pointy-topped (rows)"}
 LABEL_EXAMPLES = {"letter-number": "letter-number (C4, BB10)", "xxyy": "xxyy (0304)", "xx.yy": "xx.yy (03.04)"}

@@ -24,6 +24,7 @@ from pathlib import Path
 from django.conf import settings
 
 from engine import rulesets
+from engine.render import thumbnail_of
 
 KIND = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
@@ -92,8 +93,6 @@ def cached(kind, map, make):
 
 
 def _draw_thumbnail(map):
-    from engine.render import thumbnail_of
-
     return thumbnail_of(map.mapdoc(), rulesets.get(map.ruleset))
 
 

@@ -22,7 +22,6 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from engine import mapfile
 from maps import quotas
-from maps.models import Map, apply_edits, image_of
 
 FORMATS = {"PNG": "png", "JPEG": "jpg"}
 CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg"}
@@ -34,6 +33,11 @@ class ScanError(ValueError):
 
 def folder(map_id):
     return Path(settings.MEDIA_ROOT) / "maps" / str(map_id) / "scans"
+
+
+def image_of(doc):
+    """The scan a MapDoc's background entry names, or None."""
+    return (doc.background or {}).get("image")
 
 
 def path_of(map_id, name):
@@ -266,16 +270,15 @@ def first_alignment(grid, size):
             "rotation": 0.0, "opacity": 0.5}
 
 
-def copy(from_map_id, to_map_id):
-    """Give a copy of a map (a duplicate) its own copy of the scan its background entry names, counted on it."""
-    name = image_of(Map.objects.get(pk=to_map_id).mapdoc())
+def copy(from_map_id, to_map_id, name):
+    """Copy the scan ``name`` of one map to another's folder (a duplicate): its size, None when there is none."""
     source = path_of(from_map_id, name)
     if source is None:
-        return
+        return None
     target = folder(to_map_id)
     target.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, target / name)
-    Map.objects.filter(pk=to_map_id).update(scan_bytes=source.stat().st_size)
+    return source.stat().st_size
 
 
 def discard(map_id, name):
@@ -297,27 +300,18 @@ def forget_deleted(sender, instance, **kwargs):
     transaction.on_commit(lambda: forget(pk))
 
 
-def replaced(sender, map, old, new, **kwargs):
-    """A revision names another scan (maps.models.background_changed): the old file goes once the revision is
-    committed (never if it is rolled back); the answer is the new scan's size, counted on the map."""
+def replaced(map_id, old, new):
+    """A revision names another scan (maps.writes): the old file goes once the revision is committed (never if it
+    is rolled back); the answer is the new scan's size, counted on the map."""
     if old is not None and old != new:
-        pk = map.pk
-        transaction.on_commit(lambda: discard(pk, old))
-    path = path_of(map.pk, new)
+        transaction.on_commit(lambda: discard(map_id, old))
+    path = path_of(map_id, new)
     return path.stat().st_size if path is not None else 0
 
 
-def attach(map, data, extension, size, author, revision=None):
-    """Store a checked scan beside the map and name it in the map's background entry, fitted to the whole grid:
-    (the new MapRevision, the entry). Refused (QuotaExceeded) before anything is stored when the scan would take
-    the owner past their storage quota (the scan it replaces counted as freed). Raises StaleRevision when
-    ``revision`` is not the current one; then the file stored for it goes again."""
-    quotas.check(map.owner_id, len(data), "this scan", path="image", freed=map.scan_bytes)
-    name = store(map.pk, data, extension)
-    entry = {"image": name, **first_alignment(map.hex_grid(), size)}
-    try:
-        return apply_edits(map.pk, author, revision, [{"op": "set_background", "background": entry}]), entry
-    except Exception:
-        if image_of(Map.objects.get(pk=map.pk).mapdoc()) != name:
-            discard(map.pk, name)
-        raise
+def stage(owner_id, map_id, grid, data, extension, size, freed=0):
+    """Store a checked scan beside a map, once the owner's quota allows it (QuotaExceeded otherwise, nothing
+    stored; ``freed``: the bytes of the scan it replaces): (its name, a background entry fitted to the grid)."""
+    quotas.check(owner_id, len(data), "this scan", path="image", freed=freed)
+    name = store(map_id, data, extension)
+    return name, {"image": name, **first_alignment(grid, size)}

@@ -24,7 +24,8 @@ from documents.serializers import EditRequestSerializer as DocumentEditRequestSe
 from engine import edits, mapfile
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps import scans
-from maps.models import NAME_LENGTH, Map, MapRevision, check_name
+from maps.models import NAME_LENGTH, Map, MapRevision
+from maps.state import check_name
 
 HEX = {"oneOf": [{"type": "string", "description": "A hex label", "example": "C4"},
                  {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,

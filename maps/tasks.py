@@ -19,12 +19,15 @@ import numpy as np
 from celery import shared_task
 from django.conf import settings
 
-from engine import mapfile, rulesets
+from engine import mapfile, render, rulesets
+from engine.exports import mapfiles
 from engine.hexgrid import Grid
 from engine.los import engine
+from engine.scenarios import cards
 from jobs import runner
-from jobs.models import JobPart
+from jobs.models import Job, JobPart
 from jobs.runner import JobError, JobTask, Outcome
+from maps import findings, images
 from maps.models import Map
 
 # A worker process keeps a few compiled maps, and never more than this many hexes of them in all: a large map
@@ -187,9 +190,6 @@ def draw_map_image(job):
     """The map page's PNG for the job's content, drawn here (never in a web process) at most render.PAGE_PX
     pixels on its longer side (render.render_page: a huge map is a mosaic of its cells, never compiled), and kept
     by content hash (maps.images); a picture already kept is not drawn again."""
-    from engine import render
-    from maps import images
-
     if job.subject_type != "map":
         raise JobError("this job is not about a map")
     ruleset = Map.objects.filter(pk=job.subject_id).values_list("ruleset", flat=True).first()
@@ -205,8 +205,6 @@ def draw_map_image(job):
 def check_map_findings(job):
     """A map's findings for the job's content, checked here (never in a web process, for a large map) and kept
     under the key the job was asked with (maps.findings); findings already kept are not checked again."""
-    from maps import findings
-
     key = job.parameters["checks"]
     found = findings.stored(key) or findings.check_and_store(key, document_for(job))
     return {"count": len(found), "severity": found.summary["severity"]}
@@ -216,9 +214,6 @@ def drop_earlier_pictures(job, ruleset):
     """The page pictures this map's earlier drawings kept, for contents no map holds now, are removed: a map
     edited and viewed again and again keeps one picture, not one per edit. (Their jobs stay; were such a content
     asked for again, map.png would draw it again.)"""
-    from jobs.models import Job
-    from maps import images
-
     earlier = set(Job.objects.filter(kind="map-image", subject_type="map", subject_id=job.subject_id,
                                      status=Job.Status.SUCCEEDED).exclude(content_hash=job.content_hash)
                   .order_by("-finished")[:20].values_list("content_hash", flat=True))
@@ -231,11 +226,6 @@ def export_map(job):
     """A map's export, from the map content the job was asked about: the print PNG at the job's dpi and hex size,
     or another format of engine.exports.mapfiles (a vector print, a Tiled map, a VASSAL module). The same request
     on the same content is the same job (dispatch's request key and content hash), so it is made once."""
-    from engine import render
-    from engine.exports import mapfiles
-    from engine.scenarios import cards
-    from maps import images
-
     parameters = job.parameters
     map = Map.objects.filter(pk=job.subject_id).first() if job.subject_type == "map" else None
     if map is None:

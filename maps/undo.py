@@ -10,7 +10,7 @@ FIXED = ("format", "version", "ruleset", "grid", "defaults", "extensions")
 
 
 def inverse_states(before, after, changes=None):
-    """``inverse`` on two MapStates (maps.models), writing out only the hexes and hexsides that differ: those the
+    """``inverse`` on two MapStates (maps.state), writing out only the hexes and hexsides that differ: those the
     revision's delta names (``changes``), or, for a snapshot, those found by a pass over the map's dict."""
     if any(before.head.get(key) != after.head.get(key) for key in FIXED):
         return None

@@ -1,18 +1,10 @@
-"""Every route of maps: the pages, the API under api/ (with the map's jobs), its schema and its documentation page."""
+"""Every route of maps: the pages and the API under api/ (with the map's jobs). The API's token, schema and
+documentation page are the project's (hexside/urls.py)."""
 
-from pathlib import Path
-
-import drf_spectacular_sidecar
-from django.urls import include, path, re_path
-from django.views.static import serve
-from drf_spectacular.views import SpectacularAPIView
+from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from hexside import accounts
 from maps import api, jobs, views
-
-# Swagger UI's files, from the pinned drf-spectacular-sidecar package: the docs page needs no internet.
-SWAGGER_UI_DIR = Path(drf_spectacular_sidecar.__file__).parent / "static/drf_spectacular_sidecar/swagger-ui-dist"
 
 router = DefaultRouter()
 router.register("maps", api.MapViewSet, basename="map")
@@ -34,9 +26,5 @@ urlpatterns = [
     path("api/maps/<int:pk>/viewshed/", jobs.ViewshedJobView.as_view(), name="map-viewshed-job"),
     path("api/maps/<int:pk>/analysis/", jobs.AnalysisJobView.as_view(), name="map-analysis-job"),
     path("api/maps/<int:pk>/print/", jobs.MapExportJobView.as_view(), name="map-export-job"),
-    path("api/token/", accounts.TokenView.as_view(), name="api-token"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", api.ApiDocsView.as_view(url_name="schema"), name="api-docs"),
-    re_path(r"^api/docs/assets/(?P<path>[\w.-]+)$", serve, {"document_root": SWAGGER_UI_DIR}, name="api-docs-asset"),
     path("api/", include(router.urls)),
 ]

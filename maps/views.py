@@ -19,13 +19,13 @@ from django.views.decorators.http import etag, require_POST
 from PIL import Image, ImageDraw
 
 from engine import edits
-from hexside import throttles
+from hexside.web import throttles
 from jobs import dispatch, limits
 from jobs.models import Job
 from maps import dependents, images, importing, quotas, scans
 from maps.findings import map_page_context
 from maps.forms import ImportForm, NewMapForm
-from maps.models import Map
+from maps.models import Map, attach_scan, copy_scan
 from maps.serializers import MapUpdateSerializer
 from maps.tasks import MAP_IMAGE
 
@@ -58,7 +58,7 @@ def _storage(user):
 
 
 def _import_wait(request):
-    """The API's import throttles (hexside.throttles.IMPORTS) asked for a form's post, so that the site's forms
+    """The API's import throttles (hexside.web.throttles.IMPORTS) asked for a form's post, so that the site's forms
     count against the same limit as POST /api/maps/ and /api/maps/import/: the seconds to wait, or None."""
     wait = throttles.check(request, throttles.IMPORTS)
     return math.ceil(wait) if wait is not None else None
@@ -89,7 +89,7 @@ def map_new(request):
                 map = Map.objects.create_from_doc(request.user, data["doc"], published=data["published"],
                                                   extra_bytes=len(scan[0]) if scan else 0)
                 if scan:
-                    scans.attach(map, *scan, request.user)
+                    attach_scan(map, *scan, request.user)
         except quotas.QuotaExceeded as exc:
             form.add_error("scan" if scan else None, exc.message)
         else:
@@ -151,7 +151,7 @@ def map_duplicate(request, pk):
     except quotas.QuotaExceeded as exc:
         return render(request, "maps/refused.html", {"map": original, "refused": f"Not duplicated: {exc.message}."},
                       status=400)
-    scans.copy(original.pk, copy.pk)
+    copy_scan(original.pk, copy.pk)
     messages.success(request, f"Duplicated {original.name} as {copy.name}.")
     return redirect("map-page", copy.pk)
 

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from engine import mapfile, rulesets
-from maps.models import custom_rulesets
+from maps.custom_rulesets import custom_rulesets
 
 MAP_DOCUMENT = {
     "format": "hexside-map",
@@ -41,7 +41,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def custom_rulesets_need_a_database(request):
-    """engine.rulesets.get() reads custom rulesets from the database on lookup (maps.models.custom_rulesets); a
+    """engine.rulesets.get() reads custom rulesets from the database on lookup (maps.custom_rulesets); a
     test without database access sees the built-ins and what it registers by hand."""
     if request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames):
         yield
@@ -53,7 +53,7 @@ def custom_rulesets_need_a_database(request):
 
 @pytest.fixture(autouse=True)
 def fresh_throttles():
-    """Each test starts with no requests counted against the rate limits (hexside/throttles.py)."""
+    """Each test starts with no requests counted against the rate limits (hexside/web/throttles.py)."""
     from django.core.cache import cache
 
     cache.clear()

@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.response import Response
 
 from engine import importers, mapfile
-from engine.checks.batch import LISTED_FINDINGS, check_upload
+from engine.importers.batch import LISTED_FINDINGS, check_upload
 from hexside.errors import MAX_LISTED, bounded
 from hexside.renderers import JSONRenderer
 

@@ -1,4 +1,8 @@
 from django.apps import AppConfig
+from django.db.models import Sum
+
+from jobs import kinds
+from maps import importing, quotas
 
 
 class ValidationsConfig(AppConfig):
@@ -7,10 +11,9 @@ class ValidationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from django.db.models import Sum
-
-        from jobs import kinds
-        from maps import quotas
+        # These load models: only once the app registry is ready.
+        from validations.batches import KIND, batch_cost, batch_cost_of_file, start_import
+        from validations.mapsteps import KIND as STEP
         from validations.models import BatchFile, BatchValidation
 
         # A batch's upload and the maps converted from its files count towards its owner's storage quota
@@ -21,9 +24,6 @@ class ValidationsConfig(AppConfig):
             return uploads + (converted or 0)
 
         quotas.register("validations", stored)
-        from maps import importing
-        from validations.batches import KIND, batch_cost, batch_cost_of_file, start_import
-
         # A community map uploaded on the Import page is converted by a batch validation of its files.
         importing.set_background_import(start_import)
 
@@ -32,7 +32,5 @@ class ValidationsConfig(AppConfig):
                                   part_task="validations.batch_validation_part", label="batch validation",
                                   cost=batch_cost))
         # The mapping step's preview and confirmation: a person waits for it (docs/importing.md).
-        from validations.mapsteps import KIND as STEP
-
         kinds.register(kinds.Kind(STEP, "validations.mapping_step", label="mapping step", interactive=True,
                                   cost=batch_cost_of_file))

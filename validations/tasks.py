@@ -10,8 +10,8 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 from engine import importers
-from engine.checks.batch import check_upload
 from engine.importers import preview as previews
+from engine.importers.batch import check_upload
 from jobs import runner
 from jobs.runner import JobError, JobTask
 from maps import importing, scans

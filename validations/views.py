@@ -11,7 +11,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from engine import mapfile, rulesets
-from hexside import throttles
+from hexside.web import throttles
 from jobs import dispatch, limits
 from jobs.models import Job
 from validations import mapsteps

@@ -8,6 +8,9 @@ engine/render/vector.py) and the VASSAL module (the vassal module of this packag
 
 from dataclasses import dataclass
 
+from engine.exports import tiled, vassal, vassal_grid
+from engine.los.engine import compile_map
+from engine.render import vector
 from engine.render.printing import HEX_MM_RANGE, printed_size, too_large
 from engine.render.styles import SQRT3
 
@@ -64,12 +67,9 @@ def check(grid, format, hex_mm):
 def check_board(grid, hex_mm):
     """A VASSAL module's board is the print at VASSAL's dpi: past the print's pixel bound it is refused here,
     naming the largest hex size that fits, not in the worker."""
-    from engine.exports import vassal_grid
-    from engine.exports.vassal import DEFAULT_DPI
-
     def problem(mm):
         try:
-            board = vassal_grid.board(grid, mm, DEFAULT_DPI)
+            board = vassal_grid.board(grid, mm, vassal.DEFAULT_DPI)
         except ValueError as exc:
             raise Refused("hex_mm", str(exc)) from None
         return too_large(*printed_size(grid, board.dpi, mm))
@@ -94,15 +94,8 @@ def export(doc, format, hex_mm=19.0):
     """The map ``doc`` (a MapDoc) in ``format``, as bytes; Refused when check() refuses it."""
     check(doc.grid, format, hex_mm)
     if format == "tiled":
-        from engine.exports import tiled
-
         return tiled.archive(doc)
     if format == "vassal":
-        from engine.exports import vassal  # the VASSAL module's exporter (engine/exports/vassal.py)
-
         return vassal.map_module(doc, hex_mm=hex_mm)
-    from engine.los.engine import compile_map
-    from engine.render import vector
-
     cmap = compile_map(doc)
     return vector.svg(cmap, hex_mm) if format == "svg" else vector.pdf(cmap, hex_mm)

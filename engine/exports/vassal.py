@@ -16,13 +16,15 @@ import io
 import time
 import xml.etree.ElementTree as ET
 import zipfile
+from dataclasses import replace
 
 from engine.exports import vassal_grid
 from engine.exports.counters import counter_png
-from engine.exports.vassal_sheets import sheet_html
+from engine.exports.vassal_sheets import rows_png, sheet_html, side_rows
 from engine.exports.vassal_zones import zone_path
 from engine.los.engine import compile_map
 from engine.render.printing import render_print
+from engine.scenarios import cards, visibility, writing
 
 VASSAL_VERSION = vassal_grid.VASSAL_VERSION
 DEFAULT_HEX_MM = 19.0
@@ -225,10 +227,6 @@ def map_module(map_doc, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_DPI):
 
 def scenario_module(scenario_doc, side=None, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_DPI):
     """A module of a scenario as the public sees it, or as the holder of ``side`` (a side id) does. Bytes."""
-    from dataclasses import replace
-
-    from engine.scenarios import cards, visibility, writing
-
     data = scenario_doc.data
     if side is not None and scenario_doc.side(side) is None:
         known = ", ".join(f"{s['id']} ({s['name']})" for s in data["sides"]) or "none"
@@ -284,8 +282,6 @@ def scenario_module(scenario_doc, side=None, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_
 def sheet_title(doc, sheet):
     """The sheet's name as the card names it (cards.sheet_choices: "Public card", "German: side sheet (secret)";
     on TOCS "Public sheet", "German: secret brief")."""
-    from engine.scenarios import cards
-
     return dict(cards.sheet_choices(doc.data)).get(sheet, sheet)
 
 
@@ -309,8 +305,6 @@ def vassal_point(b, col, row):
 def add_side_window(root, files, doc, side, pieces):
     """The side's at-start window: a row per turn of arrival (its reinforcements), and a row for the units that
     set up anywhere in the side's zone or on another of the scenario's maps."""
-    from engine.exports.vassal_sheets import rows_png, side_rows
-
     rows = side_rows(doc, side)
     if not rows:
         return

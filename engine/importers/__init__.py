@@ -205,7 +205,7 @@ def expand(name, data, limits=None):
 
 def _boards(name, data, files, limits):
     """A VASSAL module or buildFile as one upload per hex board (``NAME#Board``), so that each is one map."""
-    from engine.importers import vassal
+    from engine.importers import vassal  # noqa: PLC0415 - loaded with its first file, as importlib loads the others
 
     context = common.Context(name=name, files=files, limits=limits, source="vassal")
     try:

@@ -9,9 +9,10 @@ the map is opened), so a 100 x 100 source is converted and drawn in well under t
 
 import io
 
-from engine import rulesets
+from engine import render, rulesets
 from engine.checks import findings as file_findings
 from engine.importers import convert_upload, mappings
+from engine.los.engine import compile_map
 
 PREVIEW_PX = 480  # the longer side of the picture
 LEFT_OPEN = (230, 120, 0, 150)  # laid over the hexes a flagged code left open
@@ -20,9 +21,6 @@ LEFT_OPEN = (230, 120, 0, 150)  # laid over the hexes a flagged code left open
 def picture(doc, catalogue, size, left_open):
     """The thumbnail, with the hexes left open and flagged shaded when it is drawn hex by hex (a large map is a
     mosaic of its cells, one pixel a hex; the findings name those hexes)."""
-    from engine import render
-    from engine.los.engine import compile_map
-
     min_x, min_y, max_x, max_y = doc.grid.extent()
     scale = size / max(max_x - min_x, max_y - min_y)
     if doc.grid.size > render.MOSAIC_ABOVE or scale < 2:

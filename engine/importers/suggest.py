@@ -17,7 +17,7 @@ import re
 from fnmatch import fnmatchcase
 
 from engine import rulesets
-from engine.importers import common, mappings
+from engine.importers import ImportLimits, common, convert_upload, mappings
 
 WORDS = json.loads((mappings.FOLDER / "words.json").read_text(encoding="utf-8"))
 NOISE = {"tile", "tiles", "tileset", "hex", "hexes", "hexagon", "terrain", "type", "png", "gif", "jpg", "img",
@@ -195,8 +195,6 @@ def proposal_for(result, name="upload", ruleset=None, limits=None):
 
 def suggest(upload, ruleset=None, limits=None):
     """(proposal or None, findings): the upload converted once with the default mapping, then proposed."""
-    from engine.importers import ImportLimits, convert_upload
-
     limits = limits or ImportLimits()
     result = convert_upload(upload, ruleset=ruleset, limits=limits)
     return proposal_for(result, upload.name, ruleset, limits), result.findings

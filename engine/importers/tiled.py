@@ -22,14 +22,16 @@ axis is kept in ``extensions.tiled`` and a map whose hexes are far from regular 
 
 import base64
 import binascii
+import io
 import math
 import posixpath
 import sys
 import zlib
 from array import array
 
-from engine.hexgrid import MAX_SIZE
-from engine.importers.common import MapBuilder, integer, number, parse_json, parse_xml
+from engine import rulesets
+from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE
+from engine.importers.common import MapBuilder, counted, integer, number, parse_json, parse_xml
 
 FLAGS = 0xF0000000  # flip horizontal, flip vertical, diagonal / rotate 60, rotate 120 (hex maps)
 MAX_DEPTH = 32  # nested groups and class properties
@@ -574,9 +576,6 @@ def layer_grids(reader, context):
 def map_properties(reader, context):
     """The grid's labels and hex size and the map's name from the map's own properties (as engine/exports/tiled.py
     writes them), and its ruleset when the import names none; a value that is not one is left with a warning."""
-    from engine import rulesets
-    from engine.hexgrid import LABEL_SCHEMES
-
     props = reader.properties
     grid, name = {"labels": "xxyy"}, None
     if props.get("labels") in LABEL_SCHEMES:
@@ -699,8 +698,6 @@ def build(reader, context):
                 (missing if kind == "missing" else orphans).setdefault(what, []).append(builder.label(col, row))
             builder.place(col, row, codes, elevation=level, storeys=storeys)
     grids.clear()
-    from engine.importers.common import counted
-
     for source, labels in missing.items():
         context.error("$", f"the tileset {source!r} is not in the upload (or cannot be read), so the tiles of "
                            f"{counted(labels)} have no terrain; upload it beside the map", labels[0],
@@ -743,10 +740,7 @@ def _int(value):
 def tile_pictures(seen, context):
     """{code: a small PNG data URI of its tile}, cut from its tileset's image, for the mapping step to show. A
     picture is a help, never a finding: a tile whose image cannot be read has none."""
-    import base64
-    import io
-
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 - Pillow, only when tiles are cut for the mapping step
 
     images, out = {}, {}
     for code, (tileset, local) in seen.items():

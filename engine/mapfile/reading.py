@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from shapely.geometry import Polygon
 
 from engine import jsonsafe
+from engine import rulesets as registry
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS, Grid
 from engine.mapfile.document import (
     ART_TOLERANCE,
@@ -147,8 +148,6 @@ class _Reader(Reader):
         super().__init__()
         self.data = data
         if rulesets is None:
-            from engine import rulesets as registry
-
             rulesets = registry.get
         self.lookup = rulesets
         self.grid = None

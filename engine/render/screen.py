@@ -6,6 +6,7 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
+from engine.los.engine import compile_map
 from engine.mapfile import Cell
 from engine.render.canvas import MARGIN, Canvas
 from engine.render.map import draw_map
@@ -93,8 +94,6 @@ def thumbnail_of(doc, catalogue, size=THUMB_PX):
     """A MapDoc's thumbnail at a bounded cost: drawn hex by hex when small, a mosaic of its cells when large
     (a large map is never compiled for its thumbnail)."""
     if doc.grid.size <= MOSAIC_ABOVE:
-        from engine.los.engine import compile_map
-
         return render_thumbnail(compile_map(doc, catalogue=catalogue), size)
     cells, _ = doc.resolved()
     return mosaic(doc.grid, catalogue, cells, doc.default_cell(), size)

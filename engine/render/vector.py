@@ -22,7 +22,7 @@ from engine.render import legend as legend_band
 from engine.render import roads
 from engine.render.canvas import Canvas, hex_index, is_drawn
 from engine.render.patterns import hex_points, lighter, pattern_shapes
-from engine.render.printing import HEX_MM_RANGE, PRINT_MARGIN_MM
+from engine.render.printing import HEX_MM_RANGE, PRINT_MARGIN_MM, play_area
 from engine.render.scenario import PERIMETER_INK
 from engine.render.styles import (
     CONTOUR,
@@ -89,8 +89,6 @@ def check_hex_mm(hex_mm):
 def scene(cmap, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None, scenario=None):
     """The map as shapes in millimetres: hexes ``hex_mm`` across the flats, a PRINT_MARGIN_MM margin, the
     legend and scale bar under it, and what a ScenarioLayer shows (the card's map), as render_print draws them."""
-    from engine.render.printing import play_area
-
     check_hex_mm(hex_mm)
     area = play_area(cmap, crop) if crop is not None else None
     canvas = Canvas(cmap, hex_mm / SQRT3, PRINT_MARGIN_MM, area)
@@ -576,8 +574,8 @@ def pdf(cmap, hex_mm=19.0, **options):
 def pdf_fonts():
     """(regular, bold) font names: DejaVu Sans embedded when the system has it (as the PNG draws), else
     Helvetica."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfbase import pdfmetrics  # noqa: PLC0415 - reportlab, only when a PDF is written
+    from reportlab.pdfbase.ttfonts import TTFont  # noqa: PLC0415 - reportlab, only when a PDF is written
 
     try:
         pdfmetrics.registerFont(TTFont("DejaVuSans", str(FONT_DIR / "DejaVuSans.ttf")))
@@ -588,7 +586,7 @@ def pdf_fonts():
 
 
 def write_pdf(scene):
-    from reportlab.pdfgen.canvas import Canvas as PdfCanvas
+    from reportlab.pdfgen.canvas import Canvas as PdfCanvas  # noqa: PLC0415 - reportlab, only when a PDF is written
 
     regular, bold = pdf_fonts()
     out = io.BytesIO()

@@ -13,6 +13,7 @@ playable by its game's rules (stacking, zones, terrain, deck size...) is engine.
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
@@ -415,8 +416,6 @@ def folder_maps(folder, rulesets=None):
     """A map lookup for parse(): the map files in a folder, found by their name (or by file name without .json).
 
     This is how a scenario file names a sample map without a database (validate_scenario, the samples)."""
-    from pathlib import Path
-
     cache = {}
 
     def lookup(entry):

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from engine import importers
-from engine.checks.batch import check_upload
+from engine.importers.batch import check_upload
 from maps import importing
 from tests.browser.painting import ARTIFACTS, blank_map, open_editor, point, sign_in
 from tests.browser.test_scenario_editor import new_scenario

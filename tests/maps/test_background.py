@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from engine import edits, mapfile
-from maps.models import Map
+from maps.models import Map, copy_scan
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +124,7 @@ def test_scans_are_copied_for_a_duplicate_and_go_with_a_deleted_map(user_client,
     answer = user_client.post(f"/api/maps/{map.pk}/background/", {"image": SimpleUploadedFile("b.png", png())})
     name = answer.json()["background"]["image"]
     copy = Map.objects.create_from_doc(user, mapfile.parse(Map.objects.get(pk=map.pk).document))
-    scans.copy(map.pk, copy.pk)
+    copy_scan(map.pk, copy.pk)
     assert scans.path_of(copy.pk, name).read_bytes() == png()
     with django_capture_on_commit_callbacks(execute=True):
         assert user_client.delete(f"/api/maps/{map.pk}/").status_code == 204

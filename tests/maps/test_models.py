@@ -12,20 +12,20 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import override_settings
 
+from documents.models import unpack
 from engine import edits, mapfile, rulesets
 from jobs import runner
 from jobs.models import Job
+from maps.custom_rulesets import forget_custom_rulesets
 from maps.models import (
     CustomRuleset,
     Map,
     MapRevision,
     StaleRevision,
     apply_edits,
-    forget_custom_rulesets,
     restore_revision,
-    unpack,
-    written,
 )
+from maps.state import written
 from maps.tasks import draw_map_image
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from PIL import Image
 
 from engine import mapfile, render, rulesets
 from maps import images, scans
-from maps.models import Map, apply_edits
+from maps.models import Map, apply_edits, attach_scan
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +73,7 @@ def test_a_new_map_with_a_scan_names_it_in_its_background(site, media):
 
 def test_duplicate_carries_the_scan_and_delete_is_the_owners_alone(site, rival_site, owned, user):
     data, extension, size = png_bytes(), "png", (300, 200)
-    scans.attach(owned, data, extension, size, user)
+    attach_scan(owned, data, extension, size, user)
     owned.refresh_from_db()
     owned.published = True
     owned.save()

@@ -11,7 +11,8 @@ from PIL import Image
 
 from engine import mapfile
 from maps import quotas, scans
-from maps.models import Map, MapRevision, apply_edits, revision_bytes
+from maps.models import Map, MapRevision, apply_edits, attach_scan
+from maps.writes import revision_bytes
 from validations.models import BatchValidation
 
 pytestmark = pytest.mark.django_db
@@ -201,12 +202,12 @@ def test_a_scan_is_kept_when_the_change_is_rolled_back(user, map_document, media
                                                       django_capture_on_commit_callbacks):
     map = Map.objects.create_from_doc(user, mapfile.parse(map_document))
     with django_capture_on_commit_callbacks(execute=True):
-        scans.attach(map, *scans.decode_scan(noise_png(seed=1), 10**6), user)
+        attach_scan(map, *scans.decode_scan(noise_png(seed=1), 10**6), user)
     kept = list(media.rglob("scan-*"))
     quota_of(settings, quotas.used(user.pk) + 10)
     map.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(quotas.QuotaExceeded):
-        scans.attach(map, *scans.decode_scan(noise_png((300, 300), seed=2), 10**6), user)
+        attach_scan(map, *scans.decode_scan(noise_png((300, 300), seed=2), 10**6), user)
     assert list(media.rglob("scan-*")) == kept  # the bigger one was never stored, the current one stays
 
 

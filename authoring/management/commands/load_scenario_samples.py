@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from authoring.models import Scenario, library_maps
+from documents import writing
 from engine.scenarios import scenariofile
 from maps.management.commands.load_samples import load_files, samples_user
 
@@ -40,7 +41,7 @@ class Command(BaseCommand):
                                                                    summary=f"loaded from {path.name}")
             changed = scenario.content_hash != scenariofile.content_hash(doc)
             if changed:
-                scenario.commit(doc, owner, f"updated from {path.name}")
+                writing.replace(scenario, doc, owner, f"updated from {path.name}")
             if not scenario.published:
                 scenario.published = True
                 scenario.save(update_fields=["published", "updated"])

@@ -11,8 +11,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from documents import writing
 from engine import mapfile
-from maps.models import Map, check_name
+from maps.models import Map
+from maps.state import check_name
 
 SAMPLES_USER = "samples"
 
@@ -45,7 +47,7 @@ class Command(BaseCommand):
                 return "created", map
             changed = map.content_hash != mapfile.content_hash(doc)
             if changed:
-                map.commit(doc, owner, f"updated from {path.name}")
+                writing.replace(map, doc, owner, f"updated from {path.name}")
             if not map.published:
                 map.published = True
                 map.save(update_fields=["published", "updated"])

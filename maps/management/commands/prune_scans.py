@@ -8,7 +8,7 @@ scan its current revision names. It reads every map, so it is a command, never a
 from django.core.management.base import BaseCommand
 
 from maps import scans
-from maps.models import Map, image_of
+from maps.models import Map
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
             folder = scans.folder(map.pk)
             if not folder.is_dir():
                 continue
-            named = image_of(map.mapdoc())
+            named = scans.image_of(map.mapdoc())
             for path in folder.iterdir():
                 if path.is_file() and path.name != named:
                     freed += path.stat().st_size

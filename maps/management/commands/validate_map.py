@@ -1,7 +1,7 @@
 from pathlib import Path
 
-from engine.checks.findings import validate_source
 from engine.importers import DiskFiles
+from engine.importers.checked import validate_source
 from engine.mapfile import Finding
 from maps.cli import MapCommand, read_mapping_file, report_findings
 from maps.importing import limits

@@ -6,7 +6,8 @@ The verdict a designer reads first: ``invalid`` (it could not be read or convert
 """
 
 from engine import mapfile
-from engine.checks import findings as file_findings
+from engine.checks import findings as findings_of
+from engine.importers import checked
 
 VERDICTS = ("ok", "warnings", "invalid")
 LISTED_FINDINGS = 100  # findings stored and reported per file; the rest are counted in a last one
@@ -30,7 +31,7 @@ def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0, ruleset=None
     """
     proposal, files = None, {}
     try:
-        doc, findings, source_format, proposal, files = file_findings.validate_proposed(
+        doc, findings, source_format, proposal, files = checked.validate_proposed(
             upload, ruleset=ruleset, mapping=mapping, limits=limits, los_pairs=los_pairs, los_seconds=los_seconds)
         proposal = mapping if mapping is not None else proposal
     except Exception as exc:  # noqa: BLE001 - one file that breaks an importer must not stop the batch
@@ -46,7 +47,7 @@ def check_upload(upload, limits=None, los_pairs=0, los_seconds=0.0, ruleset=None
         "errors": sum(f.severity == "error" for f in findings if f.code != "more-findings"),
         "warnings": sum(f.severity != "error" for f in findings if f.code != "more-findings"),
         "findings": [f.as_dict() for f in listed],
-        "groups": file_findings.grouped(findings),
+        "groups": findings_of.grouped(findings),
         "mapping": proposal,
         "files": files if doc is not None else {},
         "document": mapfile.to_dict(doc) if doc is not None else None,
