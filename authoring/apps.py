@@ -1,8 +1,9 @@
 from django.apps import AppConfig
+from django.db.models import Sum
 from django.db.models.signals import post_save
 
 from jobs import kinds
-from maps import dependents
+from maps import dependents, quotas
 
 
 class ScenariosConfig(AppConfig):
@@ -28,3 +29,12 @@ class ScenariosConfig(AppConfig):
             kinds.register(kind)
         post_save.connect(map_saved, sender=Map, dispatch_uid="scenarios-map-unpublished")
         dependents.register(map_dependents)
+        # A scenario's revisions (with the maps it embeds) count towards its owner's storage quota.
+        quotas.register("scenarios", scenario_bytes)
+
+
+def scenario_bytes(user_id):
+    """What a user's scenarios take: their revisions."""
+    from authoring.models import Scenario  # a model: only once the app registry is ready
+
+    return Scenario.objects.filter(owner_id=user_id).aggregate(n=Sum("stored_bytes"))["n"] or 0

@@ -49,6 +49,8 @@ class Scenario(Document):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scenarios")
     title = models.CharField(max_length=TITLE_LENGTH)
     ruleset = models.CharField(max_length=64)
+    stored_bytes = models.PositiveBigIntegerField(default=0, help_text="Bytes its revisions take (snapshots and "
+                                                                       "deltas), for its owner's storage quota.")
 
     objects = ScenarioQuerySet.as_manager()
     writes = ScenarioWrites()

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from documents import undo, writing
 from documents.serializers import EditRequestSerializer, RestoreRequestSerializer, edit_result
+from hexside.web import throttles
 
 
 def content_disposition(filename, fallback="download.json"):
@@ -44,6 +45,11 @@ class DocumentViewSetMixin:
 
     revision_serializer = None
     revision_detail_serializer = None
+
+    def get_throttles(self):
+        if self.action in ("edits", "restore"):  # each stores a revision, counted against the owner's quota
+            return [throttle() for throttle in throttles.EDITS]
+        return super().get_throttles()
 
     def edit(self, request):
         document = self.get_object()

@@ -233,6 +233,10 @@ HEXSIDE_THROTTLE_RATES = {
     "images-address": env.str("HEXSIDE_THROTTLE_IMAGES_ADDRESS", "240/minute"),
     "findings": env.str("HEXSIDE_THROTTLE_FINDINGS", "60/minute"),
     "findings-address": env.str("HEXSIDE_THROTTLE_FINDINGS_ADDRESS", "240/minute"),
+    # A revision stored per request: a painter's stroke or a scenario edit (a designer paints a stroke a second
+    # at the most; the hostile client of issue 27 sent 52 a second).
+    "edits": env.str("HEXSIDE_THROTTLE_EDITS", "240/minute"),
+    "edits-address": env.str("HEXSIDE_THROTTLE_EDITS_ADDRESS", "600/minute"),
 }
 
 # The throttles' counts must be shared by every web process: Redis when the broker is Redis, else a folder

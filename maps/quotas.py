@@ -1,7 +1,8 @@
 """What one designer may store: a quota (HEXSIDE_STORAGE_QUOTA_MB) over the bytes their maps' revisions, their
 board scans and their batch uploads take.
 
-Usage is the sum of sizes kept on rows (Map.stored_bytes, Map.scan_bytes, BatchValidation.size), never a walk of
+Usage is the sum of sizes kept on rows (Map.stored_bytes, Map.scan_bytes, Scenario.stored_bytes,
+BatchValidation.size), never a walk of
 the disk, so it is cheap enough to ask before every write. Each kind of stored thing is counted by the app that
 owns it, which registers a counter in its AppConfig.ready (maps/apps.py, validations/apps.py): this module imports
 no models, and maps imports no app above it.
@@ -62,5 +63,6 @@ def check(user_id, needs, what, path="$", freed=0, taken=None):
     taken = used(user_id) if taken is None else taken
     if taken - freed + needs > quota:
         raise QuotaExceeded(f"you use {amount(taken)} of your {amount(quota)} of storage; {what} needs "
-                            f"{amount(needs)}; delete a map, a board scan or a batch validation to free space",
+                            f"{amount(needs)}; delete a map, a scenario, a board scan or a batch validation to free "
+                            "space",
                             path=path)

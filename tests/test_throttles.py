@@ -104,3 +104,26 @@ def test_the_throttle_cache_is_shared_between_processes():
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, timeout=60,
                    env={**os.environ, "DJANGO_SETTINGS_MODULE": "hexside.settings"})
     assert cache.get("throttle:shared-check") == 42
+
+
+@override_settings(HEXSIDE_THROTTLE_RATES={**RATES, "edits": "3/minute", "edits-address": "100/minute"})
+def test_edits_are_throttled_per_user_and_a_refused_edit_stores_nothing(user_client, other_client, user_map,
+                                                                          other_user, make_map):
+    """Issue 27 point 5: each edit stores a revision; 52 a second was possible."""
+    url = f"/api/maps/{user_map.pk}/edits/"
+    for k in range(3):
+        revision = Map.objects.get(pk=user_map.pk).revision
+        ops = [{"op": "set_level", "hexes": ["B2"], "level": k % 2 + 1}]
+        assert user_client.post(url, {"revision": revision, "operations": ops}, format="json").status_code == 200
+    revision = Map.objects.get(pk=user_map.pk).revision
+    refused = user_client.post(url, {"revision": revision, "operations": [{"op": "set_level", "hexes": ["B3"],
+                                                                            "level": 1}]}, format="json")
+    assert_throttled(refused)
+    assert Map.objects.get(pk=user_map.pk).revision == revision
+    restore = user_client.post(f"/api/maps/{user_map.pk}/revisions/1/restore/", {"revision": revision},
+                               format="json")
+    assert_throttled(restore)
+    theirs = make_map(other_user)
+    ops = [{"op": "set_level", "hexes": ["B2"], "level": 1}]
+    assert other_client.post(f"/api/maps/{theirs.pk}/edits/", {"revision": 1, "operations": ops},
+                             format="json").status_code == 200  # another user is counted apart

@@ -1,5 +1,6 @@
 """Rate limits on what costs the most: starting jobs (every kind, batch validations and the map page's picture
-included), computing a map's findings, importing maps, and trying passwords.
+included), computing a map's findings, importing maps, writing revisions (edits and restores), and trying
+passwords.
 
 A view takes them by naming them, e.g. ``throttle_classes = JOBS`` on any API view that starts a job, or asks
 ``check(request, MAP_IMAGES)`` in a plain Django view. Each scope counts twice: per signed-in user (per address for
@@ -111,12 +112,23 @@ class FindingsAddressThrottle(AddressThrottle):
     scope = "findings-address"
 
 
+class EditsThrottle(ScopeThrottle):
+    """Writing a document: edits and restores of maps and scenarios (each one a revision stored)."""
+
+    scope = "edits"
+
+
+class EditsAddressThrottle(AddressThrottle):
+    scope = "edits-address"
+
+
 JOBS = [JobsThrottle, JobsAddressThrottle]
 IMPORTS = [ImportsThrottle, ImportsAddressThrottle]
 TOKEN = [TokenThrottle]
 VALIDATIONS = [ValidationsThrottle, ValidationsAddressThrottle]
 MAP_IMAGES = [MapImagesThrottle, MapImagesAddressThrottle]
 FINDINGS = [FindingsThrottle, FindingsAddressThrottle]
+EDITS = [EditsThrottle, EditsAddressThrottle]
 
 
 def check(request, classes):
