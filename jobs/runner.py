@@ -213,7 +213,7 @@ def report(job, progress, message=""):
 def finish(job, outcome):
     """Store the result of the attempt that is still current; False (and nothing stored) otherwise.
 
-    Stored only while the row still is the job the work ran for (its token, kind, request and content), marked
+    Stored only while the row still is the job the work ran for (its token, kind and content), marked
     with what it answers (``result_key``), which dispatch.find_same compares before reusing it."""
     stored = ""
     if outcome.file is not None:
@@ -223,8 +223,7 @@ def finish(job, outcome):
                                     content if isinstance(content, File) else ContentFile(content))
     try:
         done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts, token=job.token,
-                                  kind=job.kind, request_key=dispatch.request_key(job.kind, job.parameters),
-                                  content_hash=job.content_hash).update(
+                                  kind=job.kind, content_hash=job.content_hash).update(
             status=Job.Status.SUCCEEDED, result=outcome.result, result_key=dispatch.result_key_of(job),
             result_file=stored, result_in_file=outcome.in_file,
             progress=100, message="done", error="", finished=timezone.now(), heartbeat=None)
