@@ -78,8 +78,10 @@ lint-js:
 bench: setup
 	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
+# Starting over: the database and its broker folder go together (a message kept for a database that is gone would
+# name another job with the same id: docs/jobs.md, "What a deployment must not share"), with the jobs' files.
 clean:
-	rm -rf var/broker var/media var/hexside-test*
+	rm -rf var/hexside.sqlite3 var/hexside.sqlite3-wal var/hexside.sqlite3-shm var/broker var/media var/hexside-test*
 
 # The docs' screenshots, made on purpose (tests never write docs/): the browser tests that take them write
 # tests/browser/artifacts/, and this copies those the docs show into docs/images/.

@@ -22,8 +22,8 @@ class JobAdmin(admin.ModelAdmin):
     actions = ["cancel_jobs"]
     fields = ["kind", "status", "step", "progress", "message", "subject_type", "subject_id", "content_hash",
               "parameters_pretty", "result_pretty", "result_file", "error", "requested_by", "requested_from", "cost",
-              "created", "started",
-              "finished", "worker", "heartbeat", "attempts", "parts_total", "parts_done", "request_key"]
+              "created", "started", "finished", "worker", "heartbeat", "attempts", "parts_total", "parts_done",
+              "request_key", "result_key", "token"]
     readonly_fields = fields
 
     def has_add_permission(self, request):

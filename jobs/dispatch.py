@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from kombu.exceptions import KombuError
 
-from jobs import conf, kinds, limits, subjects
+from jobs import conf, kinds, limits, subjects, tickets
 from jobs.models import Job, JobPart
 
 logger = logging.getLogger(__name__)
@@ -34,12 +34,33 @@ def request_key(kind, parameters):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def result_key(kind, parameters, subject_type, subject_id, content_hash):
+    """What a stored result answers: the kind, the normalised parameters and the content of its subject. Written
+    with the result (runner.finish) and compared again before the result is reused (find_same)."""
+    text = json.dumps({"kind": kind, "parameters": parameters, "subject": [subject_type, subject_id],
+                       "content": content_hash}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def result_key_of(job):
+    """The result key a job's own row gives: the kind, parameters and content it says it is about."""
+    return result_key(job.kind, job.parameters, job.subject_type, job.subject_id, job.content_hash)
+
+
 def find_same(kind, parameters, subject=None, content_hash=None):
-    """A job that already answers this request on this content: succeeded first, else one still live."""
+    """A job that already answers this request on this content: succeeded first, else one still live.
+
+    A succeeded one is reused only when its stored result was written for this kind, question and content (its
+    ``result_key``) and its row still says so; any other is left alone, and the question is asked again."""
     subject_type, subject_id, content_hash = about(subject, content_hash)
     jobs = Job.objects.filter(kind=kind, request_key=request_key(kind, parameters), subject_type=subject_type,
                               subject_id=subject_id, content_hash=content_hash)
-    done = jobs.filter(status=Job.Status.SUCCEEDED).order_by("-finished", "-id").first()
+    key = result_key(kind, parameters, subject_type, subject_id, content_hash)
+    done = jobs.filter(status=Job.Status.SUCCEEDED, result_key=key).order_by("-finished", "-id").first()
+    if done is not None and result_key_of(done) != key:
+        logger.warning("job %s: its stored result is not reused, its row no longer says the question it answers",
+                       done.pk)
+        done = None
     return done or jobs.filter(status__in=Job.LIVE).order_by("-id").first()
 
 
@@ -160,16 +181,25 @@ def wait(job, seconds, poll=0.005):
 
 # -- the broker ------------------------------------------------------------------------------------------
 
+def message(job, part=None):
+    """The Celery signature of a job's message (of one of its parts): its kind's task with the job's id (and the
+    part's index), its fixed task id, and its ticket (jobs.tickets), which a worker checks against the row."""
+    spec = kinds.get(job.kind)
+    if part is None:
+        return app.signature(spec.task, args=[job.pk], task_id=job.task_id(), headers=tickets.of(job).headers())
+    return app.signature(spec.part_task, args=[job.pk, part], task_id=job.task_id(part),
+                         headers=tickets.of(job, part).headers())
+
+
 def publish(job):
     """Queue the task that runs a job (for a job in parts: the one that assembles them)."""
-    send([app.signature(kinds.get(job.kind).task, args=[job.pk], task_id=job.task_id())], job.queue)
+    send([message(job)], job.queue)
 
 
 def publish_parts(job, indices):
     """Queue a group of part tasks: they run in parallel on whatever workers there are (a few at a time:
     runner.send_next queues the rest as parts finish)."""
-    name = kinds.get(job.kind).part_task
-    send([app.signature(name, args=[job.pk, index], task_id=job.task_id(index)) for index in indices], job.queue)
+    send([message(job, index) for index in indices], job.queue)
 
 
 def send(signatures, queue=""):
@@ -178,7 +208,7 @@ def send(signatures, queue=""):
     if app.conf.task_always_eager:
         # No broker: run after the commit, outside the caller's transaction, like a worker would.
         app.loader.import_default_modules()
-        transaction.on_commit(lambda: [app.tasks[s.task].apply(args=s.args) for s in signatures])
+        transaction.on_commit(lambda: [s.apply() for s in signatures])
         return
     options = {
         # The limits travel in the message: stated here, from this process's settings, not left to defaults.

@@ -1,8 +1,9 @@
 """Background jobs: what was asked, about which subject's content, and what came of it.
 
-Celery carries only a job's id; everything else (parameters, progress, the result) lives here, so that any
-worker, the API and the admin see the same state, and a result outlives the worker that computed it. The kinds
-(jobs.kinds) and the subjects a job may be about (jobs.subjects) are registered by the apps.
+Celery carries a job's id and its ticket (jobs.tickets: what tells it from another database's job with the same
+id); everything else (parameters, progress, the result) lives here, so that any worker, the API and the admin see
+the same state, and a result outlives the worker that computed it. The kinds (jobs.kinds) and the subjects a job
+may be about (jobs.subjects) are registered by the apps.
 """
 
 from django.conf import settings
@@ -50,6 +51,10 @@ class Job(models.Model):
     parts_done = models.PositiveIntegerField(default=0)
 
     result = models.JSONField(null=True, blank=True)
+    result_key = models.CharField(max_length=64, blank=True, help_text="sha256 of the kind, parameters and "
+                                                                       "content the stored result answers "
+                                                                       "(dispatch.result_key), written with it: "
+                                                                       "the result is reused only for the same.")
     result_file = models.FileField(upload_to="jobs/%Y/%m/", blank=True, max_length=255)
     result_in_file = models.BooleanField(
         default=False, help_text="The result is the JSON at result_file, too large for the row (a big map's "
@@ -65,7 +70,8 @@ class Job(models.Model):
                                                                "kind's cost, jobs.limits); a user's live jobs "
                                                                "are capped by their sum.")
     token = models.CharField(max_length=32, blank=True, help_text="Names its Celery tasks (job-<id>-<token>...), "
-                                                                  "so that a cancel can revoke them.")
+                                                                  "so that a cancel can revoke them, and is in "
+                                                                  "each message's ticket (jobs.tickets).")
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

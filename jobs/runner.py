@@ -2,7 +2,9 @@
 
 Every write is a conditional update on the row's state (status, step, attempts), so whatever happens around a
 task (a duplicate message, a redelivery after a lost worker, a cancel, a sweep that requeued it) exactly one
-attempt stores a result, and a superseded attempt changes nothing.
+attempt stores a result, and a superseded attempt changes nothing. Before anything, a message is checked against
+the row it names (jobs.tickets): one sent for another job with the same id (another database's) is dropped and
+the row is not touched.
 """
 
 import logging
@@ -23,7 +25,7 @@ from django.db.models import F
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from jobs import conf, dispatch
+from jobs import conf, dispatch, tickets
 from jobs.models import Job, JobPart
 
 logger = logging.getLogger(__name__)
@@ -131,7 +133,7 @@ def retrying(fn, *args, **kwargs):
 
 def run(task, job_id, work):
     """Take the job, run ``work(job) -> Outcome or JSON result`` under a heartbeat, store what came of it."""
-    job = retrying(take, job_id, worker_name(task))
+    job = retrying(take, job_id, worker_name(task), task)
     if job is None:
         return
     beat = Heartbeat(Job.objects.filter(pk=job.pk, attempts=job.attempts, status=Job.Status.RUNNING),
@@ -156,14 +158,15 @@ def run(task, job_id, work):
         retrying(fail, job.pk, f"the result could not be stored: {describe(exc)}", attempt=job.attempts)
         return
     if not stored:
-        logger.info("job %s: result dropped (cancelled, or taken over by another attempt)", job.pk)
+        logger.info("job %s: result dropped (cancelled, taken over by another attempt, or the row is no longer "
+                    "the job it was computed for)", job.pk)
 
 
-def take(job_id, worker):
-    """The job, now running here with its attempts counted; None when there is nothing (more) to do."""
-    job = wait_for(Job.objects.filter(pk=job_id))
-    if job is None:
-        logger.warning("job %s does not exist (deleted, or its request was rolled back); message dropped", job_id)
+def take(job_id, worker, task=None):
+    """The job, now running here with its attempts counted; None when there is nothing (more) to do, or when
+    ``task``'s message was not sent for this job (jobs.tickets: the row is then left as it was)."""
+    job = the_job(job_id)
+    if job is None or not tickets.check(task, job):
         return None
     if job.status not in Job.LIVE or job.step == Job.Step.PARTS:
         return None  # finished or cancelled (a late duplicate), or its parts run first
@@ -171,12 +174,21 @@ def take(job_id, worker):
         fail(job.pk, gave_up(job.attempts, "the job"), attempt=job.attempts)
         return None
     now = timezone.now()
-    taken = Job.objects.filter(pk=job.pk, status__in=Job.LIVE, step=job.step, attempts=job.attempts).update(
+    taken = Job.objects.filter(pk=job.pk, token=job.token, kind=job.kind, status__in=Job.LIVE, step=job.step,
+                               attempts=job.attempts).update(
         status=Job.Status.RUNNING, worker=worker[:255], heartbeat=now, attempts=F("attempts") + 1,
         started=Coalesce("started", now), message="running")
     if not taken:
         return None  # another delivery of the same message took it a moment ago
     job.refresh_from_db()
+    return job
+
+
+def the_job(job_id):
+    """The row a message names (waiting a moment for it), or None, said in the log."""
+    job = wait_for(Job.objects.filter(pk=job_id))
+    if job is None:
+        logger.warning("job %s does not exist (deleted, or its request was rolled back); message dropped", job_id)
     return job
 
 
@@ -199,7 +211,10 @@ def report(job, progress, message=""):
 
 
 def finish(job, outcome):
-    """Store the result of the attempt that is still current; False (and nothing stored) otherwise."""
+    """Store the result of the attempt that is still current; False (and nothing stored) otherwise.
+
+    Stored only while the row still is the job the work ran for (its token, kind and content), marked
+    with what it answers (``result_key``), which dispatch.find_same compares before reusing it."""
     stored = ""
     if outcome.file is not None:
         name, content = outcome.file
@@ -207,8 +222,10 @@ def finish(job, outcome):
         stored = field.storage.save(field.generate_filename(job, name),
                                     content if isinstance(content, File) else ContentFile(content))
     try:
-        done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts).update(
-            status=Job.Status.SUCCEEDED, result=outcome.result, result_file=stored, result_in_file=outcome.in_file,
+        done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts, token=job.token,
+                                  kind=job.kind, content_hash=job.content_hash).update(
+            status=Job.Status.SUCCEEDED, result=outcome.result, result_key=dispatch.result_key_of(job),
+            result_file=stored, result_in_file=outcome.in_file,
             progress=100, message="done", error="", finished=timezone.now(), heartbeat=None)
     except Exception:
         if stored:  # tried again (a lock) or failed: either way this file is nobody's
@@ -238,7 +255,7 @@ def fail(job_id, error, attempt=None):
 def run_part(task, job_id, index, work):
     """Run one part: ``work(job, part) -> (bytes, seconds)``; the last part to finish queues the assembly."""
     worker = worker_name(task)
-    part = retrying(take_part, job_id, index, worker)
+    part = retrying(take_part, job_id, index, worker, task)
     if part is None:
         return
     job = part.job
@@ -287,13 +304,18 @@ def send_next(job):
         fail(job.pk, f"could not queue part {following[1] + 1} of {job.parts_total}: {exc}")
 
 
-def take_part(job_id, index, worker):
-    job = wait_for(Job.objects.filter(pk=job_id))
-    if job is None or job.status not in Job.LIVE:
+def take_part(job_id, index, worker, task=None):
+    """The part, now running here; None when there is nothing (more) to do, or when ``task``'s message was not
+    sent for this part of this job (jobs.tickets: the rows are then left as they were)."""
+    job = the_job(job_id)
+    if job is None or not tickets.check(task, job, index) or job.status not in Job.LIVE:
         return None
     part = JobPart.objects.filter(job_id=job_id, index=index).select_related("job").defer("data").first()
-    if part is None or part.status == JobPart.Status.DONE:
-        return None  # the parts are written with the job, so a missing one was dropped with a finished job
+    if part is None:  # the parts are written with the job and dropped only when it finishes
+        logger.warning("job %s has no part %s (it has %s); message dropped", job_id, index + 1, job.parts_total)
+        return None
+    if part.status == JobPart.Status.DONE:
+        return None
     if part.attempts >= conf.get("MAX_ATTEMPTS"):
         fail(job_id, gave_up(part.attempts, f"part {index + 1} of {part.job.parts_total}"))
         return None

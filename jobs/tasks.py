@@ -9,6 +9,7 @@ from celery import shared_task
 from celery.signals import task_received, worker_ready, worker_shutdown
 from django.utils import timezone
 
+from jobs import tickets
 from jobs.models import Job, JobPart
 from jobs.sweep import Sweeper, main_process_database, sweep
 
@@ -44,18 +45,25 @@ def note_received(request=None, **kwargs):
     """Stamp a job (or part) as held by this worker the moment its message arrives, before a process starts it.
 
     If the worker dies in between, the message may be gone with it; the stamp lets the sweep notice.
+    Only a message whose ticket the row agrees with stamps it (jobs.tickets): another job's message is dropped
+    when it runs, and must leave the row as it was.
     """
     task = getattr(request, "task", None)
     if not getattr(task, "job_task", False) or not request.args:
         return
+    part = request.args[1] if len(request.args) >= 2 else None
+    ticket = tickets.carried(request)
+    if tickets.inconsistent(ticket, task.name, request.args[0], part):
+        return  # refused, with its reasons, when it runs
     stamp = {"heartbeat": timezone.now(), "worker": (request.hostname or "")[:255]}
+    ours = {"token": ticket.token, "kind": ticket.kind}
     try:
         with main_process_database():
-            if len(request.args) >= 2:
-                JobPart.objects.filter(job_id=request.args[0], index=request.args[1], status=JobPart.Status.QUEUED,
-                                       heartbeat=None).update(**stamp)
+            if part is not None:
+                JobPart.objects.filter(job_id=request.args[0], index=part, status=JobPart.Status.QUEUED,
+                                       heartbeat=None, **{f"job__{k}": v for k, v in ours.items()}).update(**stamp)
             else:
-                Job.objects.filter(pk=request.args[0], status__in=Job.LIVE, heartbeat=None).exclude(
+                Job.objects.filter(pk=request.args[0], status__in=Job.LIVE, heartbeat=None, **ours).exclude(
                     step=Job.Step.PARTS).update(**stamp)
     except Exception:  # the stamp is a safety net; the job runs without it
         logger.warning("could not stamp job %s as received", request.args[0], exc_info=True)

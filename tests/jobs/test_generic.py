@@ -12,7 +12,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import include, path
 
 import jobs
-from hexside.celery import app
 from jobs import conf, dispatch, kinds, runner, subjects
 from jobs.api import SubjectJobView
 from jobs.models import Job
@@ -91,8 +90,8 @@ def greeting_kind():
 
 
 def run_in_process(job_id):
-    """What a worker does with the job's message: run the task its kind names."""
-    app.tasks[kinds.get(Job.objects.get(pk=job_id).kind).task].apply(args=[job_id])
+    """What a worker does with the job's message: run the task its kind names, with the message's ticket."""
+    dispatch.message(Job.objects.get(pk=job_id)).apply()
 
 
 @pytest.mark.django_db
