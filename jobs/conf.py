@@ -18,6 +18,9 @@ DEFAULTS = {
     "HEARTBEAT_TIMEOUT": 60.0,
     # How often each worker looks for such jobs.
     "SWEEP_SECONDS": 15.0,
+    # A finished job's result file (a print, a card, an export) is kept this many days, then the job is deleted
+    # with its file by the sweep (0: kept for ever); while kept, it counts towards its requester's storage.
+    "FILE_DAYS": 7.0,
     # How many times a job (or one part of it) is started before it is failed.
     "MAX_ATTEMPTS": 3,
     # The Celery queue the jobs go to; empty: Celery's default queue ("celery").

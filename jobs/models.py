@@ -59,6 +59,8 @@ class Job(models.Model):
     result_in_file = models.BooleanField(
         default=False, help_text="The result is the JSON at result_file, too large for the row (a big map's "
                                  "viewshed); the API shows it as the result all the same.")
+    result_bytes = models.PositiveBigIntegerField(default=0, help_text="The size of result_file: its requester's "
+                                                                       "storage counts it until it expires.")
     error = models.TextField(blank=True)
 
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,

@@ -215,17 +215,18 @@ def finish(job, outcome):
 
     Stored only while the row still is the job the work ran for (its token, kind and content), marked
     with what it answers (``result_key``), which dispatch.find_same compares before reusing it."""
-    stored = ""
+    stored, size = "", 0
     if outcome.file is not None:
         name, content = outcome.file
         field = Job._meta.get_field("result_file")
         stored = field.storage.save(field.generate_filename(job, name),
                                     content if isinstance(content, File) else ContentFile(content))
+        size = field.storage.size(stored)
     try:
         done = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts, token=job.token,
                                   kind=job.kind, content_hash=job.content_hash).update(
             status=Job.Status.SUCCEEDED, result=outcome.result, result_key=dispatch.result_key_of(job),
-            result_file=stored, result_in_file=outcome.in_file,
+            result_file=stored, result_in_file=outcome.in_file, result_bytes=size,
             progress=100, message="done", error="", finished=timezone.now(), heartbeat=None)
     except Exception:
         if stored:  # tried again (a lock) or failed: either way this file is nobody's

@@ -26,16 +26,32 @@ logger = logging.getLogger(__name__)
 
 
 def sweep(now=None):
-    """Requeue or fail every job and part gone cold; a list of (job id, what was done) for the log."""
+    """Requeue or fail every job and part gone cold, and delete the jobs whose result file has expired; a list of
+    (job id, what was done) for the log."""
     now = now or timezone.now()
+    done = expire_files(now)
     limit = now - timedelta(seconds=conf.get("HEARTBEAT_TIMEOUT"))
-    done = []
     for job in Job.objects.filter(status__in=Job.LIVE, heartbeat__lt=limit).exclude(step=Job.Step.PARTS):
         done.append((job.pk, requeue(job, now)))
     parts = JobPart.objects.filter(status__in=(JobPart.Status.QUEUED, JobPart.Status.RUNNING), heartbeat__lt=limit,
                                    job__status__in=Job.LIVE).select_related("job").defer("data")
     for part in parts:
         done.append((part.job_id, requeue_part(part, now)))
+    return done
+
+
+def expire_files(now):
+    """Finished jobs whose result file is older than JOBS_FILE_DAYS, deleted with their file (models'
+    delete_result_file): asked again, they are made again."""
+    days = conf.get("FILE_DAYS")
+    if not days or days <= 0:
+        return []
+    old = Job.objects.filter(status__in=Job.FINISHED, finished__lt=now - timedelta(days=days)).exclude(result_file="")
+    done = []
+    for job in old.only("pk", "result_file")[:500]:  # a few hundred a sweep: the next sweep takes the rest
+        pk = job.pk
+        job.delete()
+        done.append((pk, "deleted: its result file expired"))
     return done
 
 

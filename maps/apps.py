@@ -25,10 +25,19 @@ class MapsConfig(AppConfig):
         post_delete.connect(scans.forget_deleted, sender=Map, dispatch_uid="maps.scans.forget_deleted")
         # A map's revisions and its scan count towards its owner's storage quota.
         quotas.register("maps", map_bytes)
+        # A job's result file (a print, a card, an export) counts towards its requester's until it expires.
+        quotas.register("job files", job_file_bytes)
         # The jobs about a map, and who may read them: the job layer knows maps only from here.
         subjects.register(subjects.Subject("map", Map, readable=Map.objects.visible_to, label="map"))
         for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
             kinds.register(kind)
+
+
+def job_file_bytes(user_id):
+    """What the result files of a user's jobs take (jobs.sweep deletes them after JOBS_FILE_DAYS)."""
+    from jobs.models import Job  # a model: only once the app registry is ready
+
+    return Job.objects.filter(requested_by_id=user_id).aggregate(n=Sum("result_bytes"))["n"] or 0
 
 
 def map_bytes(user_id):
