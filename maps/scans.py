@@ -5,8 +5,9 @@ The map file only names the image (its `background` entry, docs/map-format.md); 
 file and a name never points at other pixels than the ones aligned to it. A map keeps the one scan its
 current revision names: a replaced or removed scan's file is deleted once the revision that dropped it is
 committed (an earlier revision brought back may then name a scan that is gone: the painter shows none), and a
-deleted map's folder goes with it. Each file is an upload decoded whole and written again (decode_scan), and its
-bytes count towards the owner's storage quota (maps.quotas).
+deleted map's folder goes with it. Each file is an upload decoded whole and written again (decode_scan), its size
+read from its header and refused past HEXSIDE_SCAN_MAX_PIXELS first (engine.images), and its bytes count towards
+the owner's storage quota (maps.quotas).
 """
 
 import hashlib
@@ -20,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from engine import mapfile
+from engine import images, mapfile
 from maps import quotas
 from maps.models import Map, apply_edits, image_of
 
@@ -71,11 +72,7 @@ def decode_scan(data, pixels):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data), formats=list(FORMATS))
-            width, height = image.size
-            if width * height > pixels:
-                raise ScanError(f"the scan is {width} x {height} pixels ({width * height:,}); at most "
-                                f"{pixels:,} pixels")
+            image = images.open_image(data, pixels, formats=list(FORMATS), what="the scan")  # its header only
             kind = "JPEG" if image.format == "MPO" else image.format  # MPO: a JPEG with more pictures after it
             end = image_end(data, kind)
             if end is None:
@@ -89,10 +86,14 @@ def decode_scan(data, pixels):
                 image.load()
             else:
                 image.load()
-                image = ImageOps.exif_transpose(image)
+                ImageOps.exif_transpose(image, in_place=True)  # not a copy: a 60-megapixel scan is held once
                 stored = reencode_jpeg(image)
     except ScanError:
         raise
+    except images.TooLarge as exc:
+        raise ScanError(f"the scan is {exc.width} x {exc.height} pixels ({exc.width * exc.height:,}); at most "
+                        f"{pixels:,} pixels" if exc.width else f"the scan has too many pixels; at most {pixels:,}"
+                        ) from None
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
         raise ScanError(f"the scan has too many pixels; at most {pixels:,}") from None
     except UnidentifiedImageError:

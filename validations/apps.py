@@ -31,8 +31,8 @@ class ValidationsConfig(AppConfig):
         kinds.register(kinds.Kind(KIND, "validations.batch_validation_assemble",
                                   part_task="validations.batch_validation_part", label="batch validation",
                                   cost=batch_cost))
-        # The mapping step's preview and confirmation: a person waits for it (docs/importing.md).
+        # The mapping step's preview and confirmation (docs/importing.md) convert a file again, as a batch does: a
+        # heavy job, on the heavy queue, so that one designer's previews never hold the LOS workers.
         from validations.mapsteps import KIND as STEP
 
-        kinds.register(kinds.Kind(STEP, "validations.mapping_step", label="mapping step", interactive=True,
-                                  cost=batch_cost_of_file))
+        kinds.register(kinds.Kind(STEP, "validations.mapping_step", label="mapping step", cost=batch_cost_of_file))

@@ -1,0 +1,242 @@
+"""What an upload declares, read from its headers before its batch is queued (docs/importing.md, "Limits"): the
+hexes of its maps (a VASSAL module's boards times their hexes, a Tiled map's layers times its tiles, a Wesnoth,
+MegaMek, VASL or Hexside map's own size) and the pixels of the images they name. No Django.
+
+The upload's size does not bound the work: a 4 KB VASSAL module may name a thousand boards of 500 x 500 hexes.
+Nothing here converts or decodes anything: a zip's directory is read and its map files' bytes (capped as
+read_zip caps them), XML and JSON are searched for the few numbers that size the work, and an image is read to
+its header. What a file does not declare, the conversion bounds itself (ImportLimits).
+"""
+
+import io
+import posixpath
+import re
+import zipfile
+from dataclasses import dataclass, field
+
+from engine.hexgrid import MAX_SIZE
+from engine.importers import common
+from engine.importers.zips import safe_zip_path
+
+HEAD = 256 * 1024  # bytes of an image read for its header (a JPEG's EXIF may come before its size)
+PIXELS_PER_UNIT = 100  # a job's cost counts a hex or tile a unit, and this many image pixels a unit (jobs.limits)
+
+
+@dataclass
+class Declared:
+    """The work an upload declares: per kind of part ("board", "map", "layer"), how many and the largest's
+    hexes (or tiles), the hexes in all, and the pixels of its images."""
+
+    parts: dict = field(default_factory=dict)  # noun -> [count, largest, total]
+    hexes: int = 0
+    pixels: int = 0
+    images: int = 0
+
+    def add(self, noun, hexes):
+        entry = self.parts.setdefault(noun, [0, 0, 0])
+        entry[0] += 1
+        entry[1] = max(entry[1], hexes)
+        entry[2] += hexes
+        self.hexes += hexes
+
+    def image(self, width, height):
+        self.images += 1
+        self.pixels += width * height
+
+    @property
+    def units(self):
+        """The cost of converting it all, in a job's units (jobs.limits): a unit a hex or tile."""
+        return self.hexes + self.pixels // PIXELS_PER_UNIT
+
+    def describe(self):
+        """The parts in words: "1,000 boards of 250,000 hexes"; "3 maps of up to 250,000 hexes"."""
+        said = []
+        for noun, (count, largest, total) in sorted(self.parts.items(), key=lambda item: -item[1][2]):
+            unit = "tiles" if noun == "layer" else "hexes"
+            each = largest if count * largest == total else None
+            said.append(f"{count:,} {noun}{'s' * (count != 1)} of {'' if each is not None else 'up to '}"
+                        f"{largest:,} {unit}")
+        return "; ".join(said) or "no map"
+
+
+def declared(name, data, limits):
+    """The work one upload (as expand() takes it) declares."""
+    out = Declared()
+    kind = _detect(name, data)
+    if kind == "zip":
+        _zip(data, limits, out)
+    elif kind:
+        _file(kind, name, data, {}, limits, out)
+    return out
+
+
+def _detect(name, data):
+    from engine.importers import detect
+
+    return detect(name, data)
+
+
+class _Entries:
+    """A zip's entries read from its directory, each capped at what read_zip would let it expand to; nothing is
+    measured or kept."""
+
+    def __init__(self, data, limits):
+        self.archive = zipfile.ZipFile(io.BytesIO(data))
+        self.limits = limits
+        self.infos = {}
+        for info in self.archive.infolist()[:limits.max_zip_entries]:
+            path = safe_zip_path(info.filename)
+            if path is not None and not info.is_dir() and not info.flag_bits & 0x1:
+                self.infos[path] = info
+
+    def read(self, path, size=None):
+        info = self.infos.get(path)
+        if info is None:
+            return None
+        cap = min(self.limits.max_bytes, max(info.compress_size, 1) * self.limits.max_zip_ratio)
+        try:
+            with self.archive.open(info) as handle:
+                return handle.read(cap if size is None else min(cap, size))
+        except Exception:  # noqa: BLE001 - a damaged entry: the conversion says what is wrong with it
+            return None
+
+    def get(self, path, default=None):
+        found = self.read(path)
+        return default if found is None else found
+
+
+def _zip(data, limits, out):
+    try:
+        entries = _Entries(data, limits)
+    except Exception:  # noqa: BLE001 - not a readable zip: expand() refuses it with a finding
+        return
+    for path in sorted(entries.infos):
+        head = entries.read(path, 65536)
+        kind = _detect(path, head) if head is not None else None
+        if kind in (None, "zip"):
+            continue
+        body = entries.read(path)
+        if body is not None:
+            _file(kind, path, body, entries, limits, out)
+
+
+def _file(kind, name, data, files, limits, out):
+    try:
+        if kind == "vassal":
+            _vassal(name, data, files, limits, out)
+        elif kind == "tiled":
+            _tiled(data, limits, out)
+        elif kind == "wesnoth":
+            rows = data.count(b"\n") + 1
+            columns = data.split(b"\n", 1)[0].count(b",") + 1
+            _map(out, columns, rows)
+        elif kind == "megamek":
+            found = re.search(rb"^\s*size\s+(\d{1,7})\s+(\d{1,7})", data[:4096], re.MULTILINE)
+            if found:
+                _map(out, int(found[1]), int(found[2]))
+        elif kind == "hexside":
+            _map(out, _number(rb'"columns"\s*:\s*(\d{1,7})', data), _number(rb'"rows"\s*:\s*(\d{1,7})', data))
+        elif kind == "vasl":
+            head = data[:65536]
+            _map(out, _number(rb'\bwidth\s*=\s*"(\d{1,7})"', head) or 33,
+                 _number(rb'\bheight\s*=\s*"(\d{1,7})"', head) or 10)
+    except common.Refused:
+        pass  # the conversion refuses the file too, saying why; it declares nothing more
+
+
+def _number(pattern, data):
+    found = re.search(pattern, data)
+    return int(found[1]) if found else 0
+
+
+def _map(out, columns, rows, noun="map"):
+    """A map of columns x rows; one past the largest map is refused from its header, at no cost."""
+    if 0 < columns <= MAX_SIZE and 0 < rows <= MAX_SIZE:
+        out.add(noun, columns * rows)
+
+
+MAP_TAG = re.compile(rb"<map\b[^>]*>")
+ATTRIBUTE = re.compile(rb'\b(width|height|infinite)\s*=\s*"([^"]{0,12})"')
+IMAGE_TAG = re.compile(rb'<image\b[^>]*\bwidth\s*=\s*"(\d{1,9})"[^>]*\bheight\s*=\s*"(\d{1,9})"')
+
+
+def _tiled(data, limits, out):
+    """A Tiled map: each tile layer's tiles (the map's width x height; an infinite map's, at most the largest
+    map's), at most what one map may hold (max_tiles), and its tilesets' images as far as the tile pictures decode
+    them (max_picture_pixels, in each of a proposal's two conversions)."""
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        layers = data.count(b'"tilelayer"')
+        widths = [int(v) for v in re.findall(rb'"width"\s*:\s*(\d{1,7})', data)]
+        heights = [int(v) for v in re.findall(rb'"height"\s*:\s*(\d{1,7})', data)]
+        width = max((w for w in widths if w <= MAX_SIZE), default=0)
+        height = max((h for h in heights if h <= MAX_SIZE), default=0)
+        infinite = re.search(rb'"infinite"\s*:\s*true', data) is not None
+        pictures = [(int(w), int(h)) for w, h in re.findall(
+            rb'"imagewidth"\s*:\s*(\d{1,9})[^{}]*?"imageheight"\s*:\s*(\d{1,9})', data)]
+    else:
+        tag = MAP_TAG.search(data[:65536])
+        attributes = {k.decode(): v for k, v in ATTRIBUTE.findall(tag[0])} if tag else {}
+        infinite = attributes.get("infinite", b"0").strip().lower() in (b"1", b"true")
+        width, height = (int(attributes[k]) if attributes.get(k, b"").isdigit() else 0 for k in ("width", "height"))
+        layers = data.count(b"<layer ") + data.count(b"<layer>")
+        pictures = [(int(w), int(h)) for w, h in IMAGE_TAG.findall(data)]
+    if infinite:
+        width, height = MAX_SIZE, MAX_SIZE
+    if not (0 < width <= MAX_SIZE and 0 < height <= MAX_SIZE):
+        return
+    tiles = min(max(layers, 1) * width * height, limits.max_tiles)
+    out.add("layer" if layers > 1 else "map", tiles)
+    pixels = min(sum(w * h for w, h in pictures), 2 * limits.max_picture_pixels)
+    if pixels:
+        out.pixels += pixels
+        out.images += len(pictures)
+
+
+def _vassal(name, data, files, limits, out):
+    """A VASSAL module (or buildFile): each hex board's hexes, from its zone, its image's header or its width
+    and height, and its image's pixels (each board's conversion checks its image, and writes it again)."""
+    from engine.importers import vassal
+
+    context = common.Context(name=name, files=files, limits=limits, source="vassal")
+    if data[:4] == b"PK\x03\x04":
+        try:
+            files = _Entries(data, limits)
+        except Exception:  # noqa: BLE001 - not a readable zip: the conversion says so
+            return
+        build_name = next((n for n in ("buildFile.xml", "buildFile") if n in files.infos), None)
+        build = files.read(build_name) if build_name else None
+        if build is None:
+            return
+    else:
+        build_name, build = name, data
+    sizes = {}
+    for board in vassal.hex_boards(common.parse_xml(build, context, "the VASSAL buildFile")):
+        size = None
+        if board["image"]:
+            path = posixpath.join("images", board["image"])
+            if path not in sizes:
+                sizes[path] = _image_size(files, context.resolve(path, build_name))
+            size = sizes[path]
+        if size is not None:
+            out.image(*size)
+        found = vassal.board_extent(board, context, size)
+        if found is None:
+            continue
+        _n0, _k0, lines, per_line, _shifted = vassal.hex_span(vassal.grid_numbers(board, context), found[1])
+        if lines >= 1 and per_line >= 1:
+            out.add("board", lines * per_line)
+
+
+def _image_size(files, path):
+    """(width, height) from an image's header, or None when it is not there or cannot be read."""
+    if path is None:
+        return None
+    try:
+        head = files.read(path, HEAD) if isinstance(files, _Entries) else files.get(path)
+        if head is None:
+            return None
+        from engine import images
+
+        return images.open_image(head, 10**12).size
+    except Exception:  # noqa: BLE001 - not an image: the conversion says so
+        return None
