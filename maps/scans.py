@@ -66,7 +66,8 @@ def decode_scan(data, pixels):
     (``verify()`` alone reads no pixels), once the header's size is within ``pixels``. What is stored is written
     again from what was decoded, so no chunk, segment, comment or metadata of the upload survives: a PNG is its
     header, palette and transparency with its pixel rows deflated anew (as fast as copying, and lossless); a
-    JPEG is its pixels encoded again (quality JPEG_QUALITY), turned upright as its EXIF said.
+    JPEG is its pixels encoded again (quality JPEG_QUALITY), turned upright as its EXIF said (a turned JPEG holds
+    its pixels twice while it turns, so it may have at most half of ``pixels``).
     """
     kind = "PNG or JPEG"
     try:
@@ -85,8 +86,14 @@ def decode_scan(data, pixels):
                 stored = rewrite_png(data, end)
                 image.load()
             else:
+                turned = image.getexif().get(ORIENTATION, 1) in range(2, 9)  # read from the header, no pixel yet
+                width, height = image.size
+                if turned and 2 * width * height > pixels:
+                    raise ScanError(f"the scan is {width} x {height} pixels and turned by its EXIF orientation, "
+                                    f"which holds its pixels twice while it is turned upright; at most "
+                                    f"{pixels // 2:,} pixels for a turned JPEG. Save it upright and upload it again")
                 image.load()
-                ImageOps.exif_transpose(image, in_place=True)  # not a copy: a 60-megapixel scan is held once
+                ImageOps.exif_transpose(image, in_place=True)  # never a copy of an upright scan
                 stored = reencode_jpeg(image)
     except ScanError:
         raise
@@ -104,6 +111,7 @@ def decode_scan(data, pixels):
 
 
 END_NAMES = {"PNG": "the IEND chunk", "JPEG": "the EOI marker"}
+ORIENTATION = 0x0112  # the EXIF tag of how a JPEG is turned
 JPEG_QUALITY = 92
 
 

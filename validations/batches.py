@@ -45,9 +45,9 @@ def declared_work(upload, name):
     work = declared.declared(name, data, limits)
     kind = "module" if name.lower().endswith(".vmod") else "zip" if data[:4] == b"PK\x03\x04" else "file"
     if work.hexes > limits.max_hexes:
-        raise UploadRefused(f"{name}: this {kind} declares {work.describe()} ({work.hexes:,} hexes in all); an "
-                            f"import may hold at most {limits.max_hexes:,} hexes (HEXSIDE_IMPORT_MAX_HEXES). "
-                            "Upload fewer or smaller maps at a time")
+        raise UploadRefused(f"{name}: this {kind} declares {work.describe()} ({work.hexes:,} {work.unit} in all); "
+                            f"an import may hold at most {limits.max_hexes:,} {work.unit} "
+                            "(HEXSIDE_IMPORT_MAX_HEXES). Upload fewer or smaller maps at a time")
     if work.pixels > limits.max_pixels:
         raise UploadRefused(f"{name}: this {kind} names {work.images:,} image{'s' * (work.images != 1)} of "
                             f"{work.pixels:,} pixels in all; an import may decode at most {limits.max_pixels:,} "

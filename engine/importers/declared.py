@@ -24,20 +24,26 @@ PIXELS_PER_UNIT = 100  # a job's cost counts a hex or tile a unit, and this many
 
 @dataclass
 class Declared:
-    """The work an upload declares: per kind of part ("board", "map", "layer"), how many and the largest's
-    hexes (or tiles), the hexes in all, and the pixels of its images."""
+    """The work an upload declares: per kind of part ("board", "map", a Tiled map's "layer"), how many and the
+    largest's hexes (or tiles), the hexes (and tiles) in all, and the pixels of its images."""
 
     parts: dict = field(default_factory=dict)  # noun -> [count, largest, total]
-    hexes: int = 0
+    hexes: int = 0  # hexes of the maps, and tiles of the Tiled maps' layers (each is a hex's work)
+    tiles: bool = False  # whether ``hexes`` counts tiles
     pixels: int = 0
     images: int = 0
 
-    def add(self, noun, hexes):
+    def add(self, noun, hexes, tiles=False):
         entry = self.parts.setdefault(noun, [0, 0, 0])
         entry[0] += 1
         entry[1] = max(entry[1], hexes)
         entry[2] += hexes
         self.hexes += hexes
+        self.tiles = self.tiles or tiles
+
+    @property
+    def unit(self):
+        return "hexes and tiles" if self.tiles and len(self.parts) > 1 else "tiles" if self.tiles else "hexes"
 
     def image(self, width, height):
         self.images += 1
@@ -126,10 +132,8 @@ def _file(kind, name, data, files, limits, out):
             _vassal(name, data, files, limits, out)
         elif kind == "tiled":
             _tiled(data, limits, out)
-        elif kind == "wesnoth":
-            rows = data.count(b"\n") + 1
-            columns = data.split(b"\n", 1)[0].count(b",") + 1
-            _map(out, columns, rows)
+        elif kind == "wesnoth":  # each field ends with a comma or a line's end: at most so many hexes
+            out.add("map", min(data.count(b",") + data.count(b"\n") + 1, MAX_SIZE * MAX_SIZE))
         elif kind == "megamek":
             found = re.search(rb"^\s*size\s+(\d{1,7})\s+(\d{1,7})", data[:4096], re.MULTILINE)
             if found:
@@ -184,8 +188,10 @@ def _tiled(data, limits, out):
         width, height = MAX_SIZE, MAX_SIZE
     if not (0 < width <= MAX_SIZE and 0 < height <= MAX_SIZE):
         return
-    tiles = min(max(layers, 1) * width * height, limits.max_tiles)
-    out.add("layer" if layers > 1 else "map", tiles)
+    # The importer reads at most max_tile_layers layers and max_tiles tiles of one map, refusing the rest.
+    read = min(max(layers, 1), limits.max_tile_layers, max(1, limits.max_tiles // (width * height)))
+    for _ in range(read):
+        out.add("layer", width * height, tiles=True)
     pixels = min(sum(w * h for w, h in pictures), 2 * limits.max_picture_pixels)
     if pixels:
         out.pixels += pixels
