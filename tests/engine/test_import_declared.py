@@ -12,12 +12,29 @@ from tests.data.megamek import BOARDS
 from tests.engine.test_import_memory import tmx
 
 ROOT = COMMUNITY.parents[2]
+BOARD = "VASSAL.build.module.map.boardPicker"
 FILES = {
     "hex-final.tmx": COMMUNITY / "Yanrishatum+cherry-jam" / "hex-final.tmx",
     "2p_Hamlets.map": COMMUNITY / "cjhopman+Battle-for-Wesnoth-on-Android" / "wesnoth-1.8.5" / "data"
                       / "multiplayer" / "maps" / "2p_Hamlets.map",
     "hill-112.json": ROOT / "maps" / "samples" / "hill-112.json",
 }
+
+
+def module(boards, width=32000, height=36000, image=None):
+    """A .vmod of ``boards`` boards, each width x height pixels of 64 x 72 px hexes (500 x 500 by default), all
+    naming one board image when ``image`` is given."""
+    named = ' image="map.png"' if image is not None else f' width="{width}" height="{height}"'
+    board = f'<{BOARD}.Board name="B{{i}}"{named}><{BOARD}.board.HexGrid dx="64" dy="72"/></{BOARD}.Board>'
+    build = (f"<VASSAL.launch.BasicModule><VASSAL.build.module.Map><{BOARD}.BoardPicker>"
+             + "".join(board.format(i=i) for i in range(boards))
+             + f"</{BOARD}.BoardPicker></VASSAL.build.module.Map></VASSAL.launch.BasicModule>")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("buildFile.xml", build)
+        if image is not None:
+            archive.writestr("images/map.png", image)
+    return out.getvalue()
 
 
 def files():

@@ -11,30 +11,14 @@ from engine.importers import ImportLimits, convert, declared
 from jobs import conf, kinds
 from jobs.models import Job
 from tests.data import COMMUNITY
+from tests.engine.test_import_declared import module
 from tests.engine.test_import_memory import png_of_zeros, tmx
 from tests.jobs.test_batch_validation import upload
 from tests.jobs.test_mapping_step import checked_file, choices
 from validations.models import BatchValidation
 
 pytestmark = pytest.mark.django_db
-BOARD = "VASSAL.build.module.map.boardPicker"
 TEMPLATE = COMMUNITY / "jzedwards+vassal-hex-n-counters-template" / "template"
-
-
-def module(boards, width=32000, height=36000, image=None):
-    """A .vmod of ``boards`` boards, each width x height pixels of 64 x 72 px hexes (500 x 500 by default), all
-    naming one board image when ``image`` is given."""
-    named = ' image="map.png"' if image is not None else f' width="{width}" height="{height}"'
-    board = f'<{BOARD}.Board name="B{{i}}"{named}><{BOARD}.board.HexGrid dx="64" dy="72"/></{BOARD}.Board>'
-    build = (f"<VASSAL.launch.BasicModule><VASSAL.build.module.Map><{BOARD}.BoardPicker>"
-             + "".join(board.format(i=i) for i in range(boards))
-             + f"</{BOARD}.BoardPicker></VASSAL.build.module.Map></VASSAL.launch.BasicModule>")
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("buildFile.xml", build)
-        if image is not None:
-            archive.writestr("images/map.png", image)
-    return out.getvalue()
 
 
 def refused(client, name, data):
