@@ -89,6 +89,7 @@ class _Entries:
     def __init__(self, data, limits):
         self.archive = zipfile.ZipFile(io.BytesIO(data))
         self.limits = limits
+        self.left = limits.max_zip_total_bytes  # bytes of whole files still to read (read_zip's bound)
         self.infos = {}
         for info in self.archive.infolist()[:limits.max_zip_entries]:
             path = safe_zip_path(info.filename)
@@ -100,11 +101,15 @@ class _Entries:
         if info is None:
             return None
         cap = min(self.limits.max_bytes, max(info.compress_size, 1) * self.limits.max_zip_ratio)
+        cap = min(cap, size) if size is not None else min(cap, self.left)  # a head, or a whole map file
         try:
             with self.archive.open(info) as handle:
-                return handle.read(cap if size is None else min(cap, size))
+                found = handle.read(cap)
         except Exception:  # noqa: BLE001 - a damaged entry: the conversion says what is wrong with it
             return None
+        if size is None:
+            self.left -= len(found)
+        return found
 
     def get(self, path, default=None):
         found = self.read(path)
@@ -135,15 +140,16 @@ def _file(kind, name, data, files, limits, out):
         elif kind == "wesnoth":  # each field ends with a comma or a line's end: at most so many hexes
             out.add("map", min(data.count(b",") + data.count(b"\n") + 1, MAX_SIZE * MAX_SIZE))
         elif kind == "megamek":
-            found = re.search(rb"^\s*size\s+(\d{1,7})\s+(\d{1,7})", data[:4096], re.MULTILINE)
+            found = re.search(rb"^[ \t]{0,80}size[ \t]{1,80}(\d{1,7})[ \t]{1,80}(\d{1,7})", data[:4096], re.MULTILINE)
             if found:
                 _map(out, int(found[1]), int(found[2]))
         elif kind == "hexside":
-            _map(out, _number(rb'"columns"\s*:\s*(\d{1,7})', data), _number(rb'"rows"\s*:\s*(\d{1,7})', data))
+            _map(out, _number(rb'"columns"\s{0,8}:\s{0,8}(\d{1,7})', data),
+                 _number(rb'"rows"\s{0,8}:\s{0,8}(\d{1,7})', data))
         elif kind == "vasl":
             head = data[:65536]
-            _map(out, _number(rb'\bwidth\s*=\s*"(\d{1,7})"', head) or 33,
-                 _number(rb'\bheight\s*=\s*"(\d{1,7})"', head) or 10)
+            _map(out, _number(rb'\bwidth\s{0,8}=\s{0,8}"(\d{1,7})"', head) or 33,
+                 _number(rb'\bheight\s{0,8}=\s{0,8}"(\d{1,7})"', head) or 10)
     except common.Refused:
         pass  # the conversion refuses the file too, saying why; it declares nothing more
 
@@ -159,9 +165,10 @@ def _map(out, columns, rows, noun="map"):
         out.add(noun, columns * rows)
 
 
-MAP_TAG = re.compile(rb"<map\b[^>]*>")
-ATTRIBUTE = re.compile(rb'\b(width|height|infinite)\s*=\s*"([^"]{0,12})"')
-IMAGE_TAG = re.compile(rb'<image\b[^>]*\bwidth\s*=\s*"(\d{1,9})"[^>]*\bheight\s*=\s*"(\d{1,9})"')
+# Every pattern is bounded (no unbounded repeat before another), so that a hostile file costs a linear scan.
+MAP_TAG = re.compile(rb"<map\b[^>]{0,4000}>")
+IMAGE_TAG = re.compile(rb"<image\b[^>]{0,4000}>")
+ATTRIBUTE = re.compile(rb'\b(width|height|infinite)\s{0,8}=\s{0,8}"([^"]{0,12})"')
 
 
 def _tiled(data, limits, out):
@@ -170,20 +177,24 @@ def _tiled(data, limits, out):
     them (max_picture_pixels, in each of a proposal's two conversions)."""
     if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
         layers = data.count(b'"tilelayer"')
-        widths = [int(v) for v in re.findall(rb'"width"\s*:\s*(\d{1,7})', data)]
-        heights = [int(v) for v in re.findall(rb'"height"\s*:\s*(\d{1,7})', data)]
-        width = max((w for w in widths if w <= MAX_SIZE), default=0)
-        height = max((h for h in heights if h <= MAX_SIZE), default=0)
-        infinite = re.search(rb'"infinite"\s*:\s*true', data) is not None
-        pictures = [(int(w), int(h)) for w, h in re.findall(
-            rb'"imagewidth"\s*:\s*(\d{1,9})[^{}]*?"imageheight"\s*:\s*(\d{1,9})', data)]
+        width = max((int(v) for v in re.findall(rb'"width"\s{0,8}:\s{0,8}(\d{1,7})', data)
+                     if int(v) <= MAX_SIZE), default=0)
+        height = max((int(v) for v in re.findall(rb'"height"\s{0,8}:\s{0,8}(\d{1,7})', data)
+                      if int(v) <= MAX_SIZE), default=0)
+        infinite = re.search(rb'"infinite"\s{0,8}:\s{0,8}true', data) is not None
+        pictures = list(zip((int(v) for v in re.findall(rb'"imagewidth"\s{0,8}:\s{0,8}(\d{1,9})', data)),
+                            (int(v) for v in re.findall(rb'"imageheight"\s{0,8}:\s{0,8}(\d{1,9})', data))))
     else:
         tag = MAP_TAG.search(data[:65536])
         attributes = {k.decode(): v for k, v in ATTRIBUTE.findall(tag[0])} if tag else {}
         infinite = attributes.get("infinite", b"0").strip().lower() in (b"1", b"true")
         width, height = (int(attributes[k]) if attributes.get(k, b"").isdigit() else 0 for k in ("width", "height"))
         layers = data.count(b"<layer ") + data.count(b"<layer>")
-        pictures = [(int(w), int(h)) for w, h in IMAGE_TAG.findall(data)]
+        pictures = []
+        for tag in IMAGE_TAG.findall(data):
+            size = dict(ATTRIBUTE.findall(tag))
+            if size.get(b"width", b"").isdigit() and size.get(b"height", b"").isdigit():
+                pictures.append((int(size[b"width"]), int(size[b"height"])))
     if infinite:
         width, height = MAX_SIZE, MAX_SIZE
     if not (0 < width <= MAX_SIZE and 0 < height <= MAX_SIZE):
