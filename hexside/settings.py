@@ -312,6 +312,12 @@ HEXSIDE_IMPORT_MAX_ZIP_ENTRIES = env.int("HEXSIDE_IMPORT_MAX_ZIP_ENTRIES", 2000)
 HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES = env.int("HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES", 200 * 1024 * 1024)
 HEXSIDE_IMPORT_MAX_ZIP_RATIO = env.int("HEXSIDE_IMPORT_MAX_ZIP_RATIO", 200)
 HEXSIDE_IMPORT_MAX_IMAGE_PIXELS = env.int("HEXSIDE_IMPORT_MAX_IMAGE_PIXELS", 60_000_000)
+# Pixels one conversion decodes for the tile pictures of its proposed mapping, in all (engine/importers/pictures.py).
+HEXSIDE_IMPORT_PICTURE_PIXELS = env.int("HEXSIDE_IMPORT_PICTURE_PIXELS", 32_000_000)
+# What one upload may declare, read from its headers before its batch is queued (engine/importers/declared.py):
+# hexes of all its maps (boards x hexes, Tiled maps' tiles), and pixels of all the images they name.
+HEXSIDE_IMPORT_MAX_HEXES = int(env.float("HEXSIDE_IMPORT_MAX_HEXES", 2_000_000))
+HEXSIDE_IMPORT_MAX_PIXELS = int(env.float("HEXSIDE_IMPORT_MAX_PIXELS", 500_000_000))
 
 # Rules-level checks (engine/checks, docs/validation.md): how many LOS answers are asked both ways, within how many
 # seconds, on a map page or GET /api/maps/<id>/findings/ and per file of a batch validation; and how many parts

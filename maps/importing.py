@@ -14,6 +14,9 @@ def limits():
         max_zip_total_bytes=settings.HEXSIDE_IMPORT_MAX_ZIP_TOTAL_BYTES,
         max_zip_ratio=settings.HEXSIDE_IMPORT_MAX_ZIP_RATIO,
         max_image_pixels=settings.HEXSIDE_IMPORT_MAX_IMAGE_PIXELS,
+        max_picture_pixels=settings.HEXSIDE_IMPORT_PICTURE_PIXELS,
+        max_hexes=settings.HEXSIDE_IMPORT_MAX_HEXES,
+        max_pixels=settings.HEXSIDE_IMPORT_MAX_PIXELS,
     )
 
 

@@ -5,8 +5,9 @@ The map file only names the image (its `background` entry, docs/map-format.md); 
 file and a name never points at other pixels than the ones aligned to it. A map keeps the one scan its
 current revision names: a replaced or removed scan's file is deleted once the revision that dropped it is
 committed (an earlier revision brought back may then name a scan that is gone: the painter shows none), and a
-deleted map's folder goes with it. Each file is an upload decoded whole and written again (decode_scan), and its
-bytes count towards the owner's storage quota (maps.quotas).
+deleted map's folder goes with it. Each file is an upload decoded whole and written again (decode_scan), its size
+read from its header and refused past HEXSIDE_SCAN_MAX_PIXELS first (engine.images), and its bytes count towards
+the owner's storage quota (maps.quotas).
 """
 
 import hashlib
@@ -20,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from engine import mapfile
+from engine import images, mapfile
 from maps import quotas
 
 FORMATS = {"PNG": "png", "JPEG": "jpg"}
@@ -69,17 +70,14 @@ def decode_scan(data, pixels):
     (``verify()`` alone reads no pixels), once the header's size is within ``pixels``. What is stored is written
     again from what was decoded, so no chunk, segment, comment or metadata of the upload survives: a PNG is its
     header, palette and transparency with its pixel rows deflated anew (as fast as copying, and lossless); a
-    JPEG is its pixels encoded again (quality JPEG_QUALITY), turned upright as its EXIF said.
+    JPEG is its pixels encoded again (quality JPEG_QUALITY), turned upright as its EXIF said (a turned JPEG holds
+    its pixels twice while it turns, so it may have at most half of ``pixels``).
     """
     kind = "PNG or JPEG"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data), formats=list(FORMATS))
-            width, height = image.size
-            if width * height > pixels:
-                raise ScanError(f"the scan is {width} x {height} pixels ({width * height:,}); at most "
-                                f"{pixels:,} pixels")
+            image = images.open_image(data, pixels, formats=list(FORMATS), what="the scan")  # its header only
             kind = "JPEG" if image.format == "MPO" else image.format  # MPO: a JPEG with more pictures after it
             end = image_end(data, kind)
             if end is None:
@@ -92,11 +90,21 @@ def decode_scan(data, pixels):
                 stored = rewrite_png(data, end)
                 image.load()
             else:
+                turned = image.getexif().get(ORIENTATION, 1) in range(2, 9)  # read from the header, no pixel yet
+                width, height = image.size
+                if turned and 2 * width * height > pixels:
+                    raise ScanError(f"the scan is {width} x {height} pixels and turned by its EXIF orientation, "
+                                    f"which holds its pixels twice while it is turned upright; at most "
+                                    f"{pixels // 2:,} pixels for a turned JPEG. Save it upright and upload it again")
                 image.load()
-                image = ImageOps.exif_transpose(image)
+                ImageOps.exif_transpose(image, in_place=True)  # never a copy of an upright scan
                 stored = reencode_jpeg(image)
     except ScanError:
         raise
+    except images.TooLarge as exc:
+        raise ScanError(f"the scan is {exc.width} x {exc.height} pixels ({exc.width * exc.height:,}); at most "
+                        f"{pixels:,} pixels" if exc.width else f"the scan has too many pixels; at most {pixels:,}"
+                        ) from None
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
         raise ScanError(f"the scan has too many pixels; at most {pixels:,}") from None
     except UnidentifiedImageError:
@@ -107,6 +115,7 @@ def decode_scan(data, pixels):
 
 
 END_NAMES = {"PNG": "the IEND chunk", "JPEG": "the EOI marker"}
+ORIENTATION = 0x0112  # the EXIF tag of how a JPEG is turned
 JPEG_QUALITY = 92
 
 

@@ -31,6 +31,6 @@ class ValidationsConfig(AppConfig):
         kinds.register(kinds.Kind(KIND, "validations.batch_validation_assemble",
                                   part_task="validations.batch_validation_part", label="batch validation",
                                   cost=batch_cost))
-        # The mapping step's preview and confirmation: a person waits for it (docs/importing.md).
-        kinds.register(kinds.Kind(STEP, "validations.mapping_step", label="mapping step", interactive=True,
-                                  cost=batch_cost_of_file))
+        # The mapping step's preview and confirmation (docs/importing.md) convert a file again, as a batch does: a
+        # heavy job, on the heavy queue, so that one designer's previews never hold the LOS workers.
+        kinds.register(kinds.Kind(STEP, "validations.mapping_step", label="mapping step", cost=batch_cost_of_file))

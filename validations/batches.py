@@ -9,6 +9,7 @@ from django.core.files.base import ContentFile
 from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve, reverse
 
+from engine.importers import declared
 from jobs import dispatch, limits
 from maps import importing, quotas
 from validations.models import BatchFile, BatchValidation
@@ -18,15 +19,40 @@ KIND = "batch-validation"
 
 
 def batch_cost(parameters, subject=None):
-    """A batch's work grows with its upload: a unit per kilobyte (a map file's hex lines are about that)."""
+    """A batch's work is what its upload declares (``work``, read from its headers before it was queued:
+    hexes, tiles, image pixels; engine.importers.declared), and at least a unit per kilobyte of it."""
     size = BatchValidation.objects.filter(pk=parameters["batch"]).values_list("size", flat=True).first()
-    return max(1, (size or 0) // 1000)
+    return max(1, (size or 0) // 1000, int(parameters.get("work") or 0))
 
 
 def batch_cost_of_file(parameters, subject=None):
-    """A mapping step reads its file's batch upload again: a unit per kilobyte of it."""
-    size = BatchFile.objects.filter(pk=parameters["file"]).values_list("batch__size", flat=True).first()
-    return max(1, (size or 0) // 1000)
+    """A mapping step reads its file's batch upload again (a unit per kilobyte of it) and converts the file (a
+    unit per hex of its map, as the batch converted it)."""
+    row = BatchFile.objects.filter(pk=parameters["file"]).values(
+        "batch__size", "document__grid__columns", "document__grid__rows").first() or {}
+    columns, rows = row.get("document__grid__columns"), row.get("document__grid__rows")
+    hexes = columns * rows if isinstance(columns, int) and isinstance(rows, int) else 0
+    return max(1, (row.get("batch__size") or 0) // 1000 + hexes)
+
+
+def declared_work(upload, name):
+    """The work an upload declares (engine.importers.declared), read before anything is kept or queued;
+    UploadRefused naming what it declares and the limit when it declares more than an import may hold."""
+    limits = importing.limits()
+    upload.seek(0)
+    data = upload.read(limits.max_bytes + 1)
+    upload.seek(0)
+    work = declared.declared(name, data, limits)
+    kind = "module" if name.lower().endswith(".vmod") else "zip" if data[:4] == b"PK\x03\x04" else "file"
+    if work.hexes > limits.max_hexes:
+        raise UploadRefused(f"{name}: this {kind} declares {work.describe()} ({work.hexes:,} {work.unit} in all); "
+                            f"an import may hold at most {limits.max_hexes:,} {work.unit} "
+                            "(HEXSIDE_IMPORT_MAX_HEXES). Upload fewer or smaller maps at a time")
+    if work.pixels > limits.max_pixels:
+        raise UploadRefused(f"{name}: this {kind} names {work.images:,} image{'s' * (work.images != 1)} of "
+                            f"{work.pixels:,} pixels in all; an import may decode at most {limits.max_pixels:,} "
+                            "pixels (HEXSIDE_IMPORT_MAX_PIXELS). Upload fewer boards, or smaller images, at a time")
+    return work
 
 
 class UploadRefused(Exception):
@@ -45,17 +71,18 @@ def start_batch(user, upload, address="", ruleset=""):
                             "(HEXSIDE_IMPORT_MAX_BYTES)")
     if upload.size == 0:
         raise UploadRefused(f"{upload.name} is empty")
-    dispatch.check_caps(KIND, upload.size // 1000, user, address)  # before the upload is kept (TooManyJobs: 429)
+    name = os.path.basename(upload.name or "upload")[:255] or "upload"
+    work = max(upload.size // 1000, declared_work(upload, name).units)
+    dispatch.check_caps(KIND, work, user, address)  # before the upload is kept (TooManyJobs: 429)
     try:
         quotas.check(user.pk, upload.size, "this upload", path="file")
     except quotas.QuotaExceeded as exc:
         raise UploadRefused(f"{upload.name}: {exc.message}") from None
-    name = os.path.basename(upload.name or "upload")[:255] or "upload"
     batch = BatchValidation.objects.create(owner=user, name=name, upload=upload, size=upload.size,
                                            ruleset=ruleset or "")
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
     try:
-        job, _ = dispatch.submit(KIND, {"batch": batch.pk}, user=user, parts=parts, address=address)
+        job, _ = dispatch.submit(KIND, {"batch": batch.pk, "work": work}, user=user, parts=parts, address=address)
     except (dispatch.BrokerUnavailable, limits.TooManyJobs, limits.CostTooHigh):
         batch.upload.delete(save=False)
         batch.delete()

@@ -49,6 +49,9 @@ class ImportLimits:
     max_zip_total_bytes: int = 200 * 1024 * 1024  # everything a zip expands to
     max_zip_ratio: int = 200  # an entry may expand to at most this many times its compressed size (bombs)
     max_image_pixels: int = 60_000_000  # a board image's width x height, checked before it is decoded
+    max_picture_pixels: int = 32_000_000  # pixels one conversion decodes for its tile pictures, in all
+    max_hexes: int = 2_000_000  # hexes the maps of one upload declare in all (boards x hexes), before queueing
+    max_pixels: int = 500_000_000  # pixels the images of one upload declare in all (board and tileset images)
     max_tilesets: int = 200  # external tilesets one Tiled map may name
     max_tile_definitions: int = 300_000  # tiles its tilesets define in all (each file read once)
     max_tile_layers: int = 100  # tile layers one Tiled map may hold (in groups or not)

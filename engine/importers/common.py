@@ -17,7 +17,7 @@ import defusedxml
 import defusedxml.ElementTree as SafeET
 from PIL import Image
 
-from engine import mapfile
+from engine import images, mapfile
 from engine.hexgrid import MAX_SIZE, Grid
 from engine.importers import mappings
 from engine.importers.errors import Refused, finding
@@ -205,13 +205,9 @@ def check_image(data, context, what):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data))
+            image = images.open_image(data, limit, what=what)  # the header only, its size checked
             width, height = image.size
             kind = image.format
-            if width * height > limit:
-                context.error("$", f"{what} is {width} x {height} pixels; at most {limit / 1e6:.0f} million pixels "
-                                   "are read", code="image-too-large")
-                return None
             if kind == "PNG":
                 image.verify()
             elif kind == "JPEG":
@@ -226,6 +222,11 @@ def check_image(data, context, what):
                                   code="image-too-large")
                     return None
                 image.load()
+    except images.TooLarge as exc:
+        size = f"{exc.width} x {exc.height} pixels" if exc.width else "too many pixels"
+        context.error("$", f"{what} is {size}; at most {limit / 1e6:.0f} million pixels are read",
+                      code="image-too-large")
+        return None
     except (Image.DecompressionBombWarning, Image.DecompressionBombError):
         context.error("$", f"{what} has too many pixels; at most {limit / 1e6:.0f} million", code="image-too-large")
         return None

@@ -22,7 +22,6 @@ axis is kept in ``extensions.tiled`` and a map whose hexes are far from regular 
 
 import base64
 import binascii
-import io
 import math
 import posixpath
 import sys
@@ -32,6 +31,7 @@ from array import array
 from engine import rulesets
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE
 from engine.importers.common import MapBuilder, counted, integer, number, parse_json, parse_xml
+from engine.importers.pictures import tile_pictures
 
 FLAGS = 0xF0000000  # flip horizontal, flip vertical, diagonal / rotate 60, rotate 120 (hex maps)
 MAX_DEPTH = 32  # nested groups and class properties
@@ -727,7 +727,6 @@ def build(reader, context):
 
 
 MAX_PICTURES = 200  # source codes given a picture in a proposed mapping
-PICTURE_PX = 48
 
 
 def _int(value):
@@ -735,50 +734,3 @@ def _int(value):
         return max(0, int(value))
     except (TypeError, ValueError):
         return 0
-
-
-def tile_pictures(seen, context):
-    """{code: a small PNG data URI of its tile}, cut from its tileset's image, for the mapping step to show. A
-    picture is a help, never a finding: a tile whose image cannot be read has none."""
-    from PIL import Image  # noqa: PLC0415 - Pillow, only when tiles are cut for the mapping step
-
-    images, out = {}, {}
-    for code, (tileset, local) in seen.items():
-        try:
-            if local in tileset.images:
-                ref, box = tileset.images[local], None
-            elif tileset.atlas is not None:
-                ref, width, height, spacing, margin, columns = tileset.atlas
-                if not (width and height):
-                    continue
-                columns = columns or 1
-                x = margin + (local % columns) * (width + spacing)
-                y = margin + (local // columns) * (height + spacing)
-                box = (x, y, x + width, y + height)
-            else:
-                continue
-            path = context.resolve(ref, tileset.base)
-            if path not in images:
-                _, data = context.sibling(ref, tileset.base)
-                image = None
-                if data is not None and len(images) < 20:
-                    opened = Image.open(io.BytesIO(data))
-                    if opened.width * opened.height <= context.limits.max_image_pixels:
-                        image = opened.convert("RGBA")
-                images[path] = image
-            image = images[path]
-            if image is None:
-                continue
-            if box is not None:
-                if box[2] > image.width or box[3] > image.height:
-                    continue
-                picture = image.crop(box)
-            else:
-                picture = image.copy()
-            picture.thumbnail((PICTURE_PX, PICTURE_PX))
-            buffer = io.BytesIO()
-            picture.save(buffer, "PNG")
-            out[code] = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
-        except Exception:  # noqa: BLE001, S112 - a picture is a help: one that cannot be cut is left out
-            continue
-    return out

@@ -132,7 +132,8 @@ def zone_bounds(zone, context):
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def build_map(board, context, entries, build_name):
+def grid_numbers(board, context):
+    """(dx, dy, x0, y0, sideways) of a board's HexGrid, refused when they cannot make a grid."""
     grid = board["grid"]
     where = f"board {board['name']!r}"
     dx = number(grid.get("dx", "64"), context, where, "the grid's dx")
@@ -141,7 +142,44 @@ def build_map(board, context, entries, build_name):
     y0 = number(grid.get("y0", "32"), context, where, "the grid's y0")
     if dx <= 0 or dy <= 0:
         context.refuse(where, f"the hex grid's dx and dy should be above 0, got {dx} and {dy}", code="bad-grid")
-    sideways = (grid.get("sideways") or "false").lower() == "true"
+    return dx, dy, x0, y0, (grid.get("sideways") or "false").lower() == "true"
+
+
+def board_extent(board, context, image_size):
+    """(offset, (width, height)) the map covers: the grid's zone, else the image (its size), else the board's
+    width and height; None when none of them is known."""
+    bounds = zone_bounds(board["zone"], context) if board["zone"] is not None else None
+    if bounds is not None:
+        return (bounds[0], bounds[1]), (bounds[2] - bounds[0], bounds[3] - bounds[1])
+    if image_size is not None:
+        return (0.0, 0.0), image_size
+    if board["width"] and board["height"]:
+        where = f"board {board['name']!r}"
+        return (0.0, 0.0), (integer(board["width"], context, where, "the board's width", 1, 1_000_000),
+                            integer(board["height"], context, where, "the board's height", 1, 1_000_000))
+    return None
+
+
+def hex_span(numbers, extent):
+    """(first column, first row, lines, hexes per line, whether the first line is shifted) of the grid's hexes
+    whose centres lie on ``extent``."""
+    dx, dy, x0, y0, sideways = numbers
+    # VASSAL's grid frame: "across" is x (y when sideways), the axis along which columns follow each other.
+    across_extent, along_extent = (extent[1], extent[0]) if sideways else extent
+    n0 = math.ceil(-x0 / dx - 1e-9)
+    n1 = math.floor((across_extent - x0) / dx + 1e-9)
+    k0 = math.ceil(-y0 / dy - 1e-9)
+    lines = n1 - n0 + 1
+    first_shifted = n0 % 2 == 1
+    # Every line holds as many hexes; the lines VASSAL shifts by half a hex must end on the board too.
+    shift = dy / 2 if lines > 1 or first_shifted else 0
+    k1 = math.floor((along_extent - y0 - shift) / dy + 1e-9)
+    return n0, k0, lines, k1 - k0 + 1, first_shifted
+
+
+def build_map(board, context, entries, build_name):
+    where = f"board {board['name']!r}"
+    dx, dy, x0, y0, sideways = grid = grid_numbers(board, context)
 
     image_name, image = board["image"], None
     if image_name:
@@ -153,31 +191,12 @@ def build_map(board, context, entries, build_name):
         else:
             image = check_image(data, context, f"the board image {image_name!r}")
 
-    offset = (0.0, 0.0)
-    bounds = zone_bounds(board["zone"], context) if board["zone"] is not None else None
-    if bounds is not None:
-        offset = (bounds[0], bounds[1])
-        extent = (bounds[2] - bounds[0], bounds[3] - bounds[1])
-    elif image is not None:
-        extent = image[2]
-    elif board["width"] and board["height"]:
-        extent = (integer(board["width"], context, where, "the board's width", 1, 1_000_000),
-                  integer(board["height"], context, where, "the board's height", 1, 1_000_000))
-    else:
+    found = board_extent(board, context, image[2] if image is not None else None)
+    if found is None:
         context.refuse("$", f"the size of {where} cannot be known: its image is not in the upload and it has no "
                             "zone, width or height", code="board-size-unknown")
-
-    # VASSAL's grid frame: "across" is x (y when sideways), the axis along which columns follow each other.
-    across_extent, along_extent = (extent[1], extent[0]) if sideways else extent
-    n0 = math.ceil(-x0 / dx - 1e-9)
-    n1 = math.floor((across_extent - x0) / dx + 1e-9)
-    k0 = math.ceil(-y0 / dy - 1e-9)
-    lines = n1 - n0 + 1
-    first_shifted = n0 % 2 == 1
-    # Every line holds as many hexes; the lines VASSAL shifts by half a hex must end on the board too.
-    shift = dy / 2 if lines > 1 or first_shifted else 0
-    k1 = math.floor((along_extent - y0 - shift) / dy + 1e-9)
-    per_line = k1 - k0 + 1
+    offset, extent = found
+    n0, k0, lines, per_line, first_shifted = hex_span(grid, extent)
     if lines < 1 or per_line < 1:
         context.refuse(where, "no hex centre of the grid lies on the board", code="bad-grid")
     stagger = "even" if first_shifted else "odd"

@@ -334,3 +334,146 @@ def test_a_vassal_zone_of_millions_of_corners_is_refused_before_it_is_split():
     result, used = peak(lambda: convert("buildFile.xml", data))
     assert result.doc is None and codes(result) == ["bad-grid"] and result.findings[0].path == "zone.path"
     assert used < 40 * MB, used  # the attribute itself is 8 MB; split into corners it was 2 million tuples
+
+
+# -- issue 27: every decode bounded before it happens -----------------------------------------------------
+
+def png_of_black(width, height):
+    """An 8-bit grey PNG of black pixels, written without holding them (7745 x 7745: 58 KB, 60 MB decoded)."""
+    import struct as st
+
+    def chunk(kind, body):
+        return st.pack(">I", len(body)) + kind + body + st.pack(">I", zlib.crc32(kind + body))
+
+    deflate, row = zlib.compressobj(9), b"\0" * (1 + width)
+    idat = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", st.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+
+
+def tileset_map(sources, side):
+    """A 10 x 10 hexagonal TMX whose tiles are the images ``sources`` (an image collection), each side x side."""
+    tiles = "".join(f'<tile id="{i}"><image width="{side}" height="{side}" source="{source}"/></tile>'
+                    for i, source in enumerate(sources))
+    gids = ",".join(str(1 + i % len(sources)) for i in range(100))
+    return (f'<?xml version="1.0"?><map version="1.10" orientation="hexagonal" width="10" height="10" '
+            'tilewidth="28" tileheight="32" hexsidelength="16" staggeraxis="y" staggerindex="odd" infinite="0">'
+            f'<tileset firstgid="1" name="big" tilewidth="{side}" tileheight="{side}" tilecount="{len(sources)}" '
+            f'columns="0">{tiles}</tileset><layer id="1" name="ground" width="10" height="10"><data encoding="csv">'
+            f'{gids}</data></layer></map>').encode()
+
+
+def hostile_tileset_zip(images=20, maps=1):
+    """Issue 27's upload: map.tmx whose tileset names ``images`` black 7745 x 7745 PNGs of 58 KB each."""
+    import io
+    import zipfile
+
+    black = png_of_black(7745, 7745)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for m in range(maps):
+            z.writestr(f"map{m}.tmx", tileset_map([f"t{i}.png" for i in range(images)], 7745))
+        for i in range(images):
+            z.writestr(f"t{i}.png", black)
+    return out.getvalue()
+
+
+def peak_rss_in_child(code, tmp_path, make=None):
+    """The peak RSS in MB of a fresh process running ``code`` (its file made first by another process, so that
+    making it does not count; ``sys`` imported, the folder in ``sys.argv[1]``), and what the code printed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    if make is not None:
+        subprocess.run([sys.executable, "-c", make, str(tmp_path)], cwd=root, check=True)
+    # VmHWM, not ru_maxrss: the peak of this process's own memory since it started (ru_maxrss outlives exec, so a
+    # child started from a large test process would report that process's size).
+    run = ("import sys\n" + code + "\nimport re\nstatus = open('/proc/self/status').read()\n"
+           "print(int(re.search(r'VmHWM:\\s+(\\d+) kB', status)[1]) // 1024)")
+    out = subprocess.run([sys.executable, "-c", run, str(tmp_path)], cwd=root, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.split()
+    return int(lines[-1]), lines[:-1]
+
+
+def test_a_tileset_of_twenty_60_megapixel_pngs_stays_under_600_mb_and_gives_no_pictures(tmp_path):
+    # The issue's 1.17 MB zip took a worker to 5.3 GB: each image was decoded whole to RGBA and kept.
+    make = """if True:
+        import sys
+        from pathlib import Path
+        from tests.engine.test_import_memory import hostile_tileset_zip
+        Path(sys.argv[1], "tiles.zip").write_bytes(hostile_tileset_zip(20, maps=2))
+    """
+    code = """
+from pathlib import Path
+from engine import importers
+from engine.checks.batch import check_upload
+data = Path(sys.argv[1], "tiles.zip").read_bytes()
+for upload in importers.expand("tiles.zip", data):
+    checked = check_upload(upload)
+    pictures = [e for e in checked["mapping"]["terrain"].values() if "picture" in e]
+    print(checked["verdict"] != "invalid", len(checked["mapping"]["terrain"]), len(pictures))
+"""
+    peak, printed = peak_rss_in_child(code, tmp_path, make)
+    assert printed == ["True", "20", "0"] * 2  # both maps converted, their codes proposed, no picture decoded
+    assert peak < 600, peak
+
+
+def test_a_60_megapixel_jpeg_atlas_is_decoded_reduced_for_its_tile_pictures(tmp_path):
+    make = """if True:
+        import sys
+        from pathlib import Path
+        from PIL import Image
+        Image.new("L", (7745, 7745), 90).save(Path(sys.argv[1], "atlas.jpg"), "JPEG")
+    """
+    code = """
+from pathlib import Path
+from engine.importers import convert
+atlas = Path(sys.argv[1], "atlas.jpg").read_bytes()
+tmx = (b'<?xml version="1.0"?><map version="1.10" orientation="hexagonal" width="10" height="10" '
+       b'tilewidth="28" tileheight="32" hexsidelength="16" staggeraxis="y" staggerindex="odd" infinite="0">'
+       b'<tileset firstgid="1" name="a" tilewidth="1549" tileheight="1549" tilecount="25" columns="5">'
+       b'<image source="atlas.jpg" width="7745" height="7745"/></tileset><layer id="1" name="g" width="10" '
+       b'height="10"><data encoding="csv">' + ",".join(str(1 + i % 25) for i in range(100)).encode()
+       + b'</data></layer></map>')
+result = convert("map.tmx", tmx, files={"atlas.jpg": atlas})
+print(len(result.survey["pictures"]))
+"""
+    peak, printed = peak_rss_in_child(code, tmp_path, make)
+    assert printed == ["25"]  # every tile has its picture, cut from the atlas decoded at an eighth
+    assert peak < 250, peak  # decoded whole to RGBA it was 240 MB more
+
+
+def test_tile_pictures_share_one_pixel_budget_and_images_past_it_are_left_out():
+    from engine.importers import ImportLimits
+
+    files = {f"t{i}.png": png_of_black(1000, 1000) for i in range(3)}  # a million pixels each
+    data = tileset_map(list(files), 1000)
+    result = convert("map.tmx", data, files=files, limits=ImportLimits(max_picture_pixels=2_500_000))
+    assert result.doc is not None and len(result.survey["pictures"]) == 2  # the third would pass the budget
+    result = convert("map.tmx", data, files=files, limits=ImportLimits(max_picture_pixels=999_999))
+    assert result.doc is not None and result.survey["pictures"] == {}
+
+
+def test_an_image_past_its_budget_is_refused_from_its_header_before_any_pixel_is_decoded():
+    import pytest
+    from PIL import Image
+
+    from engine import images
+
+    data = png_of_black(3000, 3000)
+    budget = images.Budget(5_000_000)
+    with pytest.raises(images.TooLarge) as caught:
+        images.decode(data, budget)
+    assert str(caught.value) == "the image is 3000 x 3000 pixels (9,000,000); at most 5,000,000 pixels are decoded"
+    assert budget.left == 5_000_000  # nothing was charged: nothing was decoded
+    image, scale = images.decode(png_of_black(2000, 2000), budget)
+    assert image.size == (2000, 2000) and scale == 1 and budget.left == 1_000_000
+    import io
+
+    out = io.BytesIO()
+    Image.new("RGB", (4000, 3000), (10, 120, 30)).save(out, "JPEG")
+    image, scale = images.decode(out.getvalue(), 1_000_000, at_least=(500, 375), declared=20_000_000)
+    assert image.size == (500, 375) and scale == 0.125  # the JPEG decoder's eighth, within the budget

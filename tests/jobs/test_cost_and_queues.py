@@ -98,3 +98,24 @@ def test_los_runs_on_its_own_queue_while_the_analysis_workers_are_busy(start_wor
     assert user_client.get(analysis).json()["status"] == "running"  # still: the LOS answer did not wait for it
     heavy.stop()
     quick.stop()
+
+
+def test_mapping_step_previews_run_on_the_heavy_workers_never_the_los_ones(start_worker, user_client, user_map,
+                                                                           queue_name):
+    """Issue 27, point 2: six previews by one designer took the LOS workers to 2.5 GB each, and another's LOS
+    waited 61.5 s; a preview is a heavy job now, which the LOS worker never takes."""
+    from tests.jobs.test_mapping_step import checked_file, choices
+
+    quick = start_worker("quick", queue=interactive(queue_name))
+    row = checked_file(user_client)
+    preview = user_client.post(f"/api/validations/{row.batch_id}/files/{row.index}/preview/", choices(row),
+                               format="json").json()["job_url"]
+    los = follow(user_client, user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "A1", "to": "J8"},
+                                               format="json").json()["url"])
+    assert los["status"] == "succeeded" and los["worker"].startswith(quick.name)
+    assert user_client.get(preview).json()["status"] == "queued"  # the LOS worker did not take it
+    heavy = start_worker("heavy", queue=queue_name)
+    body = follow(user_client, preview)
+    assert body["status"] == "succeeded" and body["worker"].startswith(heavy.name) and body["result"]["image"]
+    heavy.stop()
+    quick.stop()

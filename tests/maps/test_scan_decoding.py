@@ -125,3 +125,46 @@ def test_a_refused_scan_is_a_400_naming_the_field(user, user_client, map_documen
     assert answer.status_code == 400
     assert answer.json()["errors"][0]["path"] == "image" and "another file" in answer.json()["errors"][0]["message"]
     assert not list(tmp_path.rglob("scan-*"))
+
+
+def test_a_60_megapixel_board_from_a_vassal_module_is_checked_and_written_again_under_600_mb(tmp_path):
+    """Issue 27: the worker checks a VASSAL board's image and writes it again as a scan; a JPEG was decoded, then
+    copied (upright or not) to be turned: 568 MB for a 60-megapixel board."""
+    from tests.engine.test_import_memory import peak_rss_in_child
+
+    make = """if True:
+        import sys
+        from pathlib import Path
+        from PIL import Image
+        Image.new("RGB", (7745, 7745), (60, 110, 40)).save(Path(sys.argv[1], "board.jpg"), "JPEG")
+    """
+    code = """
+import io, os, zipfile
+from pathlib import Path
+os.environ.update(DJANGO_SETTINGS_MODULE="hexside.settings", DEBUG="0", SECRET_KEY="t" * 60)
+os.environ.pop("DATABASE_URL", None)
+import django
+django.setup()
+from engine.importers import convert
+from maps import scans
+from tests.engine.test_import_memory import vassal_module
+result = convert("big.vmod", vassal_module(Path(sys.argv[1], "board.jpg").read_bytes()))
+(image,) = result.files.values()
+stored, extension, size = scans.decode_scan(image, 60_000_000)
+print(extension, *size)
+"""
+    peak, printed = peak_rss_in_child(code, tmp_path, make)
+    assert printed == ["jpg", "7745", "7745"]
+    assert peak < 450, peak  # the pixels held once (Pillow keeps RGB in 4 bytes a pixel: 240 MB)
+
+
+def test_a_turned_jpeg_may_have_half_the_pixels_since_turning_holds_them_twice():
+    image = Image.new("RGB", (300, 200), (200, 30, 30))
+    exif = image.getexif()
+    exif[0x0112] = 6  # a quarter turn
+    out = io.BytesIO()
+    image.save(out, "JPEG", exif=exif)
+    data, extension, size = scans.decode_scan(out.getvalue(), 120_000)
+    assert size == (200, 300) and Image.open(io.BytesIO(data)).getexif().get(0x0112) is None
+    message = refusal(out.getvalue(), pixels=100_000)
+    assert "turned by its EXIF orientation" in message and "at most 50,000 pixels" in message
