@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from engine import rulesets
+from engine.games.tocs.los import Rules
 from engine.hexgrid import Grid
 from engine.los.compiled import CompiledMap
-from engine.los.tocs import Rules
 from engine.mapfile import Cell, MapDoc
 from tests.engine.los import helpers
 from tests.engine.los.helpers import agree_on_every_pair, all_pairs
