@@ -3,7 +3,6 @@
 import copy
 import json
 import math
-from pathlib import Path
 
 import pytest
 
@@ -233,7 +232,7 @@ def test_the_open_terrain_of_a_hex_is_catalogue_data():
 
     for rid, expected in (("ost", "open"), ("ats", "open-ground"), ("assault", "clear"), ("tocs", "open")):
         assert rulesets.get(rid).open_hex() == expected
-    data = json.loads((Path(catalogue.__file__).with_name("data") / "ats.json").read_text(encoding="utf-8"))
+    data = json.loads(rulesets.games.get("ats").catalogue_path.read_text(encoding="utf-8"))
     data.update(id="ats-steppe", name="Steppe", base="ats", open_terrain="brush")
     data.pop("scenario", None)
     steppe = rulesets.from_dict(data)

@@ -232,7 +232,7 @@ def test_a_bad_unit_types_entry_is_refused_with_its_path():
 def test_a_builtin_catalogue_without_unit_types_is_refused():
     from engine.rulesets import reading
 
-    data = json.loads((reading.DATA_DIR / "ost.json").read_text(encoding="utf-8"))
+    data = json.loads(rulesets.games.get("ost").catalogue_path.read_text(encoding="utf-8"))
     del data["unit_types"]
     with pytest.raises(rulesets.RulesetError, match="unit_types: is required in a built-in catalogue"):
         reading._build(data, where="ost.json", builtin_id="ost")
