@@ -303,7 +303,7 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", False)
 # Where the sample maps live; `make run` loads them.
 SAMPLES_DIR = BASE_DIR / "maps" / "samples"
 SCENARIO_SAMPLES_DIR = BASE_DIR / "authoring" / "samples"
-# Extra ruleset files (JSON, the same shape as engine/rulesets/data/*.json) a designer drops in.
+# Extra ruleset files (JSON, the same shape as engine/games/*/catalogue.json) a designer drops in.
 HEXSIDE_RULESETS_DIR = env.path("HEXSIDE_RULESETS_DIR", VAR_DIR / "rulesets")
 
 # Importing community maps (engine/importers/, docs/importing.md): what one upload may cost.

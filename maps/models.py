@@ -151,7 +151,7 @@ def copy_scan(from_map_id, to_map_id):
 # -- rulesets designers add ------------------------------------------------------------------------------
 
 class CustomRuleset(models.Model):
-    """A ruleset given as data (the shape of engine/rulesets/data/*.json), checked and registered when saved."""
+    """A ruleset given as data (the shape of engine/games/*/catalogue.json), checked and registered when saved."""
 
     slug = models.SlugField(max_length=64, unique=True, blank=True, verbose_name="id",
                             help_text="The id maps name in their 'ruleset'; taken from the data when left empty.")

@@ -1,25 +1,24 @@
 """Map checks, the rules part: what each game's rules say a map may hold, beyond the format errors.
 
-Which terrain plays which part (a road, a building, a river...) and each threshold come from the ruleset's check
-data (data/<ruleset>.json, docs/validation.md); what a terrain is (its layer, LOS class, height) comes from the
-catalogue. A custom profile is checked with its base game's data. Ids the data names that a catalogue lacks are
-ignored, so the data keeps working while the catalogues change. No Django here.
+Which terrain plays which part (a road, a building, a river...) and each threshold come from the game's check
+data (engine/games/<id>/map_checks.json, docs/validation.md); what a terrain is (its layer, LOS class, height)
+comes from the catalogue. A custom profile is checked with its base game's data. Ids the data names that a
+catalogue lacks are ignored, so the data keeps working while the catalogues change. No Django here.
 """
 
 import json
 from collections import defaultdict
 from functools import cache
-from pathlib import Path
 
-from engine import mapfile
-
-DATA_DIR = Path(__file__).with_name("data")
+from engine import mapfile, rulesets
 
 
 @cache
 def check_data(ruleset_id):
     """The check data of a built-in ruleset ({} for none)."""
-    path = DATA_DIR / f"{ruleset_id}.json"
+    if not rulesets.games.is_game(ruleset_id):
+        return {}
+    path = rulesets.games.get(ruleset_id).map_checks_path
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 

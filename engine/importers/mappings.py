@@ -1,7 +1,8 @@
 """Terrain mappings: which ruleset terrain each source terrain code becomes (docs/importing.md).
 
-A default mapping per source format and ruleset ships as data in ``mappings/<format>-<ruleset>.json``; a
-designer's mapping (``--mapping FILE``) is laid over it, its entries winning. A mapping file::
+A default mapping per source format and game ships as data in the game's folder
+(``engine/games/<id>/mappings/<format>-<id>.json``); a designer's mapping (``--mapping FILE``) is laid over it,
+its entries winning. A mapping file::
 
     {"source": "megamek", "ruleset": "ost",
      "levels": {"scale": 1, "offset": 0},
@@ -24,7 +25,7 @@ from pathlib import Path
 from engine import rulesets
 from engine.importers.errors import Refused, finding
 
-FOLDER = Path(__file__).resolve().parent / "mappings"
+FOLDER = Path(__file__).resolve().parent / "mappings"  # what is not a game's: the word table of suggest.py
 DEFAULT_RULESET = "ost"
 KEYS = ("source", "ruleset", "note", "levels", "terrain")
 # read by people (and the mapping step), not by the mapping
@@ -133,12 +134,13 @@ class Mapping:
 
 
 def default_path(source, ruleset_id):
-    return FOLDER / f"{source}-{ruleset_id}.json"
+    """The game's default mapping from a source format (a path that may not exist)."""
+    return rulesets.games.get(ruleset_id).mapping_path(source)
 
 
 def shipped():
     """(source, ruleset) pairs that have a default mapping."""
-    return sorted(tuple(p.stem.split("-", 1)) for p in FOLDER.glob("*-*.json"))
+    return sorted((source, game.id) for game in rulesets.games.all_games() for source in game.mappings())
 
 
 def resolve(context):
@@ -166,8 +168,8 @@ def resolve(context):
         context.refuse("ruleset", exc.args[0] if exc.args else f"unknown ruleset {ruleset_id!r}",
                        code="unknown-ruleset")
     mapping = Mapping(catalogue, context.source)
-    path = default_path(context.source, catalogue.id)
-    if path.is_file():
+    path = default_path(context.source, catalogue.id) if rulesets.games.is_game(catalogue.id) else None
+    if path is not None and path.is_file():
         mapping.add(json.loads(path.read_text(encoding="utf-8")), f"mappings/{path.name}", findings, first=False)
         mapping.parts.append(f"mappings/{path.name}")
     if designer is not None:

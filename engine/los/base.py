@@ -1,6 +1,6 @@
 """What every ruleset's LOS evaluator offers the engine.
 
-Each ruleset module (ost/, ats/, assault.py, miniatures.py, tocs.py) defines ``class Rules(RulesBase)``.
+Each game's LOS rules (engine/games/<id>/los) define ``class Rules(RulesBase)``.
 Two ways to answer the same question, which a differential test keeps equal:
 
 - ``evaluate``: the reference, one pair at a time, plain Python over a :class:`engine.los.trace.Trace`,

@@ -1,10 +1,11 @@
 """The LOS engine's front door: compile a map, answer one line, a viewshed or the whole map.
 
-Everything here is plain Python over a :class:`CompiledMap`; the per-ruleset work lives in the ruleset modules
-(ost/, ats/, assault.py, miniatures.py, tocs.py), each with a reference evaluator and a fast batch path.
+Everything here is plain Python over a :class:`CompiledMap`; the per-game work lives in each game's folder
+(engine/games/<id>/los: a ``Rules`` class with a reference evaluator and a fast batch path), which the game
+registry (engine/rulesets/games.py) imports when a map of that game is first asked about. A new game is a new
+folder under engine/games/ with its catalogue and its ``los`` module; nothing here changes.
 """
 
-import importlib
 import json
 import time
 from dataclasses import dataclass
@@ -15,10 +16,6 @@ from engine import rulesets
 from engine.los.answer import RESULTS
 from engine.los.compiled import CompiledMap
 from engine.los.trace import trace
-
-# Each built-in ruleset's LOS rules live in the module named by its id (engine/los/<id>): the list of
-# built-ins is the catalogue's, so a new game is a catalogue file and a module of that name.
-RULES_MODULES = {ruleset_id: f"engine.los.{ruleset_id}" for ruleset_id in rulesets.builtin_ids()}
 
 
 def compile_map(doc, markers=(), catalogue=None):
@@ -33,8 +30,7 @@ def rules_for(cmap):
     rules = getattr(cmap, "_rules", None)
     if rules is None:
         base = getattr(cmap.catalogue, "base", None) or cmap.ruleset
-        module = importlib.import_module(RULES_MODULES[base])
-        rules = module.Rules(cmap)
+        rules = rulesets.games.get(base).los.Rules(cmap)
         cmap._rules = rules
     return rules
 

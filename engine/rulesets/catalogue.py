@@ -1,4 +1,5 @@
-"""The terrain catalogues: the five built-in games as JSON data (data/*.json), plus custom profiles.
+"""The terrain catalogues: each built-in game's as JSON data (engine/games/<id>/catalogue.json), plus custom
+profiles.
 
 A custom profile is a JSON file of the same shape that names a built-in ``base`` whose LOS rules it reuses.
 This module holds the format's vocabulary and :class:`Ruleset`, a checked catalogue. Every file is checked
@@ -12,12 +13,11 @@ import copy
 import math
 import re
 from collections.abc import Collection, Iterable
-from pathlib import Path
 from typing import TypeGuard
 
-DATA_DIR = Path(__file__).with_name("data")
+from engine.rulesets import games
 
-BUILTIN_IDS = ("ost", "ats", "assault", "tocs", "miniatures")
+BUILTIN_IDS = games.SHIPPED  # the games that ship; games.ids() adds any registered since
 LAYERS = ("hex", "hexside", "marker")
 LOS_CLASSES = ("clear", "hindering", "blocking", "special")
 OBSTACLES = ("none", "low", "storeys", "all")
@@ -154,7 +154,7 @@ class Ruleset:
         self.id = data["id"]
         self.name = data["name"]
         self.base = data["base"]
-        self.builtin = self.id in BUILTIN_IDS
+        self.builtin = games.is_game(self.id)
         self.source = data["source"]
         self.level_units = data["level_units"]
         self.level_min = data["level_min"]

@@ -6,12 +6,11 @@ import json
 from functools import cache
 from pathlib import Path
 
+from engine.rulesets import games
 from engine.rulesets.catalogue import (
-    BUILTIN_IDS,
     CASE_KEYS,
     CELL_KEYS,
     CONDITIONS,
-    DATA_DIR,
     DEFAULT_FILL,
     ENTRY_KEYS,
     ENTRY_REQUIRED,
@@ -173,7 +172,7 @@ def _check_identity(data, problems, builtin_id):
             problems.add("id", f"{rid!r} is not lower-case words joined by '-'")
         elif builtin_id and rid != builtin_id:
             problems.add("id", f"is {rid!r} but the file is the {builtin_id!r} catalogue")
-        elif not builtin_id and rid in BUILTIN_IDS:
+        elif not builtin_id and games.is_game(rid):
             problems.add("id", f"{rid!r} is a built-in ruleset; a custom profile needs an id of its own")
     if "name" in data and not _is_text(data["name"]):
         problems.add("name", "must be a non-empty string")
@@ -188,8 +187,8 @@ def _check_base(data, problems, builtin_id):
         if base_id != builtin_id:
             problems.add("base", f"a built-in ruleset's base is itself ({builtin_id!r}), not {base_id!r}")
         return None
-    if base_id not in BUILTIN_IDS:
-        problems.add("base", f"{base_id!r} is not one of the built-in rulesets {', '.join(BUILTIN_IDS)}")
+    if not games.is_game(base_id):
+        problems.add("base", f"{base_id!r} is not one of the built-in rulesets {', '.join(games.ids())}")
         return None
     return _builtin(base_id).as_dict()
 
@@ -799,6 +798,9 @@ def _resolve_styles(terrain, base, overrides):
 
 @cache
 def _builtin(ruleset_id: str) -> Ruleset:
-    path = DATA_DIR / f"{ruleset_id}.json"
-    data = _read_json(path, where=f"engine/rulesets/data/{ruleset_id}.json")
-    return _build(data, where=f"engine/rulesets/data/{ruleset_id}.json", builtin_id=ruleset_id)
+    path = games.get(ruleset_id).catalogue_path
+    where = f"engine/games/{ruleset_id}/catalogue.json"
+    return _build(_read_json(path, where=where), where=where, builtin_id=ruleset_id)
+
+
+games.on_change(_builtin.cache_clear)

@@ -18,7 +18,7 @@ REINFORCEMENT_UNIT_KEYS = ("unit", "count")
 MARKER_KEYS = ("kind", "hex", "side", "count", "facing", "note", "details")
 
 # The OOB entry's fields common to every game. What each game adds (OOB keys, side fields, scenario rules, unit
-# qualities) is its catalogue's scenario section (engine/rulesets/data/<game>.json, docs/scenario-format.md);
+# qualities) is its catalogue's scenario section (engine/games/<game>/catalogue.json, docs/scenario-format.md);
 # anything else is an error, so a typo is caught rather than kept.
 OOB_COMMON = ("id", "unit", "name", "count", "class", "type", "quality", "leader", "weapons", "formation", "hidden",
               "notes")

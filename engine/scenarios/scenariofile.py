@@ -36,7 +36,7 @@ from engine.scenarios.writing import content_hash, dumps, to_dict  # noqa: F401 
 
 FORMAT = "hexside-scenario"
 VERSION = 1
-RULESETS = rulesets.builtin_ids()  # the built-in games, as the catalogue lists them
+RULESETS = rulesets.builtin_ids()  # the games that ship; read() asks the registry, which may hold more
 
 TOP_KEYS = ("format", "version", "title", "ruleset", "subtitle", "date", "place", "introduction", "designer",
             "maps", "play_area", "turns", "sets_up_first", "moves_first", "environment", "rules", "modules",
@@ -134,7 +134,8 @@ class _Reader(Naming, SidesReader, ValuesReader, mapfile.Reader):
         out = {"format": FORMAT, "version": VERSION}
         out["title"] = self.text(data, "title", "title", required=True, limit=limits.TITLE)
         ruleset = data.get("ruleset")
-        if ruleset not in RULESETS:
+        games = rulesets.builtin_ids()
+        if ruleset not in games:
             custom = None
             if isinstance(ruleset, str) and self.rulesets is not None:
                 try:
@@ -142,7 +143,7 @@ class _Reader(Naming, SidesReader, ValuesReader, mapfile.Reader):
                 except KeyError:
                     custom = None
             if custom is None:
-                self.error("ruleset", f"expected one of {', '.join(RULESETS)} (or a custom profile's id), got "
+                self.error("ruleset", f"expected one of {', '.join(games)} (or a custom profile's id), got "
                                       f"{ruleset!r}", code="unknown-ruleset")
                 ruleset = None
         self.ruleset = ruleset

@@ -1,5 +1,5 @@
 """Unit types in a scenario (docs/scenario-format.md, "Unit types"): an OOB line names its ``type``, one of its
-game's catalogue (engine/rulesets/data/<game>.json, ``unit_types``) or one the scenario declares with its values in
+game's catalogue (engine/games/<game>/catalogue.json, ``unit_types``) or one the scenario declares with its values in
 a top-level ``unit_types`` list. The checks read a unit's type, never its name. No Django."""
 
 from engine import rulesets

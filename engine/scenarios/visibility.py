@@ -4,7 +4,7 @@ The owner holds every side (ALL) and reads the document whole. Anyone else holds
 have (docs/scenarios.md, "Who may read what"), and reads ``view(data, sides)``: the public part, and the private
 part of those sides only. A side's private part is, in every game, its brief and its OOB lines marked ``hidden``
 with their placements and arrivals; and what its game's catalogue says in its scenario section's ``hidden``
-(engine/rulesets/data/<game>.json), never guessed from names:
+(engine/games/<game>/catalogue.json), never guessed from names:
 
 - ``oob``: OOB fields that, when true, make a line that side's own (ATS ``dummy``: dummies set up FOW side up);
 - ``markers``: marker kinds that are their side's own (OST mines, Assault's real and dummy minefields, TOCS

@@ -9,7 +9,7 @@ import pytest
 from engine import rulesets
 from engine.rulesets import catalogue, reading
 
-DATA = Path(catalogue.__file__).with_name("data")
+GAMES = Path(catalogue.__file__).parents[1] / "games"  # engine/games/<id>/catalogue.json
 
 # The ids every catalogue must have (docs/map-format.md, "Terrain ids every catalogue has").
 REQUIRED = {
@@ -50,12 +50,12 @@ MARKER_KINDS = {
 
 
 def raw(ruleset_id):
-    return json.loads((DATA / f"{ruleset_id}.json").read_text(encoding="utf-8"))
+    return json.loads((GAMES / ruleset_id / "catalogue.json").read_text(encoding="utf-8"))
 
 
 def test_builtin_ids_have_one_file_each():
     assert set(rulesets.builtin_ids()) == set(REQUIRED)
-    assert sorted(p.stem for p in DATA.glob("*.json")) == sorted(REQUIRED)
+    assert sorted(p.parent.name for p in GAMES.glob("*/catalogue.json")) == sorted(REQUIRED)
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(REQUIRED))

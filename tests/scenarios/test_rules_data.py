@@ -3,16 +3,14 @@
 import copy
 import json
 import math
-from pathlib import Path
 
 import pytest
 
 from engine import rulesets
 from engine.checks.rules import check_data
-from engine.los import engine as los_engine
+from engine.games.miniatures.los import Rules as MiniaturesRules
 from engine.los import warm
 from engine.los.compiled import CompiledMap
-from engine.los.miniatures import Rules as MiniaturesRules
 from engine.mapfile import MapDoc
 from engine.rulesets import catalogue
 from engine.scenarios import checks, scenariofile
@@ -157,9 +155,9 @@ def test_every_place_reads_the_one_list_of_builtins():
     ids = rulesets.builtin_ids()
     assert scenariofile.RULESETS == ids
     assert warm.RULESETS == ids
-    assert tuple(los_engine.RULES_MODULES) == ids
-    for ruleset_id, module in los_engine.RULES_MODULES.items():
-        assert __import__(module, fromlist=["Rules"]).Rules.id == ruleset_id
+    assert tuple(g.id for g in rulesets.games.all_games()) == ids
+    for ruleset_id in ids:
+        assert rulesets.games.get(ruleset_id).los.Rules.id == ruleset_id
 
 
 # -- one inches per hex ----------------------------------------------------------------------------------------
@@ -234,7 +232,7 @@ def test_the_open_terrain_of_a_hex_is_catalogue_data():
 
     for rid, expected in (("ost", "open"), ("ats", "open-ground"), ("assault", "clear"), ("tocs", "open")):
         assert rulesets.get(rid).open_hex() == expected
-    data = json.loads((Path(catalogue.__file__).with_name("data") / "ats.json").read_text(encoding="utf-8"))
+    data = json.loads(rulesets.games.get("ats").catalogue_path.read_text(encoding="utf-8"))
     data.update(id="ats-steppe", name="Steppe", base="ats", open_terrain="brush")
     data.pop("scenario", None)
     steppe = rulesets.from_dict(data)

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from engine import rulesets
+from engine.games.assault.los import Rules
 from engine.hexgrid import Grid
-from engine.los.assault import Rules
 from engine.los.compiled import CompiledMap
 from engine.los.trace import ALONG, CORNER, HEX, trace
 from engine.mapfile import Cell, MapDoc

@@ -10,9 +10,9 @@ straight line down one letter column crosses only that column's hexes, so ranges
 import pytest
 
 from engine import rulesets
+from engine.games.ats import los as ats
+from engine.games.ats.los import Rules
 from engine.hexgrid import Grid
-from engine.los import ats
-from engine.los.ats import Rules
 from engine.los.compiled import CompiledMap
 from engine.los.trace import ALONG, trace
 from engine.mapfile import Cell, MapDoc

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from engine import rulesets
+from engine.games.miniatures.los import Rules
 from engine.hexgrid import Grid
 from engine.los.compiled import CompiledMap
-from engine.los.miniatures import Rules
 from engine.los.trace import ALONG, trace
 from engine.mapfile import Cell, MapDoc
 from tests.engine.los.helpers import check

@@ -1,5 +1,5 @@
 """Old School Tactical LOS: the rulebook's worked examples (as its digest, section 6, rebuilds them), the
-decisions of docs/rulesets/ost.md, and the reference evaluator against the compiled kernel on random maps.
+decisions of engine/games/ost/rules.md, and the reference evaluator against the compiled kernel on random maps.
 
 Every example goes through ``los()``, which also asks the kernel for the same pair both ways and the reference
 for the reverse line, so each one checks the fast path and reciprocity too. Lines run down one column of a
@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from engine import rulesets
+from engine.games.ost.los import ASSUME_CORNER, ASSUME_FOOT, ASSUME_SLOPE, ASSUME_STOREYS_ON_HILL, Rules
 from engine.hexgrid import Grid
 from engine.los.answer import RESULT_CODE
 from engine.los.compiled import CompiledMap
-from engine.los.ost import ASSUME_CORNER, ASSUME_FOOT, ASSUME_SLOPE, ASSUME_STOREYS_ON_HILL, Rules
 from engine.los.trace import ALONG, CORNER, HEX, trace
 from engine.mapfile import Cell, MapDoc
 

@@ -6,9 +6,9 @@ maps: test_reference_vs_batch.py)."""
 import pytest
 
 from engine import rulesets
+from engine.games.tocs.los import Rules
 from engine.hexgrid import Grid
 from engine.los.compiled import CompiledMap
-from engine.los.tocs import Rules
 from engine.mapfile import Cell, MapDoc
 from tests.engine.los import helpers
 

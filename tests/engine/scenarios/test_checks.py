@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from engine.games.miniatures.checks import deck_cards
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import scenariofile
 from tests.scenarios.conftest import SAMPLES, parse
@@ -322,9 +323,9 @@ def test_miniatures_deck_by_the_formula(sample_maps):
     platoon, a tank company fielded as a single unit and 1 company commander = 5; a deck of 12."""
     doc = scenariofile.parse(SAMPLE["village-on-the-dnieper"].read_bytes(), sample_maps)
     german, soviet = doc.data["sides"]
-    assert scenario_checks.deck_cards(german) == {"platoons": 4, "foos": 1, "elite_commanders": 1,
+    assert deck_cards(german) == {"platoons": 4, "foos": 1, "elite_commanders": 1,
                                              "company_commanders": 1, "total": 7}
-    assert scenario_checks.deck_cards(soviet) == {"platoons": 4, "foos": 0, "elite_commanders": 0,
+    assert deck_cards(soviet) == {"platoons": 4, "foos": 0, "elite_commanders": 0,
                                              "company_commanders": 1, "total": 5}
     summary = scenario_checks.summary(doc)
     assert summary["deck_size"] == 12
@@ -337,7 +338,7 @@ def test_snipers_and_attached_elements_get_no_card():
         {"id": "t", "unit": "Truck", "count": 2, "formation": "P1", "element": "attached", "leader": False},
         {"id": "s", "unit": "Sniper", "count": 1, "formation": None, "element": "sniper", "leader": False},
         {"id": "d", "unit": "FOO", "count": 1, "formation": None, "element": "divisional-foo", "leader": False}]}
-    assert scenario_checks.deck_cards(side)["total"] == 1
+    assert deck_cards(side)["total"] == 1
 
 
 def test_ost_summary_counts_casualty_points(sample_maps):

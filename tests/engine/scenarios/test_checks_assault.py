@@ -1,4 +1,4 @@
-"""Assault: Sicily '43's scenario checks (engine/scenarios/checks/assault.py), each passing on a legal setup and
+"""Assault: Sicily '43's scenario checks (engine/games/assault/checks.py), each passing on a legal setup and
 breaking on the right hex, on the Gela sample changed one thing at a time; the sample itself validates cleanly."""
 
 import copy

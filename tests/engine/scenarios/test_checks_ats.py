@@ -1,4 +1,4 @@
-"""The ATS scenario checks (engine/scenarios/checks/ats.py), each by the rulebook's own section, on small
+"""The ATS scenario checks (engine/games/ats/checks.py), each by the rulebook's own section, on small
 scenarios: a set-up that obeys the rule passes, one that breaks it is found on the right hex with the right
 severity; and the ATS samples validate with no finding at all."""
 

@@ -1,4 +1,4 @@
-"""TOCS's scenario checks (engine/scenarios/checks/tocs.py), each passing on the Groesbeek sample and breaking,
+"""TOCS's scenario checks (engine/games/tocs/checks.py), each passing on the Groesbeek sample and breaking,
 at the right hex, on a copy changed the way a designer could get it wrong; and the sample's public view, which
 reads and checks without the findings about what it withholds."""
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine import rulesets
+from engine.games.ats.checks import ats_stack
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import scenariofile
 from tests.scenarios.conftest import SAMPLES, parse
@@ -75,7 +76,7 @@ def test_a_legal_stack_with_a_heavy_weapon_and_its_crew_is_accepted(sample_maps)
         side(d, "british")["placements"].append({"unit": "para", "hex": "F5", "facing": None})
     assert findings(d, sample_maps, "overstacking") == []
     assert findings(d, sample_maps, "stacking") == []
-    vehicles, heavy, points = scenario_checks.ats_stack(parse(d, sample_maps), [
+    vehicles, heavy, points = ats_stack(parse(d, sample_maps), [
         (0, u) for u in side(d, "british")["oob"] if u["id"] in ("para", "6pdr", "crew")])
     assert (vehicles, heavy, points) == (0, 1, 3)  # one squad counted; the crew mans the gun
 
@@ -231,7 +232,7 @@ def test_a_bad_unit_types_entry_is_refused_with_its_path():
 def test_a_builtin_catalogue_without_unit_types_is_refused():
     from engine.rulesets import reading
 
-    data = json.loads((reading.DATA_DIR / "ost.json").read_text(encoding="utf-8"))
+    data = json.loads(rulesets.games.get("ost").catalogue_path.read_text(encoding="utf-8"))
     del data["unit_types"]
     with pytest.raises(rulesets.RulesetError, match="unit_types: is required in a built-in catalogue"):
         reading._build(data, where="ost.json", builtin_id="ost")
@@ -243,10 +244,13 @@ def test_messages_cite_the_rulebooks_not_the_digests_item_numbers():
     import re
     from pathlib import Path
 
-    root = Path(scenario_checks.__file__).parent  # the checks package: common, then a module per game
-    for name in sorted(p.name for p in root.glob("*.py")) + ["../victory.py"]:
-        text = (root / name).read_text(encoding="utf-8")
-        assert not re.findall(r"\bV\d{1,2}\b|\bQ\d{1,2}\b|\((?:\d{1,2}(?:, )?)+\)\"", text), name
+    root = Path(scenario_checks.__file__).parent  # the checks package: common; then each game's, in its folder
+    games = root.parents[1] / "games"
+    paths = sorted(root.glob("*.py")) + [root.parent / "victory.py"] + sorted(games.glob("*/checks.py"))
+    assert len(paths) > 7
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        assert not re.findall(r"\bV\d{1,2}\b|\bQ\d{1,2}\b|\((?:\d{1,2}(?:, )?)+\)\"", text), path
 
 
 def test_an_armoured_car_is_not_a_truck(sample_maps):

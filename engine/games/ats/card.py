@@ -1,0 +1,41 @@
+"""ATS's numbers on the card: the overlays, the setup order, friendly edges and VP values."""
+
+from engine import mapfile
+from engine.scenarios import victory
+from engine.scenarios.cards.layout import p, small_table
+from engine.scenarios.cards.mapimage import overlay_id
+
+
+def block(doc, side_ids):
+    """The game's own part of the card, for the sides shown."""
+    data = doc.data
+    rules = data.get("rules") or {}
+    shown = [s for s in data["sides"] if s["id"] in side_ids]
+    out = []
+    overlays = rules.get("overlays") or []
+    out.append(p("Overlays", "h3"))
+    if overlays:
+        rows = [["Overlay", "X hex", "Y hex"]] + [[overlay_id(o.get("id")) or "—", o.get("x", "—"),
+                                                   o.get("y", "—")] for o in overlays]
+        out.append(small_table(rows))
+    else:
+        out.append(p("The scenario's rules place no overlays."))
+    main = doc.maps[doc.main_key]
+    on_map = [i for i in dict.fromkeys(mapfile.overlay_title(main, o) for o in main.overlays) if i]
+    if on_map:
+        out.append(p(f"Drawn on the map already: overlay{'s' if len(on_map) > 1 else ''} {', '.join(on_map)}."))
+    lines = []
+    if rules.get("setup_order"):
+        names = {s["id"]: s["name"] for s in data["sides"]}
+        lines.append("Setup order: " + ", then ".join(names.get(s, s) for s in rules["setup_order"]) + ".")
+    edges = [f"{s['name']} {victory.EDGE_NAMES.get(s['fields']['friendly_edge'], '?')}" for s in shown
+             if s["fields"].get("friendly_edge")]
+    if edges:
+        lines.append("Friendly edges: " + ", ".join(edges) + ".")
+    if rules.get("vp_values"):
+        lines.append("VP for eliminated units: " + ", ".join(f"{k} {v}" for k, v in rules["vp_values"].items())
+                     + ".")
+    if rules.get("conditions"):
+        lines.append(f"Conditions: {rules['conditions']}.")
+    out += [p(line) for line in lines]
+    return out

@@ -1,0 +1,1 @@
+"""Untitled WWII miniatures quick reference, in one folder (what each file is: engine/rulesets/games.py)."""

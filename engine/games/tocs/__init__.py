@@ -1,0 +1,1 @@
+"""TOCS, in one folder (what each file is: engine/rulesets/games.py)."""

@@ -1,0 +1,1 @@
+"""Games that only the tests register."""
