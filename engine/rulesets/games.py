@@ -14,6 +14,7 @@ disk (every folder of engine/games with a game.json); ``register`` adds a folder
 
 import importlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -81,7 +82,7 @@ def _shipped():
 
 _games = _shipped()
 SHIPPED = tuple(_games)  # the games that ship with Hexside, in their usual order
-_listeners = []  # called when the list changes (the catalogue cache)
+_listeners: list[Callable[[], None]] = []  # called when the list changes (the catalogue cache)
 
 
 def ids():
