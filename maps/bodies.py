@@ -20,6 +20,7 @@ from django.http import FileResponse, HttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from rest_framework.renderers import JSONRenderer
 
+CHUNK = 512 * 1024
 _building = threading.Lock()  # one build per process at a time: six first readers make one file, not six
 
 
@@ -39,6 +40,7 @@ def detail_response(request, map, meta):
     packed = _opened(map, etag.strip('"'), head)
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         response = FileResponse(packed, content_type="application/json")
+        response.block_size = CHUNK  # read a chunk at a time, each in a thread (hexside/asgi.py): few and large
         response["Content-Encoding"] = "gzip"
     else:  # unpacked whole: a client that takes no gzip is a script or a test, and zlib lets the lock go
         with packed:
