@@ -1,6 +1,8 @@
 """The shapes of the scenario API, for the OpenAPI schema. Scenario content (create, import, edits) is checked
 by the scenario format, so every problem comes back as ``{"errors": [{"path", "hex", "message"}, ...]}``."""
 
+import contextlib
+
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.urls import reverse
@@ -188,11 +190,9 @@ class ScenarioCreateSerializer(CreateSerializer):
             found.append(problem("map", "is required: the id of the map the scenario is played on"))
         else:
             source["maps"] = [{"key": "main", "id": data["map"]}]
-            if "ruleset" not in data:
-                try:
+            if "ruleset" not in data:  # when the map cannot be read, the map entry's own reading says why
+                with contextlib.suppress(scenariofile.MapLookupError, TypeError, ValueError):
                     source["ruleset"] = library_maps(self.context["request"].user)({"id": data["map"]}).ruleset
-                except (scenariofile.MapLookupError, TypeError, ValueError):
-                    pass  # the map entry's own reading says what is wrong
         return self.read_file(source, "", found)
 
     def create(self, validated_data):

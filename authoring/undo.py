@@ -30,7 +30,7 @@ def _diff(path, old, new, ops):
                 ops.append({"op": "set", "path": here, "value": value})
         ops.extend({"op": "remove", "path": f"{path}.{key}" if path else key} for key in new if key not in old)
     elif isinstance(old, list) and isinstance(new, list) and path and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new)):
+        for i, (a, b) in enumerate(zip(old, new, strict=False)):
             _diff(f"{path}[{i}]", a, b, ops)
     elif isinstance(old, list) and isinstance(new, list) and path and len(new) == len(old) + 1 and _one_added(old, new):
         ops.append({"op": "remove", "path": f"{path}[{_one_added(old, new) - 1}]"})

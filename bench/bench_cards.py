@@ -109,7 +109,8 @@ def long_texts():
 
     from engine.scenarios import cards, limits, scenariofile
 
-    words = "the quick brown fox jumps over a lazy dog while the tanks roll on to the bridge at dawn".split()
+    words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "the", "tanks", "roll",
+             "on", "to", "the", "bridge", "at", "dawn"]
     rnd = random.Random(1)
 
     def prose(n):

@@ -74,8 +74,7 @@ def bad_map():
     hexes = ",".join(f'{{"hex": "{c + 1:03d}{r + 1:03d}", "terrain": ["no-such-terrain-here"]}}'
                      for c in range(500) for r in range(500))
     return ('{"format": "hexside-map", "version": 1, "name": "bad", "ruleset": "ost", "grid": {"orientation": '
-            '"flat", "columns": 500, "rows": 500, "stagger": "odd", "labels": "xxyy"}, "hexes": [%s]}'
-            % hexes).encode()
+            f'"flat", "columns": 500, "rows": 500, "stagger": "odd", "labels": "xxyy"}}, "hexes": [{hexes}]}}').encode()
 
 
 def vmod_with_image():

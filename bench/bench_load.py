@@ -23,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+import contextlib
+
 from hexside.run import commands as make_run_commands  # noqa: E402
 
 PY = sys.executable
@@ -120,10 +122,8 @@ def start(env, folder):
 
 def stop(processes):
     for process in processes.values():
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
     for process in processes.values():
         try:
             process.wait(timeout=30)

@@ -57,7 +57,7 @@ def under_load(name, env, folder, command=None):
         idle = webload.timed_get(page)[0]
         threads_idle = webload.threads_of(server.pid)
         times = []
-        for look in range(LOOKS):  # each under a fresh load: the waits of the one before have ended
+        for _look in range(LOOKS):  # each under a fresh load: the waits of the one before have ended
             job = fresh_job(env)
             polls = webload.long_polls(port, f"/api/jobs/{job}/", 24)
             slow = webload.SlowClients(port, 20)

@@ -10,6 +10,7 @@ any child exits on its own, the others are stopped as well: half a studio is not
 """
 
 import argparse
+import contextlib
 import os
 import signal
 import subprocess
@@ -46,10 +47,8 @@ def group_alive(pgid):
 
 
 def signal_group(pgid, signum):
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, signum)
-    except ProcessLookupError:
-        pass
 
 
 class Supervisor:

@@ -219,7 +219,7 @@ class JobDetailView(APIView):
                 seconds = float(wait)
             except ValueError:
                 return Response({"wait": ["expected a number of seconds"]}, status=status.HTTP_400_BAD_REQUEST)
-            if not 0 <= seconds:
+            if not seconds >= 0:
                 return Response({"wait": ["expected a number of seconds from 0"]}, status=status.HTTP_400_BAD_REQUEST)
         response = Response(job_payload(job, request))
         if not job.is_finished:

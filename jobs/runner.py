@@ -52,7 +52,7 @@ class Outcome:
 
 def spooled(pieces):
     """Text pieces written to a temporary file, as a File to store: a large result never whole in memory."""
-    out = tempfile.TemporaryFile()
+    out = tempfile.TemporaryFile()  # noqa: SIM115 - the File it returns is closed by whoever stores it
     for piece in pieces:
         out.write(piece.encode())
     out.seek(0)

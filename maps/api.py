@@ -284,7 +284,8 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
             path = scans.path_of(map.pk, entry.get("image"))
             if path is None:
                 raise Http404(f"map {map.pk} has no board scan")
-            response = FileResponse(open(path, "rb"), content_type=scans.CONTENT_TYPES.get(path.suffix[1:]))
+            response = FileResponse(open(path, "rb"), content_type=  # noqa: SIM115 - FileResponse closes it
+                                    scans.CONTENT_TYPES.get(path.suffix[1:]))
             response["Cache-Control"] = "private, max-age=31536000, immutable"  # the name is the content's hash
             return response
         serializer = BackgroundUploadSerializer(data=request_data(request))

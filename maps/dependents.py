@@ -2,8 +2,8 @@
 maps (scenarios) registers here, in its AppConfig.ready(), how to find them; deleting a map then lists them, and
 the owner's own ones go with the map only when asked, in the same transaction."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from django.db import transaction
 

@@ -26,7 +26,7 @@ def inverse_states(before, after, changes=None):
         old, new = was.get(pos), now.get(pos)
         if old is new or old == new:
             continue
-        for part, cell in zip(parts, (old, new)):
+        for part, cell in zip(parts, (old, new), strict=False):
             if cell is not None:
                 part["hexes"].append(mapfile.hex_entry(grid, pos, cell))
     if before.doc.hexsides != after.doc.hexsides:
@@ -34,7 +34,7 @@ def inverse_states(before, after, changes=None):
             old, new = before.doc.hexsides.get(key), after.doc.hexsides.get(key)
             if old == new:
                 continue
-            for part, terrain in zip(parts, (old, new)):
+            for part, terrain in zip(parts, (old, new), strict=False):
                 if terrain is not None:
                     part["hexsides"].append(mapfile.hexside_entry(grid, key, terrain))
     return inverse(*parts)

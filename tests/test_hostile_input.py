@@ -73,7 +73,7 @@ def test_nan_and_infinity_in_an_uploaded_map_are_refused(user_client, map_docume
     upload.name = "map.json"
     assert_refused(user_client.post("/api/maps/import/", {"file": upload}, format="multipart"), "finite")
     assert_refused(raw(user_client, "/api/maps/import/", text), "finite")
-    assert_refused(raw(user_client, "/api/maps/", '{"document": %s}' % text), "finite")
+    assert_refused(raw(user_client, "/api/maps/", f'{{"document": {text}}}'), "finite")
     assert not Map.objects.exists()
 
 
@@ -90,10 +90,10 @@ def test_huge_integers_in_query_parameters_paths_and_bodies(user_client, api_cli
         assert response.status_code in (200, 400) and response["Content-Type"].startswith("application/json")
     before = state(user_map)
     assert_refused(raw(user_client, f"/api/maps/{user_map.pk}/edits/",
-                       '{"revision": %s, "operations": [{"op": "rename", "name": "x"}]}' % huge), "too large")
+                       f'{{"revision": {huge}, "operations": [{{"op": "rename", "name": "x"}}]}}'), "too large")
     assert_refused(raw(user_client, f"/api/maps/{user_map.pk}/edits/", edit_body(
-        user_map, '[{"op": "set_level", "hexes": [[%s, 1]], "level": 1}]' % huge)), "too large")
-    assert_refused(raw(user_client, f"/api/maps/{user_map.pk}/los/", '{"from": [%s, 0], "to": "A1"}' % huge),
+        user_map, f'[{{"op": "set_level", "hexes": [[{huge}, 1]], "level": 1}}]')), "too large")
+    assert_refused(raw(user_client, f"/api/maps/{user_map.pk}/los/", f'{{"from": [{huge}, 0], "to": "A1"}}'),
                    "too large")
     assert state(user_map) == before
 
@@ -116,7 +116,7 @@ def test_nul_characters_are_refused_at_create_and_in_edits(user_client, user_map
         document = document.replace('"designer"', '"\\u0000"')
         edit = '[{"op": "set_terrain", "hexes": ["A1"], "terrain": ["wo\\u0000ods"]}]'
     assert "\\u0000" in document
-    assert_refused(raw(user_client, "/api/maps/", '{"document": %s}' % document), "NUL")
+    assert_refused(raw(user_client, "/api/maps/", f'{{"document": {document}}}'), "NUL")
     assert_refused(raw(user_client, "/api/maps/import/", document), "NUL")
     assert_refused(raw(user_client, f"/api/maps/{user_map.pk}/edits/", edit_body(user_map, edit)), "NUL")
     assert state(user_map) == before and Map.objects.count() == 1

@@ -1,5 +1,6 @@
 """`make run`'s supervisor: one Ctrl-C stops the web server, both workers and every process they started."""
 
+import contextlib
 import os
 import signal
 import socket
@@ -100,9 +101,7 @@ def test_one_ctrl_c_stops_every_process_make_run_started(tmp_path):
         assert supervisor.wait(1) == 0
     finally:
         for pid in descendants(supervisor.pid) + [supervisor.pid]:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         supervisor.wait()
         log.close()

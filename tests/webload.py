@@ -2,6 +2,7 @@
 wait for a job, slow clients that send their headers or their body a byte at a time, and the time a visitor's
 plain page takes meanwhile. Every socket goes to the loopback address of the server under test."""
 
+import contextlib
 import http.client
 import os
 import select
@@ -158,10 +159,8 @@ class SlowClients:
 
 def close(sockets):
     for sock in sockets:
-        try:
+        with contextlib.suppress(OSError):
             sock.close()
-        except OSError:
-            pass
 
 
 def threads_of(pid):

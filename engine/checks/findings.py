@@ -47,7 +47,7 @@ def format_warnings(doc):
     findings = []
     grid = doc.grid
     default = doc.default_cell()
-    for n, (pos, cell) in enumerate(sorted(doc.hexes.items())):
+    for _n, (pos, cell) in enumerate(sorted(doc.hexes.items())):
         label = grid.label(*pos)
         if cell == default:
             findings.append(warning(f"hexes[{label}]", "this hex is listed but holds only the defaults", label,

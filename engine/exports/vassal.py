@@ -314,7 +314,7 @@ def add_side_window(root, files, doc, side, pieces):
     title = f"{side['name']}: reinforcements and set-up"
     window, _ = add_map_window(root, title, title, image_name, size, launch=True)
     units = doc.units(side)
-    for (label, entries), point in zip(rows, points):
+    for (label, entries), point in zip(rows, points, strict=False):
         stack = add_setup_stack(window, f"{side['name']} {label}", title, point)
         for unit_id, count in entries:
             for _ in range(count):

@@ -270,6 +270,23 @@ class MapBuilder:
     def label(self, col, row):
         return self.grid.label(col, row)
 
+    def _tally(self, codes, lost, label, codes_seen, unmapped, kept_open):
+        """One hex's source codes counted for the survey (the mapping step's table), the codes no mapping took
+        and those the mapping leaves open and flags, each with the hexes it is in."""
+        for code in dict.fromkeys(codes):
+            seen = codes_seen.setdefault(code, [0, []])
+            seen[0] += 1
+            if len(seen[1]) < SURVEY_HEXES:
+                seen[1].append(label)
+        for code in lost:
+            labels = unmapped.setdefault(code, [])
+            if not labels or labels[-1] != label:
+                labels.append(label)
+        for code in codes:
+            entry = self.mapping.lookup(code)
+            if entry is not None and entry.flag:
+                kept_open.setdefault(code, []).append(label)
+
     def build(self):
         context, grid, mapping = self.context, self.grid, self.mapping
         catalogue = mapping.catalogue
@@ -286,19 +303,7 @@ class MapBuilder:
                 mapped[value] = self.map_codes(*value)
                 elevations.add(value[1])
             terrain, storeys, lost, raw = mapped[value]
-            for code in dict.fromkeys(value[0]):
-                seen = codes_seen.setdefault(code, [0, []])
-                seen[0] += 1
-                if len(seen[1]) < SURVEY_HEXES:
-                    seen[1].append(label)
-            for code in lost:
-                labels = unmapped.setdefault(code, [])
-                if not labels or labels[-1] != label:
-                    labels.append(label)
-            for code in value[0]:
-                entry = mapping.lookup(code)
-                if entry is not None and entry.flag:
-                    kept_open.setdefault(code, []).append(label)
+            self._tally(value[0], lost, label, codes_seen, unmapped, kept_open)
             fitted = fit_level(raw, catalogue)
             if fitted != round_level(raw, catalogue):  # clamped to the range, not only rounded to the step
                 off_levels.setdefault(raw, []).append((label, fitted))

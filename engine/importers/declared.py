@@ -184,7 +184,8 @@ def _tiled(data, limits, out):
                       if int(v) <= MAX_SIZE), default=0)
         infinite = re.search(rb'"infinite"\s{0,8}:\s{0,8}true', data) is not None
         pictures = list(zip((int(v) for v in re.findall(rb'"imagewidth"\s{0,8}:\s{0,8}(\d{1,9})', data)),
-                            (int(v) for v in re.findall(rb'"imageheight"\s{0,8}:\s{0,8}(\d{1,9})', data))))
+                            (int(v) for v in re.findall(rb'"imageheight"\s{0,8}:\s{0,8}(\d{1,9})', data)),
+                            strict=False))
     else:
         tag = MAP_TAG.search(data[:65536])
         attributes = {k.decode(): v for k, v in ATTRIBUTE.findall(tag[0])} if tag else {}

@@ -637,6 +637,27 @@ def read_hexsides(reader, builder, origin, context):
         builder.hexsides.append({"hex": label, "side": side, "terrain": terrain})
 
 
+def _stack(key, tile):
+    """One hex's tiles, bottom layer first, as (codes, level, storeys, flipped tiles, [what was not a tile]):
+    the highest level and storeys any of its tiles gives."""
+    codes, level, storeys, flips, lost = [], None, None, 0, []
+    for raw in key:
+        if not raw:
+            continue
+        flips += bool(raw & FLAGS)
+        kind, what, *rest = tile(raw)
+        if kind != "code":
+            lost.append((kind, what))
+            continue
+        if what is not None:  # None: a levels layer's tile, which names no terrain
+            codes.append(what)
+        if rest[0] is not None:  # the highest level any of the hex's tiles gives (below 0 too)
+            level = rest[0] if level is None else max(level, rest[0])
+        if rest[1] is not None:
+            storeys = rest[1] if storeys is None else max(storeys, rest[1])
+    return tuple(codes), level or 0, storeys, flips, lost
+
+
 def build(reader, context):
     origin, columns, rows, grids = layer_grids(reader, context)
     shift = origin[0] if reader.staggeraxis == "x" else origin[1]
@@ -674,22 +695,7 @@ def build(reader, context):
                 continue
             found = stacks.get(key)
             if found is None:
-                codes, level, storeys, flips, lost = [], None, None, 0, []
-                for raw in key:
-                    if not raw:
-                        continue
-                    flips += bool(raw & FLAGS)
-                    kind, what, *rest = tile(raw)
-                    if kind != "code":
-                        lost.append((kind, what))
-                        continue
-                    if what is not None:  # None: a levels layer's tile, which names no terrain
-                        codes.append(what)
-                    if rest[0] is not None:  # the highest level any of the hex's tiles gives (below 0 too)
-                        level = rest[0] if level is None else max(level, rest[0])
-                    if rest[1] is not None:
-                        storeys = rest[1] if storeys is None else max(storeys, rest[1])
-                found = (tuple(codes), level or 0, storeys, flips, lost)
+                found = _stack(key, tile)
                 if len(stacks) < 100_000:
                     stacks[key] = found
             codes, level, storeys, flips, lost = found

@@ -32,7 +32,7 @@ def hexside_label(cmap, key):
 
 def by_owner(step, values):
     """The two hexes of a hexside step with their values, the hexside's owner first: the same both ways."""
-    pairs = list(zip(step.hexes, values))
+    pairs = list(zip(step.hexes, values, strict=False))
     owner = tuple(step.hexside[:2])
     return sorted(pairs, key=lambda pair: tuple(pair[0]) != owner)
 

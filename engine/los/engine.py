@@ -83,7 +83,8 @@ class Viewshed:
         """(label, answer) per hex, one small dict at a time; terms worded once per distinct answer."""
         terms = {}
         for i, (to_level, result, hindrances, blind) in enumerate(zip(self.to_levels.tolist(), self.result.tolist(),
-                                                                      self.hindrances.tolist(), self.blind.tolist())):
+                                                                      self.hindrances.tolist(), self.blind.tolist(),
+                                                                      strict=False)):
             key = (result, hindrances, blind)
             if key not in terms:
                 terms[key] = self.rules.describe(RESULTS[result], hindrances, blind)

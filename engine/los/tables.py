@@ -434,16 +434,10 @@ def index_of_axial(q, r, orient, stagger, columns, rows):
     """Index (column * rows + row) of an axial hex, or -1 when it is off the map."""
     if orient == 0:
         col = q
-        if stagger == 0:
-            row = r + (q - (q & 1)) // 2
-        else:
-            row = r + (q + (q & 1)) // 2
+        row = r + (q - (q & 1)) // 2 if stagger == 0 else r + (q + (q & 1)) // 2
     else:
         row = r
-        if stagger == 0:
-            col = q + (r - (r & 1)) // 2
-        else:
-            col = q + (r + (r & 1)) // 2
+        col = q + (r - (r & 1)) // 2 if stagger == 0 else q + (r + (r & 1)) // 2
     if col < 0 or col >= columns or row < 0 or row >= rows:
         return -1
     return col * rows + row

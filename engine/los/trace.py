@@ -74,7 +74,7 @@ def trace(grid, a, b):
     steps = []
     for kind, q1, r1, q2, r2, side, kq, kr, kside, t0, t1, at_vertex in _plan(grid.orientation, qb - qa, rb - ra):
         first = offset(qa + q1, ra + r1)
-        if kind == HEX or kind == CORNER:
+        if kind in (HEX, CORNER):
             steps.append(Step(kind, (first,), -1, None, t0, t1, False))
         else:
             key = offset(qa + kq, ra + kr) + (kside,)
@@ -87,10 +87,7 @@ def _plan(orientation, dq, dr):
     """The shape with the owner of each hexside worked out (Grid.hexside: the hex whose side index is 0-2)."""
     plan = []
     for kind, q1, r1, q2, r2, side, t0, t1, at_vertex in shape(orientation, dq, dr):
-        if side >= 3:
-            owner = (q2, r2, side - 3)
-        else:
-            owner = (q1, r1, side)
+        owner = (q2, r2, side - 3) if side >= 3 else (q1, r1, side)
         plan.append((kind, q1, r1, q2, r2, side) + owner + (t0, t1, at_vertex))
     return tuple(plan)
 

@@ -30,7 +30,7 @@ def legend_entries(cmap, canvas, scenario):
         for side, colour in scenario.side_colours.items():
             entries.append((side, "side", {"fill": colour}))
         if scenario.perimeter:
-            entries.append(("Perimeter", "hexside", {"stroke": "#%02x%02x%02x" % PERIMETER_INK,
+            entries.append(("Perimeter", "hexside", {"stroke": "#{:02x}{:02x}{:02x}".format(*PERIMETER_INK),
                                                      "stroke_width": 0.06}))
     return entries
 

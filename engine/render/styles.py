@@ -61,7 +61,7 @@ def level_fill(fill, steps):
         return tuple(fill)
     towards = HILL if steps > 0 else HOLLOW
     t = min(0.75, LEVEL_SHADE * abs(steps))
-    return tuple(round(c + (h - c) * t) for c, h in zip(fill, towards))
+    return tuple(round(c + (h - c) * t) for c, h in zip(fill, towards, strict=False))
 
 
 def level_steps(catalogue, level):

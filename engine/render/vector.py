@@ -148,7 +148,7 @@ def scene(cmap, hex_mm=19.0, labels=True, legend=True, scale_bar=True, crop=None
 
 def _pattern(out, orientation, s, pattern, colour):
     """The key of a pattern's definition, made on first use: its pieces around the hex centre, clipped to it."""
-    key = f"p-{pattern}-{'%02x%02x%02x' % tuple(colour[:3])}-{round(s * 100)}"
+    key = f"p-{pattern}-{'{:02x}{:02x}{:02x}'.format(*tuple(colour[:3]))}-{round(s * 100)}"
     if key not in out.patterns:
         w, h = (2 * s, SQRT3 * s) if orientation == "flat" else (SQRT3 * s, 2 * s)
         pieces = [(kind, _shift(geometry, kind, -w / 2, -h / 2), width, tuple(colour) if tone == "ink"
@@ -471,7 +471,7 @@ def svg(cmap, hex_mm=19.0, **options):
 
 
 def _c(colour):
-    return "#%02x%02x%02x" % tuple(colour[:3])
+    return "#{:02x}{:02x}{:02x}".format(*tuple(colour[:3]))
 
 
 def _num(value):

@@ -336,58 +336,81 @@ def _check_terrain(terrain, problems, classes, extends, builtin=False):
         if not isinstance(entry, dict):
             problems.add(path, "must be an object")
             continue
-        for key in entry:
-            if key not in ENTRY_KEYS:
-                problems.add(f"{path}.{key}", f"unknown key; expected one of {', '.join(ENTRY_KEYS)}")
-        for key in ENTRY_REQUIRED:
-            if key not in entry:
-                problems.add(f"{path}.{key}", "is required")
-        tid = entry.get("id")
-        if "id" in entry:
-            if not isinstance(tid, str) or not ID_PATTERN.match(tid):
-                problems.add(f"{path}.id", f"{tid!r} is not lower-case words joined by '-'")
-            elif tid in first:
-                problems.add(f"{path}.id", f"duplicate id {tid!r}, first at {first[tid]}")
-            else:
-                first[tid] = path
-        if "name" in entry and not _is_text(entry["name"]):
-            problems.add(f"{path}.name", "must be a non-empty string")
-        if "linear" in entry and entry["linear"] is not None and entry["linear"] not in LINEAR:
-            problems.add(f"{path}.linear", f"{entry['linear']!r} is not null or one of {', '.join(LINEAR)}")
-        if "kinds" in entry and (not isinstance(entry["kinds"], list) or not all(
-                isinstance(k, str) and ID_PATTERN.match(k) for k in entry["kinds"])
-                or len(set(entry["kinds"])) != len(entry["kinds"])):
-            problems.add(f"{path}.kinds", "must be a list of lower-case words joined by '-', each once")
-        for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
-            if key in entry and entry[key] not in allowed:
-                problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
-        for key in ("los_term", "los_rule", "notes"):
-            if key in entry and not _is_text(entry[key]):
-                problems.add(f"{path}.{key}", "must be a non-empty string")
-        if "rule" in entry and entry["rule"] is not None and not _is_text(entry["rule"]):
-            problems.add(f"{path}.rule", "must be a rule reference such as 'OST 14.2', or null")
-        if "height" in entry and entry["height"] is not None and not _is_number(entry["height"]):
-            problems.add(f"{path}.height", f"must be a number or null, not {entry['height']!r}")
-        if "movement" in entry:
-            _check_movement(entry["movement"], f"{path}.movement", problems, classes)
-        if "cover" in entry:
-            _check_cover(entry["cover"], f"{path}.cover", problems)
-        if "style" in entry:
-            _check_style(entry["style"], f"{path}.style", problems)
-        elif builtin:
-            problems.add(f"{path}.style", "is required in a built-in catalogue")
-        _check_setup(entry, path, problems)
-        if "decided" in entry:
-            decided = entry["decided"]
-            if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
-                problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
-        if "placing" in entry:
-            _check_placing(entry["placing"], f"{path}.placing", problems)
+        _check_entry_identity(entry, path, problems, first)
+        _check_entry_values(entry, path, problems)
+        _check_entry_parts(entry, path, problems, classes, builtin)
+    if not extends:
+        _check_barred_ids(terrain, problems)
+
+
+def _check_entry_identity(entry, path, problems, first):
+    """A terrain entry's keys and its id, unique in the catalogue (``first``: id -> where it first is)."""
+    for key in entry:
+        if key not in ENTRY_KEYS:
+            problems.add(f"{path}.{key}", f"unknown key; expected one of {', '.join(ENTRY_KEYS)}")
+    for key in ENTRY_REQUIRED:
+        if key not in entry:
+            problems.add(f"{path}.{key}", "is required")
+    tid = entry.get("id")
+    if "id" in entry:
+        if not isinstance(tid, str) or not ID_PATTERN.match(tid):
+            problems.add(f"{path}.id", f"{tid!r} is not lower-case words joined by '-'")
+        elif tid in first:
+            problems.add(f"{path}.id", f"duplicate id {tid!r}, first at {first[tid]}")
+        else:
+            first[tid] = path
+
+
+def _check_entry_values(entry, path, problems):
+    """A terrain entry's plain values: its name, linear kind, kinds, layer and LOS class, texts and height."""
+    if "name" in entry and not _is_text(entry["name"]):
+        problems.add(f"{path}.name", "must be a non-empty string")
+    if "linear" in entry and entry["linear"] is not None and entry["linear"] not in LINEAR:
+        problems.add(f"{path}.linear", f"{entry['linear']!r} is not null or one of {', '.join(LINEAR)}")
+    if "kinds" in entry and (not isinstance(entry["kinds"], list) or not all(
+            isinstance(k, str) and ID_PATTERN.match(k) for k in entry["kinds"])
+            or len(set(entry["kinds"])) != len(entry["kinds"])):
+        problems.add(f"{path}.kinds", "must be a list of lower-case words joined by '-', each once")
+    for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
+        if key in entry and entry[key] not in allowed:
+            problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
+    for key in ("los_term", "los_rule", "notes"):
+        if key in entry and not _is_text(entry[key]):
+            problems.add(f"{path}.{key}", "must be a non-empty string")
+    if "rule" in entry and entry["rule"] is not None and not _is_text(entry["rule"]):
+        problems.add(f"{path}.rule", "must be a rule reference such as 'OST 14.2', or null")
+    if "height" in entry and entry["height"] is not None and not _is_number(entry["height"]):
+        problems.add(f"{path}.height", f"must be a number or null, not {entry['height']!r}")
+
+
+def _check_entry_parts(entry, path, problems, classes, builtin):
+    """A terrain entry's parts: movement, cover, style (required in a built-in catalogue), set-up data, what
+    Hexside decided and where a marker may be placed."""
+    if "movement" in entry:
+        _check_movement(entry["movement"], f"{path}.movement", problems, classes)
+    if "cover" in entry:
+        _check_cover(entry["cover"], f"{path}.cover", problems)
+    if "style" in entry:
+        _check_style(entry["style"], f"{path}.style", problems)
+    elif builtin:
+        problems.add(f"{path}.style", "is required in a built-in catalogue")
+    _check_setup(entry, path, problems)
+    if "decided" in entry:
+        decided = entry["decided"]
+        if not isinstance(decided, list) or not all(k in ENTRY_KEYS and k != "id" for k in decided):
+            problems.add(f"{path}.decided", "must list the names of this entry's fields that Hexside decided")
+    if "placing" in entry:
+        _check_placing(entry["placing"], f"{path}.placing", problems)
+
+
+def _check_barred_ids(terrain, problems):
+    """The terrain ids a marker's placing bars are this catalogue's (a profile that extends its base may name
+    the base's)."""
     ids = {entry.get("id") for entry in terrain if isinstance(entry, dict)}
     for n, entry in enumerate(terrain):
         barred = entry.get("placing", {}).get("barred") if isinstance(entry, dict) and isinstance(
             entry.get("placing"), dict) else None
-        if isinstance(barred, list) and not extends:
+        if isinstance(barred, list):
             for tid in barred:
                 if isinstance(tid, str) and tid not in ids:
                     problems.add(f"terrain[{n}].placing.barred", f"{tid!r} is not a terrain id of this ruleset")
@@ -477,14 +500,7 @@ def _check_scenario(scenario, problems):
         if key in scenario and not isinstance(scenario[key], bool):
             problems.add(f"scenario.{key}", f"must be true or false, not {scenario[key]!r}")
     if "play_order" in scenario:
-        order = scenario["play_order"]
-        if not isinstance(order, dict):
-            problems.add("scenario.play_order", f"must be an object with some of the keys {', '.join(PLAY_ORDER_KEYS)}")
-        else:
-            _check_keys(order, PLAY_ORDER_KEYS, (), "scenario.play_order", problems)
-            for key in PLAY_ORDER_KEYS:
-                if key in order and not _is_text(order[key]):
-                    problems.add(f"scenario.play_order.{key}", "must be a non-empty string (what the rules say)")
+        _check_play_order(scenario["play_order"], problems)
     if "qualities" in scenario:
         qualities = scenario["qualities"]
         if not isinstance(qualities, list) or not all(_is_text(q) for q in qualities):
@@ -499,17 +515,31 @@ def _check_scenario(scenario, problems):
     if "markers" in scenario:
         _check_marker_specs(scenario["markers"], problems)
     for part in SCENARIO_PARTS:
-        if part not in scenario:
-            continue
-        fields = scenario[part]
-        if not isinstance(fields, dict):
-            problems.add(f"scenario.{part}", "must be an object of field spec per key")
-            continue
-        for name, spec in fields.items():
-            where = f"scenario.{part}.{name}"
-            if not isinstance(name, str) or not FIELD_NAME.match(name):
-                problems.add(where, f"{name!r} is not a key of lower-case letters, digits and '_'")
-            _check_field(spec, where, problems)
+        if part in scenario:
+            _check_fields(scenario[part], f"scenario.{part}", problems)
+
+
+def _check_play_order(order, problems):
+    """Who sets up and who moves first, as the rules say it."""
+    if not isinstance(order, dict):
+        problems.add("scenario.play_order", f"must be an object with some of the keys {', '.join(PLAY_ORDER_KEYS)}")
+        return
+    _check_keys(order, PLAY_ORDER_KEYS, (), "scenario.play_order", problems)
+    for key in PLAY_ORDER_KEYS:
+        if key in order and not _is_text(order[key]):
+            problems.add(f"scenario.play_order.{key}", "must be a non-empty string (what the rules say)")
+
+
+def _check_fields(fields, where_part, problems):
+    """One part of the scenario section (a side's fields, a unit's ...): a field spec per key."""
+    if not isinstance(fields, dict):
+        problems.add(where_part, "must be an object of field spec per key")
+        return
+    for name, spec in fields.items():
+        where = f"{where_part}.{name}"
+        if not isinstance(name, str) or not FIELD_NAME.match(name):
+            problems.add(where, f"{name!r} is not a key of lower-case letters, digits and '_'")
+        _check_field(spec, where, problems)
 
 
 def _check_named(entries, where, problems):

@@ -283,7 +283,8 @@ class SidesReader:
         """Exit hexes named by a condition (or the conditions it combines) are hexes of the maps."""
         if condition["kind"] == "exit":
             condition["hexes"] = self.hexes(given.get("hexes") or [], f"{path}.hexes")
-        for i, (inner, raw) in enumerate(zip(condition.get("conditions") or [], given.get("conditions") or [])):
+        pairs = zip(condition.get("conditions") or [], given.get("conditions") or [], strict=False)
+        for i, (inner, raw) in enumerate(pairs):
             self.read_exit_hexes(inner, raw, f"{path}.conditions[{i}]")
 
     def read_markers(self, items, side_ids):

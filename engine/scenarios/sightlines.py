@@ -140,7 +140,7 @@ def sight_lines_of(doc, progress=None):
         dead = play[over_play == 0]
         unseen &= over_play == 0
 
-        def report(idx):
+        def report(idx, seen_any=seen_any, seen_by_any=seen_by_any, col=col):
             seen = [cmap.label(i) for i in idx if seen_any[col[i]]]
             seen_from = [cmap.label(i) for i in idx if seen_by_any[col[i]]]
             return {"total": len(idx), "seen": seen, "seen_from": seen_from}

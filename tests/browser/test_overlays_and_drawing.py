@@ -39,7 +39,7 @@ def pixel(page, label, dx=0.0, dy=0.0):
 
 
 def near(a, b, tolerance=12):
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=False))
 
 
 def test_overlays_are_named_and_a_template_needs_a_drag(live_server, page, designer):

@@ -347,10 +347,7 @@ def vassal_snap(px, py, dx, dy, x0, y0):
     """VASSAL's HexGrid.snapToHex (hexX, hexY) for a board that is not sideways."""
     nx = math.floor((px - x0 + dx / 2) / dx)
     sx = dx * nx + x0
-    if nx % 2 == 0:
-        sy = dy * math.floor((py - y0 + dy / 2) / dy) + y0
-    else:
-        sy = dy * math.floor((py - y0) / dy) + dy / 2 + y0
+    sy = dy * math.floor((py - y0 + dy / 2) / dy) + y0 if nx % 2 == 0 else dy * math.floor((py - y0) / dy) + dy / 2 + y0
     return sx, sy
 
 

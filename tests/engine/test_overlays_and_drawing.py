@@ -117,8 +117,8 @@ def test_the_vector_print_draws_the_same_road():
     doc = doc_of(hexes=[{"hex": h, "terrain": ["road"]} for h in ("B2", "B3")])
     svg = vector.svg(compile_map(doc))
     text = (svg[0] if isinstance(svg, tuple) else svg).decode()
-    tan = "#%02x%02x%02x" % render.rgb(compile_map(doc).catalogue.get("road")["style"]["fill"])
-    casing = "#%02x%02x%02x" % roads.CASING
+    tan = "#{:02x}{:02x}{:02x}".format(*render.rgb(compile_map(doc).catalogue.get("road")["style"]["fill"]))
+    casing = "#{:02x}{:02x}{:02x}".format(*roads.CASING)
     assert tan in text.lower() and casing in text.lower()
 
 

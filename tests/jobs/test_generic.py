@@ -18,7 +18,7 @@ from jobs.models import Job
 from jobs.runner import JobTask
 
 APPS = {"maps", "authoring", "validations", "documents"}
-MODEL_REFERENCE = re.compile(r"^(%s)\.\w+$" % "|".join(APPS))
+MODEL_REFERENCE = re.compile(r"^({})\.\w+$".format("|".join(APPS)))
 # Migrations are history: the first one made the foreign key to maps.Map that 0004 replaced by a subject.
 JOBS_MODULES = sorted(p for p in Path(jobs.__file__).parent.rglob("*.py") if "migrations" not in p.parts)
 

@@ -118,12 +118,11 @@ def test_the_last_part_queues_the_assembly_once_however_often_it_is_counted(user
 def test_a_heartbeat_keeps_the_row_warm_until_the_job_is_no_longer_ours_then_stops_the_work():
     job = runner.take(queued().pk, "w pid 1")
     rows = Job.objects.filter(pk=job.pk, attempts=job.attempts, status="running")
-    with pytest.raises(runner.Stopped):
-        with runner.Heartbeat(rows, every=0.05) as beat:
-            first = Job.objects.get(pk=job.pk).heartbeat
-            assert until(lambda: Job.objects.get(pk=job.pk).heartbeat > first)
-            dispatch.cancel(job)
-            until(lambda: False, seconds=10)  # work that would go on: the heartbeat stops it
+    with pytest.raises(runner.Stopped), runner.Heartbeat(rows, every=0.05) as beat:
+        first = Job.objects.get(pk=job.pk).heartbeat
+        assert until(lambda: Job.objects.get(pk=job.pk).heartbeat > first)
+        dispatch.cancel(job)
+        until(lambda: False, seconds=10)  # work that would go on: the heartbeat stops it
     assert beat.lost
 
 

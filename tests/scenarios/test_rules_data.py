@@ -153,8 +153,8 @@ def test_builtin_scenario_sections_match_what_the_format_reads(small):
 
 def test_every_place_reads_the_one_list_of_builtins():
     ids = rulesets.builtin_ids()
-    assert scenariofile.RULESETS == ids
-    assert warm.RULESETS == ids
+    assert ids == scenariofile.RULESETS
+    assert ids == warm.RULESETS
     assert tuple(g.id for g in rulesets.games.all_games()) == ids
     for ruleset_id in ids:
         assert rulesets.games.get(ruleset_id).los.Rules.id == ruleset_id

@@ -217,23 +217,17 @@ class Rules(RulesBase):
 @njit(cache=True)
 def _weight(i, hi, lo, ground, los_class, top, smoke):
     if i < 0:  # off the map: open ground at level 0
-        return BLOCK if (0 >= hi and 0 > lo) else 0
+        return BLOCK if (hi <= 0 and lo < 0) else 0
     g = ground[i]
     if g >= hi and g > lo:
         return BLOCK
     weight = 0
     cls = los_class[i]
     if cls != CLEAR and hi < top[i] + 1:
-        if cls == BLOCKING:
-            weight = BLOCK
-        else:
-            weight = 1
+        weight = BLOCK if cls == BLOCKING else 1
     s = smoke[i]
     if s > 0 and hi < g + SMOKE_HEIGHT + 1:
-        if s >= SMOKE_TO_BLOCK:
-            weight = BLOCK
-        else:
-            weight = min(weight + s, BLOCK)
+        weight = BLOCK if s >= SMOKE_TO_BLOCK else min(weight + s, BLOCK)
     return weight
 
 

@@ -342,7 +342,7 @@ def _emplacements(doc, board, markers):
     names = {tid: e["name"] for tid, e in catalogue.terrain.items()}
     for ref, here in markers.items():
         terrain = board.terrain(ref)
-        for m, marker, entry in here:
+        for m, _marker, entry in here:
             placing = entry.get("placing") or {}
             bad = [t for t in placing.get("barred", ()) if t in terrain]
             if bad:

@@ -173,7 +173,7 @@ def _aircraft(doc, side, where, units):
     for n, (p, placement, unit) in enumerate(planes):
         key, col, row = doc.resolve(placement["hex"])
         grid = doc.maps[key].grid
-        for q, other, other_unit in planes[:n]:
+        for _q, other, other_unit in planes[:n]:
             okey, ocol, orow = doc.resolve(other["hex"])
             if okey != key:
                 continue

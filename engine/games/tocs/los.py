@@ -198,7 +198,7 @@ class Rules(RulesBase):
 @njit(cache=True)
 def _weight(i, hi, lo, ground, effect, top):
     if i < 0:
-        return BLOCK if (0 >= hi and 0 > lo) else 0
+        return BLOCK if (hi <= 0 and lo < 0) else 0
     g = ground[i]
     if g >= hi and g > lo:
         return BLOCK
@@ -229,7 +229,7 @@ def _batch(a, b, level_a, level_b, rows, orient, stagger, dq_min, dr_min, dr_spa
         s = shape_id(dq, dr, dq_min, dr_min, dr_span)
         for k in range(shape_start[s], shape_start[s + 1]):
             kind = step_kind[k]
-            if kind == HEX_CODE or kind == CORNER_CODE:
+            if kind in (HEX_CODE, CORNER_CODE):
                 w = _weight(lookup[oq + step_q1[k], orr + step_r1[k]], hi, lo, ground, effect, top)
             elif kind == ALONG_CODE:
                 w = max(_weight(lookup[oq + step_q1[k], orr + step_r1[k]], hi, lo, ground, effect, top),

@@ -2,7 +2,7 @@
 cut into runs of bounded size, small tables and the victory sentences."""
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -95,7 +95,7 @@ def pieces(text, size=CHUNK):
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _run_style(style):
     """The style of a run that another run of its paragraph follows: no space after it."""
     return ParagraphStyle(f"{style}-run", styles()[style], spaceAfter=0)
@@ -144,7 +144,7 @@ def victory_lines(lines):
     return [Paragraph(escape(line["text"]), _victory_style(line["depth"])) for line in lines]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _victory_style(depth):
     hang = 5 * mm if depth else 0
     return ParagraphStyle(f"victory-{depth}", styles()["body"], leftIndent=depth * 5 * mm + hang,

@@ -90,9 +90,8 @@ class Board:
             text = cost.strip().lower()
             if text == "x":
                 return tid
-            if text.endswith("only") and "road" in text:
-                if not (has_road or ("railroad" in text and has_rail)):
-                    return tid
+            if text.endswith("only") and "road" in text and not (has_road or ("railroad" in text and has_rail)):
+                return tid
         return None
 
 
@@ -138,68 +137,7 @@ def common(doc, board, forces_drawn=None):
     marker_hexes = markers_at(doc)
     occupied = {}  # hex -> set of side names
     for s, side in enumerate(sides):
-        where = f"sides[{s}]"
-        units = doc.units(side)
-        lines = {u["id"]: i for i, u in enumerate(side["oob"])}
-        zone = set(side["setup_zone"])
-        for z in side["setup_zone"]:
-            if z not in board.play:
-                found.append(warning(f"{where}.setup_zone", f"{side['name']}'s setup zone hex {z} is outside the play "
-                                                            "area", z, code="zone-outside-play-area"))
-        used = {uid: 0 for uid in units}
-        for u, unit in enumerate(side["oob"]):
-            if unit.get("type") is None:
-                found.append(warning(f"{where}.oob[{u}].type", f"{_line(side, u)} has no unit type: its stacking "
-                                     "and what its type allows are not checked", code="no-unit-type"))
-        for p, placement in enumerate(side["placements"]):
-            ref = placement["hex"]
-            path = f"{where}.placements[{p}]"
-            unit = units[placement["unit"]]
-            who = _who(side, lines[unit["id"]])
-            used[unit["id"]] += 1
-            if placement.get("off_map"):
-                continue  # off the map, reckoned from its hex (004 L506): not in a stack, a zone or a terrain
-            occupied.setdefault(ref, set()).add(side["name"])
-            if ref not in board.play:
-                found.append(error(f"{path}.hex", f"{who} sets up in {ref}, outside the play area", ref,
-                                   code="setup-outside-play-area"))
-            elif zone and ref not in zone:
-                found.append(error(f"{path}.hex", f"{who} sets up in {ref}, outside {side['name']}'s setup zone", ref,
-                                   code="setup-outside-zone"))
-            bad = board.forbidden(ref, unit["class"], marker_hexes.get(ref, ()))
-            if bad is not None:
-                found.append(error(f"{path}.hex", f"{who} ({unit['class']}) may not enter {_terrain_name(board, bad)} "
-                                                  f"in {ref}", ref, code="forbidden-terrain"))
-            kind = utype(doc, unit)
-            barred = [t for t in (kind or {}).get("barred", ()) if t in board.terrain(ref)
-                      or t in marker_hexes.get(ref, ())]
-            if barred:
-                found.append(error(f"{path}.hex", f"{who} ({kind['name']}) may not set up in "
-                                                  f"{_terrain_name(board, barred[0])} ({ref}; "
-                                                  f"{kind.get('rule') or 'its unit type'})", ref,
-                                   code="forbidden-terrain"))
-        for r, reinforcement in enumerate(side["reinforcements"]):
-            path = f"{where}.reinforcements[{r}]"
-            turn = reinforcement["turn"]
-            if turn is not None and (turn < 1 or (turns is not None and turn > turns)):
-                span = f"turns 1 to {turns}" if turns is not None else "turns from 1"
-                found.append(error(f"{path}.turn", f"{side['name']}'s reinforcements arrive on turn {turn}, but the "
-                                                   f"game has {span}", code="reinforcement-turn"))
-            for ref in reinforcement["hexes"]:
-                if not board.on_edge(ref):
-                    found.append(error(f"{path}.hexes", f"{side['name']}'s entry hex {ref} (turn {turn}) is not on an "
-                                                        "edge of the play area", ref, code="entry-not-on-edge"))
-            for group in reinforcement["units"]:
-                used[group["unit"]] += group["count"]
-        for u, unit in enumerate(side["oob"]):
-            if used[unit["id"]] > unit["count"]:
-                found.append(error(f"{where}.oob[{u}].count", f"{_who(side, u)}: {used[unit['id']]} placed or "
-                                                              f"arriving, but the OOB has {unit['count']}",
-                                   code="more-than-count"))
-            elif used[unit["id"]] < unit["count"] and not zone:
-                found.append(warning(f"{where}.oob[{u}]", f"{unit['count'] - used[unit['id']]} of "
-                                                          f"{_who(side, u)} are neither placed nor arriving, and "
-                                                          f"{side['name']} has no setup zone", code="unit-nowhere"))
+        found += _side(doc, board, s, side, turns, marker_hexes, occupied)
     for ref, owners in sorted(occupied.items()):
         if len(owners) > 1:
             found.append(error("sides", f"units of {' and '.join(sorted(owners))} start in the same hex {ref}", ref,
@@ -221,6 +159,92 @@ def common(doc, board, forces_drawn=None):
             found.append(warning(path, message, code="zero-threshold"))
     return found
 
+
+
+def _side(doc, board, s, side, turns, marker_hexes, occupied):
+    """One side's checks: its setup zone, its OOB's unit types, its placements, its reinforcements and whether
+    its units are all placed or arriving (``occupied``: hex -> side names, filled for the check of both sides
+    in one hex)."""
+    found = []
+    where = f"sides[{s}]"
+    units = doc.units(side)
+    zone = set(side["setup_zone"])
+    for z in side["setup_zone"]:
+        if z not in board.play:
+            found.append(warning(f"{where}.setup_zone", f"{side['name']}'s setup zone hex {z} is outside the play "
+                                                        "area", z, code="zone-outside-play-area"))
+    used = {uid: 0 for uid in units}
+    for u, unit in enumerate(side["oob"]):
+        if unit.get("type") is None:
+            found.append(warning(f"{where}.oob[{u}].type", f"{_line(side, u)} has no unit type: its stacking "
+                                 "and what its type allows are not checked", code="no-unit-type"))
+    found += _placements(doc, board, where, side, zone, used, marker_hexes, occupied)
+    found += _reinforcements(board, where, side, turns, used)
+    for u, unit in enumerate(side["oob"]):
+        if used[unit["id"]] > unit["count"]:
+            found.append(error(f"{where}.oob[{u}].count", f"{_who(side, u)}: {used[unit['id']]} placed or "
+                                                          f"arriving, but the OOB has {unit['count']}",
+                               code="more-than-count"))
+        elif used[unit["id"]] < unit["count"] and not zone:
+            found.append(warning(f"{where}.oob[{u}]", f"{unit['count'] - used[unit['id']]} of "
+                                                      f"{_who(side, u)} are neither placed nor arriving, and "
+                                                      f"{side['name']} has no setup zone", code="unit-nowhere"))
+    return found
+
+
+def _placements(doc, board, where, side, zone, used, marker_hexes, occupied):
+    """Each placement: in the play area and the side's zone, on terrain its class may enter and its unit type
+    may set up in; counted in ``used``."""
+    found = []
+    units = doc.units(side)
+    lines = {u["id"]: i for i, u in enumerate(side["oob"])}
+    for p, placement in enumerate(side["placements"]):
+        ref = placement["hex"]
+        path = f"{where}.placements[{p}]"
+        unit = units[placement["unit"]]
+        who = _who(side, lines[unit["id"]])
+        used[unit["id"]] += 1
+        if placement.get("off_map"):
+            continue  # off the map, reckoned from its hex (004 L506): not in a stack, a zone or a terrain
+        occupied.setdefault(ref, set()).add(side["name"])
+        if ref not in board.play:
+            found.append(error(f"{path}.hex", f"{who} sets up in {ref}, outside the play area", ref,
+                               code="setup-outside-play-area"))
+        elif zone and ref not in zone:
+            found.append(error(f"{path}.hex", f"{who} sets up in {ref}, outside {side['name']}'s setup zone", ref,
+                               code="setup-outside-zone"))
+        bad = board.forbidden(ref, unit["class"], marker_hexes.get(ref, ()))
+        if bad is not None:
+            found.append(error(f"{path}.hex", f"{who} ({unit['class']}) may not enter {_terrain_name(board, bad)} "
+                                              f"in {ref}", ref, code="forbidden-terrain"))
+        kind = utype(doc, unit)
+        barred = [t for t in (kind or {}).get("barred", ()) if t in board.terrain(ref)
+                  or t in marker_hexes.get(ref, ())]
+        if barred:
+            found.append(error(f"{path}.hex", f"{who} ({kind['name']}) may not set up in "
+                                              f"{_terrain_name(board, barred[0])} ({ref}; "
+                                              f"{kind.get('rule') or 'its unit type'})", ref,
+                               code="forbidden-terrain"))
+    return found
+
+
+def _reinforcements(board, where, side, turns, used):
+    """Each reinforcement: a turn of the game, entry hexes on an edge of the play area; counted in ``used``."""
+    found = []
+    for r, reinforcement in enumerate(side["reinforcements"]):
+        path = f"{where}.reinforcements[{r}]"
+        turn = reinforcement["turn"]
+        if turn is not None and (turn < 1 or (turns is not None and turn > turns)):
+            span = f"turns 1 to {turns}" if turns is not None else "turns from 1"
+            found.append(error(f"{path}.turn", f"{side['name']}'s reinforcements arrive on turn {turn}, but the "
+                                               f"game has {span}", code="reinforcement-turn"))
+        for ref in reinforcement["hexes"]:
+            if not board.on_edge(ref):
+                found.append(error(f"{path}.hexes", f"{side['name']}'s entry hex {ref} (turn {turn}) is not on an "
+                                                    "edge of the play area", ref, code="entry-not-on-edge"))
+        for group in reinforcement["units"]:
+            used[group["unit"]] += group["count"]
+    return found
 
 def _terrain_name(board, tid):
     """A terrain or marker id as the catalogue names it ("Lake", "Foxholes"), not by its id."""

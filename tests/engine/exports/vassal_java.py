@@ -51,10 +51,7 @@ class HexGrid:
 
     def center_from_raw_index(self, nx, ny):
         x = int(self.dx * nx + self.origin[0])
-        if nx % 2 == 0:
-            y = int(self.dy * ny + self.origin[1])
-        else:
-            y = int(self.dy * ny + int(self.dy / 2) + self.origin[1])
+        y = int(self.dy * ny + self.origin[1]) if nx % 2 == 0 else int(self.dy * ny + int(self.dy / 2) + self.origin[1])
         return x, y
 
     def single_hex_shape(self, cx, cy):

@@ -4,15 +4,18 @@ same (reasons reversed). Each game makes its maps with its own terrain, levels a
 of answer its maps must show, so a test cannot pass on maps where nothing is ever blocked."""
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pytest
 
 from engine import rulesets
+from engine.games.assault import los as assault
+from engine.games.ats import los as ats
+from engine.games.miniatures import los as miniatures
+from engine.games.tocs import los as tocs
 from engine.hexgrid import Grid
-from engine.los import assault, ats, miniatures, tocs
 from engine.los.compiled import CompiledMap
 from engine.mapfile import Cell, MapDoc
 from tests.engine.los.helpers import agree_on_every_pair, all_pairs, square

@@ -269,7 +269,7 @@ def test_against_sampled_points(grid):
         inside = {s.hexes[0] for s in t.steps if s.kind == HEX}
         along = {h for s in t.steps if s.kind == ALONG for h in s.hexes}
         times = sorted({s.t0 for s in t.steps} | {s.t1 for s in t.steps} | {F(0), F(1)})
-        eps = min(F(1, 10**7), min(v - u for u, v in zip(times, times[1:])) / 4)
+        eps = min(F(1, 10**7), min(v - u for u, v in zip(times, times[1:], strict=False)) / 4)
         for s in t.steps:
             if s.kind == HEX:
                 assert grid.hex_at(*point(grid, a, b, (s.t0 + s.t1) / 2)) == s.hexes[0]
@@ -335,7 +335,7 @@ def test_shape_is_traced_once_per_difference_and_direction():
     shape.cache_clear()
     _plan.cache_clear()
     grid = Grid(orientation="flat", columns=20, rows=20, stagger="odd")
-    dq, dr = (q - p for p, q in zip(grid.to_axial(1, 1), grid.to_axial(9, 6)))
+    dq, dr = (q - p for p, q in zip(grid.to_axial(1, 1), grid.to_axial(9, 6), strict=False))
     trace(grid, (1, 1), (9, 6))
     assert _plan.cache_info().misses == 1 and shape.cache_info().misses == 1
     trace(grid, (3, 4), axial_step(grid, (3, 4), dq, dr))

@@ -57,7 +57,7 @@ def test_the_svg_is_measured_in_millimetres_at_the_hex_size_asked(name, hex_mm):
     assert width == pytest.approx((max_x - min_x) * hex_mm / SQRT3 + 2 * PRINT_MARGIN_MM, abs=1.0)
     assert height > (max_y - min_y) * hex_mm / SQRT3 + 2 * PRINT_MARGIN_MM  # and the legend band under the map
     # Two neighbouring centres are one hex apart: hex_mm.
-    a, b = (tuple(sum(c) / 6 for c in zip(*h)) for h in hexes[:2])
+    a, b = (tuple(sum(c) / 6 for c in zip(*h, strict=False)) for h in hexes[:2])
     assert math.dist(a, b) == pytest.approx(hex_mm, abs=0.002)
 
 
@@ -96,7 +96,7 @@ def test_the_pdf_page_and_hexes_are_true_size_in_points(hex_mm):
     grid_path = content[content.index(" j\n"):]  # the grid: one path of every hex outline
     first = re.search(r"([\d.]+) ([\d.]+) m((?: [\d.]+ [\d.]+ l){5}) h", grid_path.replace("\n", " "))
     numbers = [float(v) for v in (first.group(1), first.group(2), *first.group(3).replace("l", "").split())]
-    corners = list(zip(numbers[::2], numbers[1::2]))
+    corners = list(zip(numbers[::2], numbers[1::2], strict=False))
     assert across_flats(corners, "flat") * 72 / 25.4 == pytest.approx(hex_mm * 72 / 25.4, abs=0.01)
     text = page.extract_text()
     for i in (0, cmap.n // 2, cmap.n - 1):

@@ -17,7 +17,8 @@ from engine import rulesets
 from engine.scenarios import cards, limits, scenariofile
 from tests.scenarios.conftest import SAMPLES
 
-WORDS = "the quick brown fox jumps over a lazy dog while the tanks roll on to the bridge at dawn".split()
+WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "the", "tanks", "roll",
+         "on", "to", "the", "bridge", "at", "dawn"]
 
 
 def prose(n, seed=1):

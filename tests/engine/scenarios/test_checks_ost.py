@@ -145,7 +145,7 @@ def test_a_pillbox_in_rubble_is_not_in_a_structure(hill, sample_maps):
 
 def aircraft(data, hexes, facings, type="transport-aircraft"):
     add(data, "british", id="c47", unit="C-47", type=type, count=len(hexes))
-    for ref, facing in zip(hexes, facings):
+    for ref, facing in zip(hexes, facings, strict=False):
         side(data, "british")["placements"].append({"unit": "c47", "hex": ref, "facing": facing})
 
 

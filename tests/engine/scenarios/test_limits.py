@@ -43,10 +43,7 @@ TEXTS = [
 def test_every_text_has_a_limit_named_in_its_message(small, where, key, limit, what):
     target = small
     for step in where:
-        if step == "brief":
-            target = target.setdefault("brief", {})
-        else:
-            target = target[step]
+        target = target.setdefault("brief", {}) if step == "brief" else target[step]
     target[key] = "z" * (limit + 1)
     found = problems(small)
     assert any(message == f"{what} is {limit + 1:,} characters; at most {limit:,}" for _, message in found), found
@@ -122,7 +119,7 @@ def test_the_texts_together_and_the_oob_lines_of_all_sides_are_bounded(small):
     small["special_rules"] = ["r" * limits.SPECIAL_RULE] * limits.SPECIAL_RULES
     small["sides"][0]["oob"][0]["notes"] = "n" * limits.UNIT_NOTES
     small["sides"][0]["brief"] = {"mission": "m" * limits.BRIEF, "intelligence": "l" * limits.BRIEF}
-    for k in range(limits.REINFORCEMENTS):
+    for _k in range(limits.REINFORCEMENTS):
         small["sides"][1].setdefault("reinforcements", []).append(
             {"turn": 2, "units": [{"unit": "sq"}], "edge": "E", "note": "t" * limits.REINFORCEMENT_NOTE})
     total = (limits.INTRODUCTION + limits.SPECIAL_RULE * limits.SPECIAL_RULES + limits.UNIT_NOTES + 2 * limits.BRIEF

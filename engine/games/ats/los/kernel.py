@@ -78,7 +78,7 @@ def _obstacle(top, five, rng, zone_start, crest, same, lo, hi, hk_level, distanc
 @njit(cache=True)
 def _col(data, i, column):
     if i < 0:
-        if column == C_HILL or column == C_HILLOCK or column == C_DEPRESSION:
+        if column in (C_HILL, C_HILLOCK, C_DEPRESSION):
             return -1
         return 0
     return data[i, column]
@@ -234,7 +234,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
             if i1 >= 0 and deir_end < 0 and not side_any[i1]:
                 continue  # a bare hexside (the common case)
             i2 = lookup[oq + step_q2[k], orr + step_r2[k]]
-            at_end = i1 == ia or i1 == ib or i2 == ia or i2 == ib
+            at_end = i2 in (ia, ib) or i1 in (ia, ib)
             if deir_end >= 0 and not at_end and _col(data, i1, C_DEIR) != _col(data, i2, C_DEIR):
                 crossed = True
             if (i1 >= 0 and not side_any[i1]) or (i1 < 0 and (i2 < 0 or not side_any[i2])):
@@ -244,10 +244,7 @@ def _pair(ia, ib, la, lb, data, side_height, side_kind, side_any, neighbours, hq
                 wall = True
             elif sh > 0:
                 top = max(_ground(data, i1, floor), _ground(data, i2, floor)) + sh
-                if hi_is_a:
-                    hi_here = i1 == ia or i2 == ia
-                else:
-                    hi_here = i1 == ib or i2 == ib
+                hi_here = i1 == ia or i2 == ia if hi_is_a else i1 == ib or i2 == ib
                 effect = NONE
                 if not (at_end and (same or hi_here)):
                     q1, r1 = qa + step_q1[k], ra + step_r1[k]

@@ -325,6 +325,46 @@ class Line:
                 return i >= 0 and self.rules.side_kind[i, s] == SIDE_CLIFF
         return False
 
+    def _ground_effect(self, k, h, i, ground, rng, parts):
+        """The ground of an intervening hex above the lower end: a hillock (6.2.61, 8.12.2x) or a hill and its
+        crest (6.2.62, 8.13.2), added to ``parts``."""
+        hillock = self.col(i, C_HILLOCK)
+        name = "hillock" if hillock >= 0 else (f"hill {ground:+d}" if ground > 0 else f"ground {ground:+d}")
+        if hillock >= 0:
+            kind = self._hillock_effect(i, hillock)
+            if kind == "five":
+                self.assume(ASSUME_FIVE)
+                parts.append((IGNORED, name, "ATS 6.2.63"))
+            elif kind == "ignored-adjacent":
+                parts.append((IGNORED, name, "ATS 8.12.22"))
+            elif kind == "ignored-on":
+                parts.append((IGNORED, name, "ATS 8.12.23"))
+            elif kind == "zone":
+                effect = IGNORED
+                if rng == self.zone_range and self.zone[0] <= self.distance <= self.zone[1]:
+                    effect = BLIND
+                parts.append((effect, name, "ATS 8.12.24"))
+            elif kind == "wall":
+                parts.append((WALL, name, "ATS 8.12.23" if self.lo == ground - 5 else "ATS 6.2.61"))
+        else:
+            same_hill = self.col(i, C_HILL)
+            crest = (not self.rules.terraced and same_hill >= 0 and self.hi_end is not None
+                     and same_hill == self.col(self.index(self.hi_end), C_HILL)
+                     and self.steps[k].kind == HEX and not self.crest_is_cliff(k, h))
+            effect, cell = self.obstacle(ground, False, rng, rng + 1, crest)
+            self.note_cell(cell)
+            if effect != NONE:
+                rule = "ATS 8.13.2" if effect == WALL else "ATS 6.2.62, 6.2.63"
+                if crest and effect != WALL:
+                    rule += ", 8.13.21"
+                parts.append((effect, name, rule))
+
+    def _note_deir(self, h, i):
+        """The deir hex nearest the far end that the line crosses, for the deir rules (8.6.2)."""
+        if self.col(i, C_DEIR):
+            d = self.grid.distance(self.other_end(), h) if self.deir_end is not None else 0
+            self.first_deir = d if self.first_deir is None else min(self.first_deir, d)
+
     def hex_effect(self, k, h):
         """(effect, hindrance, reason) of one intervening hex the line touches."""
         i = self.index(h)
@@ -333,42 +373,11 @@ class Line:
         ground = self.ground(i)
         base = self.base(i)
 
-        if self.col(i, C_DEIR):
-            d = self.grid.distance(self.other_end(), h) if self.deir_end is not None else 0
-            self.first_deir = d if self.first_deir is None else min(self.first_deir, d)
+        self._note_deir(h, i)
 
         # the ground: a hill crest, or a hillock (6.2.61, 8.13.2, 8.12.2x)
-        hillock = self.col(i, C_HILLOCK)
         if ground > self.lo:
-            name = "hillock" if hillock >= 0 else (f"hill {ground:+d}" if ground > 0 else f"ground {ground:+d}")
-            if hillock >= 0:
-                kind = self._hillock_effect(i, hillock)
-                if kind == "five":
-                    self.assume(ASSUME_FIVE)
-                    parts.append((IGNORED, name, "ATS 6.2.63"))
-                elif kind == "ignored-adjacent":
-                    parts.append((IGNORED, name, "ATS 8.12.22"))
-                elif kind == "ignored-on":
-                    parts.append((IGNORED, name, "ATS 8.12.23"))
-                elif kind == "zone":
-                    effect = IGNORED
-                    if rng == self.zone_range and self.zone[0] <= self.distance <= self.zone[1]:
-                        effect = BLIND
-                    parts.append((effect, name, "ATS 8.12.24"))
-                elif kind == "wall":
-                    parts.append((WALL, name, "ATS 8.12.23" if self.lo == ground - 5 else "ATS 6.2.61"))
-            else:
-                same_hill = self.col(i, C_HILL)
-                crest = (not self.rules.terraced and same_hill >= 0 and self.hi_end is not None
-                         and same_hill == self.col(self.index(self.hi_end), C_HILL)
-                         and self.steps[k].kind == HEX and not self.crest_is_cliff(k, h))
-                effect, cell = self.obstacle(ground, False, rng, rng + 1, crest)
-                self.note_cell(cell)
-                if effect != NONE:
-                    rule = "ATS 8.13.2" if effect == WALL else "ATS 6.2.62, 6.2.63"
-                    if crest and effect != WALL:
-                        rule += ", 8.13.21"
-                    parts.append((effect, name, rule))
+            self._ground_effect(k, h, i, ground, rng, parts)
 
         touched = None  # the art is tested only when it matters
         block = self.col(i, C_BLOCK)

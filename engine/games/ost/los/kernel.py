@@ -112,7 +112,7 @@ def _feature_effect(kind, g, la, lb, behind, multi_beside):
         return 0, 0
     if kind == ROW_HOUSE and multi_beside:
         return BLOCK, BLOCK
-    if kind == BOCAGE or kind == ROW_HOUSE or kind == BARRIER:
+    if kind in (BOCAGE, ROW_HOUSE, BARRIER):
         return _low_effect(g, BLOCK, la, lb, behind)
     return 0, 0
 
@@ -198,7 +198,7 @@ def _one_pair(ia, ib, la, lb, lines, hexes):
         i1 = index_of_axial(qa + step_q1[k], ra + step_r1[k], orient, stagger, columns, rows)
         behind = _behind(k, lower, first, last)
         full, plain = 0, 0
-        if kind == HEX_CODE or kind == CORNER_CODE:
+        if kind in (HEX_CODE, CORNER_CODE):
             if i1 < 0 or quiet[i1]:
                 if not sunk:
                     continue

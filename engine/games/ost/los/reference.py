@@ -471,7 +471,8 @@ class Rules(RulesBase):
                     notes.extend(facts.notes)
                 count(sides[0] + sides[1])
                 picks = [self._strongest(effects) for effects in sides]
-                ranked = [(p.rank if p else (-1, False), tuple(-c for c in h)) for p, h in zip(picks, step.hexes)]
+                ranked = [(p.rank if p else (-1, False), tuple(-c for c in h))
+                          for p, h in zip(picks, step.hexes, strict=False)]
                 pick = 0 if ranked[0] >= ranked[1] else 1
                 label = hexside_label(self.cmap, step.hexside)
                 pair = None

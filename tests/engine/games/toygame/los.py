@@ -32,6 +32,6 @@ class Rules(RulesBase):
         """The reference, pair by pair: a toy map is small."""
         grid = self.cmap.grid
         answers = [self.evaluate(trace(grid, grid.from_index(i), grid.from_index(j)), la, lb)
-                   for i, j, la, lb in zip(a.tolist(), b.tolist(), level_a.tolist(), level_b.tolist())]
+                   for i, j, la, lb in zip(a.tolist(), b.tolist(), level_a.tolist(), level_b.tolist(), strict=False)]
         return (np.array([RESULT_CODE[x.result] for x in answers], np.int8),
                 np.array([x.hindrances for x in answers], np.int16), np.zeros(len(answers), bool))
