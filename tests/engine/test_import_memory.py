@@ -409,7 +409,7 @@ def test_a_tileset_of_twenty_60_megapixel_pngs_stays_under_600_mb_and_gives_no_p
     code = """
 from pathlib import Path
 from engine import importers
-from engine.checks.batch import check_upload
+from engine.importers.batch import check_upload
 data = Path(sys.argv[1], "tiles.zip").read_bytes()
 for upload in importers.expand("tiles.zip", data):
     checked = check_upload(upload)
