@@ -17,19 +17,6 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from documents.serializers import (
-    ConflictSerializer,
-    EditResultSerializer,
-    RestoreRequestSerializer,
-    request_data,
-    uploaded,
-)
-from documents.views import DocumentViewSetMixin, download
-from engine.scenarios import scenariofile
-from hexside import throttles
-from hexside.parsers import StrictJSONParser
-from maps.api import errors_response
-from maps.serializers import EditErrorsSerializer, ErrorsSerializer
 from authoring import scenario_maps, undo
 from authoring.models import Scenario, apply_edits, library_maps, restore_revision
 from authoring.readers import is_owner, may_edit, sides_for
@@ -45,6 +32,19 @@ from authoring.serializers import (
     ScenarioSerializer,
     ScenarioUpdateSerializer,
 )
+from documents.serializers import (
+    ConflictSerializer,
+    EditResultSerializer,
+    RestoreRequestSerializer,
+    request_data,
+    uploaded,
+)
+from documents.views import DocumentViewSetMixin, download
+from engine.scenarios import scenariofile
+from hexside import throttles
+from hexside.parsers import StrictJSONParser
+from maps.api import errors_response
+from maps.serializers import EditErrorsSerializer, ErrorsSerializer
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your scenario (or not signed in): it can be read, not changed.")

@@ -13,9 +13,9 @@ class ScenariosConfig(AppConfig):
         register_jobs()
         from django.db.models.signals import post_save
 
+        from authoring.models import map_dependents, map_saved
         from maps import dependents
         from maps.models import Map
-        from authoring.models import map_dependents, map_saved
 
         post_save.connect(map_saved, sender=Map, dispatch_uid="scenarios-map-unpublished")
         dependents.register(map_dependents)
@@ -23,10 +23,10 @@ class ScenariosConfig(AppConfig):
 
 def register_jobs():
     """The jobs about a scenario, and who may read them: the job layer knows scenarios only from here."""
-    from jobs import kinds, subjects
     from authoring import jobs
     from authoring.models import Scenario
     from authoring.readers import may_read_job
+    from jobs import kinds, subjects
 
     subjects.register(subjects.Subject("scenario", Scenario, readable=Scenario.objects.visible_to,
                                        label="scenario", may_read_job=may_read_job))

@@ -4,10 +4,10 @@ read, and a new map by the edit that writes it (every hex read against the new m
 
 from django import forms
 
-from engine.scenarios import scenariofile
-from maps.models import Map
 from authoring import scenario_maps
 from authoring.models import library_maps
+from engine.scenarios import scenariofile
+from maps.models import Map
 
 
 class ScenarioImportForm(forms.Form):

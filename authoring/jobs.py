@@ -11,6 +11,9 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 
+from authoring import scenario_maps
+from authoring.models import Scenario
+from authoring.readers import sheets_for, sides_for
 from engine.exports import mapfiles, vassal_grid
 from engine.exports.vassal import DEFAULT_DPI as VASSAL_DPI
 from engine.hexgrid import Grid
@@ -21,9 +24,6 @@ from jobs.serializers import StrictSerializer
 from maps.api import errors_response
 from maps.jobs import EXPORT_HEX_COST, check_print_size, print_fields
 from maps.models import Map
-from authoring import scenario_maps
-from authoring.models import Scenario
-from authoring.readers import sheets_for, sides_for
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 

@@ -15,11 +15,11 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from authoring import scenario_maps
+from authoring.scenario_maps import library_maps
 from documents.models import Document, Revision, StaleRevision, Written
 from documents.undo import undo_summary
 from engine.scenarios import edits, scenariofile, visibility
-from authoring import scenario_maps
-from authoring.scenario_maps import library_maps
 
 __all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
            "restore_revision", "library_maps", "map_dependents", "point_at"]

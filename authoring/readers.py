@@ -8,8 +8,8 @@ page's own requests and downloads carry it. A link opens a side of a scenario it
 published one): it adds a side's private part, it does not publish a private scenario.
 """
 
-from engine.scenarios import visibility
 from authoring.models import ScenarioEditor, SideLink
+from engine.scenarios import visibility
 
 SESSION_KEY = "scenario_side_links"
 QUERY_PARAMETER = "link"

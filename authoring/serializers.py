@@ -6,6 +6,8 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from authoring import scenario_maps
+from authoring.models import TITLE_LENGTH, Scenario, ScenarioEditor, ScenarioRevision, library_maps
 from documents.serializers import (
     DETAIL_FIELDS,
     CreateSerializer,
@@ -16,8 +18,6 @@ from documents.serializers import (
 )
 from engine.edits import MAX_OPERATIONS
 from engine.scenarios import edits, scenariofile, victory, visibility
-from authoring import scenario_maps
-from authoring.models import TITLE_LENGTH, Scenario, ScenarioEditor, ScenarioRevision, library_maps
 
 
 class ScenarioLinksSerializer(serializers.Serializer):

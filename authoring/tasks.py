@@ -9,6 +9,8 @@ one call, not a loop over pairs in Python.
 
 from celery import shared_task
 
+from authoring import scenario_maps
+from authoring.models import Scenario
 from engine.exports import vassal
 from engine.scenarios import cards, victory, visibility
 from engine.scenarios import checks as rule_checks
@@ -16,8 +18,6 @@ from engine.scenarios.cards import vectormap
 from engine.scenarios.sightlines import sight_lines_of
 from jobs import runner
 from jobs.runner import JobError, JobTask
-from authoring import scenario_maps
-from authoring.models import Scenario
 
 
 @shared_task(base=JobTask, bind=True, name="authoring.scenario_checks")

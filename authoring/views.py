@@ -14,17 +14,17 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import ValidationError
 
+from authoring import scenario_maps
+from authoring.forms import PointAtForm, ScenarioImportForm
+from authoring.models import TITLE_LENGTH, Scenario, SideLink, library_maps, point_at
+from authoring.readers import is_owner, may_edit, remember, sheets_for, sides_for
+from authoring.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
 from documents.models import StaleRevision
 from documents.serializers import Problems
 from engine import rulesets
 from engine.scenarios import edits, scenariofile, visibility
 from hexside import throttles
 from maps.models import Map
-from authoring import scenario_maps
-from authoring.forms import PointAtForm, ScenarioImportForm
-from authoring.models import TITLE_LENGTH, Scenario, SideLink, library_maps, point_at
-from authoring.readers import is_owner, may_edit, remember, sheets_for, sides_for
-from authoring.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
 
 LIST_LIMIT = 200
 SAID = 5  # the problems a refused change of map lists; the rest are counted

@@ -45,14 +45,14 @@ def main():
     django.setup()
     from django.core.management import call_command
 
+    from authoring import scenario_maps
+    from authoring.models import Scenario
     from engine.generate import random_map
     from hexside.celery import app
     from jobs import dispatch
     from jobs.models import Job
     from maps.management.commands.load_samples import samples_user
     from maps.models import Map
-    from authoring import scenario_maps
-    from authoring.models import Scenario
 
     app.conf.task_always_eager = True
     quiet = io.StringIO()

@@ -50,10 +50,10 @@ def prepare(size):
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
+    from authoring.models import Scenario
     from engine.generate import random_map
     from engine.scenarios import scenariofile
     from maps.models import Map
-    from authoring.models import Scenario
 
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="bench")
@@ -71,10 +71,10 @@ def measure(kind):
     from django.contrib.auth import get_user_model
     from django.test import Client
 
+    from authoring.models import Scenario
     from engine.los import warm
     from jobs.models import Job
     from maps.models import Map
-    from authoring.models import Scenario
 
     warm.warm()
     ready = peak_mb()

@@ -48,10 +48,10 @@ def setup(size, entries, distinct):
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
+    from authoring.models import Scenario
     from engine.generate import random_map
     from engine.scenarios import scenariofile
     from maps.models import Map
-    from authoring.models import Scenario
 
     call_command("migrate", verbosity=0)
     owner = get_user_model().objects.create_user("bench-owner", password="x")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from maps.models import Map
 from authoring.models import Scenario
+from maps.models import Map
 
 TEMPLATES = Path("templates")
 # A script element without src runs inline, unless it is data (json_script's type="application/json").

@@ -8,9 +8,9 @@ from django.core.management import call_command
 from PIL import Image
 from pypdf import PdfReader
 
+from authoring.models import Scenario, SideLink
 from engine import render
 from maps.models import Map
-from authoring.models import Scenario, SideLink
 from tests.browser.painting import ARTIFACTS, sign_in
 from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 

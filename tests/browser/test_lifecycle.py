@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from authoring.models import Scenario
 from engine import mapfile
 from engine.scenarios import scenariofile
 from maps.models import Map
-from authoring.models import Scenario
 from tests.browser.painting import sign_in
 from tests.conftest import MAP_DOCUMENT
 from tests.scenarios.conftest import SMALL

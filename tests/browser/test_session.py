@@ -5,8 +5,8 @@ through the edits API; the two whole documents must be equal, and the JS inverse
 import pytest
 from django.test import Client
 
-from maps.models import Map
 from authoring.models import Scenario
+from maps.models import Map
 from tests.browser.operations import MAP_OPERATIONS, MapOperations, ScenarioOperations
 from tests.browser.painting import blank_map
 

@@ -3,6 +3,8 @@ stored as changes with snapshots and read back whole, and downloads carry the do
 
 import pytest
 
+from authoring import models as scenarios
+from authoring.tasks import answer_checks, checks_result
 from documents import models as documents
 from engine import edits, mapfile
 from engine.los import engine
@@ -10,8 +12,6 @@ from jobs import runner
 from jobs.models import Job
 from maps.models import Map, MapRevision, apply_edits, restore_revision
 from maps.tasks import answer_los
-from authoring import models as scenarios
-from authoring.tasks import answer_checks, checks_result
 
 pytestmark = pytest.mark.django_db
 

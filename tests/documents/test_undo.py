@@ -4,11 +4,11 @@ import copy
 
 import pytest
 
+from authoring import undo as scenario_undo
+from authoring.models import Scenario
 from documents import undo
 from maps import undo as map_undo
 from maps.models import Map
-from authoring import undo as scenario_undo
-from authoring.models import Scenario
 from tests.conftest import MAP_DOCUMENT
 from tests.scenarios.conftest import SMALL
 

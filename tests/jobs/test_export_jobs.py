@@ -11,10 +11,10 @@ from PIL import Image
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
+from authoring.models import Scenario
 from engine import render
 from jobs.models import Job
 from maps.models import Map
-from authoring.models import Scenario
 from tests.jobs.test_workers import follow
 from tests.scenarios.conftest import SAMPLES
 

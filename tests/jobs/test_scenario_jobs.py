@@ -5,8 +5,8 @@ import copy
 import pytest
 from rest_framework.test import APIClient
 
-from engine.scenarios import checks as scenario_checks
 from authoring.models import Scenario
+from engine.scenarios import checks as scenario_checks
 from tests.jobs.test_scenario_map_jobs import published_on
 from tests.jobs.test_workers import follow
 from tests.scenarios.conftest import SMALL

@@ -9,13 +9,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from authoring.models import Scenario
+from authoring.tasks import answer_export
 from documents.models import forget_states
 from engine.scenarios import scenariofile
 from jobs.models import Job
 from jobs.runner import JobError
 from maps.models import Map
-from authoring.models import Scenario
-from authoring.tasks import answer_export
 from tests.jobs.conftest import broker_messages
 from tests.scenarios.conftest import SMALL
 

@@ -394,8 +394,8 @@ def test_a_sight_lines_cost_is_reckoned_on_what_its_reader_sees(samples):
 def test_the_checks_on_a_view_say_nothing_of_what_was_withheld(samples):
     """A public reader's checks of TOCS do not report the briefs, OP values and victory conditions they were not
     given as missing; the owner's report the scenario as it is."""
-    from engine.scenarios import scenariofile, visibility
     from authoring.tasks import checks_result
+    from engine.scenarios import scenariofile, visibility
 
     doc = samples["tocs"].scenariodoc()
     public = checks_result(scenariofile.ScenarioDoc(data=visibility.view(doc.data, set()), maps=doc.maps))

@@ -11,8 +11,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import DatabaseError
 from rest_framework.test import APIClient
 
-from maps.models import Map
 from authoring.models import Scenario, SideLink
+from maps.models import Map
 from tests.scenarios.conftest import SMALL
 
 pytestmark = pytest.mark.django_db

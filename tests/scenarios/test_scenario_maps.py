@@ -11,10 +11,10 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from authoring.models import Scenario
 from documents.models import forget_states
 from engine.scenarios import scenariofile
 from maps.models import Map
-from authoring.models import Scenario
 from tests.scenarios.conftest import SMALL
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from authoring.models import Scenario, library_maps
 from engine.scenarios import scenariofile
 from maps.management.commands.load_samples import load_files, samples_user
-from authoring.models import Scenario, library_maps
 
 
 class Command(BaseCommand):
