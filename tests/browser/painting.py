@@ -69,6 +69,13 @@ def wait_saved(page, timeout=10000):
     page.wait_for_function("() => window.painter && !window.painter.editor.busy", timeout=timeout)
 
 
+def wait_drawn(page, view="painter.view", timeout=10000):
+    """Ask a canvas's view for a frame and wait until it is drawn: the canvas then shows the page's state as it is
+    now (a view counts the frames it draws, static/js/canvas/layers.js)."""
+    frames = page.evaluate(f"() => {{ const v = {view}, n = v.frames; v.request(); return n; }}")
+    page.wait_for_function(f"(n) => {view}.frames > n && !{view}.pending", arg=frames, timeout=timeout)
+
+
 def document(map_id):
     return Map.objects.get(pk=map_id).document
 

@@ -11,6 +11,7 @@ from tests.browser.painting import (
     open_editor,
     point,
     sign_in,
+    wait_drawn,
     wait_saved,
 )
 from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 (the fixtures: a real Celery worker)
@@ -104,8 +105,7 @@ def test_roads_are_lines_on_the_painter_canvas(live_server, page, designer):
     wait_saved(page)
     page.mouse.click(*point(page, "H4"))
     wait_saved(page)
-    page.evaluate("painter.view.request()")
-    page.wait_for_timeout(300)
+    wait_drawn(page)
     road, ground = (220, 201, 160), (233, 228, 201)  # ost's road and open fills
     assert near(pixel(page, "C4"), road)  # the line, through the centre
     assert near(pixel(page, "C4", 0, 0.85), road)  # and on across the edge C4 shares with C5
@@ -116,7 +116,7 @@ def test_roads_are_lines_on_the_painter_canvas(live_server, page, designer):
     page.select_option("[data-option=terrain]", "open")
     page.mouse.click(*point(page, "C5"))
     wait_saved(page)
-    page.wait_for_timeout(300)
+    wait_drawn(page)
     assert near(pixel(page, "C4", 0, 0.6), ground)
 
 
