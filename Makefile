@@ -10,7 +10,7 @@ INTERACTIVE_WORKERS ?= 2
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
-.PHONY: run test setup venv bench worker clean
+.PHONY: run test check setup venv bench worker clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,12 +46,26 @@ worker: setup
 	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --queues=$(HEAVY_QUEUE),$(INTERACTIVE_QUEUE) \
 		--loglevel=info --concurrency=$(WORKERS)
 
+# The tests run in TEST_PROCESSES processes (pytest-xdist). The worker and browser tests are one group that one
+# process runs, with one shared Celery worker and one Chromium, while the others share out the rest.
+TEST_PROCESSES ?= 2
+PYTEST_PARALLEL = -n $(TEST_PROCESSES) --dist loadgroup
+
+# Every test, before a push (docs/testing.md): ruff, then the whole suite.
 test: setup
 	$(PY) -m ruff check .
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_PARALLEL)
 
+# The inner loop, in a few minutes: ruff, the checks other tools make (a line each), then the tests that need no
+# worker, no browser and no service.
+CHECK_TESTS = not browser and not worker and not postgres and not redis
+check: setup
+	$(PY) -m ruff check .
+	$(PY) -m pytest $(PYTEST_PARALLEL) -q -m "$(CHECK_TESTS)"
+
+# Every benchmark but bench/bench_tiers.py, which times make check, make test and .ci/run themselves.
 bench: setup
-	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	for b in bench/bench_*.py; do [ $$b = bench/bench_tiers.py ] && continue; echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:
 	rm -rf var/broker var/media var/hexside-test*

@@ -1,11 +1,8 @@
 """What the painter's browser tests and benchmark share: a signed-in page, a map, and pointing at hexes."""
 
-import uuid
-
 from django.test import Client
 
 from maps.models import Map
-from tests.jobs.workers import Worker
 
 ARTIFACTS = "tests/browser/artifacts"
 
@@ -82,12 +79,3 @@ def document(map_id):
 
 def cells(map_id):
     return {e["hex"]: e for e in document(map_id)["hexes"]}
-
-
-def start_worker(folder, queue, broker_url):
-    """A real Celery worker on a queue of its own, seeing the test database."""
-    from tests.jobs.conftest import worker_env
-
-    worker = Worker(f"painter-{uuid.uuid4().hex[:6]}", worker_env(folder, queue, broker_url), folder, queue=queue,
-                    include=())
-    return worker.start()

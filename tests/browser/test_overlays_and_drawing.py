@@ -14,7 +14,6 @@ from tests.browser.painting import (
     wait_drawn,
     wait_saved,
 )
-from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 (the fixtures: a real Celery worker)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -120,7 +119,7 @@ def test_roads_are_lines_on_the_painter_canvas(live_server, page, designer):
     assert near(pixel(page, "C4", 0, 0.6), ground)
 
 
-def test_the_heat_map_has_a_colour_legend(live_server, page, designer, jobs):  # noqa: F811
+def test_the_heat_map_has_a_colour_legend(live_server, page, designer, jobs):
     sign_in(page, live_server, designer)
     map = blank_map(designer, name="Heat")
     open_editor(page, live_server, map.pk)

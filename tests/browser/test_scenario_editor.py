@@ -10,7 +10,6 @@ from django.core.management import call_command
 
 from authoring.models import Scenario
 from tests.browser.painting import ARTIFACTS, drag, sign_in, wait_drawn
-from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -70,7 +69,7 @@ def document(pk):
     return Scenario.objects.get(pk=pk).document
 
 
-def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designer, jobs):  # noqa: F811
+def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designer, jobs):
     call_command("load_samples", stdout=io.StringIO())
     sign_in(page, live_server, designer)
     page.set_viewport_size({"width": 1500, "height": 950})
