@@ -61,6 +61,26 @@ def uses_services(item):
     return item is not None and any(item.get_closest_marker(mark) for mark in NEEDS)
 
 
+class XdistGroups:
+    """pytest-xdist 3.8 puts an item in its ``--dist loadgroup`` group by renaming it (``<nodeid>@<group>``) through
+    ``item._nodeid``, which pytest 9.2 no longer reads (it keeps a NodeId in ``item._id``): without this copy every
+    test is scheduled on its own and the group is spread over all processes. A plugin of its own, so that its hook
+    can run after xdist's."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items):
+        from _pytest.nodeid import NodeId
+
+        for item in items:
+            renamed = getattr(item, "_nodeid", None)
+            if renamed and renamed != item.nodeid and hasattr(item, "_id"):
+                item._id = NodeId.parse(renamed)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(XdistGroups(), "xdist-groups-for-pytest-9")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """After the last test of the run that shares a worker and a browser, both are stopped, before any other."""
