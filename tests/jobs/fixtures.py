@@ -7,6 +7,7 @@ PostgreSQL the test_<name> database pytest-django
 creates. Workers get the test database's address as DATABASE_URL.
 """
 
+import shutil
 import uuid
 from pathlib import Path
 
@@ -61,6 +62,9 @@ def jobs_isolated(jobs_dir, queue_name, settings):
     broker = jobs_dir / "broker"
     for message in broker_messages(broker):
         message.unlink(missing_ok=True)  # what an earlier test left queued is not this test's
+    # Nor what it left in storage (the shared worker's too: its media folder is this one): a map's findings are
+    # kept by content, and another test's map of the same content would find them already there.
+    shutil.rmtree(jobs_dir / "media", ignore_errors=True)
     saved = (app.conf.broker_url, app.conf.broker_transport, app.conf.broker_transport_options)
     use_broker("filesystem://", broker)
     settings.MEDIA_ROOT = str(jobs_dir / "media")
