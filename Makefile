@@ -10,7 +10,7 @@ INTERACTIVE_WORKERS ?= 2
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
-.PHONY: run test setup venv lock typecheck migrations-check lint-js bench worker clean
+.PHONY: run test check setup venv lock lint typecheck migrations-check lint-js bench worker clean
 
 # The virtualenv holds requirements/dev.txt (the runtime's base.txt whole, plus the tests' and linters' tools),
 # every file checked against its hash; `make run` and `make test` share it. A deployment installs base.txt alone.
@@ -56,10 +56,25 @@ worker: setup
 	NUMBA_NUM_THREADS=1 $(PY) -m celery -A hexside worker --queues=$(HEAVY_QUEUE),$(INTERACTIVE_QUEUE) \
 		--loglevel=info --concurrency=$(WORKERS)
 
-test: setup typecheck migrations-check
+# The tests run in TEST_PROCESSES processes (pytest-xdist). The worker and browser tests are one group that one
+# process runs, with one shared Celery worker and one Chromium, while the others share out the rest.
+TEST_PROCESSES ?= 2
+PYTEST_PARALLEL = -n $(TEST_PROCESSES) --dist loadgroup
+
+# What every tier checks before its tests: ruff, the layer rules (.importlinter), the engine's types (mypy.ini),
+# models that no migration describes yet, and the front end's lint and types.
+lint: venv var/secret_key typecheck migrations-check lint-js
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest
+
+# Every test, before a push (docs/testing.md): the checks, then the whole suite.
+test: setup lint
+	$(PY) -m pytest $(PYTEST_PARALLEL)
+
+# The inner loop, in a few minutes: the checks, then the tests that need no worker, no browser and no service.
+CHECK_TESTS = not browser and not worker and not postgres and not redis
+check: setup lint
+	$(PY) -m pytest $(PYTEST_PARALLEL) -q -m "$(CHECK_TESTS)"
 
 # The engine's types (mypy.ini), and models that no migration describes yet (a change without its migration).
 typecheck: venv
@@ -75,8 +90,9 @@ lint-js:
 	npx eslint static/js
 	npx tsc -p jsconfig.json
 
+# Every benchmark but bench/bench_tiers.py, which times make check, make test and .ci/run themselves.
 bench: setup
-	for b in bench/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	for b in bench/bench_*.py; do [ $$b = bench/bench_tiers.py ] && continue; echo "== $$b"; $(PY) $$b || exit 1; done
 
 # Starting over: the database and its broker folder go together (a message kept for a database that is gone would
 # name another job with the same id: docs/jobs.md, "What a deployment must not share"), with the jobs' files.

@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from engine import mapfile, rulesets
 from maps.custom_rulesets import custom_rulesets
+from tests.services import Shared
 
 MAP_DOCUMENT = {
     "format": "hexside-map",
@@ -31,12 +32,62 @@ MAP_DOCUMENT = {
 }
 
 
+pytest_plugins = ["tests.jobs.fixtures"]  # the job fixtures and the shared worker, for every folder
+
+# What a test asks for that makes it a worker or a browser test, marked so even where its module forgets to say.
+NEEDS = {"worker": {"start_worker", "one_worker", "scenario_worker"}, "browser": {"chromium"}}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by these marks
 def pytest_collection_modifyitems(config, items):
-    """The browser tests run last. Playwright's sync API keeps an event loop running in the main thread for as long
-    as its one browser is open (the session), and the test client cannot run an async view (the job wait) in a
-    thread with a running loop: every test after the first browser test would get a 500 from GET /api/jobs/<id>/.
-    Served by the ASGI server, as `make run` does, the view runs in the server's own loop."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: the order otherwise kept
+    """The tests with a worker or a browser: marked so, kept in one xdist group (``--dist loadgroup``: one process
+    runs them, with one shared worker and one browser, while the others share out the rest), and run one after
+    another, the browser tests last (tests.services.Shared stops the worker and the browser after them).
+
+    Playwright's sync API keeps an event loop running in the main thread for as long as its browser is open, and
+    the test client cannot run an async view (the job wait) in a thread with a running loop: every test after a
+    browser test would get a 500 from GET /api/jobs/<id>/. Served by the ASGI server, as `make run` does, the view
+    runs in the server's own loop."""
+    for item in items:
+        for mark, fixtures in NEEDS.items():
+            if fixtures & set(item.fixturenames) and not item.get_closest_marker(mark):
+                item.add_marker(mark)
+        if uses_services(item):
+            item.add_marker(pytest.mark.xdist_group("services"))
+    items.sort(key=lambda item: (uses_services(item), item.get_closest_marker("browser") is not None))  # stable
+
+
+def uses_services(item):
+    return item is not None and any(item.get_closest_marker(mark) for mark in NEEDS)
+
+
+class XdistGroups:
+    """pytest-xdist 3.8 puts an item in its ``--dist loadgroup`` group by renaming it (``<nodeid>@<group>``) through
+    ``item._nodeid``, which pytest 9.2 no longer reads (it keeps a NodeId in ``item._id``): without this copy every
+    test is scheduled on its own and the group is spread over all processes. A plugin of its own, so that its hook
+    can run after xdist's."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items):
+        from _pytest.nodeid import NodeId
+
+        for item in items:
+            renamed = getattr(item, "_nodeid", None)
+            if renamed and renamed != item.nodeid and hasattr(item, "_id"):
+                item._id = NodeId.parse(renamed)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(XdistGroups(), "xdist-groups-for-pytest-9")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the last test of the run that shares a worker and a browser, both are stopped, before any other."""
+    result = yield
+    if not uses_services(nextitem):
+        Shared.stop_all()
+    return result
 
 
 @pytest.fixture(autouse=True)

@@ -39,3 +39,32 @@ def need_postgres():
 def need_chromium():
     present = os.path.exists(CHROMIUM) or shutil.which("chromium") is not None
     need("Chromium", present, f"{CHROMIUM} is missing (apt-get install chromium)")
+
+
+class Shared:
+    """A costly service (the browser, a Celery worker) that one run of tests shares: started by the first test that
+    asks for it, stopped once the run of tests that may use it is over (tests/conftest.py sorts those tests
+    together and stops it when the next test is not one of them), so that it never outlives them: Playwright's
+    event loop would break the test client's async views, and an idle worker would keep polling the database."""
+
+    running = []
+
+    def __init__(self, start, stop):
+        self._start, self._stop, self.value = start, stop, None
+
+    def get(self):
+        if self.value is None:
+            self.value = self._start()
+            Shared.running.append(self)
+        return self.value
+
+    def stop(self):
+        value, self.value = self.value, None
+        if value is not None:
+            Shared.running.remove(self)
+            self._stop(value)
+
+    @classmethod
+    def stop_all(cls):
+        for shared in list(cls.running):
+            shared.stop()

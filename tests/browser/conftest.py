@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tests.services import CHROMIUM, need_chromium
+from tests.services import CHROMIUM, Shared, need_chromium
 
 # Playwright's sync API runs an event loop in this thread; the live server's database work happens in its own
 # thread, so Django's guard against ORM calls from async code does not apply to what these tests do.
@@ -15,15 +15,39 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
                  "--disable-dev-shm-usage"]
 
 
-@pytest.fixture(scope="session")
-def browser():
+def open_chromium():
     need_chromium()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    playwright = sync_playwright().start()
+    return playwright, playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def close_chromium(opened):
+    playwright, browser = opened
+    browser.close()
+    playwright.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """The one Chromium of this test process, shared by the browser tests (tests.services.Shared): they run one
+    after another, and it is closed after the last, before any other test runs (Playwright's event loop)."""
+    shared = Shared(open_chromium, close_chromium)
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture
+def browser(chromium):
+    return chromium.get()[1]
+
+
+@pytest.fixture
+def jobs(worker, jobs_dir):
+    """The LOS, viewshed, analysis and export jobs of the pages, run by the shared worker (tests/jobs/fixtures.py);
+    the folder whose media/ holds their files."""
+    return jobs_dir
 
 
 @pytest.fixture

@@ -1,11 +1,8 @@
 """What the painter's browser tests and benchmark share: a signed-in page, a map, and pointing at hexes."""
 
-import uuid
-
 from django.test import Client
 
 from maps.models import Map
-from tests.jobs.workers import Worker
 
 ARTIFACTS = "tests/browser/artifacts"
 
@@ -69,18 +66,16 @@ def wait_saved(page, timeout=10000):
     page.wait_for_function("() => window.painter && !window.painter.editor.busy", timeout=timeout)
 
 
+def wait_drawn(page, view="painter.view", timeout=10000):
+    """Ask a canvas's view for a frame and wait until it is drawn: the canvas then shows the page's state as it is
+    now (a view counts the frames it draws, static/js/canvas/layers.js)."""
+    frames = page.evaluate(f"() => {{ const v = {view}, n = v.frames; v.request(); return n; }}")
+    page.wait_for_function(f"(n) => {view}.frames > n && !{view}.pending", arg=frames, timeout=timeout)
+
+
 def document(map_id):
     return Map.objects.get(pk=map_id).document
 
 
 def cells(map_id):
     return {e["hex"]: e for e in document(map_id)["hexes"]}
-
-
-def start_worker(folder, queue, broker_url):
-    """A real Celery worker on a queue of its own, seeing the test database."""
-    from tests.jobs.conftest import worker_env
-
-    worker = Worker(f"painter-{uuid.uuid4().hex[:6]}", worker_env(folder, queue, broker_url), folder, queue=queue,
-                    include=())
-    return worker.start()

@@ -10,12 +10,11 @@ from django.core.management import call_command
 
 from maps.models import Map
 from tests.browser.painting import ARTIFACTS, sign_in
-from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_svg_and_tiled_from_the_map_page(live_server, page, django_user_model, jobs):  # noqa: F811
+def test_svg_and_tiled_from_the_map_page(live_server, page, django_user_model, jobs):
     call_command("load_samples", stdout=io.StringIO())
     sign_in(page, live_server, django_user_model.objects.create_user("mapper", password="mapper-password"))
     map = Map.objects.get(name="Hill 112 (Old School Tactical)")

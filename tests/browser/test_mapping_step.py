@@ -9,7 +9,6 @@ import pytest
 
 from maps.models import Map
 from tests.browser.test_validation import sign_in
-from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - fixtures
 from validations.models import BatchFile, SavedMapping
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -37,9 +36,8 @@ def wesnoth_map(columns=14, rows=10):
     return ("\n".join(lines) + "\n").encode()
 
 
-def test_map_an_unknown_code_in_the_picker_watch_the_preview_and_open_the_map(  # noqa: F811 - fixtures by name
-        live_server, page, start_worker, jobs_isolated, django_user_model):  # noqa: F811
-    start_worker("browser-mapping")
+def test_map_an_unknown_code_in_the_picker_watch_the_preview_and_open_the_map(
+        live_server, page, worker, django_user_model):
     user = django_user_model.objects.create_user("mapper", password="x")
     sign_in(page, live_server, user)
 
@@ -126,11 +124,10 @@ def community_zip():
     return out.getvalue()
 
 
-def test_a_zip_of_tiled_megamek_and_a_two_board_module_through_the_import_page(  # noqa: F811 - fixtures by name
-        live_server, page, start_worker, jobs_isolated, django_user_model):  # noqa: F811
+def test_a_zip_of_tiled_megamek_and_a_two_board_module_through_the_import_page(
+        live_server, page, worker, django_user_model):
     from maps import scans
 
-    start_worker("browser-mapping-zip")
     user = django_user_model.objects.create_user("collector", password="x")
     sign_in(page, live_server, user)
     page.goto(live_server.url + "/maps/import/")

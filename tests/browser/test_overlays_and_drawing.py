@@ -11,9 +11,9 @@ from tests.browser.painting import (
     open_editor,
     point,
     sign_in,
+    wait_drawn,
     wait_saved,
 )
-from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 (the fixtures: a real Celery worker)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -104,8 +104,7 @@ def test_roads_are_lines_on_the_painter_canvas(live_server, page, designer):
     wait_saved(page)
     page.mouse.click(*point(page, "H4"))
     wait_saved(page)
-    page.evaluate("painter.view.request()")
-    page.wait_for_timeout(300)
+    wait_drawn(page)
     road, ground = (220, 201, 160), (233, 228, 201)  # ost's road and open fills
     assert near(pixel(page, "C4"), road)  # the line, through the centre
     assert near(pixel(page, "C4", 0, 0.85), road)  # and on across the edge C4 shares with C5
@@ -116,11 +115,11 @@ def test_roads_are_lines_on_the_painter_canvas(live_server, page, designer):
     page.select_option("[data-option=terrain]", "open")
     page.mouse.click(*point(page, "C5"))
     wait_saved(page)
-    page.wait_for_timeout(300)
+    wait_drawn(page)
     assert near(pixel(page, "C4", 0, 0.6), ground)
 
 
-def test_the_heat_map_has_a_colour_legend(live_server, page, designer, jobs):  # noqa: F811
+def test_the_heat_map_has_a_colour_legend(live_server, page, designer, jobs):
     sign_in(page, live_server, designer)
     map = blank_map(designer, name="Heat")
     open_editor(page, live_server, map.pk)

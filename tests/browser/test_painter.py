@@ -2,13 +2,10 @@
 two pages at once, LOS and viewshed answered by a real Celery worker, and tracing a board scan."""
 
 import io
-import uuid
 
 import pytest
-from django.test import override_settings
 from PIL import Image
 
-from hexside.celery import app
 from maps.models import Map
 from tests.browser.painting import (
     ARTIFACTS,
@@ -20,13 +17,9 @@ from tests.browser.painting import (
     open_editor,
     point,
     sign_in,
-    start_worker,
     wait_saved,
     watch_console,
 )
-from tests.jobs.conftest import use_broker
-from tests.jobs.workers import forget_redis_queue
-from tests.services import REDIS_URL, need_redis
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -298,32 +291,6 @@ def test_two_pages_edit_one_map_at_once_and_both_strokes_are_kept(live_server, b
     assert Map.objects.get(pk=map.pk).revision == 5
     viewer.screenshot(path=f"{ARTIFACTS}/painter-read-only.png")
     viewer.context.close()
-
-
-@pytest.fixture(scope="module")
-def worker_folder(django_db_setup, tmp_path_factory):
-    """A real Celery worker for the LOS and viewshed jobs, on a Redis queue of this module's own.
-
-    Redis rather than the filesystem broker: kombu's filesystem transport can read a message file before its
-    writer has filled it (JSONDecodeError in the worker), and that job then stays queued for ever."""
-    need_redis()
-    folder = tmp_path_factory.mktemp("painter-jobs")
-    queue = f"hexside-painter-{uuid.uuid4().hex[:8]}"
-    worker = start_worker(folder, queue, REDIS_URL)
-    yield folder, queue
-    worker.stop()
-    forget_redis_queue(REDIS_URL, queue)
-
-
-@pytest.fixture
-def jobs(worker_folder):
-    folder, queue = worker_folder
-    saved = (app.conf.broker_url, app.conf.broker_transport, app.conf.broker_transport_options)
-    use_broker(REDIS_URL)
-    with override_settings(MEDIA_ROOT=str(folder / "media"), JOBS_QUEUE=queue, JOBS_INTERACTIVE_QUEUE=""):
-        yield folder
-    app.conf.broker_url, app.conf.broker_transport, app.conf.broker_transport_options = saved
-    app._after_fork()
 
 
 def png(width, height, colour=(200, 180, 120)):

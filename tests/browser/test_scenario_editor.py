@@ -9,8 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from authoring.models import Scenario
-from tests.browser.painting import ARTIFACTS, drag, sign_in
-from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
+from tests.browser.painting import ARTIFACTS, drag, sign_in, wait_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -70,7 +69,7 @@ def document(pk):
     return Scenario.objects.get(pk=pk).document
 
 
-def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designer, jobs):  # noqa: F811
+def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designer, jobs):
     call_command("load_samples", stdout=io.StringIO())
     sign_in(page, live_server, designer)
     page.set_viewport_size({"width": 1500, "height": 950})
@@ -167,7 +166,7 @@ def test_designer_builds_checks_and_reads_sight_lines(live_server, page, designe
     assert "outside Side 1's setup zone" in finding.inner_text()
     finding.click()
     assert page.evaluate("() => window.scenarioEditor.activeFinding.code") == "setup-outside-zone"
-    page.wait_for_timeout(200)
+    wait_drawn(page, "scenarioEditor.view")
     assert outline_colour(page, "E5")[:3] == [208, 0, 0]  # the finding's hex, outlined in red on the canvas
     assert outline_colour(page, "E7")[:3] != [208, 0, 0]
     finding.scroll_into_view_if_needed()
@@ -208,8 +207,8 @@ def test_a_published_sample_reads_without_signing_in(live_server, page):
     # Zoom on the crest, where the German stack and the objective are.
     page.evaluate("""() => { const e = window.scenarioEditor, [c, r] = e.grid.parseLabel('P9'),
         [x, y] = e.grid.centre(c, r); e.view.scale = 48; e.view.ox = e.view.width / 2 - x * 48;
-        e.view.oy = e.view.height / 2 - y * 48; e.view.cache = null; e.view.request(); }""")
-    page.wait_for_timeout(300)
+        e.view.oy = e.view.height / 2 - y * 48; e.view.cache = null; }""")
+    wait_drawn(page, "scenarioEditor.view")
     page.screenshot(path=f"{ARTIFACTS}/scenario-sample-hill-112.png")  # docs/images' copy: make docs-images
     page.goto(f"{live_server.url}/scenarios/")
     assert page.locator("table a:text('Hill 112: the Orne heights')").count() == 1

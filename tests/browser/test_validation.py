@@ -10,7 +10,6 @@ import pytest
 from django.test import Client
 
 from maps.models import Map
-from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - fixtures
 from tests.jobs.test_batch_validation import BROKEN_OST, community_zip
 from validations.models import BatchValidation
 
@@ -26,9 +25,8 @@ def sign_in(page, live_server, user):
                                "url": live_server.url}])
 
 
-def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(  # noqa: F811 - fixtures by name
-        live_server, page, start_worker, jobs_isolated, django_user_model):  # noqa: F811
-    start_worker("browser-batch")
+def test_upload_a_zip_watch_it_checked_and_open_a_map_with_its_findings(
+        live_server, page, worker, django_user_model):
     user = django_user_model.objects.create_user("checker", password="x")
     data = BytesIO(community_zip())
     with zipfile.ZipFile(data, "a") as archive:

@@ -9,12 +9,11 @@ from django.core.management import call_command
 
 from authoring.models import Scenario, SideLink
 from tests.browser.painting import ARTIFACTS, sign_in
-from tests.browser.test_painter import jobs, worker_folder  # noqa: F401 - the painter's worker fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_vassal_module_from_the_scenario_page(live_server, page, django_user_model, jobs):  # noqa: F811
+def test_vassal_module_from_the_scenario_page(live_server, page, django_user_model, jobs):
     call_command("load_samples", stdout=io.StringIO())
     call_command("load_scenario_samples", stdout=io.StringIO())
     player = django_user_model.objects.create_user("player", password="player-password")

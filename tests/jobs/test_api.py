@@ -11,7 +11,7 @@ from hexside.celery import app
 from jobs import dispatch, runner
 from jobs.models import Job, JobPart
 from maps.models import apply_edits
-from tests.jobs.conftest import broker_messages, use_broker
+from tests.jobs.fixtures import broker_messages, use_broker
 
 pytestmark = pytest.mark.django_db
 

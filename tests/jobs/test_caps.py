@@ -237,7 +237,7 @@ def test_the_map_picture_of_a_user_at_the_cap_is_a_placeholder_429_not_an_error(
 def test_an_analysis_queues_its_parts_a_few_at_a_time_and_each_done_queues_the_next(user_client, user_map,
                                                                                     settings, jobs_isolated):
     from jobs import runner
-    from tests.jobs.conftest import broker_messages
+    from tests.jobs.fixtures import broker_messages
 
     settings.JOBS_PARTS_IN_FLIGHT = 1
     job = Job.objects.get(pk=analysis(user_client, user_map, 0).json()["job"])

@@ -10,7 +10,7 @@ from engine import mapfile
 from engine.los import engine
 from jobs.models import Job
 from maps.models import apply_edits
-from tests.jobs.conftest import interactive
+from tests.jobs.fixtures import interactive
 from tests.jobs.test_workers import follow, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -12,7 +12,7 @@ from engine.los import engine
 from hexside.celery import app
 from jobs import dispatch, runner, sweep
 from jobs.models import Job, JobPart
-from tests.jobs.conftest import JOBS_SETTINGS, broker_messages, use_broker
+from tests.jobs.fixtures import JOBS_SETTINGS, broker_messages, use_broker
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from engine.scenarios import scenariofile
 from jobs.models import Job
 from jobs.runner import JobError
 from maps.models import Map
-from tests.jobs.conftest import broker_messages
+from tests.jobs.fixtures import broker_messages
 from tests.scenarios.conftest import SMALL
 
 

@@ -17,7 +17,7 @@ from hexside.celery import app
 from jobs import dispatch
 from jobs.models import Job
 from maps.models import Map, apply_edits
-from tests.jobs.conftest import JOBS_SETTINGS, interactive, use_broker
+from tests.jobs.fixtures import JOBS_SETTINGS, interactive, use_broker
 from tests.jobs.workers import Worker, forget_redis_queue
 from tests.services import REDIS_URL, need_redis
 

@@ -1,12 +1,17 @@
 """Scenario fixtures: the sample scenarios read with the sample maps, and a small valid OST scenario to break."""
 
 import copy
+import io
 import json
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
+from authoring.models import Scenario
 from engine.scenarios import scenariofile
+from tests.jobs.fixtures import interactive, launch
+from tests.services import Shared
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "authoring" / "samples").glob("*.json"))
@@ -48,3 +53,42 @@ def small(map_document):
 
 def parse(data, maps=None):
     return scenariofile.parse(json.loads(json.dumps(data)), maps)
+
+
+@pytest.fixture
+def samples(db):
+    call_command("load_samples", stdout=io.StringIO())
+    call_command("load_scenario_samples", stdout=io.StringIO())
+    return {s.ruleset: s for s in Scenario.objects.all()}
+
+
+# The job tests' heartbeats are short, to see a lost worker in seconds; these jobs draw cards and trace sight
+# lines on a busy machine, and are not about lost workers.
+HEARTBEATS = {"HEARTBEAT_SECONDS": 1.0, "HEARTBEAT_TIMEOUT": 60.0}
+
+
+def scenario_queue(queue_name):
+    return f"{queue_name}-scenarios"
+
+
+@pytest.fixture(scope="session")
+def scenario_worker(django_db_setup, jobs_dir, queue_name):
+    """One real worker for the scenario jobs (checks, sight lines, cards, exports) of this test process, with
+    patient heartbeats, on a queue of its own (tests.services.Shared)."""
+    env = {f"HEXSIDE_JOBS_{key}": value for key, value in HEARTBEATS.items()}
+    shared = Shared(lambda: launch("scenarios", jobs_dir, scenario_queue(queue_name), env=env),
+                    lambda worker: worker.stop())
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture
+def jobs(scenario_worker, jobs_isolated, queue_name, settings):
+    """The jobs run by that worker; a reader asks as many as the test needs."""
+    settings.HEXSIDE_THROTTLE_RATES = {**settings.HEXSIDE_THROTTLE_RATES, "jobs": "1000/minute",
+                                       "jobs-address": "1000/minute"}
+    for key, value in HEARTBEATS.items():
+        setattr(settings, f"JOBS_{key}", value)
+    settings.JOBS_QUEUE = scenario_queue(queue_name)
+    settings.JOBS_INTERACTIVE_QUEUE = interactive(scenario_queue(queue_name))
+    return scenario_worker.get()

@@ -20,11 +20,11 @@ import time
 
 import pypdf
 import pytest
-from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from authoring.models import Scenario, SideLink
-from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - a real worker
+from authoring.models import SideLink
+
+pytestmark = pytest.mark.usefixtures("jobs_isolated")  # what these tests send goes to their own broker folder
 
 GAMES = ("ost", "ats", "assault", "miniatures", "tocs")
 
@@ -102,34 +102,6 @@ EDITS = {
                    ("sides[1].brief.mission", "Storm the church at dawn.")],
     "tocs": [],
 }
-
-
-@pytest.fixture
-def samples(db):
-    call_command("load_samples", stdout=io.StringIO())
-    call_command("load_scenario_samples", stdout=io.StringIO())
-    return {s.ruleset: s for s in Scenario.objects.all()}
-
-
-# The job tests' heartbeats are short, to see a lost worker in seconds; these jobs draw cards and trace sight
-# lines on a busy machine, and are not about lost workers.
-HEARTBEATS = {"HEARTBEAT_SECONDS": 1.0, "HEARTBEAT_TIMEOUT": 60.0}
-
-
-@pytest.fixture(scope="module")
-def worker(start_worker):  # noqa: F811
-    """One real worker process for this module's jobs (tests/jobs/conftest.py)."""
-    return start_worker("hidden", env={f"HEXSIDE_JOBS_{key}": value for key, value in HEARTBEATS.items()})
-
-
-@pytest.fixture
-def jobs(worker, settings):
-    """The jobs run by the worker; a reader asks as many as the test needs."""
-    settings.HEXSIDE_THROTTLE_RATES = {**settings.HEXSIDE_THROTTLE_RATES, "jobs": "1000/minute",
-                                       "jobs-address": "1000/minute"}
-    for key, value in HEARTBEATS.items():
-        setattr(settings, f"JOBS_{key}", value)
-    return worker
 
 
 def edited(scenario, game):

@@ -8,8 +8,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from authoring.models import SideLink
-from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - a real worker
-from tests.scenarios.test_hidden import job_result, jobs, samples, worker  # noqa: F401 - fixtures
+from tests.scenarios.test_hidden import job_result
+
+pytestmark = pytest.mark.usefixtures("jobs_isolated")  # what these tests send goes to their own broker folder
 
 HIDDEN_UNIT = "PaK 40"  # hidden in the Hill 112 sample's German OOB (docs/scenario-format.md, "hidden")
 
@@ -24,7 +25,7 @@ def module_build(client, job):
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_owner_exports_the_public_module_and_a_sides_module(samples, jobs):  # noqa: F811
+def test_owner_exports_the_public_module_and_a_sides_module(samples, jobs):
     scenario = samples["ost"]
     owner = APIClient()
     owner.force_login(scenario.owner)
@@ -39,7 +40,7 @@ def test_owner_exports_the_public_module_and_a_sides_module(samples, jobs):  # n
 
 
 @pytest.mark.django_db
-def test_a_side_is_only_for_its_holder_and_bad_options_are_refused_by_field(samples, other_user):  # noqa: F811
+def test_a_side_is_only_for_its_holder_and_bad_options_are_refused_by_field(samples, other_user):
     scenario = samples["ost"]
     link = SideLink.objects.create(scenario=scenario, side="british")
     holder = APIClient()

@@ -9,8 +9,9 @@ import pytest
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from tests.jobs.conftest import jobs_dir, jobs_isolated, queue_name, start_worker  # noqa: F401 - a real worker
-from tests.scenarios.test_hidden import job_result, jobs, samples, worker  # noqa: F401 - fixtures
+from tests.scenarios.test_hidden import job_result
+
+pytestmark = pytest.mark.usefixtures("jobs_isolated")  # what these tests send goes to their own broker folder
 
 
 def content(client, job):
@@ -21,7 +22,7 @@ def content(client, job):
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_a_scenarios_map_as_svg_and_pdf(samples, jobs):  # noqa: F811
+def test_a_scenarios_map_as_svg_and_pdf(samples, jobs):
     scenario = samples["ost"]
     owner = APIClient()
     owner.force_login(scenario.owner)
