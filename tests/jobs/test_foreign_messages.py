@@ -19,7 +19,7 @@ from engine.los import engine
 from hexside.celery import app
 from jobs import dispatch, tickets
 from jobs.models import Job, JobPart
-from tests.jobs.conftest import broker_messages, interactive, use_broker
+from tests.jobs.fixtures import broker_messages, interactive, use_broker
 from tests.jobs.test_workers import Slow, follow
 from tests.jobs.workers import forget_redis_queue
 from tests.services import REDIS_URL, need_redis
