@@ -41,10 +41,10 @@ from documents.serializers import (
 )
 from documents.views import DocumentViewSetMixin, download
 from engine.scenarios import scenariofile
-from hexside.web import throttles
-from hexside.web.parsers import StrictJSONParser
-from hexside.web.responses import errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
+from web import throttles
+from web.parsers import StrictJSONParser
+from web.responses import errors_response
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your scenario (or not signed in): it can be read, not changed.")

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from documents import undo, writing
 from documents.serializers import EditRequestSerializer, RestoreRequestSerializer, edit_result
-from hexside.web import throttles
+from web import throttles
 
 
 def content_disposition(filename, fallback="download.json"):

@@ -19,10 +19,6 @@ from documents.serializers import Problems, published_flag, request_data, upload
 from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
 from engine.rulesets.capabilities import capabilities
-from hexside.web import throttles
-from hexside.web.parsers import StrictJSONParser
-from hexside.web.permissions import IsOwnerOrReadOnly
-from hexside.web.responses import errors_response
 from jobs import dispatch
 from maps import bodies, dependents, findings, scans
 from maps.findings import CheckingSerializer, FindingsPageSerializer
@@ -46,6 +42,10 @@ from maps.serializers import (
     RulesetSerializer,
     edit_result,
 )
+from web import throttles
+from web.parsers import StrictJSONParser
+from web.permissions import IsOwnerOrReadOnly
+from web.responses import errors_response
 
 __all__ = ["MapViewSet", "RulesetViewSet", "doc_from_request"]
 
