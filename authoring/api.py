@@ -32,6 +32,7 @@ from authoring.serializers import (
     ScenarioSerializer,
     ScenarioUpdateSerializer,
 )
+from documents import views as documents_views
 from documents.serializers import (
     ConflictSerializer,
     EditResultSerializer,
@@ -193,7 +194,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"], parser_classes=[StrictJSONParser])  # operations are JSON
     def edits(self, request, pk=None):
-        return self.edit(request)
+        return documents_views.edit(self, request)
 
     @extend_schema(
         summary="Your undo and redo history on this scenario, rebuilt from its revisions",

@@ -15,6 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from documents import views as documents_views
 from documents.serializers import Problems, published_flag, request_data, uploaded
 from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
@@ -185,7 +186,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"], parser_classes=[StrictJSONParser])  # operations are JSON
     def edits(self, request, pk=None):
-        return self.edit(request)
+        return documents_views.edit(self, request)
 
     @extend_schema(
         summary="The map's findings, a page at a time: the format's warnings and its game's rules checks",
