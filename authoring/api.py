@@ -32,6 +32,7 @@ from authoring.serializers import (
     ScenarioSerializer,
     ScenarioUpdateSerializer,
 )
+from documents import views as documents_views
 from documents.serializers import (
     ConflictSerializer,
     EditResultSerializer,
@@ -41,10 +42,10 @@ from documents.serializers import (
 )
 from documents.views import DocumentViewSetMixin, download
 from engine.scenarios import scenariofile
-from hexside.web import throttles
-from hexside.web.parsers import StrictJSONParser
-from hexside.web.responses import errors_response
 from maps.serializers import EditErrorsSerializer, ErrorsSerializer
+from web import throttles
+from web.parsers import StrictJSONParser
+from web.responses import errors_response
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 FORBIDDEN = OpenApiResponse(description="Not your scenario (or not signed in): it can be read, not changed.")
@@ -193,7 +194,7 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"], parser_classes=[StrictJSONParser])  # operations are JSON
     def edits(self, request, pk=None):
-        return self.edit(request)
+        return documents_views.edit(self, request)
 
     @extend_schema(
         summary="Your undo and redo history on this scenario, rebuilt from its revisions",

@@ -18,12 +18,12 @@ from engine.exports import mapfiles, vassal_grid
 from engine.exports.vassal import DEFAULT_DPI as VASSAL_DPI
 from engine.hexgrid import Grid
 from engine.scenarios import cards, sightlines, visibility
-from hexside.web.responses import errors_response
-from hexside.web.serializers import StrictSerializer
 from jobs.api import SubjectJobView, job_schema
 from jobs.kinds import Kind
 from maps.jobs import EXPORT_HEX_COST, check_print_size, print_fields
 from maps.models import Map
+from web.responses import errors_response
+from web.serializers import StrictSerializer
 
 NOT_FOUND = OpenApiResponse(description="No such scenario, or a private scenario of another user.")
 

@@ -23,8 +23,8 @@ from documents.models import StaleRevision
 from documents.serializers import Problems
 from engine import rulesets
 from engine.scenarios import edits, scenariofile, visibility
-from hexside.web import throttles
 from maps.models import Map
+from web import throttles
 
 LIST_LIMIT = 200
 SAID = 5  # the problems a refused change of map lists; the rest are counted

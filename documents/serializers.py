@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 
 from engine import edits, mapfile
-from hexside.web.responses import errors_payload
+from web.responses import errors_payload
 
 
 class Problems(serializers.ValidationError):

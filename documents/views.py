@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from documents import undo, writing
 from documents.serializers import EditRequestSerializer, RestoreRequestSerializer, edit_result
-from hexside.web import throttles
+from web import throttles
 
 
 def content_disposition(filename, fallback="download.json"):
@@ -39,6 +39,18 @@ def download(document, text, fallback):
     return response
 
 
+def edit(view, request):
+    """POST <document>/edits/: the operations checked by their serializer, then the one write service
+    (documents.writing.edit), which calls the document's kind at each step; the new revision's answer."""
+    document = view.get_object()
+    serializer = EditRequestSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    new = writing.edit(type(document), document.pk, request.user, data["revision"], data["operations"],
+                       undoes=data.get("undoes"))
+    return Response(edit_result(new))
+
+
 class DocumentViewSetMixin:
     """A ModelViewSet's document actions: each write is documents.writing's, which calls the steps the model
     names (``writes``)."""
@@ -51,14 +63,6 @@ class DocumentViewSetMixin:
             return [throttle() for throttle in throttles.EDITS]
         return super().get_throttles()
 
-    def edit(self, request):
-        document = self.get_object()
-        serializer = EditRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        new = writing.edit(type(document), document.pk, request.user, data["revision"], data["operations"],
-                           undoes=data.get("undoes"))
-        return Response(edit_result(new))
 
     def undo_history(self, request):
         """The requester's undo and redo stacks on this document, rebuilt from its revisions (documents.undo);

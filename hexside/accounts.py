@@ -3,7 +3,7 @@
 Password guessing is stopped by django-axes on every login form (this one, the admin's and POST /api/token/),
 so that nobody can lock an account for its owner: failures lock the (account, address) pair, and an address
 guessing at many accounts is locked past a higher count (SigninHandler). The address it counts by is the
-throttles' (hexside/web/throttles.py: the connection's, or the trusted proxies'), so a client cannot choose it.
+throttles' (web/throttles.py: the connection's, or the trusted proxies'), so a client cannot choose it.
 Signing out revokes the user's API token (revoke_tokens).
 """
 
@@ -31,8 +31,8 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.settings import api_settings
 
-from hexside.web import throttles
-from hexside.web.throttles import SignupThrottle
+from web import throttles
+from web.throttles import SignupThrottle
 
 
 def client_address(request):

@@ -1,4 +1,4 @@
-"""DRF's JSON renderer, able to put JSON already written (a job's result file, hexside.web.responses.StoredJSON)
+"""DRF's JSON renderer, able to put JSON already written (a job's result file, web.responses.StoredJSON)
 into a response as it is, and keeping every error body within bounds."""
 
 import uuid
@@ -6,7 +6,7 @@ import uuid
 from rest_framework import renderers
 
 from hexside.errors import bounded
-from hexside.web.responses import StoredJSON
+from web.responses import StoredJSON
 
 
 class JSONRenderer(renderers.JSONRenderer):

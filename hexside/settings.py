@@ -210,7 +210,7 @@ REST_FRAMEWORK = {
     # One JSON reader for every request: it refuses what Python's json would take but nothing else should
     # (deep nesting, NaN, lone surrogates, NUL, huge integers) with a 400 naming the problem.
     "DEFAULT_PARSER_CLASSES": [
-        "hexside.web.parsers.StrictJSONParser",
+        "web.parsers.StrictJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -219,7 +219,7 @@ REST_FRAMEWORK = {
     # nginx. The throttles' address comes from it; a client's own X-Forwarded-For is not believed.
     "NUM_PROXIES": env.int("HEXSIDE_NUM_PROXIES", 0),
 }
-# Per user when signed in, per address otherwise (hexside/web/throttles.py): N/second, N/minute, N/hour or N/day.
+# Per user when signed in, per address otherwise (web/throttles.py): N/second, N/minute, N/hour or N/day.
 HEXSIDE_THROTTLE_RATES = {
     "jobs": env.str("HEXSIDE_THROTTLE_JOBS", "30/minute"),
     "jobs-address": env.str("HEXSIDE_THROTTLE_JOBS_ADDRESS", "120/minute"),

@@ -9,7 +9,7 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView
 
 from hexside import accounts
-from hexside.web.docs import ApiDocsView
+from web.docs import ApiDocsView
 
 # Swagger UI's files, from the pinned drf-spectacular-sidecar package: the docs page needs no internet.
 SWAGGER_UI_DIR = Path(drf_spectacular_sidecar.__file__).parent / "static/drf_spectacular_sidecar/swagger-ui-dist"

@@ -29,7 +29,6 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from hexside.web import throttles
 from jobs import conf, dispatch, limits, subjects, sweep, waiting
 from jobs.models import Job
 from jobs.serializers import (
@@ -39,6 +38,7 @@ from jobs.serializers import (
     JobSerializer,
     JobSummarySerializer,
 )
+from web import throttles
 
 NOT_FOUND = OpenApiResponse(description="No such job, or a job about another user's private map or scenario.")
 UNAVAILABLE = OpenApiResponse(DetailSerializer, description="The job queue (broker) cannot be reached; nothing "
@@ -84,7 +84,7 @@ class SubjectJobView(APIView):
     """POST a question about a subject (a map, a scenario): 202 with the job to follow, or 200 with the job that
     already answered it for this content.
 
-    Starting a job takes a signed-in user and is throttled (hexside/web/throttles.py); an anonymous visitor gets the
+    Starting a job takes a signed-in user and is throttled (web/throttles.py); an anonymous visitor gets the
     stored answer when there is one, and 401/403 saying why otherwise. The job's cost is estimated by its kind
     (jobs.limits) before anything else: past its kind's limit, 400 naming it; past the user's caps of live jobs,
     429 with Retry-After. An app's view says which kind it starts and fills in get_subject() and parameters();

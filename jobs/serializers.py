@@ -1,6 +1,6 @@
 """The shapes of the job API that every kind shares: a job as seen from outside, a queued job's answer, the list's
 filters. The pieces the apps build their requests from (a hex of a grid; unknown keys refused by name) are in
-hexside.web.serializers.
+web.serializers.
 
 The kinds' own request serializers live with their apps (maps/jobs.py, authoring/jobs.py). Requests are
 normalised (hexes become labels, defaults are filled in) so that two ways of asking the same question give the
@@ -11,9 +11,9 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from hexside.web.responses import StoredJSON
 from jobs import kinds, subjects
 from jobs.models import Job
+from web.responses import StoredJSON
 
 MAX_ID = 2**63 - 1  # the largest id a database column holds
 

@@ -15,14 +15,11 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from documents import views as documents_views
 from documents.serializers import Problems, published_flag, request_data, uploaded
 from documents.views import DocumentViewSetMixin, download
 from engine import mapfile, rulesets
 from engine.rulesets.capabilities import capabilities
-from hexside.web import throttles
-from hexside.web.parsers import StrictJSONParser
-from hexside.web.permissions import IsOwnerOrReadOnly
-from hexside.web.responses import errors_response
 from jobs import dispatch
 from maps import bodies, dependents, findings, scans
 from maps.findings import CheckingSerializer, FindingsPageSerializer
@@ -46,6 +43,10 @@ from maps.serializers import (
     RulesetSerializer,
     edit_result,
 )
+from web import throttles
+from web.parsers import StrictJSONParser
+from web.permissions import IsOwnerOrReadOnly
+from web.responses import errors_response
 
 __all__ = ["MapViewSet", "RulesetViewSet", "doc_from_request"]
 
@@ -185,7 +186,7 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
     )
     @action(detail=True, methods=["post"], parser_classes=[StrictJSONParser])  # operations are JSON
     def edits(self, request, pk=None):
-        return self.edit(request)
+        return documents_views.edit(self, request)
 
     @extend_schema(
         summary="The map's findings, a page at a time: the format's warnings and its game's rules checks",

@@ -15,11 +15,11 @@ from engine.exports import mapfiles
 from engine.los.compiled import MARKER_KINDS
 from engine.los.engine import observer_chunks
 from engine.mapfile import MAX_STOREYS
-from hexside.web.serializers import HexField, StrictSerializer
 from jobs import conf
 from jobs.api import SubjectJobView, job_schema
 from jobs.kinds import Kind
 from maps.models import Map
+from web.serializers import HexField, StrictSerializer
 
 # -- what each kind takes ----------------------------------------------------------------------------------
 

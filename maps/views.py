@@ -19,7 +19,6 @@ from django.views.decorators.http import etag, require_POST
 from PIL import Image, ImageDraw
 
 from engine import edits
-from hexside.web import throttles
 from jobs import dispatch, limits
 from jobs.models import Job
 from maps import dependents, images, importing, quotas, scans
@@ -28,6 +27,7 @@ from maps.forms import ImportForm, NewMapForm
 from maps.models import Map, attach_scan, copy_scan
 from maps.serializers import MapUpdateSerializer
 from maps.tasks import MAP_IMAGE
+from web import throttles
 
 HOME_LIMIT = 200
 RECENT_REVISIONS = 10
@@ -58,7 +58,7 @@ def _storage(user):
 
 
 def _import_wait(request):
-    """The API's import throttles (hexside.web.throttles.IMPORTS) asked for a form's post, so that the site's forms
+    """The API's import throttles (web.throttles.IMPORTS) asked for a form's post, so that the site's forms
     count against the same limit as POST /api/maps/ and /api/maps/import/: the seconds to wait, or None."""
     wait = throttles.check(request, throttles.IMPORTS)
     return math.ceil(wait) if wait is not None else None

@@ -104,7 +104,7 @@ def custom_rulesets_need_a_database(request):
 
 @pytest.fixture(autouse=True)
 def fresh_throttles():
-    """Each test starts with no requests counted against the rate limits (hexside/web/throttles.py)."""
+    """Each test starts with no requests counted against the rate limits (web/throttles.py)."""
     from django.core.cache import cache
 
     cache.clear()

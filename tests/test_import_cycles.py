@@ -5,7 +5,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["engine", "maps", "authoring", "validations", "jobs", "hexside", "documents"]
+PACKAGES = ["engine", "maps", "authoring", "validations", "jobs", "hexside", "documents", "web"]
 
 
 def project_modules():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["engine", "documents", "jobs", "maps", "authoring", "validations", "hexside"]
+PACKAGES = ["engine", "documents", "jobs", "maps", "authoring", "validations", "hexside", "web"]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
@@ -49,7 +49,7 @@ FORBIDDEN = [
     ("documents/_added.py", "import authoring.models", "Each package imports only the floors below it"),
     ("maps/_added.py", "from validations import models", "Each package imports only the floors below it"),
     ("maps/_added.py", "from hexside import settings", "Each package imports only the floors below it"),
-    ("hexside/web/_added.py", "from documents import models", "The web helpers import no app"),
+    ("web/_added.py", "from documents import models", "The web helpers import no app"),
     ("engine/mapfile/_added.py", "from engine.los import engine", "Inside the engine, no arrow runs back up"),
     ("engine/checks/_added.py", "from engine import importers", "Inside the engine, no arrow runs back up"),
 ]

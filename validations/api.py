@@ -9,12 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine import mapfile
-from hexside.web import throttles
 from jobs import dispatch, limits
 from validations import mapsteps
 from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
 from validations.forms import BatchForm
 from validations.models import BatchValidation
+from web import throttles
 
 
 class ValidationListView(APIView):
@@ -24,7 +24,7 @@ class ValidationListView(APIView):
     parser_classes = [MultiPartParser, FormParser]
 
     def get_throttles(self):
-        """Starting one is throttled (a rate, hexside/web/throttles.py; live jobs are capped by jobs.limits)."""
+        """Starting one is throttled (a rate, web/throttles.py; live jobs are capped by jobs.limits)."""
         if self.request.method == "POST":
             return [throttle() for throttle in throttles.VALIDATIONS]
         return super().get_throttles()

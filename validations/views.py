@@ -11,13 +11,13 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from engine import mapfile, rulesets
-from hexside.web import throttles
 from jobs import dispatch, limits
 from jobs.models import Job
 from validations import mapsteps
 from validations.batches import PAGE_LIST, UploadRefused, batch_report, editor_url, own_batch, own_file, start_batch
 from validations.forms import BatchForm
 from validations.models import BatchValidation, SavedMapping
+from web import throttles
 
 
 @login_required

@@ -1,5 +1,5 @@
 """Issue 17, point 6: GET /maps/<id>/map.png starts at most one drawing per content, whoever asks and however
-often, and the drawings anybody may start are throttled (hexside.web.throttles.MAP_IMAGES): per address for
+often, and the drawings anybody may start are throttled (web.throttles.MAP_IMAGES): per address for
 anonymous visitors, per user when signed in. No worker runs here: the requests are answered 202 with the
 placeholder while their jobs wait, which is what is asked of them."""
 
