@@ -71,8 +71,9 @@ lint: venv var/secret_key typecheck migrations-check lint-js
 test: setup lint
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
-# The inner loop, in a few minutes: the checks, then the tests that need no worker, no browser and no service.
-CHECK_TESTS = not browser and not worker and not postgres and not redis
+# The inner loop, in a few minutes: the checks, then the tests that need no worker, no browser and no service, and
+# are not slow (fresh processes, the largest inputs: tests/conftest.py SLOW).
+CHECK_TESTS = not browser and not worker and not postgres and not redis and not slow
 check: setup lint
 	$(PY) -m pytest $(PYTEST_PARALLEL) -q -m "$(CHECK_TESTS)"
 

@@ -36,6 +36,18 @@ pytest_plugins = ["tests.jobs.fixtures"]  # the job fixtures and the shared work
 
 # What a test asks for that makes it a worker or a browser test, marked so even where its module forgets to say.
 NEEDS = {"worker": {"start_worker", "one_worker", "scenario_worker"}, "browser": {"chromium"}}
+# The slow ones among the rest, marked `slow`: each starts fresh processes (the command-line tools as a shell runs
+# them, imports measured in a process of their own) or takes the largest inputs. `make test` runs them; `make check`,
+# the inner loop, leaves them out to stay within its few minutes (docs/testing.md).
+SLOW = ("tests/engine/test_import_memory.py::", "tests/maps/test_commands.py::", "tests/test_bounded_errors.py::",
+        "tests/scenarios/test_export_scenario_command.py::test_export_scenario_writes",
+        "tests/scenarios/test_export_scenario_command.py::test_bad_options",
+        "tests/scenarios/test_export_scenario_command.py::test_an_invalid_scenario",
+        "tests/maps/test_export_map_command.py::test_bad_options",
+        "tests/jobs/test_batch_validation.py::test_a_batch_is_converted_to_the_ruleset_chosen",
+        "tests/engine/test_overlays_and_drawing.py::test_a_small_print_leaves_out_labels",
+        "tests/maps/test_findings_page.py::test_the_page_of_the_largest_map", "tests/test_schemathesis.py::",
+        "tests/test_web_tier.py::")
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by these marks
@@ -52,6 +64,8 @@ def pytest_collection_modifyitems(config, items):
         for mark, fixtures in NEEDS.items():
             if fixtures & set(item.fixturenames) and not item.get_closest_marker(mark):
                 item.add_marker(mark)
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
         if uses_services(item):
             item.add_marker(pytest.mark.xdist_group("services"))
     items.sort(key=lambda item: (uses_services(item), item.get_closest_marker("browser") is not None))  # stable
