@@ -11,7 +11,9 @@ import copy
 import difflib
 import json
 
-SAME_SHAPE_LIST = 64  # a list at least this long is compared item by item (a short one is stored whole)
+# A list this long is matched run by run (difflib); a shorter one item by item, or set whole when it grew or
+# shrank.
+SAME_SHAPE_LIST = 64
 
 
 def delta(old, new):

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.maps.test_import_commands import run as run_here  # the command in this process: the test database
+
 ROOT = Path(__file__).resolve().parents[2]
 HILL = ROOT / "authoring" / "samples" / "hill-112.json"
 
@@ -57,19 +59,6 @@ def test_an_invalid_scenario_names_the_file_and_the_field(tmp_path):
 
 
 # -- a scenario as the page downloads it: its maps named by library id (issue 32 point 5) ------------------------
-
-def run_here(*args):
-    """The command in this process, so that it reads the test database."""
-    from django.core.management import call_command
-
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        call_command(*map(str, args), stdout=out, stderr=err)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    return code, out.getvalue(), err.getvalue()
-
 
 @pytest.fixture
 def downloaded(user_client, user_map, tmp_path, small):
