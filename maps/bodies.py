@@ -69,16 +69,17 @@ def _build(map, path, head):
         body = head[:-1] + b',"document":' + map.export().encode("utf-8") + b"}"
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".building-")
-        with os.fdopen(handle, "wb") as out:
-            out.write(gzip.compress(body, compresslevel=6, mtime=0))
-        os.replace(temporary, path)  # a reader sees the whole file or none
-        for older in path.parent.glob(f"map-{map.pk}-*.json.gz"):
-            if older != path:
-                older.unlink(missing_ok=True)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(gzip.compress(body, compresslevel=6, mtime=0))
+            os.replace(temporary, path)  # a reader sees the whole file or none
+        finally:
+            Path(temporary).unlink(missing_ok=True)  # gone already when it was put in place
+        forget(map.pk, keep=path)
 
 
-
-def forget(map_pk):
-    """Remove a deleted map's kept answer."""
+def forget(map_pk, keep=None):
+    """Remove a map's kept answers (a deleted map's), but ``keep``: the one just built."""
     for path in folder().glob(f"map-{map_pk}-*.json.gz"):
-        path.unlink(missing_ok=True)
+        if path != keep:
+            path.unlink(missing_ok=True)
