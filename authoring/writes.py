@@ -1,15 +1,13 @@
 """A scenario's steps of a write (documents.writing calls them, in order): its document after the edit
 operations, read against the owner's library maps; a scenario created published is published with its maps."""
 
-from django.db.models import F
-
 from authoring import scenario_maps, undo
 from documents import deltas
 from documents.models import Written
 from documents.writing import Kind
 from engine.scenarios import edits, scenariofile
 from maps import quotas
-from maps.writes import revision_bytes
+from maps.writes import count_stored
 
 
 def written(doc, old=None):
@@ -46,9 +44,7 @@ class ScenarioWrites(Kind):
     def stored(self, scenario, written, revision, checked):
         """Count the revision's bytes on the row (the maps it embeds are in them) and refuse what takes the owner
         past their storage quota; a scenario is created published only with its maps (docs/scenarios.md)."""
-        size = revision_bytes(revision)
-        type(scenario).objects.filter(pk=scenario.pk).update(stored_bytes=F("stored_bytes") + size)
-        scenario.stored_bytes += size
+        size = count_stored(scenario, revision)
         if size > 0:
             quotas.check(scenario.owner_id, size, "this scenario" if revision.number == 1 else "this change",
                          taken=checked["taken"])

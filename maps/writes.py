@@ -49,9 +49,7 @@ class MapWrites(Kind):
     def stored(self, map, written, revision, checked):
         """Count the revision's bytes on the row (the storage quota reads the row), and the scan's if it changed;
         refuse what takes the owner past their quota."""
-        size = revision_bytes(revision)
-        type(map).objects.filter(pk=map.pk).update(stored_bytes=F("stored_bytes") + size)
-        map.stored_bytes += size
+        size = count_stored(map, revision)
         if revision.number == 1:  # a new map, with what comes with it (a duplicate's board scan)
             quotas.check(map.owner_id, map.stored_bytes + checked["extra_bytes"], "this map", taken=checked["taken"])
             return
@@ -66,6 +64,15 @@ class MapWrites(Kind):
 
     def inverse(self, before, after, changes):
         return inverse_states(before, after, changes)
+
+
+def count_stored(document, revision):
+    """Add a revision's bytes to its document's ``stored_bytes`` (a map's, a scenario's: the storage quota reads
+    the row); the bytes added."""
+    size = revision_bytes(revision)
+    type(document).objects.filter(pk=document.pk).update(stored_bytes=F("stored_bytes") + size)
+    document.stored_bytes += size
+    return size
 
 
 def revision_bytes(revision):
