@@ -8,20 +8,26 @@ terrain, levels, storeys and hexsides:
   Tiled's ``staggerindex`` (odd/even mean the same in both), so Tiled's cell (x, y) is the hex at column x, row
   y. Hexes are TILE_R pixels to a side, with tile sizes rounded to even pixels as Tiled's renderer wants them;
 - a tileset of the ruleset's hex terrain, drawn from its styles (engine/render), each tile carrying its terrain
-  id as the ``terrain`` property; one tile layer per place in the hexes' terrain lists ("terrain", then
-  "terrain 2" for a hex with a second terrain..);
+  id as the ``terrain`` property; one tile layer per place in the hexes' own terrain lists, overlays not laid
+  ("terrain", then "terrain 2" for a hex with a second terrain..);
 - a tileset of the levels the map uses and a "levels" tile layer: each tile carries ``level`` (and
   ``storeys`` when a building has more than one); a hex at level 0 with one storey has no tile there;
-- object layers: "hexsides" (a polyline along each hexside, of type ``hexside``, its terrain as ``terrain``),
-  "art" (each hex's art polygons, type ``art``) and "overlays" (a point on each overlay's anchor, type
-  ``overlay``, with its id and rotation; the overlays' terrain is already in the tiles);
-- the map's properties: ``name``, ``ruleset``, ``labels``, ``hex_metres``.
+- one tile layer per overlay, above the map's own ("overlay: <its name>"), its ``overlay`` property the overlay's
+  id: what the overlay lays, so that Tiled shows the map as it is played;
+- object layers: "hexsides" (a polyline along each hexside, of type ``hexside``, its terrain as ``terrain``; an
+  overlay's hexsides carry ``overlay`` too), "art" (each hex's art polygons, type ``art``, with their exact
+  map-space ``points`` as JSON) and "overlays" (a point on each overlay's anchor, type ``overlay``, named as the
+  overlay is, with its ``id``, ``name``, ``anchor``, ``rotation`` and its ``definition``: the overlay's hexes and
+  hexsides as the map format writes them, JSON). The importer rebuilds each overlay from its definition;
+- the map's properties: ``name``, ``ruleset``, ``labels``, ``hex_metres`` and ``extensions`` (the map's free
+  data, JSON; overlay names travel on the overlays' objects).
 
 The tilesets are embedded in the TMX; their images are PNG files beside it: ``archive()`` gives the three as a
 zip, ``files()`` as a dict of name to bytes.
 """
 
 import io
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -30,6 +36,7 @@ import zipfile
 from PIL import Image, ImageDraw
 
 from engine import mapfile, rulesets
+from engine.mapfile.document import OVERLAY_NAMES
 from engine.render.patterns import hex_points, paste_pattern
 from engine.render.styles import CONTOUR, GRID_LINE, HILL, HOLLOW, font, hex_look, level_steps
 
@@ -97,11 +104,10 @@ def _parse(doc):
 def _build(doc, stem):
     grid, catalogue = doc.grid, rulesets.get(doc.ruleset)
     geo = Geometry(grid)
-    cells, hexsides = doc.resolved()
-    default = doc.default_cell()
+    cells = {pos: doc.cell(*pos) for pos in grid.hexes()}  # the map's own hexes, overlays not laid
     terrain_ids = catalogue.terrain_ids("hex")
     gid_of = {tid: 1 + k for k, tid in enumerate(terrain_ids)}
-    level_keys = sorted({(c.level, c.storeys) for c in [default, *cells.values()]} - {(0, 1)})
+    level_keys = sorted({(c.level, c.storeys) for c in cells.values()} - {(0, 1)})
     level_gid = {key: len(terrain_ids) + 1 + k for k, key in enumerate(level_keys)}
 
     root = ET.Element("map", {
@@ -109,9 +115,11 @@ def _build(doc, stem):
         "width": str(grid.columns), "height": str(grid.rows), "tilewidth": str(geo.tile_w),
         "tileheight": str(geo.tile_h), "infinite": "0", "hexsidelength": str(TILE_R), "staggeraxis": geo.axis,
         "staggerindex": grid.stagger})
+    extensions = {k: v for k, v in (doc.extensions or {}).items() if k not in (OVERLAY_NAMES, "imported", "tiled")}
     _properties(root, [("name", "string", doc.name), ("ruleset", "string", doc.ruleset),
                        ("labels", "string", grid.labels)]
-                + ([("hex_metres", "float", f"{grid.hex_metres:g}")] if grid.hex_metres else []))
+                + ([("hex_metres", "float", f"{grid.hex_metres:g}")] if grid.hex_metres else [])
+                + ([("extensions", "string", json.dumps(extensions, sort_keys=True))] if extensions else []))
     images = {f"{stem}-terrain.png": _terrain_image(catalogue, terrain_ids, geo)}
     _tileset(root, 1, f"{catalogue.id} terrain", geo, f"{stem}-terrain.png", len(terrain_ids),
              [[("terrain", "string", tid), ("name", "string", catalogue.get(tid)["name"])] for tid in terrain_ids])
@@ -120,66 +128,97 @@ def _build(doc, stem):
         _tileset(root, len(terrain_ids) + 1, "levels", geo, f"{stem}-levels.png", len(level_keys),
                  [[("level", "int", str(level))] + ([("storeys", "int", str(storeys))] if storeys != 1 else [])
                   for level, storeys in level_keys])
-
-    def cell(col, row):
-        return cells.get((col, row), default)
-
-    depth = max(len(c.terrain) for c in [default, *cells.values()])
-    layer_id = 0
+    writer = _Writer(root, grid)
+    depth = max(len(c.terrain) for c in cells.values())
     for place in range(depth):
-        layer_id += 1
-        rows = [[gid_of.get(cell(col, row).terrain[place], 0) if place < len(cell(col, row).terrain) else 0
-                 for col in range(grid.columns)] for row in range(grid.rows)]
-        _layer(root, layer_id, "terrain" if place == 0 else f"terrain {place + 1}", grid, rows)
+        writer.layer("terrain" if place == 0 else f"terrain {place + 1}", {
+            pos: gid_of.get(c.terrain[place], 0) for pos, c in cells.items() if place < len(c.terrain)})
     if level_keys:
-        layer_id += 1
-        rows = [[level_gid.get((cell(col, row).level, cell(col, row).storeys), 0) for col in range(grid.columns)]
-                for row in range(grid.rows)]
-        _layer(root, layer_id, "levels", grid, rows)
+        writer.layer("levels", {pos: level_gid.get((c.level, c.storeys), 0) for pos, c in cells.items()})
+    titles = _overlay_titles(doc)
+    for overlay in doc.overlays:
+        laid = {pos: gid_of.get(c.terrain[0], 0) for pos, c in mapfile.overlay_cells(grid, overlay, doc.default_cell())
+                if grid.contains(*pos) and c.terrain}
+        writer.layer(f"overlay: {titles[overlay.id]}", laid, [("overlay", "string", overlay.id)])
+    _objects(doc, writer, geo, titles)
+    root.set("nextlayerid", str(writer.layer_id + 1))
+    root.set("nextobjectid", str(writer.object_id + 1))
+    ET.indent(root, " ")
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8") + b"\n", images
 
-    object_id = 0
 
-    def group(name):
-        nonlocal layer_id
-        layer_id += 1
-        return ET.SubElement(root, "objectgroup", {"id": str(layer_id), "name": name})
+def _overlay_titles(doc):
+    """{overlay id: what Tiled shows it as}: its name or printed ID, else "overlay N" (never an internal id)."""
+    names = mapfile.overlay_names(doc)
+    return {o.id: mapfile.overlay_title(doc, o, names) or f"overlay {k + 1}" for k, o in enumerate(doc.overlays)}
 
-    def obj(parent, name, kind, x, y, props):
-        nonlocal object_id
-        object_id += 1
+
+class _Writer:
+    """The TMX's layers and objects, numbered as Tiled numbers them."""
+
+    def __init__(self, root, grid):
+        self.root, self.grid = root, grid
+        self.layer_id = self.object_id = 0
+
+    def layer(self, name, gids, props=()):
+        """A tile layer: {(column, row): gid}, 0 (no tile) elsewhere."""
+        self.layer_id += 1
+        grid = self.grid
+        element = ET.SubElement(self.root, "layer", {"id": str(self.layer_id), "name": name,
+                                                     "width": str(grid.columns), "height": str(grid.rows)})
+        _properties(element, list(props))
+        data = ET.SubElement(element, "data", {"encoding": "csv"})
+        rows = [[gids.get((col, row), 0) for col in range(grid.columns)] for row in range(grid.rows)]
+        data.text = "\n" + ",\n".join(",".join(str(g) for g in row) for row in rows) + "\n"
+
+    def group(self, name):
+        self.layer_id += 1
+        return ET.SubElement(self.root, "objectgroup", {"id": str(self.layer_id), "name": name})
+
+    def obj(self, parent, name, kind, x, y, props):
+        self.object_id += 1
         # "type": TMX 1.10's name for an object's class (Tiled 1.9 alone wrote "class"; the importer reads both)
-        element = ET.SubElement(parent, "object", {"id": str(object_id), "name": name, "type": kind,
+        element = ET.SubElement(parent, "object", {"id": str(self.object_id), "name": name, "type": kind,
                                                    "x": _n(x), "y": _n(y)})
         _properties(element, props)
         return element
 
-    layer = group("hexsides")
-    for key in sorted(hexsides, key=lambda k: (k[0], k[1], k[2])):
+
+def _objects(doc, writer, geo, titles):
+    """The hexsides, art and overlays object layers."""
+    grid = doc.grid
+    layer = writer.group("hexsides")
+    own = [(key, terrain, None) for key, terrain in sorted(doc.hexsides.items(), key=lambda kv: kv[0])]
+    laid = [(key, terrain, overlay.id) for overlay in doc.overlays
+            for key, terrain in mapfile.overlay_hexsides(grid, overlay)]
+    for key, terrain, overlay_id in own + laid:
         col, row, side = grid.hexside_name(key)
         a, b = (geo.px(p) for p in grid.side_endpoints(col, row, side))
         label = grid.label(col, row)
-        element = obj(layer, f"{label} {side}", "hexside", a[0], a[1],
-                      [("terrain", "string", hexsides[key]), ("hex", "string", label), ("side", "string", side)])
+        element = writer.obj(layer, f"{label} {side}", "hexside", a[0], a[1],
+                             [("terrain", "string", terrain), ("hex", "string", label), ("side", "string", side)]
+                             + ([("overlay", "string", overlay_id)] if overlay_id else []))
         ET.SubElement(element, "polyline", {"points": f"0,0 {_n(b[0] - a[0])},{_n(b[1] - a[1])}"})
-    layer = group("art")
-    for (col, row), c in sorted(cells.items()):
+    layer = writer.group("art")
+    for (col, row), c in sorted(doc.hexes.items()):
         for polygon in c.art or ():
             points = [geo.px(p) for p in polygon]
-            element = obj(layer, grid.label(col, row), "art", points[0][0], points[0][1],
-                          [("hex", "string", grid.label(col, row)), ("terrain", "string", c.terrain[0])])
+            element = writer.obj(layer, grid.label(col, row), "art", points[0][0], points[0][1],
+                                 [("hex", "string", grid.label(col, row)), ("terrain", "string", c.terrain[0]),
+                                  ("points", "string", json.dumps([list(p) for p in polygon]))])
             ET.SubElement(element, "polygon", {"points": " ".join(
                 f"{_n(x - points[0][0])},{_n(y - points[0][1])}" for x, y in points)})
-    layer = group("overlays")
+    layer = writer.group("overlays")
+    names = mapfile.overlay_names(doc)
     for overlay in doc.overlays:
         x, y = geo.px(grid.centre(*overlay.anchor))
-        element = obj(layer, overlay.id, "overlay", x, y,
-                      [("id", "string", overlay.id), ("anchor", "string", grid.label(*overlay.anchor)),
-                       ("rotation", "int", str(overlay.rotation))])
+        definition = {"hexes": overlay.hexes, "hexsides": overlay.hexsides}
+        element = writer.obj(layer, titles[overlay.id], "overlay", x, y,
+                             [("id", "string", overlay.id), ("anchor", "string", grid.label(*overlay.anchor)),
+                              ("rotation", "int", str(overlay.rotation))]
+                             + ([("name", "string", names[overlay.id])] if overlay.id in names else [])
+                             + [("definition", "string", json.dumps(definition, sort_keys=True))])
         ET.SubElement(element, "point")
-    root.set("nextlayerid", str(layer_id + 1))
-    root.set("nextobjectid", str(object_id + 1))
-    ET.indent(root, " ")
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8") + b"\n", images
 
 
 def _n(value):
@@ -208,13 +247,6 @@ def _tileset(root, firstgid, name, geo, image, count, tile_props):
                                      "height": str(rows * geo.tile_h)})
     for local, props in enumerate(tile_props):
         _properties(ET.SubElement(element, "tile", {"id": str(local)}), props)
-
-
-def _layer(root, layer_id, name, grid, rows):
-    element = ET.SubElement(root, "layer", {"id": str(layer_id), "name": name, "width": str(grid.columns),
-                                            "height": str(grid.rows)})
-    data = ET.SubElement(element, "data", {"encoding": "csv"})
-    data.text = "\n" + ",\n".join(",".join(str(g) for g in row) for row in rows) + "\n"
 
 
 def _sheet(geo, count):

@@ -261,11 +261,21 @@ class MapBuilder:
         self.values = {}
         self.extensions = {}
         self.hexsides = []  # {"hex", "side", "terrain"} entries, as the map format writes them
+        self.art = {}  # (column, row) -> [polygon], map space
+        self.overlays = []  # overlay entries, as the map format writes them (a map Hexside exported)
         self.background = None
 
     def place(self, col, row, codes, elevation=0, storeys=None):
         value = (tuple(codes), elevation, storeys)
         self.hexes[col * self.grid.rows + row] = self.values.setdefault(value, value)
+
+    def add_code(self, col, row, code):
+        """One more source code on a hex, above what its tiles gave (a Tiled object layer of a terrain)."""
+        index = col * self.grid.rows + row
+        codes, elevation, storeys = self.hexes[index] or ((), 0, None)
+        if code not in codes:
+            value = (codes + (code,), elevation, storeys)
+            self.hexes[index] = self.values.setdefault(value, value)
 
     def label(self, col, row):
         return self.grid.label(col, row)
@@ -318,8 +328,12 @@ class MapBuilder:
                     off_storeys.setdefault(storeys, []).append(label)
                 if kept != 1:
                     entry["storeys"] = kept
+            if (col, row) in self.art:
+                entry["art"] = self.art.pop((col, row))
             if len(entry) > 1:
                 hexes.append(entry)
+        hexes.extend({"hex": grid.label(col, row), "terrain": [default], "art": art}
+                     for (col, row), art in sorted(self.art.items()))  # art on a hex no tile gave
         self.hexes = self.values = None  # the document holds what is needed from here
         context.survey = {"codes": {code: {"count": n, "hexes": labels} for code, (n, labels) in codes_seen.items()},
                           "elevations": [min(elevations), max(elevations)] if elevations else None,
@@ -355,7 +369,7 @@ class MapBuilder:
             "defaults": {"terrain": [default], "level": 0},
             "hexes": hexes,
             "hexsides": self.hexsides,
-            "overlays": [],
+            "overlays": self.overlays,
             "extensions": {"imported": {"format": context.source, "file": posixpath.basename(context.name),
                                         "mapping": mapping.describe()},
                            **self.extensions},

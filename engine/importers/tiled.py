@@ -22,6 +22,7 @@ axis is kept in ``extensions.tiled`` and a map whose hexes are far from regular 
 
 import base64
 import binascii
+import json
 import math
 import posixpath
 import sys
@@ -30,8 +31,10 @@ from array import array
 
 from engine import rulesets
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE
+from engine.mapfile.document import OVERLAY_NAMES
 from engine.importers.common import MapBuilder, counted, integer, number, parse_json, parse_xml
 from engine.importers.pictures import tile_pictures
+from engine.importers.tiled_objects import Objects, lay, overlays
 
 FLAGS = 0xF0000000  # flip horizontal, flip vertical, diagonal / rotate 60, rotate 120 (hex maps)
 MAX_DEPTH = 32  # nested groups and class properties
@@ -63,6 +66,7 @@ class Tileset:
 class Layer:
     def __init__(self, name):
         self.name = name
+        self.overlay = None  # the id of the overlay a layer shows (its ``overlay`` property: Hexside's export)
         self.chunks = []  # (x, y, width, height, gids row by row): the whole map, or an infinite map's chunks
 
 
@@ -88,7 +92,7 @@ class Reader:
         self.external = {}  # path -> (name, tiles, tilecount, missing) of each external tileset read
         self.tile_definitions = 0  # tiles the tilesets define, each file counted once
         self.properties = {}  # the map's own properties
-        self.hexsides = []  # (x1, y1, x2, y2, terrain, where) in Tiled's pixels, of each hexside object
+        self.objects = Objects(context)  # what the object layers hold (engine/importers/tiled_objects.py)
 
     def claim(self, count, where):
         """Count a layer's (or chunk's) declared tiles against the limit before they are decoded."""
@@ -171,31 +175,6 @@ class Reader:
         self.tilesets.append(tileset)
 
 
-    def read_hexsides(self, objects, layer_name):
-        """Keep the hexside objects of one object layer: ``objects`` is [(attributes, properties, points)] with
-        the line's points relative to the object's x, y. True when the layer held any (it is then read)."""
-        found = False
-        for attributes, props, points in objects:
-            top = {name.lower(): value for name, value in props if value is not None}
-            kind = str(attributes.get("class") or attributes.get("type") or "").lower()
-            if kind != "hexside" or not isinstance(top.get("terrain"), str) or len(points) < 2:
-                continue
-            where = f"layer {layer_name!r}, object {attributes.get('name') or attributes.get('id')}"
-            if len(self.hexsides) >= self.context.limits.max_xml_elements:
-                self.context.refuse(where, "the map holds too many hexside objects", code="too-many-objects")
-            if any(len(point) != 2 for point in (points[0], points[-1])):
-                self.context.error(where, "a hexside's line should be points x,y; it was not read",
-                                   code="bad-value")
-                continue
-            x = number(attributes.get("x") or 0, self.context, where, "an object's x")
-            y = number(attributes.get("y") or 0, self.context, where, "an object's y")
-            (ax, ay), (bx, by) = ([number(v, self.context, where, "a point of the line") for v in point]
-                                  for point in (points[0], points[-1]))
-            self.hexsides.append((x + ax, y + ay, x + bx, y + by, top["terrain"].strip(), where))
-            found = True
-        return found
-
-
 class XmlReader(Reader):
     def read(self):
         root = self.root
@@ -217,9 +196,10 @@ class XmlReader(Reader):
                 self.layers.append(self.read_layer(element))
             elif element.tag == "group":
                 self.read_layers(element, depth + 1)
-            elif element.tag == "objectgroup" and self.read_hexsides(
-                    [(o.attrib, xml_properties(o.find("properties"), 0), xml_points(o))
-                     for o in element.findall("object")], element.get("name") or ""):
+            elif element.tag == "objectgroup" and self.objects.read_group(
+                    element.get("name") or "", element.get("class"),
+                    [(o.attrib, xml_properties(o.find("properties"), 0), xml_points(o), xml_shape(o))
+                     for o in element.findall("object")]):
                 continue
             elif element.tag in ("objectgroup", "imagelayer"):
                 self.ignored[element.tag] = self.ignored.get(element.tag, 0) + 1
@@ -227,6 +207,7 @@ class XmlReader(Reader):
     def read_layer(self, element):
         context = self.context
         layer = self.new_layer(element.get("name") or "")
+        layer.overlay = dict(xml_properties(element.find("properties"), 0)).get("overlay")
         data = element.find("data")
         if data is None:
             return layer
@@ -249,6 +230,11 @@ def xml_points(element):
     if line is None:
         line = element.find("polygon")
     return [] if line is None else [p.split(",", 1) for p in (line.get("points") or "").split()]
+
+
+def xml_shape(element):
+    """What an object is drawn as: polygon, polyline, ellipse, point, or None (a rectangle or a tile)."""
+    return next((tag for tag in ("polygon", "polyline", "ellipse", "point") if element.find(tag) is not None), None)
 
 
 def chunk_boxes(chunks, context, layer_name):
@@ -448,11 +434,12 @@ class JsonReader(Reader):
                 self.layers.append(self.read_layer(item))
             elif kind == "group":
                 self.read_layers(item.get("layers") or [], depth + 1)
-            elif kind == "objectgroup" and self.read_hexsides(
+            elif kind == "objectgroup" and self.objects.read_group(
+                    str(item.get("name") or ""), item.get("class"),
                     [(o, json_properties(o.get("properties") or [], 0),
                       [(p.get("x"), p.get("y")) for p in (o.get("polyline") or o.get("polygon") or [])
-                       if isinstance(p, dict)])
-                     for o in item.get("objects") or [] if isinstance(o, dict)], str(item.get("name") or "")):
+                       if isinstance(p, dict)], json_shape(o))
+                     for o in item.get("objects") or [] if isinstance(o, dict)]):
                 continue
             elif kind in ("objectgroup", "imagelayer"):
                 self.ignored[kind] = self.ignored.get(kind, 0) + 1
@@ -460,6 +447,8 @@ class JsonReader(Reader):
     def read_layer(self, item):
         context = self.context
         layer = self.new_layer(str(item.get("name") or ""))
+        overlay = dict(json_properties(item.get("properties") or [], 0)).get("overlay")
+        layer.overlay = overlay if isinstance(overlay, str) else None
         encoding = item.get("encoding") or ("base64" if isinstance(item.get("data"), str) else "csv")
         compression = item.get("compression")
         if item.get("chunks"):
@@ -479,6 +468,10 @@ class JsonReader(Reader):
             layer.chunks.append((0, 0, self.width, self.height,
                                  decode(encoding, compression, data, self.width * self.height, context, layer.name)))
         return layer
+
+
+def json_shape(item):
+    return next((key for key in ("polygon", "polyline", "ellipse", "point") if item.get(key)), None)
 
 
 def _text(value):
@@ -541,10 +534,11 @@ def pixel_scale(reader):
 
 
 def layer_grids(reader, context):
-    """(origin, columns, rows, [each layer's gids row by row over the map]). An infinite map is cropped to its
-    tiles, and refused before its grids are laid out when they span more than the largest map."""
+    """(origin, columns, rows, [(the overlay a layer shows or None, its gids row by row over the map)]). An
+    infinite map is cropped to its tiles, and refused before its grids are laid out when they span more than the
+    largest map."""
     if not reader.infinite:
-        grids = [layer.chunks.pop()[4] for layer in reader.layers if layer.chunks]  # the grids are all that is kept
+        grids = [(layer.overlay, layer.chunks.pop()[4]) for layer in reader.layers if layer.chunks]  # the grids are all that is kept
         return (0, 0), reader.width, reader.height, grids
     low_x = low_y = high_x = high_y = None
     for layer in reader.layers:
@@ -569,7 +563,7 @@ def layer_grids(reader, context):
                 if gid:  # a later chunk over an earlier one: its tiles win, its empty cells do not erase
                     grid[(y + i // w - low_y) * columns + x + i % w - low_x] = gid
         layer.chunks = []
-        grids.append(grid)
+        grids.append((layer.overlay, grid))
     return (low_x, low_y), columns, rows, grids
 
 
@@ -618,25 +612,6 @@ def map_point(reader, builder, origin, x, y):
     return mx + (x - cx) / sx, my + (y - cy) / sy
 
 
-def read_hexsides(reader, builder, origin, context):
-    """The hexside objects as the map's hexsides: the edge nearest each line's middle, its terrain checked."""
-    grid = builder.grid
-    known = builder.mapping.catalogue.terrain_ids("hexside")
-    for x1, y1, x2, y2, terrain, where in reader.hexsides:
-        key = grid.hexside_at(*map_point(reader, builder, origin, (x1 + x2) / 2, (y1 + y2) / 2))
-        if not grid.hexside_hexes(key):
-            context.error(where, "the hexside lies off the map; it was not read", code="hexside-off-map")
-            continue
-        col, row, side = grid.hexside_name(key)
-        label = grid.label(col, row)
-        if terrain not in known:
-            context.error(where, f"hexside terrain {terrain!r} of {label} {side} is not a hexside terrain of "
-                                 f"{builder.mapping.catalogue.id!r}; expected one of: {', '.join(sorted(known))}",
-                          label, code="unmapped-terrain")
-            continue
-        builder.hexsides.append({"hex": label, "side": side, "terrain": terrain})
-
-
 def _stack(key, tile):
     """One hex's tiles, bottom layer first, as (codes, level, storeys, flipped tiles, [what was not a tile]):
     the highest level and storeys any of its tiles gives."""
@@ -666,6 +641,9 @@ def build(reader, context):
     grid_kwargs, name = map_properties(reader, context)
     builder = MapBuilder(context, {"orientation": orientation, "columns": columns, "rows": rows,
                                    "stagger": stagger, **grid_kwargs}, name=name)
+    builder.overlays, names = overlays(reader.objects, builder, reader.properties.get("ruleset"), context)
+    restored = {entry["id"] for entry in builder.overlays}
+    grids = [gids for overlay, gids in grids if overlay is None or overlay not in restored]
     tilesets = sorted(reader.tilesets, key=lambda t: t.firstgid)
     tiles = {}  # gid with flags -> ("code", code, level) | ("missing", source) | ("orphan", gid)
     seen = {}  # code -> (tileset, local id) of its first tile, for its picture in a proposed mapping
@@ -711,8 +689,7 @@ def build(reader, context):
     for gid, labels in orphans.items():
         context.error("$", f"tile {gid} belongs to no tileset of the map ({counted(labels)})", labels[0],
                       code="unknown-tile")
-    if reader.hexsides:
-        read_hexsides(reader, builder, origin, context)
+    lay(reader.objects, builder, lambda x, y: map_point(reader, builder, origin, x, y), restored, reader.ignored)
     sx, sy = pixel_scale(reader)
     if abs(sx / sy - 1) > 0.02:
         context.warn("$", f"Tiled draws these hexes {reader.tilewidth} x {reader.tileheight} px with "
@@ -727,9 +704,29 @@ def build(reader, context):
         "ignored_layers": dict(sorted(reader.ignored.items())),
     }
     doc = builder.build()
+    doc["extensions"].update(_extensions(reader, context))
+    if names:
+        doc["extensions"][OVERLAY_NAMES] = names
     if context.survey is not None:
         context.survey["pictures"] = tile_pictures(seen, context)
     return doc
+
+
+def _extensions(reader, context):
+    """The map's free data as Hexside exported it (its ``extensions`` property, JSON), less what an import
+    writes itself."""
+    text = reader.properties.get("extensions")
+    if not isinstance(text, str):
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        context.warn("map.properties.extensions", "the map's extensions property is not a JSON object; it was "
+                                                  "not read", code="bad-value")
+        return {}
+    return {k: v for k, v in data.items() if k not in ("imported", "tiled", OVERLAY_NAMES)}
 
 
 MAX_PICTURES = 200  # source codes given a picture in a proposed mapping

@@ -1,5 +1,6 @@
-"""The Tiled export read back by the project's own Tiled importer: every sample map, in both orientations and
-both staggers, gives back its terrain, levels, storeys and hexsides; the TMX says hexagonal with Tiled's stagger
+"""The Tiled export read back by the project's own Tiled importer and by pytiled-parser: every sample map, in both
+orientations and both staggers, gives back its terrain, levels, storeys and hexsides, and as it is (with named
+overlays) the same map document; the TMX says hexagonal with Tiled's stagger
 axis and index for the grid, and its tileset carries the ruleset's terrain."""
 
 import copy
@@ -10,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import pytiled_parser  # the third-party reader (requirements/dev.in)
 from PIL import Image
 
 from engine import mapfile, rulesets
@@ -170,3 +172,67 @@ def test_a_tiled_json_map_gives_its_hexside_objects_and_levels_layer():
     assert {h["hex"]: (h["terrain"], h.get("level", 0)) for h in doc["hexes"]}["0101"] == (["woods"], -1)
     assert [f.code for f in result.findings] == ["hexside-off-map"] and "far" in result.findings[0].path
     assert doc["extensions"]["tiled"]["ignored_layers"] == {}  # the object layer held hexsides: it was read
+
+
+def with_named_overlays(data):
+    """A sample with two more overlays as the painter makes them (ids "sel-1", "sel-2", one named), laid over a
+    hex of the map's middle with a terrain the map already uses."""
+    out = copy.deepcopy(data)
+    grid = mapfile.parse(data).grid
+    terrain = next(h["terrain"] for h in out["hexes"] if h.get("terrain"))
+    for k, rotation in ((1, 0), (2, 3)):
+        anchor = grid.label(grid.columns // 2 + k, grid.rows // 2)
+        out["overlays"].append({"id": f"sel-{k}", "anchor": anchor, "rotation": rotation, "hexsides": [],
+                                "hexes": [{"hex": [0, 0], "terrain": terrain, "level": 0},
+                                          {"hex": [0, 1], "terrain": terrain, "level": 0}]})
+    out.setdefault("extensions", {})["overlay_names"] = {"sel-1": "Farmhouse copse"}
+    return out
+
+
+def document(doc):
+    """The canonical document, less what an import adds about itself."""
+    out = mapfile.to_dict(doc)
+    for key in ("imported", "tiled"):
+        out["extensions"].pop(key, None)
+    return out
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=[p.stem for p in SAMPLES])
+def test_every_sample_reads_back_as_the_same_map_document_overlays_and_names_included(path):
+    doc = mapfile.parse(with_named_overlays(json.loads(path.read_text())))
+    back, result = round_trip(doc)
+    assert document(back) == document(doc)  # hexes, art, hexsides, overlays (id, anchor, rotation), extensions
+    assert [o.id for o in back.overlays] == [o.id for o in doc.overlays] and len(back.overlays) >= 2
+    assert mapfile.overlay_names(back) == {"sel-1": "Farmhouse copse"}
+    assert not [f for f in result.findings if f.severity == "warning"]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=[p.stem for p in SAMPLES])
+def test_pytiled_parser_reads_every_export_with_its_layers_objects_and_properties(path, tmp_path):
+    doc = mapfile.parse(with_named_overlays(json.loads(path.read_text())))
+    for name, content in tiled.files(doc).items():
+        (tmp_path / name).write_bytes(content)
+    parsed = pytiled_parser.parse_map(next(tmp_path.glob("*.tmx")))
+    assert parsed.orientation == "hexagonal"
+    assert (parsed.map_size.width, parsed.map_size.height) == (doc.grid.columns, doc.grid.rows)
+    assert parsed.properties["ruleset"] == doc.ruleset and parsed.properties["name"] == doc.name
+    layers = {layer.name: layer for layer in parsed.layers}
+    overlay_layers = [layer for layer in parsed.layers if (layer.properties or {}).get("overlay")]
+    assert [layer.properties["overlay"] for layer in overlay_layers] == [o.id for o in doc.overlays]
+    assert "overlay: Farmhouse copse" in layers  # the name, never "sel-1"
+    objects = layers["overlays"].tiled_objects
+    assert [o.name for o in objects][-2:] == ["Farmhouse copse", f"overlay {len(doc.overlays)}"]
+    for obj, overlay in zip(objects, doc.overlays, strict=True):
+        assert obj.class_ == "overlay" and obj.properties["id"] == overlay.id
+        assert json.loads(obj.properties["definition"])["hexes"] == overlay.hexes
+    hexsides = layers["hexsides"].tiled_objects
+    assert len([o for o in hexsides if "overlay" not in o.properties]) == len(doc.hexsides)
+    terrain = next(ts for ts in parsed.tilesets.values() if ts.name.endswith("terrain"))
+    assert {t.properties["terrain"] for t in terrain.tiles.values()} == set(rulesets.get(doc.ruleset).terrain_ids("hex"))
+
+
+def test_an_overlay_imported_to_another_game_is_laid_into_the_terrain_with_a_warning():
+    doc = mapfile.parse(SAMPLES[3].read_text())  # oosterbeek, ATS, overlay P3
+    result = convert("map.tmx", tiled.tmx(doc), ruleset="ost")
+    assert result.doc is not None and result.doc["overlays"] == []
+    assert [f.code for f in result.findings if f.code == "overlays-laid"] == ["overlays-laid"]
