@@ -78,12 +78,22 @@ class Context:
         return posixpath.normpath(posixpath.join(folder, ref.replace("\\", "/")))
 
     def sibling(self, ref, base=None):
-        """(path, bytes or None) of a file the map refers to, relative to the map (or to ``base``)."""
+        """(path, bytes or None) of a file the map refers to, relative to the map (or to ``base``). A file not at
+        that path is looked for by its name beside the map, then at the upload's top: files chosen together on
+        the Import page arrive without their folders ("../tilesets/basic_hexes.tsx" is "basic_hexes.tsx"). The
+        fallbacks never look outside the upload (or, on the command line, the map's folder)."""
         path = self.resolve(ref, base)
         if path is None:
             return ref, None
+        name = posixpath.basename(path)
+        beside = posixpath.normpath(posixpath.join(posixpath.dirname((base or self.name).split("#", 1)[0]), name))
+        candidates = [path] + [c for c in dict.fromkeys((beside, name)) if c != path and not c.startswith("..")]
         try:
-            data = self.files.get(path)
+            for candidate in candidates:
+                data = self.files.get(candidate)
+                if data is not None:
+                    path = candidate
+                    break
         except SiblingTooLarge as exc:
             self.error("$", f"the file {ref!r} is too large to read: {exc}", code="too-large")
             return path, None
@@ -263,6 +273,7 @@ class MapBuilder:
         self.hexsides = []  # {"hex", "side", "terrain"} entries, as the map format writes them
         self.art = {}  # (column, row) -> [polygon], map space
         self.overlays = []  # overlay entries, as the map format writes them (a map Hexside exported)
+        self.overlay_decides = False  # a code "^.." after a base sets the hex's terrain alone (Wesnoth)
         self.background = None
 
     def place(self, col, row, codes, elevation=0, storeys=None):
@@ -387,11 +398,16 @@ class MapBuilder:
             if entry is None:
                 lost.append(code)
                 continue
+            if self.overlay_decides and code.startswith("^") and entry.terrain:
+                terrain = []  # a Wesnoth overlay (^Fp) is what the hex is; its base gives only its level
             terrain.extend(t for t in entry.terrain if t not in terrain)
             if entry.level is not None:
                 level = entry.level if level is None else max(level, entry.level)
             if entry.storeys is not None and storeys is None:
                 storeys = entry.storeys
+        open_hex = mapping.catalogue.open_hex()
+        if len(terrain) > 1 and open_hex in terrain:  # open ground under woods is woods (an object layer's)
+            terrain.remove(open_hex)
         return terrain, storeys, lost, elevation * mapping.level_scale + mapping.level_offset + (level or 0)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import mapfile, rulesets
+from engine import checks, mapfile, rulesets
 from engine.hexgrid import Grid
 from engine.importers import DiskFiles, ImportLimits, convert, expand, mappings
 from tests.data import COMMUNITY
@@ -557,3 +557,19 @@ def test_a_module_with_several_hex_boards_expands_to_one_map_each():
     assert whole.ok and [f.code for f in whole.findings] == ["several-boards"]
     missing = convert("two.vmod#South", out.getvalue())
     assert missing.doc is None and "Map, North" in missing.findings[0].message
+
+
+def test_a_wesnoth_overlay_is_the_hex_s_terrain_its_base_giving_the_level_and_water_is_shallow():
+    # Aa^Fpa: snowy pine forest, as Wesnoth means it (woods, not open and woods); Hh^Fp: forest on a hill;
+    # Gg^Do: an overlay mapped to nothing leaves the base; Ww: shallow water, OST's stream; Wo: deep water.
+    row = ", ".join(["Gg"] + ["Aa^Fpa"] * 4 + ["Hh^Fp", "Gg^Do", "Ww", "Wo"] + ["Gg"])  # a border each side
+    text = "\n".join([row] * 13).encode()
+    result = convert("snow.map", text)
+    assert result.ok, [str(f) for f in result.findings]
+    doc = mapfile.parse(result.doc)
+    cells = {doc.grid.label(*pos): (c.terrain, c.level) for pos, c in doc.hexes.items()}
+    row1 = [cells.get(f"{col:02d}01", (("open",), 0)) for col in range(1, 9)]
+    assert row1 == [(("woods",), 0)] * 4 + [(("woods",), 1), (("open",), 0), (("stream",), 0), (("marsh",), 0)]
+    findings = checks.run(doc, los_pairs=0)
+    assert not [f for f in findings if f.code == "terrain-mix"]  # not one "mixes Open, Woods" per hex
+    assert not [f for f in result.findings if f.severity == "warning"]

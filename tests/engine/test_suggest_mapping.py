@@ -36,6 +36,8 @@ def test_words_of_a_code():
     ("tiled", "stone_hills", "tocs", "open", 1),
     ("tiled", "Dense Forest", "tocs", "forest", None),
     ("wesnoth", "Sm", "ost", "marsh", None),
+    ("wesnoth", "Ww", "ost", "stream", None),  # shallow water (the default mapping), not marsh
+    ("wesnoth", "Wwt", "ost", "stream", None),
     ("wesnoth", "Sm", "tocs", "swamp", None),
     ("megamek", "planted_fields:2", "ost", "wheatfield", None),
     ("megamek", "planted_fields:2", "ats", "crops", None),

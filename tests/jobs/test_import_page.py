@@ -86,3 +86,21 @@ def test_a_vasl_board_with_its_image_opens_as_a_grid_to_trace(user_client, jobs_
     assert (doc.grid.columns, doc.grid.rows, doc.grid.labels) == (4, 3, "letter-number")
     path = scans.path_of(map.pk, doc.background["image"])
     assert Image.open(path).size == (90, 80)  # VASL's GIF, kept as a PNG beside the map
+
+
+def test_a_tiled_map_whose_tileset_path_climbs_folders_is_read_from_the_files_chosen_with_it(user_client,
+                                                                                              jobs_isolated):
+    # The map names "../../tiles/simple hex flat top.tsx", and the tileset its images "simple hex flat top/x.png":
+    # chosen together, the browser sends their names only, as a zip of the same folders would not.
+    bevy = COMMUNITY / "adrien-bon+bevy_ecs_tiled"
+    pictures = sorted((bevy / "tiles" / "simple hex flat top").glob("*.png"))
+    chosen = files(bevy / "maps" / "hexagonal" / "finite_flat_top_even.tmx", bevy / "tiles" / "simple hex flat top.tsx",
+                   *pictures)
+    response = user_client.post("/maps/import/", {"file": chosen})
+    assert response.status_code == 302
+    batch = BatchValidation.objects.get()
+    run_parts_here(Job.objects.get(pk=batch.job_id))
+    row = batch.files.get()
+    assert row.source_format == "tiled" and not [f for f in row.findings if "missing-tileset" in str(f)], row.findings
+    terrain = {code for code in row.mapping["terrain"]}
+    assert {"forest", "ocean"} <= terrain  # the tiles' own images named them: the tileset was read

@@ -236,3 +236,21 @@ def test_an_overlay_imported_to_another_game_is_laid_into_the_terrain_with_a_war
     result = convert("map.tmx", tiled.tmx(doc), ruleset="ost")
     assert result.doc is not None and result.doc["overlays"] == []
     assert [f.code for f in result.findings if f.code == "overlays-laid"] == ["overlays-laid"]
+
+
+def test_an_object_layer_named_for_a_terrain_is_read_as_that_terrain_through_the_mapping():
+    # A rectangle over the centres of 0101 (60, 52) and 0102 (60, 156), and a point on 0301 (210, 104): Liqiduan's
+    # "forest" layer. "Object Layer 1" (a spawn point) is no terrain and stays unread.
+    forest = [{"id": 1, "name": "", "x": 40, "y": 30, "width": 40, "height": 150},
+              {"id": 2, "name": "", "x": 270, "y": 60, "point": True}]
+    data = json.loads(json_map([]))
+    data["tilesets"][0]["tiles"][0]["properties"][0]["value"] = "open"
+    data["layers"][2:] = [{"type": "objectgroup", "name": "forest", "objects": forest},
+                          {"type": "objectgroup", "name": "Object Layer 1",
+                           "objects": [{"id": 3, "name": "spawn", "x": 10, "y": 10, "point": True}]}]
+    result = convert("map.tmj", json.dumps(data).encode())
+    assert result.ok, [str(f) for f in result.findings]
+    terrain = {h["hex"]: h.get("terrain") for h in result.doc["hexes"]}
+    assert {label for label, t in terrain.items() if t == ["woods"]} == {"0101", "0102", "0301"}
+    assert result.survey["codes"]["forest"]["count"] == 3  # in the mapping step's table, with its hexes
+    assert result.doc["extensions"]["tiled"]["ignored_layers"] == {"objectgroup": 1}
