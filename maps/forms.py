@@ -6,7 +6,7 @@ file by mapfile.parse, a scan by maps.scans; each finding is shown beside the fi
 
 from django import forms
 
-from engine import importers, mapfile, rulesets
+from engine import edits, importers, mapfile, rulesets
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS
 from maps import scans
 from maps.api import doc_from_request
@@ -63,6 +63,13 @@ class NewMapForm(forms.Form):
         return data
 
 
+def name_field():
+    """A map's name chosen on import (the Import page, the validations API): blank keeps the file's own."""
+    return forms.CharField(required=False, max_length=edits.NAME_LENGTH, strip=True, label="Map name", help_text=(
+        "Blank: the name the file gives (a Tiled map's name property, a VASSAL module's name, else the file's "
+        "name); an upload of several maps puts it before each map's own."))
+
+
 class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True
 
@@ -91,6 +98,7 @@ class ImportForm(forms.Form):
         "tilesets and images, as several files or a zip; a Battle for Wesnoth .map; a MegaMek .board; a VASSAL "
         "module (.vmod) or buildFile; a VASL board (its bdXX archive, or BoardMetadata.xml with the board image); "
         "or a zip of several maps."))
+    name = name_field()
     ruleset = forms.ChoiceField(required=False, help_text="The game a community map's terrain and levels are "
                                                           "mapped to (a Hexside map names its own).")
     published = forms.BooleanField(required=False, help_text="Everyone may see a published map.")
@@ -107,6 +115,7 @@ class ImportForm(forms.Form):
             uploads[0].seek(0)
             try:
                 doc = mapfile.parse(uploads[0].read())
+                doc.name = self.data.get("name", "").strip() or doc.name
                 check_name(doc.name)
             except mapfile.MapFormatError as exc:
                 raise forms.ValidationError([str(finding) for finding in exc.errors]) from None

@@ -28,14 +28,14 @@ _background = None
 
 
 def set_background_import(handler):
-    """``handler(user, uploads, ruleset, address)`` converts community map files in the background and returns
+    """``handler(user, uploads, ruleset, address, name)`` converts community map files in the background and returns
     the page that follows it (raising ImportRefused, or the jobs' own TooManyJobs/BrokerUnavailable). Batch
     validation registers it (validations/apps.py)."""
     global _background
     _background = handler
 
 
-def background_import(user, uploads, ruleset, address=""):
+def background_import(user, uploads, ruleset, address="", name=""):
     if _background is None:
         raise ImportRefused("this site converts only Hexside map files (no background import is installed)")
-    return _background(user, uploads, ruleset, address)
+    return _background(user, uploads, ruleset, address, name)

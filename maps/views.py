@@ -109,7 +109,7 @@ def map_import(request):
         # A community map: converted in the background, opened as a map from its report.
         try:
             page = importing.background_import(request.user, form.cleaned_data["file"], form.cleaned_data["ruleset"],
-                                               throttles.address_of(request))
+                                               throttles.address_of(request), form.cleaned_data["name"])
         except importing.ImportRefused as exc:
             form.add_error("file", str(exc))
         except limits.TooManyJobs as exc:

@@ -53,7 +53,7 @@ class ValidationListView(APIView):
             return Response(form.errors, status=status.HTTP_400_BAD_REQUEST)
         try:
             batch = start_batch(request.user, form.cleaned_data["file"], throttles.address_of(request),
-                                form.cleaned_data["ruleset"])
+                                form.cleaned_data["ruleset"], form.cleaned_data["name"])
         except UploadRefused as exc:
             return Response({"file": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
         except limits.CostTooHigh as exc:

@@ -59,10 +59,10 @@ class UploadRefused(Exception):
     """An upload that is not taken, said in one line for the page or the API."""
 
 
-def start_batch(user, upload, address="", ruleset=""):
-    """A new batch of the user's for an uploaded file, converted to ``ruleset`` (blank: the default), with its job
-    queued (BrokerUnavailable, TooManyJobs: nothing kept); ``address``: the request's, for the caps per address
-    (jobs.limits)."""
+def start_batch(user, upload, address="", ruleset="", map_name=""):
+    """A new batch of the user's for an uploaded file, converted to ``ruleset`` (blank: the default), its maps
+    named ``map_name`` (blank: as their files name them), with its job queued (BrokerUnavailable, TooManyJobs: nothing
+    kept); ``address``: the request's, for the caps per address (jobs.limits)."""
     if upload is None:
         raise UploadRefused("choose a map file or a zip of map files to upload (the field 'file')")
     limit = settings.HEXSIDE_IMPORT_MAX_BYTES
@@ -82,7 +82,8 @@ def start_batch(user, upload, address="", ruleset=""):
                                            ruleset=ruleset or "")
     parts = [(k, k + 1) for k in range(max(1, settings.HEXSIDE_BATCH_PARTS))]
     try:
-        job, _ = dispatch.submit(KIND, {"batch": batch.pk, "work": work}, user=user, parts=parts, address=address)
+        parameters = {"batch": batch.pk, "work": work, **({"name": map_name} if map_name else {})}
+        job, _ = dispatch.submit(KIND, parameters, user=user, parts=parts, address=address)
     except (dispatch.BrokerUnavailable, limits.TooManyJobs, limits.CostTooHigh):
         batch.upload.delete(save=False)
         batch.delete()
@@ -92,10 +93,10 @@ def start_batch(user, upload, address="", ruleset=""):
     return batch
 
 
-def start_import(user, uploads, ruleset="", address=""):
+def start_import(user, uploads, ruleset="", address="", name=""):
     """The Import page's community maps: one file, or several (a map and its tilesets) put in one zip, checked
-    as a batch with the ruleset chosen; the report's page, where each opens as a map. UploadRefused as the
-    page's ImportRefused."""
+    as a batch with the ruleset and name chosen; the report's page, where each opens as a map. UploadRefused as
+    the page's ImportRefused."""
     upload = uploads[0]
     if len(uploads) > 1:
         total = sum(u.size for u in uploads)
@@ -110,7 +111,7 @@ def start_import(user, uploads, ruleset="", address=""):
         stem = os.path.splitext(os.path.basename(uploads[0].name))[0] or "upload"
         upload = ContentFile(out.getvalue(), name=f"{stem}.zip")
     try:
-        batch = start_batch(user, upload, address, ruleset)
+        batch = start_batch(user, upload, address, ruleset, name)
     except UploadRefused as exc:
         raise importing.ImportRefused(str(exc)) from None
     return reverse("validation-page", args=[batch.pk])

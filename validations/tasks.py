@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 
-from engine import importers
+from engine import edits, importers
 from engine.importers import preview as previews
 from engine.importers.batch import check_upload
 from jobs import runner
@@ -80,10 +80,19 @@ def check_batch_part(job, part):
     for index in range(part.index, total, job.parts_total):
         checked = check_upload(uploads[index], importing.limits(), los_pairs=pairs, los_seconds=seconds,
                                ruleset=batch.ruleset or None)
+        named(checked, job.parameters.get("name"), several=total > 1)
         store_checked(batch, index, checked)
         done = BatchFile.objects.filter(batch=batch).count()
         runner.report(job, 95 * done // max(1, total), f"{done} of {total} files checked")
     return b"", time.perf_counter() - started
+
+
+def named(checked, name, several=False):
+    """The converted map named as its designer asked on import (before each map's own name in an upload of
+    several); the file's own name when they left it blank."""
+    doc = checked["document"]
+    if doc is not None and name:
+        doc["name"] = (f"{name} – {doc['name']}" if several else name)[:edits.NAME_LENGTH]
 
 
 def store_checked(batch, index, checked, **also):
@@ -138,6 +147,8 @@ def mapping_step_work(job):
                 "warnings": sum(g["count"] for g in groups if g["severity"] != "error")}
     checked = check_upload(upload, importing.limits(), los_pairs=settings.HEXSIDE_BATCH_LOS_PAIRS,
                            los_seconds=settings.HEXSIDE_BATCH_LOS_SECONDS, ruleset=ruleset, mapping=mapping)
+    if row.document and checked["document"] is not None:
+        checked["document"]["name"] = row.document.get("name") or checked["document"]["name"]  # as first named
     if checked["document"] is None:
         first = next((f for f in checked["findings"] if f["severity"] == "error"), None)
         raise JobError(f"{row.name} could not be converted with this mapping: "

@@ -32,7 +32,7 @@ def validations_page(request):
             if not form.is_valid():
                 raise UploadRefused(" ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))
             batch = start_batch(request.user, form.cleaned_data["file"], throttles.address_of(request),
-                                form.cleaned_data["ruleset"])
+                                form.cleaned_data["ruleset"], form.cleaned_data["name"])
         except (UploadRefused, limits.CostTooHigh) as exc:
             messages.error(request, str(exc))
         except limits.TooManyJobs as exc:

@@ -52,7 +52,9 @@ def convert(data, context):
         if len(boards) > 1:
             context.warn("$", f"the module has {len(boards)} hex boards ({', '.join(names)}); this is "
                               f"{chosen['name']!r}. Import another as FILE#BOARD NAME", code="several-boards")
-    return build_map(chosen, context, entries, build_name)
+    module = str(root.get("name") or "").strip()[:120] or context.stem
+    name = module if len(boards) == 1 else f"{module} – {chosen['name']}"
+    return build_map(chosen, context, entries, build_name, name)
 
 
 def board_names(data, context):
@@ -177,7 +179,7 @@ def hex_span(numbers, extent):
     return n0, k0, lines, k1 - k0 + 1, first_shifted
 
 
-def build_map(board, context, entries, build_name):
+def build_map(board, context, entries, build_name, name):
     where = f"board {board['name']!r}"
     dx, dy, x0, y0, sideways = grid = grid_numbers(board, context)
 
@@ -216,7 +218,7 @@ def build_map(board, context, entries, build_name):
     elif numbering.get("sep") == ".":
         labels = "xx.yy"
     builder = MapBuilder(context, {**kwargs, "stagger": stagger, "labels": labels},
-                         name=f"{context.stem} {board['name']}".strip())
+                         name=name)
     if abs(scale_across / scale_along - 1) > 0.02:
         context.warn("$", f"the board's hexes are not regular (dx {dx:g}, dy {dy:g}: a regular hex has dx = dy x "
                           f"{SQRT3 / 2:.4f}); the grid keeps VASSAL's centres along one axis and drifts up to "

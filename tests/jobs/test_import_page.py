@@ -104,3 +104,33 @@ def test_a_tiled_map_whose_tileset_path_climbs_folders_is_read_from_the_files_ch
     assert row.source_format == "tiled" and not [f for f in row.findings if "missing-tileset" in str(f)], row.findings
     terrain = {code for code in row.mapping["terrain"]}
     assert {"forest", "ocean"} <= terrain  # the tiles' own images named them: the tileset was read
+
+
+def test_a_community_map_is_named_on_import_on_the_page_and_through_the_api(user_client, jobs_isolated):
+    response = user_client.post("/maps/import/", {"file": files(WESNOTH), "name": "Hamlets at dawn"})
+    assert response.status_code == 302
+    batch = BatchValidation.objects.get()
+    run_parts_here(Job.objects.get(pk=batch.job_id))
+    assert batch.files.get().document["name"] == "Hamlets at dawn"
+    api = user_client.post("/api/validations/", {"file": files(WESNOTH)[0], "name": "Hamlets, API"},
+                           format="multipart")
+    assert api.status_code == 202
+    second = BatchValidation.objects.get(pk=api.json()["validation"])
+    run_parts_here(Job.objects.get(pk=second.job_id))
+    row = second.files.get()
+    assert row.document["name"] == "Hamlets, API"
+    opened = user_client.post(f"/api/validations/{second.pk}/files/{row.index}/open/")
+    assert opened.status_code in (200, 201) and Map.objects.get().name == "Hamlets, API"
+
+
+def test_a_name_left_blank_is_the_file_s_own_and_a_hexside_file_takes_the_one_given(user_client, jobs_isolated,
+                                                                                   map_document):
+    import json
+
+    upload = SimpleUploadedFile("mine.json", json.dumps(map_document).encode())
+    response = user_client.post("/maps/import/", {"file": [upload], "name": "Renamed on import"})
+    assert response.status_code == 302 and Map.objects.get().name == "Renamed on import"
+    user_client.post("/maps/import/", {"file": files(WESNOTH), "name": ""})
+    batch = BatchValidation.objects.get()
+    run_parts_here(Job.objects.get(pk=batch.job_id))
+    assert batch.files.get().document["name"] == "2p_Hamlets"

@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 from engine import mapfile
+from engine.edits import NAME_LENGTH
 from engine.importers import DiskFiles, convert_upload, expand, suggest
 from maps.cli import CliError, MapCommand, read_mapping_file
 from maps.importing import limits
@@ -21,6 +22,8 @@ class Command(MapCommand):
         parser.add_argument("--suggest-mapping", metavar="OUT.json",
                             help="write a proposed mapping (every source terrain code with its proposed terrain and "
                                  "a confidence from 0 to 1, and a level scale) and exit; import with --mapping")
+        parser.add_argument("--name", help="the map's name (default: the name the file gives: a Tiled map's name "
+                                           "property, a VASSAL module's name, else the file's name)")
         parser.add_argument("--out", metavar="MAP.json")
 
     def handle(self, *args, **options):
@@ -72,6 +75,8 @@ class Command(MapCommand):
             sys.exit(1)
         out = Path(options["out"])
         doc = mapfile.parse(result.doc)
+        if options["name"] and options["name"].strip():
+            doc.name = options["name"].strip()[:NAME_LENGTH]
         try:
             out.write_text(mapfile.dumps(doc), encoding="utf-8")
             for name, content in result.files.items():
