@@ -18,7 +18,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import etag, require_POST
 from PIL import Image, ImageDraw
 
-from engine import edits
+from engine import edits, rulesets
 from jobs import dispatch, limits
 from jobs.models import Job
 from maps import dependents, images, importing, quotas, scans
@@ -227,8 +227,17 @@ def map_editor(request, pk):
     can_edit = request.user.is_authenticated and map.owner_id == request.user.id
     config = {"map": map.pk, "ruleset": map.ruleset, "canEdit": can_edit, "name": map.name,
               "user": request.user.get_username() if request.user.is_authenticated else None,
-              "findings": _served(f"/api/maps/{map.pk}/findings/")}
+              "findings": _served(f"/api/maps/{map.pk}/findings/"), "overlays": _overlays_note(map.ruleset)}
     return render(request, "maps/editor.html", {"map": map, "config": config, "can_edit": can_edit})
+
+
+def _overlays_note(ruleset_id):
+    """What the map's game says of printed overlays (its game.json), for the painter's overlay panel."""
+    try:
+        game_id = rulesets.get(ruleset_id).base
+    except KeyError:
+        return ""
+    return rulesets.games.get(game_id).overlays if rulesets.games.is_game(game_id) else ""
 
 
 def _served(path):

@@ -1,6 +1,7 @@
 """Which games there are: one folder per game (engine/games/<id>/), holding everything the game is.
 
-A game folder holds ``game.json`` (its place in the list), ``catalogue.json`` (its terrain
+A game folder holds ``game.json`` (its place in the list; ``overlays``: what its rulebook says of printed
+overlays, shown in the painter's overlay panel), ``catalogue.json`` (its terrain
 catalogue), its LOS rules (``los``, a module or package with a ``Rules`` class), its scenario checks (``checks``:
 ``check(doc, board)``, optionally ``forces_drawn`` and ``summary``), its card block (``card``: ``block(doc,
 side_ids)``), its map-check data (``map_checks.json``), its default import mappings (``mappings/<format>-<id>.json``)
@@ -30,6 +31,7 @@ class Game:
     folder: Path
     package: str
     order: int = 1000
+    overlays: str = ""  # what the game's rulebook says of printed overlays, for the painter's overlay panel
 
     @property
     def catalogue_path(self):
@@ -72,7 +74,8 @@ class Game:
 
 def _read(folder, package):
     facts = json.loads((folder / "game.json").read_text(encoding="utf-8"))
-    return Game(id=folder.name, folder=folder, package=package, order=facts.get("order", 1000))
+    return Game(id=folder.name, folder=folder, package=package, order=facts.get("order", 1000),
+                overlays=str(facts.get("overlays") or ""))
 
 
 def _shipped():

@@ -142,3 +142,17 @@ def test_the_heat_map_has_a_colour_legend(live_server, page, designer, jobs):
     page.screenshot(path=f"{ARTIFACTS}/heat-legend.png")
     page.select_option("#analysis-show", "off")
     assert legend.is_hidden()
+
+
+def test_an_ost_map_s_overlay_panel_says_why_it_has_no_templates_until_one_is_made(live_server, page, designer):
+    sign_in(page, live_server, designer)
+    map = blank_map(designer, name="No overlays in OST")
+    open_editor(page, live_server, map.pk)
+    choose_tool(page, "o")
+    note = page.locator("#overlay-note")
+    assert note.is_visible() and "Old School Tactical prints no overlays" in note.inner_text()
+    assert page.locator("#opt-template option").all_inner_texts() == ["none yet: make one from a selection"]
+    page.screenshot(path=f"{ARTIFACTS}/overlays-ost-none.png")
+    page.select_option("[data-option=overlayMode]", "select")
+    drag(page, [point(page, "C3"), point(page, "D4")])
+    assert not note.is_visible() and page.locator("#opt-template option").count() == 2

@@ -70,17 +70,22 @@ export class Options {
     this.p.say(`made the overlay template "${shown}" of ${t.hexes.length} hexes; click a hex to stamp it`);
   }
 
-  // The map's own overlays are templates too, listed again whenever the map's overlays change.
+  // The map's own overlays are templates too, listed again whenever the map's overlays change. With none, the
+  // list says so, and the panel says what the game's rulebook says of printed overlays (its game.json).
   refreshTemplates() {
-    const sel = $("#opt-template");
-    sel.replaceChildren(el("option", { value: "" }, "— choose —"));
-    const m = this.p.model, fromMap = m.overlays.map((o) => {
+    const sel = $("#opt-template"), m = this.p.model;
+    const fromMap = m.overlays.map((o) => {
       const title = m.overlayTitle(o) || "unnamed overlay";
       return { key: `map-${o.id}`, base: o.id.replace(/-\d+$/, ""), title: m.overlayNames[o.id] || "",
                name: `${title} (on the map)`, hexes: o.hexes, hexsides: o.hexsides };
     });
     this.templates = [...this.templates.filter((t) => !t.key.startsWith("map-")), ...fromMap];
+    const none = !this.templates.length;
+    sel.replaceChildren(el("option", { value: "" }, none ? "none yet: make one from a selection" : "— choose —"));
     for (const t of this.templates) sel.append(el("option", { value: t.key }, t.name));
+    const note = $("#overlay-note");
+    note.textContent = none ? this.p.config.overlays || "" : "";
+    note.hidden = !note.textContent;
     sel.value = this.p.options.template;
   }
 }
