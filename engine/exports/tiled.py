@@ -16,7 +16,8 @@ terrain, levels, storeys and hexsides:
   id: what the overlay lays, so that Tiled shows the map as it is played;
 - object layers: "hexsides" (a polyline along each hexside, of type ``hexside``, its terrain as ``terrain``; an
   overlay's hexsides carry ``overlay`` too), "art" (each hex's art polygons, type ``art``, with their exact
-  map-space ``points`` as JSON) and "overlays" (a point on each overlay's anchor, type ``overlay``, named as the
+  map-space ``points`` as JSON), "notes" (a point on each hex with a label note, type ``label_note``, the
+  note as ``note``) and "overlays" (a point on each overlay's anchor, type ``overlay``, named as the
   overlay is, with its ``id``, ``name``, ``anchor``, ``rotation`` and its ``definition``: the overlay's hexes and
   hexsides as the map format writes them, JSON). The importer rebuilds each overlay from its definition;
 - the map's properties: ``name``, ``ruleset``, ``labels``, ``hex_metres`` and ``extensions`` (the map's free
@@ -208,6 +209,13 @@ def _objects(doc, writer, geo, titles):
                                   ("points", "string", json.dumps([list(p) for p in polygon]))])
             ET.SubElement(element, "polygon", {"points": " ".join(
                 f"{_n(x - points[0][0])},{_n(y - points[0][1])}" for x, y in points)})
+    layer = writer.group("notes")
+    for (col, row), c in sorted(doc.hexes.items()):
+        if c.label_note is not None:
+            x, y = geo.px(grid.centre(col, row))
+            element = writer.obj(layer, grid.label(col, row), "label_note", x, y,
+                                 [("hex", "string", grid.label(col, row)), ("note", "string", c.label_note)])
+            ET.SubElement(element, "point")
     layer = writer.group("overlays")
     names = mapfile.overlay_names(doc)
     for overlay in doc.overlays:

@@ -272,6 +272,7 @@ class MapBuilder:
         self.extensions = {}
         self.hexsides = []  # {"hex", "side", "terrain"} entries, as the map format writes them
         self.art = {}  # (column, row) -> [polygon], map space
+        self.notes = {}  # (column, row) -> a hex's label note
         self.overlays = []  # overlay entries, as the map format writes them (a map Hexside exported)
         self.overlay_decides = False  # a code "^.." after a base sets the hex's terrain alone (Wesnoth)
         self.background = None
@@ -341,10 +342,14 @@ class MapBuilder:
                     entry["storeys"] = kept
             if (col, row) in self.art:
                 entry["art"] = self.art.pop((col, row))
+            if (col, row) in self.notes:
+                entry["label_note"] = self.notes.pop((col, row))
             if len(entry) > 1:
                 hexes.append(entry)
-        hexes.extend({"hex": grid.label(col, row), "terrain": [default], "art": art}
-                     for (col, row), art in sorted(self.art.items()))  # art on a hex no tile gave
+        for place in sorted(set(self.art) | set(self.notes)):  # on a hex no tile gave
+            extra = {"art": self.art.get(place), "label_note": self.notes.get(place)}
+            hexes.append({"hex": grid.label(*place), "terrain": [default],
+                          **{k: v for k, v in extra.items() if v is not None}})
         self.hexes = self.values = None  # the document holds what is needed from here
         context.survey = {"codes": {code: {"count": n, "hexes": labels} for code, (n, labels) in codes_seen.items()},
                           "elevations": [min(elevations), max(elevations)] if elevations else None,

@@ -5,6 +5,7 @@ and object layers whose name or class is a terrain. No Django.
   of its line; one with an ``overlay`` property belongs to that overlay (engine/exports/tiled.py writes both);
 - an object of class ``art`` with a ``hex`` property is that hex's art: its exact map-space ``points`` (JSON)
   when it has them, else its polygon in Tiled's pixels;
+- an object of class ``label_note`` with ``hex`` and ``note`` properties is that hex's label note;
 - an object of class ``overlay`` with a ``definition`` property (JSON: the overlay's hexes and hexsides) is one of
   Hexside's overlays, laid at its ``anchor`` with its ``rotation``, named by its ``name``; the tile layer with its
   ``overlay`` property only shows it, and is not read as terrain when the overlay is rebuilt;
@@ -28,6 +29,7 @@ class Objects:
         self.hexsides = []  # (x1, y1, x2, y2, terrain, where, overlay id or None), Tiled's pixels
         self.art = []  # (hex label, [(x, y)] map space or None, [(x, y)] pixels, where)
         self.overlays = []  # {"id", "anchor", "rotation", "name", "definition", "where"}
+        self.notes = []  # (hex label, label note, where)
         self.groups = []  # (code, [shape], where) of the layers that may be terrain
         self.count = 0
 
@@ -47,6 +49,9 @@ class Objects:
             elif kind == "art" and isinstance(top.get("hex"), str):
                 self.art.append((top["hex"], _exact_points(top.get("points")), self.pixels(attributes, points,
                                                                                             where), where))
+                found = True
+            elif kind == "label_note" and isinstance(top.get("hex"), str) and isinstance(top.get("note"), str):
+                self.notes.append((top["hex"], top["note"], where))
                 found = True
             elif kind == "overlay" and isinstance(top.get("definition"), str) and isinstance(top.get("id"), str):
                 self.overlays.append({"id": top["id"], "anchor": top.get("anchor"), "rotation": top.get("rotation"),
@@ -116,14 +121,13 @@ def lay(objects, builder, to_map, restored, ignored):
         builder.hexsides.append({"hex": label, "side": side, "terrain": terrain})
     for label, exact, pixels, where in objects.art:
         points = exact or [to_map(x, y) for x, y in pixels]
-        try:
-            col, row = grid.parse_label(label)
-        except ValueError:
-            context.warn(where, f"art for hex {label!r}, which is not a hex of the map; it was not read",
-                         code="bad-value")
-            continue
-        if len(points) >= 3:
-            builder.art.setdefault((col, row), []).append([[x, y] for x, y in points])
+        place = _hex(grid, label, where, context)
+        if place is not None and len(points) >= 3:
+            builder.art.setdefault(place, []).append([[x, y] for x, y in points])
+    for label, note, where in objects.notes:
+        place = _hex(grid, label, where, context)
+        if place is not None:
+            builder.notes[place] = note
     for code, shapes, where in objects.groups:
         if not is_terrain(code, builder.mapping):
             continue
@@ -135,6 +139,14 @@ def lay(objects, builder, to_map, restored, ignored):
             hexes |= covered(grid, attributes, points, shape, place, to_map, context)
         for col, row in sorted(hexes):
             builder.add_code(col, row, code)
+
+
+def _hex(grid, label, where, context):
+    try:
+        return grid.parse_label(label)
+    except ValueError:
+        context.warn(where, f"hex {label!r} is not a hex of the map; the object was not read", code="bad-value")
+        return None
 
 
 def is_terrain(code, mapping):

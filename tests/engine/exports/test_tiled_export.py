@@ -101,7 +101,7 @@ def test_the_tmx_header_tilesets_and_layers(orientation, axis, stagger):
     assert {p.get("value") for p in levels_set.findall("tile/properties/property[@name='level']")} == \
         {str(c.level) for c in doc.hexes.values() if (c.level, c.storeys) != (0, 1)}
     assert [layer.get("name") for layer in root.findall("layer")] == ["terrain", "levels"]
-    assert [g.get("name") for g in root.findall("objectgroup")] == ["hexsides", "art", "overlays"]
+    assert [g.get("name") for g in root.findall("objectgroup")] == ["hexsides", "art", "notes", "overlays"]
     hexsides = root.findall("objectgroup[@name='hexsides']/object")
     assert len(hexsides) == len(doc.hexsides) and all(o.get("type") == "hexside" for o in hexsides)
     props = {p.get("name"): p.get("value") for p in root.findall("properties/property")}
@@ -176,7 +176,7 @@ def test_a_tiled_json_map_gives_its_hexside_objects_and_levels_layer():
 
 def with_named_overlays(data):
     """A sample with two more overlays as the painter makes them (ids "sel-1", "sel-2", one named), laid over a
-    hex of the map's middle with a terrain the map already uses."""
+    hex of the map's middle with a terrain the map already uses, and a hex's label note."""
     out = copy.deepcopy(data)
     grid = mapfile.parse(data).grid
     terrain = next(h["terrain"] for h in out["hexes"] if h.get("terrain"))
@@ -186,6 +186,7 @@ def with_named_overlays(data):
                                 "hexes": [{"hex": [0, 0], "terrain": terrain, "level": 0},
                                           {"hex": [0, 1], "terrain": terrain, "level": 0}]})
     out.setdefault("extensions", {})["overlay_names"] = {"sel-1": "Farmhouse copse"}
+    out["hexes"][0]["label_note"] = "ford"  # a label note, on a hex of the map's own
     return out
 
 
@@ -225,6 +226,7 @@ def test_pytiled_parser_reads_every_export_with_its_layers_objects_and_propertie
     for obj, overlay in zip(objects, doc.overlays, strict=True):
         assert obj.class_ == "overlay" and obj.properties["id"] == overlay.id
         assert json.loads(obj.properties["definition"])["hexes"] == overlay.hexes
+    assert [o.properties["note"] for o in layers["notes"].tiled_objects] == ["ford"]
     hexsides = layers["hexsides"].tiled_objects
     assert len([o for o in hexsides if "overlay" not in o.properties]) == len(doc.hexsides)
     terrain = next(ts for ts in parsed.tilesets.values() if ts.name.endswith("terrain"))

@@ -121,6 +121,7 @@ def test_the_importer_reads_the_module_back_as_the_source_grid(orientation, stag
     data = vassal.map_module(map_doc, hex_mm=19.0, dpi=100)
     result = convert("exported.vmod", data)
     assert result.ok, result.findings
+    assert result.doc["name"] == map_doc.name  # the module's name, not "exported Board"
     got = result.doc["grid"]
     want = map_doc.grid
     assert (got["orientation"], got["columns"], got["rows"], got["stagger"], got["labels"]) == (
