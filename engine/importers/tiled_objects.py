@@ -134,9 +134,9 @@ def lay(objects, builder, to_map, restored, ignored):
         ignored["objectgroup"] -= 1
         if not ignored["objectgroup"]:
             del ignored["objectgroup"]
-        hexes = set()
+        hexes, budget = set(), [context.limits.max_tiles]  # hexes tested, in all: a bound on the work
         for attributes, points, shape, place in shapes:
-            hexes |= covered(grid, attributes, points, shape, place, to_map, context)
+            hexes |= covered(grid, attributes, points, shape, place, to_map, context, budget)
         for col, row in sorted(hexes):
             builder.add_code(col, row, code)
 
@@ -160,9 +160,9 @@ def is_terrain(code, mapping):
     return bool(proposal.get("terrain")) and not proposal.get("flag")
 
 
-def covered(grid, attributes, points, shape, where, to_map, context):
+def covered(grid, attributes, points, shape, where, to_map, context, budget):
     """The hexes of the map one object covers: those whose centre is inside its polygon, rectangle or ellipse, or
-    the hex under a point."""
+    the hex under a point. Only the hexes of its bounding box are tested, counted against ``budget``."""
     x = number(attributes.get("x") or 0, context, where, "an object's x")
     y = number(attributes.get("y") or 0, context, where, "an object's y")
     width = number(attributes.get("width") or 0, context, where, "an object's width")
@@ -184,11 +184,19 @@ def covered(grid, attributes, points, shape, where, to_map, context):
     if shape == "ellipse":
         (cx, cy), (ex, ey) = outline
         xs, ys = [2 * cx - ex, ex], [2 * cy - ey, ey]
+    corners = [grid.hex_at(x, y) for x in (min(xs), max(xs)) for y in (min(ys), max(ys))]
+    cols = range(max(0, min(c for c, _ in corners) - 1), min(grid.columns, max(c for c, _ in corners) + 2))
+    rows = range(max(0, min(r for _, r in corners) - 1), min(grid.rows, max(r for _, r in corners) + 2))
+    budget[0] -= len(cols) * len(rows)
+    if budget[0] < 0:
+        context.refuse(where, "the map's terrain objects cover more hexes in all than Hexside reads; merge them in "
+                              "Tiled", code="too-many-objects")
     out = set()
-    for col, row in grid.hexes():
-        px, py = grid.centre(col, row)
-        if min(xs) <= px <= max(xs) and min(ys) <= py <= max(ys) and inside(outline, px, py):
-            out.add((col, row))
+    for col in cols:
+        for row in rows:
+            px, py = grid.centre(col, row)
+            if min(xs) <= px <= max(xs) and min(ys) <= py <= max(ys) and inside(outline, px, py):
+                out.add((col, row))
     return out
 
 

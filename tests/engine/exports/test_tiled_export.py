@@ -17,7 +17,7 @@ from PIL import Image
 from engine import mapfile, rulesets
 from engine.exports import tiled
 from engine.hexgrid import SIDES
-from engine.importers import convert, convert_upload, expand
+from engine.importers import ImportLimits, convert, convert_upload, expand
 
 SAMPLES = sorted((Path(__file__).resolve().parents[3] / "maps" / "samples").glob("*.json"))
 
@@ -256,3 +256,12 @@ def test_an_object_layer_named_for_a_terrain_is_read_as_that_terrain_through_the
     assert {label for label, t in terrain.items() if t == ["woods"]} == {"0101", "0102", "0301"}
     assert result.survey["codes"]["forest"]["count"] == 3  # in the mapping step's table, with its hexes
     assert result.doc["extensions"]["tiled"]["ignored_layers"] == {"objectgroup": 1}
+
+
+def test_terrain_objects_are_tested_against_a_bound_on_the_hexes_they_cover():
+    data = json.loads(json_map([]))
+    cover = [{"id": k, "name": "", "x": 0, "y": 0, "width": 400, "height": 300} for k in range(1, 6)]
+    data["layers"][2:] = [{"type": "objectgroup", "name": "forest", "objects": cover}]
+    result = convert("map.tmj", json.dumps(data).encode(), limits=ImportLimits(max_tiles=20))
+    assert result.doc is None and [f.code for f in result.findings] == ["too-many-objects"]
+    assert "merge them in Tiled" in result.findings[0].message
