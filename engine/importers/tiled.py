@@ -31,10 +31,10 @@ from array import array
 
 from engine import rulesets
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE
-from engine.mapfile.document import OVERLAY_NAMES
-from engine.importers.common import MapBuilder, counted, integer, number, parse_json, parse_xml
+from engine.importers.common import MapBuilder, counted, integer, parse_json, parse_xml
 from engine.importers.pictures import tile_pictures
 from engine.importers.tiled_objects import Objects, lay, overlays
+from engine.mapfile.document import OVERLAY_NAMES
 
 FLAGS = 0xF0000000  # flip horizontal, flip vertical, diagonal / rotate 60, rotate 120 (hex maps)
 MAX_DEPTH = 32  # nested groups and class properties
@@ -538,7 +538,8 @@ def layer_grids(reader, context):
     infinite map is cropped to its tiles, and refused before its grids are laid out when they span more than the
     largest map."""
     if not reader.infinite:
-        grids = [(layer.overlay, layer.chunks.pop()[4]) for layer in reader.layers if layer.chunks]  # the grids are all that is kept
+        # the grids are all that is kept
+        grids = [(layer.overlay, layer.chunks.pop()[4]) for layer in reader.layers if layer.chunks]
         return (0, 0), reader.width, reader.height, grids
     low_x = low_y = high_x = high_y = None
     for layer in reader.layers:

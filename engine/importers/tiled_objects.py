@@ -128,7 +128,7 @@ def lay(objects, builder, to_map, restored, ignored):
         place = _hex(grid, label, where, context)
         if place is not None:
             builder.notes[place] = note
-    for code, shapes, where in objects.groups:
+    for code, shapes, _where in objects.groups:
         if not is_terrain(code, builder.mapping):
             continue
         ignored["objectgroup"] -= 1

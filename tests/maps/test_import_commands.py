@@ -188,6 +188,7 @@ def test_import_map_reads_a_vasl_board_archive_and_writes_its_image(tmp_path):
 def test_import_map_names_the_map_as_asked_or_after_the_module_not_the_buildfile(tmp_path):
     code, _, _ = run("import_map", VASSAL, "--out", tmp_path / "board.json")
     assert code == 0
-    assert json.loads((tmp_path / "board.json").read_text())["name"] == "Hex'n'Counters template"  # not "buildFile Board"
+    # the module's name, not "buildFile Board"
+    assert json.loads((tmp_path / "board.json").read_text())["name"] == "Hex'n'Counters template"
     code, _, _ = run("import_map", TILED, "--name", "  Troll valley ", "--out", tmp_path / "named.json")
     assert code == 0 and json.loads((tmp_path / "named.json").read_text())["name"] == "Troll valley"

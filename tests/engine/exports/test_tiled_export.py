@@ -230,7 +230,8 @@ def test_pytiled_parser_reads_every_export_with_its_layers_objects_and_propertie
     hexsides = layers["hexsides"].tiled_objects
     assert len([o for o in hexsides if "overlay" not in o.properties]) == len(doc.hexsides)
     terrain = next(ts for ts in parsed.tilesets.values() if ts.name.endswith("terrain"))
-    assert {t.properties["terrain"] for t in terrain.tiles.values()} == set(rulesets.get(doc.ruleset).terrain_ids("hex"))
+    hex_terrain = set(rulesets.get(doc.ruleset).terrain_ids("hex"))
+    assert {t.properties["terrain"] for t in terrain.tiles.values()} == hex_terrain
 
 
 def test_an_overlay_imported_to_another_game_is_laid_into_the_terrain_with_a_warning():
