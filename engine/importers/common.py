@@ -403,8 +403,10 @@ class MapBuilder:
             if entry is None:
                 lost.append(code)
                 continue
-            if self.overlay_decides and code.startswith("^") and entry.terrain:
-                terrain = []  # a Wesnoth overlay (^Fp) is what the hex is; its base gives only its level
+            if self.overlay_decides and code.startswith("^") and entry.terrain and not any(
+                    mapping.catalogue.linear(t) for t in entry.terrain):
+                terrain = []  # a Wesnoth overlay (^Fp) is what the hex is, its base giving only its level; a
+                # bridge or road (^Bsb) crosses what is under it, which it keeps
             terrain.extend(t for t in entry.terrain if t not in terrain)
             if entry.level is not None:
                 level = entry.level if level is None else max(level, entry.level)

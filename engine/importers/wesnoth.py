@@ -9,7 +9,8 @@ the map's stagger is ``odd`` and Wesnoth's hex (x, y) (1-based, as its editor sh
 A code is ``Base^Overlay``; the mapping is asked for the whole code first (an exact key), then for the base and
 the overlay (``^Fp``) each. The overlay is what the hex is, as Wesnoth means it (snowy pine forest ``Aa^Fpa`` is
 forest; a forest on hills ``Hh^Fp`` is forest on a hill): a mapped overlay gives the hex its terrain and the base
-only its level; an overlay that maps to nothing (``^Do``) leaves the base's terrain. Wesnoth has no numeric
+only its level; an overlay that maps to nothing (``^Do``) leaves the base's terrain, and one that maps to a road
+(a bridge, ``Ww^Bsb``) keeps it: the bridge crosses the water. Wesnoth has no numeric
 elevation: the mapping gives hills and mountains their levels. A field ``N Code`` is player N's starting
 position: kept in ``extensions.wesnoth.starts`` (by hex label, or by file position for a start on the border). Not
 read: the border's terrain, ``.mask`` files (refused: a mask overlays another map), scenario WML.

@@ -561,15 +561,17 @@ def test_a_module_with_several_hex_boards_expands_to_one_map_each():
 
 def test_a_wesnoth_overlay_is_the_hex_s_terrain_its_base_giving_the_level_and_water_is_shallow():
     # Aa^Fpa: snowy pine forest, as Wesnoth means it (woods, not open and woods); Hh^Fp: forest on a hill;
-    # Gg^Do: an overlay mapped to nothing leaves the base; Ww: shallow water, OST's stream; Wo: deep water.
-    row = ", ".join(["Gg"] + ["Aa^Fpa"] * 4 + ["Hh^Fp", "Gg^Do", "Ww", "Wo"] + ["Gg"])  # a border each side
+    # Gg^Do: an overlay mapped to nothing leaves the base; Ww^Bsb: a bridge over shallow water; Ww: shallow water,
+    # OST's stream; Wo: deep water.
+    row = ", ".join(["Gg"] + ["Aa^Fpa"] * 3 + ["Ww^Bsb", "Hh^Fp", "Gg^Do", "Ww", "Wo"] + ["Gg"])  # border each side
     text = "\n".join([row] * 13).encode()
     result = convert("snow.map", text)
     assert result.ok, [str(f) for f in result.findings]
     doc = mapfile.parse(result.doc)
     cells = {doc.grid.label(*pos): (c.terrain, c.level) for pos, c in doc.hexes.items()}
     row1 = [cells.get(f"{col:02d}01", (("open",), 0)) for col in range(1, 9)]
-    assert row1 == [(("woods",), 0)] * 4 + [(("woods",), 1), (("open",), 0), (("stream",), 0), (("marsh",), 0)]
+    assert row1 == [(("woods",), 0)] * 3 + [(("stream", "road"), 0), (("woods",), 1), (("open",), 0),
+                                            (("stream",), 0), (("marsh",), 0)]  # a bridge keeps its water
     findings = checks.run(doc, los_pairs=0)
     assert not [f for f in findings if f.code == "terrain-mix"]  # not one "mixes Open, Woods" per hex
     assert not [f for f in result.findings if f.severity == "warning"]
