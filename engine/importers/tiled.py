@@ -613,13 +613,16 @@ def map_point(reader, builder, origin, x, y):
     return mx + (x - cx) / sx, my + (y - cy) / sy
 
 
-def _stack(key, tile):
+def _stack(key, tile, laid=()):
     """One hex's tiles, bottom layer first, as (codes, level, storeys, flipped tiles, [what was not a tile]):
-    the highest level and storeys any of its tiles gives."""
+    the highest level and storeys any of its tiles gives. A tile of a layer in ``laid`` (an overlay's, Hexside's
+    export, not rebuilt) replaces the terrain under it, as the overlay did."""
     codes, level, storeys, flips, lost = [], None, None, 0, []
-    for raw in key:
+    for index, raw in enumerate(key):
         if not raw:
             continue
+        if index in laid:
+            codes = []
         flips += bool(raw & FLAGS)
         kind, what, *rest = tile(raw)
         if kind != "code":
@@ -644,7 +647,9 @@ def build(reader, context):
                                    "stagger": stagger, **grid_kwargs}, name=name)
     builder.overlays, names = overlays(reader.objects, builder, reader.properties.get("ruleset"), context)
     restored = {entry["id"] for entry in builder.overlays}
-    grids = [gids for overlay, gids in grids if overlay is None or overlay not in restored]
+    grids = [(overlay, gids) for overlay, gids in grids if overlay is None or overlay not in restored]
+    laid = {index for index, (overlay, _) in enumerate(grids) if overlay is not None}
+    grids = [gids for _, gids in grids]
     tilesets = sorted(reader.tilesets, key=lambda t: t.firstgid)
     tiles = {}  # gid with flags -> ("code", code, level) | ("missing", source) | ("orphan", gid)
     seen = {}  # code -> (tileset, local id) of its first tile, for its picture in a proposed mapping
@@ -674,7 +679,7 @@ def build(reader, context):
                 continue
             found = stacks.get(key)
             if found is None:
-                found = _stack(key, tile)
+                found = _stack(key, tile, laid)
                 if len(stacks) < 100_000:
                     stacks[key] = found
             codes, level, storeys, flips, lost = found

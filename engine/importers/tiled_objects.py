@@ -8,7 +8,8 @@ and object layers whose name or class is a terrain. No Django.
 - an object of class ``label_note`` with ``hex`` and ``note`` properties is that hex's label note;
 - an object of class ``overlay`` with a ``definition`` property (JSON: the overlay's hexes and hexsides) is one of
   Hexside's overlays, laid at its ``anchor`` with its ``rotation``, named by its ``name``; the tile layer with its
-  ``overlay`` property only shows it, and is not read as terrain when the overlay is rebuilt;
+  ``overlay`` property only shows it, and is not read as terrain when the overlay is rebuilt (when it is not, its
+  tiles replace the terrain under them, as the overlay did);
 - any other object layer whose name (or class) the mapping or the mapping step's word table takes for a terrain
   ("forest", "Woods") is that terrain, as a source code like a tile's: it is given to every hex whose centre its
   polygons, rectangles and ellipses cover, and to the hex under each of its points, so the mapping step shows

@@ -266,3 +266,19 @@ def test_terrain_objects_are_tested_against_a_bound_on_the_hexes_they_cover():
     result = convert("map.tmj", json.dumps(data).encode(), limits=ImportLimits(max_tiles=20))
     assert result.doc is None and [f.code for f in result.findings] == ["too-many-objects"]
     assert "merge them in Tiled" in result.findings[0].message
+
+
+def test_an_overlay_whose_definition_was_broken_in_tiled_is_read_from_its_layer_with_a_warning():
+    data = json.loads(SAMPLES[3].read_text())  # oosterbeek, ATS, overlay P3 at K6 (woods), laid over brush here
+    data["hexes"] = [h for h in data["hexes"] if h["hex"] != "K6"] + [{"hex": "K6", "terrain": ["brush"], "level": 0}]
+    doc = mapfile.parse(data)
+    root = ET.fromstring(tiled.tmx(doc))
+    prop = root.find("objectgroup[@name='overlays']/object/properties/property[@name='definition']")
+    prop.set("value", "{not json")
+    result = convert("map.tmx", ET.tostring(root))
+    assert result.doc is not None and result.doc["overlays"] == []
+    assert [f.code for f in result.findings if f.severity == "warning"] == ["bad-value"]
+    back = mapfile.parse(result.doc)
+    terrain = {h: cell[0] for h, cell in layout(doc)[0].items()}
+    # the overlay's terrain, from its layer, in place of what it covers (K6 is woods, not brush and woods)
+    assert {h: cell[0] for h, cell in layout(back)[0].items()} == terrain
