@@ -20,8 +20,9 @@ terrain, levels, storeys and hexsides:
   note as ``note``) and "overlays" (a point on each overlay's anchor, type ``overlay``, named as the
   overlay is, with its ``id``, ``name``, ``anchor``, ``rotation`` and its ``definition``: the overlay's hexes and
   hexsides as the map format writes them, JSON). The importer rebuilds each overlay from its definition;
-- the map's properties: ``name``, ``ruleset``, ``labels``, ``hex_metres`` and ``extensions`` (the map's free
-  data, JSON; overlay names travel on the overlays' objects).
+- the map's properties: ``name``, ``ruleset``, ``labels``, ``hex_metres``, ``extensions`` (the map's free
+  data, JSON; overlay names travel on the overlays' objects) and ``defaults`` (JSON, when a hex with nothing listed
+  is not the ruleset's open ground at level 0).
 
 The tilesets are embedded in the TMX; their images are PNG files beside it: ``archive()`` gives the three as a
 zip, ``files()`` as a dict of name to bytes.
@@ -120,7 +121,8 @@ def _build(doc, stem):
     _properties(root, [("name", "string", doc.name), ("ruleset", "string", doc.ruleset),
                        ("labels", "string", grid.labels)]
                 + ([("hex_metres", "float", f"{grid.hex_metres:g}")] if grid.hex_metres else [])
-                + ([("extensions", "string", json.dumps(extensions, sort_keys=True))] if extensions else []))
+                + ([("extensions", "string", json.dumps(extensions, sort_keys=True))] if extensions else [])
+                + _defaults(doc, catalogue))
     images = {f"{stem}-terrain.png": _terrain_image(catalogue, terrain_ids, geo)}
     _tileset(root, 1, f"{catalogue.id} terrain", geo, f"{stem}-terrain.png", len(terrain_ids),
              [[("terrain", "string", tid), ("name", "string", catalogue.get(tid)["name"])] for tid in terrain_ids])
@@ -146,6 +148,14 @@ def _build(doc, stem):
     root.set("nextobjectid", str(writer.object_id + 1))
     ET.indent(root, " ")
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8") + b"\n", images
+
+
+def _defaults(doc, catalogue):
+    """The ``defaults`` property (JSON) when a hex with nothing listed is not the ruleset's open ground at level 0."""
+    defaults = {"terrain": list(doc.default_terrain), "level": doc.default_level}
+    if defaults == {"terrain": [catalogue.open_hex()], "level": 0}:
+        return []
+    return [("defaults", "string", json.dumps(defaults))]
 
 
 def _overlay_titles(doc):

@@ -274,6 +274,7 @@ class MapBuilder:
         self.art = {}  # (column, row) -> [polygon], map space
         self.notes = {}  # (column, row) -> a hex's label note
         self.overlays = []  # overlay entries, as the map format writes them (a map Hexside exported)
+        self.defaults = None  # (terrain list, level) a hex with nothing else holds, when not the open hex at 0
         self.overlay_decides = False  # a code "^.." after a base sets the hex's terrain alone (Wesnoth)
         self.background = None
 
@@ -313,6 +314,7 @@ class MapBuilder:
         context, grid, mapping = self.context, self.grid, self.mapping
         catalogue = mapping.catalogue
         default = mapfile._default_open(catalogue)
+        default_terrain, default_level = self.defaults or ([default], 0)
         unmapped, off_levels, off_storeys, kept_open = {}, {}, {}, {}
         hexes, mapped = [], {}  # mapped: (codes, elevation, storeys) -> what the mapping makes of them
         codes_seen, elevations = {}, set()
@@ -330,9 +332,9 @@ class MapBuilder:
             if fitted != round_level(raw, catalogue):  # clamped to the range, not only rounded to the step
                 off_levels.setdefault(raw, []).append((label, fitted))
             entry = {"hex": label}
-            if terrain and terrain != [default]:
-                entry["terrain"] = terrain
-            if fitted != 0:
+            if (terrain or [default]) != default_terrain:
+                entry["terrain"] = terrain or [default]
+            if fitted != default_level:
                 entry["level"] = fitted
             if storeys is not None and storeys != 1:
                 kept = min(max(int(storeys), 1), mapfile.MAX_STOREYS)
@@ -348,8 +350,7 @@ class MapBuilder:
                 hexes.append(entry)
         for place in sorted(set(self.art) | set(self.notes)):  # on a hex no tile gave
             extra = {"art": self.art.get(place), "label_note": self.notes.get(place)}
-            hexes.append({"hex": grid.label(*place), "terrain": [default],
-                          **{k: v for k, v in extra.items() if v is not None}})
+            hexes.append({"hex": grid.label(*place), **{k: v for k, v in extra.items() if v is not None}})
         self.hexes = self.values = None  # the document holds what is needed from here
         context.survey = {"codes": {code: {"count": n, "hexes": labels} for code, (n, labels) in codes_seen.items()},
                           "elevations": [min(elevations), max(elevations)] if elevations else None,
@@ -382,7 +383,7 @@ class MapBuilder:
             "name": self.name,
             "ruleset": catalogue.id,
             "grid": grid.as_dict(),
-            "defaults": {"terrain": [default], "level": 0},
+            "defaults": {"terrain": list(default_terrain), "level": default_level},
             "hexes": hexes,
             "hexsides": self.hexsides,
             "overlays": self.overlays,

@@ -31,7 +31,7 @@ from array import array
 
 from engine import rulesets
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE
-from engine.importers.common import MapBuilder, counted, integer, parse_json, parse_xml
+from engine.importers.common import MapBuilder, counted, fit_level, integer, parse_json, parse_xml
 from engine.importers.pictures import tile_pictures
 from engine.importers.tiled_objects import Objects, lay, overlays
 from engine.mapfile.document import OVERLAY_NAMES
@@ -646,6 +646,7 @@ def build(reader, context):
     builder = MapBuilder(context, {"orientation": orientation, "columns": columns, "rows": rows,
                                    "stagger": stagger, **grid_kwargs}, name=name)
     builder.overlays, names = overlays(reader.objects, builder, reader.properties.get("ruleset"), context)
+    builder.defaults = _defaults(reader, builder, context)
     restored = {entry["id"] for entry in builder.overlays}
     grids = [(overlay, gids) for overlay, gids in grids if overlay is None or overlay not in restored]
     laid = {index for index, (overlay, _) in enumerate(grids) if overlay is not None}
@@ -716,6 +717,27 @@ def build(reader, context):
     if context.survey is not None:
         context.survey["pictures"] = tile_pictures(seen, context)
     return doc
+
+
+def _defaults(reader, builder, context):
+    """(terrain, level) of the map's ``defaults`` property, as Hexside exported it, when they are the ruleset's
+    (imported to another game, the ruleset's open ground at level 0 is the default)."""
+    text = reader.properties.get("defaults")
+    if not isinstance(text, str) or builder.mapping.catalogue.id != reader.properties.get("ruleset"):
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    catalogue = builder.mapping.catalogue
+    terrain, level = (data.get("terrain"), data.get("level")) if isinstance(data, dict) else (None, None)
+    if not (isinstance(terrain, list) and terrain and all(t in catalogue.terrain_ids("hex") for t in terrain)
+            and isinstance(level, int) and fit_level(level, catalogue) == level):
+        context.warn("map.properties.defaults", "the map's defaults property is not terrain and a level of "
+                                                f"{catalogue.name}; hexes with nothing listed are open ground",
+                     code="bad-value")
+        return None
+    return list(terrain), level
 
 
 def _extensions(reader, context):

@@ -282,3 +282,16 @@ def test_an_overlay_whose_definition_was_broken_in_tiled_is_read_from_its_layer_
     terrain = {h: cell[0] for h, cell in layout(doc)[0].items()}
     # the overlay's terrain, from its layer, in place of what it covers (K6 is woods, not brush and woods)
     assert {h: cell[0] for h, cell in layout(back)[0].items()} == terrain
+
+
+def test_a_map_whose_hexes_default_to_another_terrain_and_level_reads_back_as_the_same_document():
+    data = json.loads(SAMPLES[1].read_text())  # hill-112, OST
+    data["defaults"] = {"terrain": ["woods"], "level": 1}
+    data["hexes"] = [h for h in data["hexes"] if (h.get("terrain"), h.get("level", 0), h.get("storeys", 1),
+                                                  h.get("art")) != (["woods"], 1, 1, None)]
+    doc = mapfile.parse(data)
+    back, result = round_trip(doc)
+    assert (back.default_terrain, back.default_level) == (("woods",), 1)
+    assert document(back) == document(doc)
+    root = ET.fromstring(tiled.tmx(doc))
+    assert json.loads(root.find("properties/property[@name='defaults']").get("value")) == data["defaults"]
