@@ -169,3 +169,27 @@ def test_a_zip_of_tiled_megamek_and_a_two_board_module_through_the_import_page(
     assert scans.path_of(opened.pk, opened.mapdoc().background["image"]) is not None
     page.wait_for_load_state("networkidle")
     page.screenshot(path=str(ARTIFACTS / "import-vassal-board-opened.png"))
+
+
+def test_a_tiled_map_chosen_with_its_tileset_in_another_folder_and_named_on_the_import_page(
+        live_server, page, worker, django_user_model):
+    from tests.data import COMMUNITY
+
+    user = django_user_model.objects.create_user("chooser", password="x")
+    sign_in(page, live_server, user)
+    page.goto(live_server.url + "/maps/import/")
+    # The map names "../../tiles/simple hex flat top.tsx"; chosen together, the browser sends names only.
+    bevy = COMMUNITY / "adrien-bon+bevy_ecs_tiled"
+    chosen = [bevy / "maps" / "hexagonal" / "finite_flat_top_even.tmx", bevy / "tiles" / "simple hex flat top.tsx",
+              *sorted((bevy / "tiles" / "simple hex flat top").glob("*.png"))]
+    page.set_input_files("input[type=file]", [str(p) for p in chosen])
+    page.get_by_label("Map name").fill("Troll valley")
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url("**/validations/*/")
+    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
+                           "&& document.querySelectorAll('#files tbody tr').length === 1", timeout=120000)
+    page.screenshot(path=str(ARTIFACTS / "import-chosen-files-report.png"), full_page=True)
+    row = BatchFile.objects.get(batch__owner=user)
+    assert "missing-tileset" not in json.dumps(row.findings) and row.document["name"] == "Troll valley"
+    assert {"forest", "ocean"} <= set(row.mapping["terrain"])  # the tileset's own images named its tiles
+    assert "not in the upload" not in page.locator("#files").inner_text()
