@@ -342,15 +342,11 @@ class MapBuilder:
                     off_storeys.setdefault(storeys, []).append(label)
                 if kept != 1:
                     entry["storeys"] = kept
-            if (col, row) in self.art:
-                entry["art"] = self.art.pop((col, row))
-            if (col, row) in self.notes:
-                entry["label_note"] = self.notes.pop((col, row))
+            entry.update(self._extras(col, row))
             if len(entry) > 1:
                 hexes.append(entry)
-        for place in sorted(set(self.art) | set(self.notes)):  # on a hex no tile gave
-            extra = {"art": self.art.get(place), "label_note": self.notes.get(place)}
-            hexes.append({"hex": grid.label(*place), **{k: v for k, v in extra.items() if v is not None}})
+        hexes.extend({"hex": grid.label(*place), **self._extras(*place)}  # on a hex no tile gave
+                     for place in sorted(set(self.art) | set(self.notes)))
         self.hexes = self.values = None  # the document holds what is needed from here
         context.survey = {"codes": {code: {"count": n, "hexes": labels} for code, (n, labels) in codes_seen.items()},
                           "elevations": [min(elevations), max(elevations)] if elevations else None,
@@ -394,6 +390,11 @@ class MapBuilder:
         if self.background is not None:
             doc["background"] = self.background
         return doc
+
+    def _extras(self, col, row):
+        """A hex's art and label note (a map Hexside exported to Tiled), each given once."""
+        extra = {"art": self.art.pop((col, row), None), "label_note": self.notes.pop((col, row), None)}
+        return {key: value for key, value in extra.items() if value is not None}
 
     def map_codes(self, codes, elevation, storeys):
         """(terrain, storeys, unmapped codes, raw level) of one hex's source codes."""

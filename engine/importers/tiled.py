@@ -648,9 +648,7 @@ def build(reader, context):
     builder.overlays, names = overlays(reader.objects, builder, reader.properties.get("ruleset"), context)
     builder.defaults = _defaults(reader, builder, context)
     restored = {entry["id"] for entry in builder.overlays}
-    grids = [(overlay, gids) for overlay, gids in grids if overlay is None or overlay not in restored]
-    laid = {index for index, (overlay, _) in enumerate(grids) if overlay is not None}
-    grids = [gids for _, gids in grids]
+    grids, laid = _terrain_layers(grids, restored)
     tilesets = sorted(reader.tilesets, key=lambda t: t.firstgid)
     tiles = {}  # gid with flags -> ("code", code, level) | ("missing", source) | ("orphan", gid)
     seen = {}  # code -> (tileset, local id) of its first tile, for its picture in a proposed mapping
@@ -711,12 +709,16 @@ def build(reader, context):
         "ignored_layers": dict(sorted(reader.ignored.items())),
     }
     doc = builder.build()
-    doc["extensions"].update(_extensions(reader, context))
-    if names:
-        doc["extensions"][OVERLAY_NAMES] = names
+    doc["extensions"].update(_extensions(reader, context), **({OVERLAY_NAMES: names} if names else {}))
     if context.survey is not None:
         context.survey["pictures"] = tile_pictures(seen, context)
     return doc
+
+
+def _terrain_layers(grids, restored):
+    """The layers read as terrain (an overlay's only when it is not rebuilt) and which of them an overlay's."""
+    kept = [(overlay, gids) for overlay, gids in grids if overlay is None or overlay not in restored]
+    return [gids for _, gids in kept], {index for index, (overlay, _) in enumerate(kept) if overlay is not None}
 
 
 def _defaults(reader, builder, context):
