@@ -23,8 +23,9 @@ venv: $(VENV)/.installed
 
 # The lock files, from the names in requirements/*.in. pip-compile keeps every version already locked; to move
 # one: `make lock PIP_COMPILE_ARGS="--upgrade-package numpy"`.
-PIP_COMPILE = $(PY) -m piptools compile --quiet --generate-hashes --allow-unsafe --strip-extras \
-	--no-emit-index-url --no-emit-find-links --custom-compile-command "make lock" $(PIP_COMPILE_ARGS)
+# (pip-tools 7.6 reads the header's command from CUSTOM_COMPILE_COMMAND: its option of that name is gone.)
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(PY) -m piptools compile --quiet --generate-hashes --allow-unsafe \
+	--strip-extras --no-emit-index-url --no-emit-find-links $(PIP_COMPILE_ARGS)
 lock: venv
 	$(PIP_COMPILE) requirements/base.in
 	$(PIP_COMPILE) requirements/dev.in
