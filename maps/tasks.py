@@ -309,3 +309,6 @@ def document_for(job):
         raise JobError("the map no longer holds the content this job was asked about "
                        f"(hash {job.content_hash[:12]})")
     return document
+
+
+from maps import sight_tasks  # noqa: E402, F401  (the sight jobs' tasks, found by Celery with these)

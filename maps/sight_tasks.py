@@ -1,0 +1,86 @@
+"""The Celery tasks of a map's sight jobs (maps/sight_jobs.py): exposure, routes, the minimum observer height and
+what an edit changed. Each answers for the content (or the revisions) it was asked about, as maps/tasks.py does."""
+
+from celery import shared_task
+
+from engine import mapfile
+from engine.los import changes, engine, sight
+from jobs import runner
+from jobs.runner import JobError, JobTask
+from maps.models import Map
+
+
+@shared_task(base=JobTask, bind=True, name="maps.exposure")
+def exposure(self, job_id):
+    runner.run(self, job_id, answer_exposure)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.route")
+def route(self, job_id):
+    runner.run(self, job_id, answer_route)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.minimum_height")
+def minimum_height(self, job_id):
+    runner.run(self, job_id, answer_minimum_height)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.map_diff")
+def map_diff(self, job_id):
+    runner.run(self, job_id, answer_diff)
+
+
+def _compiled(job):
+    from maps.tasks import compiled_for  # the worker's cache of compiled maps
+
+    return compiled_for(job)
+
+
+def answer_exposure(job):
+    """What `analyze_map MAP --exposure HEXES --json` prints, with ``seen``: the counts in hex order (Grid.index)
+    for the page's heat map."""
+    cmap = _compiled(job)
+    result = sight.exposure(cmap, sight.observer_indices(cmap, job.parameters["observers"]),
+                            progress=lambda p, m: runner.report(job, p, m))
+    out = result.as_dict()
+    out["seen"] = result.seen.tolist()
+    out["most"] = result.most.tolist()
+    return out
+
+
+def answer_route(job):
+    p = job.parameters
+    cmap = _compiled(job)
+    counts = sight.exposure(cmap, sight.observer_indices(cmap, p["observers"])).seen
+    try:
+        if p.get("route"):
+            path = sight.check_route(cmap, p["route"], p["unit_class"])
+        else:
+            path = sight.least_exposed_route(cmap, counts, cmap.index_of(p["from"]), cmap.index_of(p["to"]),
+                                             p["unit_class"])
+    except ValueError as exc:
+        raise JobError(str(exc)) from None
+    out = sight.route_report(cmap, path, counts)
+    out["drawn"] = bool(p.get("route"))
+    out["seen"] = counts.tolist()
+    return out
+
+
+def answer_minimum_height(job):
+    return sight.minimum_height(_compiled(job), job.parameters["from"])
+
+
+def answer_diff(job):
+    p = job.parameters
+    try:
+        map = Map.objects.get(pk=job.subject_id)
+    except Map.DoesNotExist:
+        raise JobError("the map was deleted") from None
+    old, new = (engine.compile_map(mapfile.parse(map.document_at(n)), p.get("markers") or [])
+                for n in (p["old"], p["new"]))
+    zones = {name: [new.index_of(h) for h in hexes] for name, hexes in (p.get("zones") or {}).items()}
+    try:
+        result = changes.diff(old, new, zones or None)
+    except changes.NotComparable as exc:
+        raise JobError(str(exc)) from None
+    return {"old": p["old"], "new": p["new"], **result.as_dict()}
