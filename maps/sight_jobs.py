@@ -9,6 +9,7 @@ the map's size before it is queued, and refused past HEXSIDE_MAX_ANALYSIS_PAIRS 
 from rest_framework import serializers
 
 from engine import rulesets
+from engine.mapfile import examples
 from jobs.kinds import Kind
 from maps.jobs import LosJobRequestSerializer, MapJobView, map_job_schema
 from web.serializers import HexField
@@ -100,6 +101,11 @@ def diff_cost(parameters, map):
     return n * (n - 1)
 
 
+def examples_cost(parameters, map):
+    """At most the examples a map keeps, each one line answered with its reasons."""
+    return examples.MAX_CASES
+
+
 UNIT = "pairs of hexes (each observer against every hex of the map)"
 
 
@@ -111,6 +117,7 @@ def kinds():
              advice="name fewer observers"),
         Kind("minimum-height", "maps.minimum_height", label="minimum observer height", interactive=True,
              cost=minimum_height_cost, limit=LIMIT, unit="lines (one per hex and level)"),
+        Kind("los-examples", "maps.los_examples", label="LOS examples", interactive=True, cost=examples_cost),
         Kind("map-diff", "maps.map_diff", label="what an edit changed", cost=diff_cost, limit=LIMIT,
              unit="pairs of hexes (at worst every pair of both revisions)",
              advice="compare the revisions of a smaller map, or run a whole-map analysis of each"),
@@ -171,5 +178,17 @@ class MapDiffJobView(MapJobView):
                     "hexes and hexsides that changed and one sentence; only the lines through what changed are "
                     "traced again. `manage.py analyze_map --diff OLD NEW --json` prints the same for two files.",
                     MapDiffRequestSerializer, {"old": 3, "new": 5})
+    def post(self, request, pk):
+        return super().post(request, pk)
+
+
+class ExamplesJobView(MapJobView):
+    kind = "los-examples"
+    request_serializer = LosJobRequestSerializer
+
+    @map_job_schema("The map's LOS examples answered again, as a job",
+                    "Each example the map keeps (extensions.los_examples, docs/map-format.md) with its answer now "
+                    "(with reasons), what it gives (clear, hindered, blocked, blind) and whether that is still what "
+                    "the designer wrote down.", LosJobRequestSerializer, {})
     def post(self, request, pk):
         return super().post(request, pk)

@@ -5,6 +5,7 @@ from celery import shared_task
 
 from engine import mapfile
 from engine.los import changes, engine, sight
+from engine.los import examples as los_examples
 from jobs import runner
 from jobs.runner import JobError, JobTask
 from maps.models import Map
@@ -28,6 +29,11 @@ def minimum_height(self, job_id):
 @shared_task(base=JobTask, bind=True, name="maps.map_diff")
 def map_diff(self, job_id):
     runner.run(self, job_id, answer_diff)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.los_examples")
+def examples(self, job_id):
+    runner.run(self, job_id, answer_examples)
 
 
 def _compiled(job):
@@ -84,3 +90,10 @@ def answer_diff(job):
     except changes.NotComparable as exc:
         raise JobError(str(exc)) from None
     return {"old": p["old"], "new": p["new"], **result.as_dict()}
+
+
+def answer_examples(job):
+    """Each LOS example of the map answered now, with a line a designer reads (engine.los.examples.describe)."""
+    rows = los_examples.run(_compiled(job))
+    return {"examples": [{**row, "sentence": los_examples.describe(row)} for row in rows],
+            "holding": sum(row["holds"] for row in rows)}

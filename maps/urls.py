@@ -31,5 +31,6 @@ urlpatterns = [
     path("api/maps/<int:pk>/minimum-height/", sight_jobs.MinimumHeightJobView.as_view(),
          name="map-minimum-height-job"),
     path("api/maps/<int:pk>/diff/", sight_jobs.MapDiffJobView.as_view(), name="map-diff-job"),
+    path("api/maps/<int:pk>/los-examples/", sight_jobs.ExamplesJobView.as_view(), name="map-los-examples-job"),
     path("api/", include(router.urls)),
 ]

@@ -20,6 +20,7 @@ import { Options } from "./panels/options.js";
 import { Scan } from "./panels/scan.js";
 import { Sight } from "./panels/sight.js";
 import { Exposure } from "./panels/exposure.js";
+import { Examples } from "./panels/examples.js";
 import { buildToolbar, showTool, toggleHelp } from "./panels/toolbar.js";
 import { analysis } from "./tools/analysis.js";
 import { art } from "./tools/art.js";
@@ -66,6 +67,7 @@ class Painter {
     this.optionsPanel = new Options(this, hexTerrains, sideTerrains);
     this.sightPanel = new Sight(this);
     this.exposurePanel = new Exposure(this);
+    this.examplesPanel = new Examples(this);
     this.scan = new Scan(this);
     this.findingsPanel = new Findings(this);
     this.history = new History(this);

@@ -181,8 +181,8 @@ def test_the_diff_of_a_hedge_says_what_it_blocks():
 
 
 def test_two_grids_are_not_compared():
-    a = engine.compile_map(random_map("ost", 8, 6, seed=1))
-    b = engine.compile_map(random_map("ost", 9, 6, seed=1))
+    a = engine.compile_map(random_map("ost", 8, 6, seed=1, hexsides=10))
+    b = engine.compile_map(random_map("ost", 9, 6, seed=1, hexsides=10))
     with pytest.raises(changes.NotComparable, match="grids differ"):
         changes.diff(a, b)
 
