@@ -2,7 +2,6 @@
 
 import json
 
-
 from engine.los import changes, sight
 from engine.los.engine import compile_map
 from maps.cli import CliError, read_map_file

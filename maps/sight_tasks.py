@@ -1,51 +1,18 @@
-"""The Celery tasks of a map's sight jobs (maps/sight_jobs.py): exposure, routes, the minimum observer height and
-what an edit changed. Each answers for the content (or the revisions) it was asked about, as maps/tasks.py does."""
-
-from celery import shared_task
+"""The work of a map's sight jobs (maps/sight_jobs.py): exposure, routes, the minimum observer height, the LOS
+examples and what an edit changed. Each answers for the content (or the revisions) it was asked about; maps/tasks.py
+holds their Celery tasks and gives each the compiled map from its worker's cache."""
 
 from engine import mapfile
 from engine.los import changes, engine, sight
 from engine.los import examples as los_examples
 from jobs import runner
-from jobs.runner import JobError, JobTask
+from jobs.runner import JobError
 from maps.models import Map
 
 
-@shared_task(base=JobTask, bind=True, name="maps.exposure")
-def exposure(self, job_id):
-    runner.run(self, job_id, answer_exposure)
-
-
-@shared_task(base=JobTask, bind=True, name="maps.route")
-def route(self, job_id):
-    runner.run(self, job_id, answer_route)
-
-
-@shared_task(base=JobTask, bind=True, name="maps.minimum_height")
-def minimum_height(self, job_id):
-    runner.run(self, job_id, answer_minimum_height)
-
-
-@shared_task(base=JobTask, bind=True, name="maps.map_diff")
-def map_diff(self, job_id):
-    runner.run(self, job_id, answer_diff)
-
-
-@shared_task(base=JobTask, bind=True, name="maps.los_examples")
-def examples(self, job_id):
-    runner.run(self, job_id, answer_examples)
-
-
-def _compiled(job):
-    from maps.tasks import compiled_for  # the worker's cache of compiled maps
-
-    return compiled_for(job)
-
-
-def answer_exposure(job):
+def answer_exposure(job, cmap):
     """What `analyze_map MAP --exposure HEXES --json` prints, with ``seen``: the counts in hex order (Grid.index)
     for the page's heat map."""
-    cmap = _compiled(job)
     result = sight.exposure(cmap, sight.observer_indices(cmap, job.parameters["observers"]),
                             progress=lambda p, m: runner.report(job, p, m))
     out = result.as_dict()
@@ -54,9 +21,8 @@ def answer_exposure(job):
     return out
 
 
-def answer_route(job):
+def answer_route(job, cmap):
     p = job.parameters
-    cmap = _compiled(job)
     counts = sight.exposure(cmap, sight.observer_indices(cmap, p["observers"])).seen
     try:
         if p.get("route"):
@@ -72,8 +38,8 @@ def answer_route(job):
     return out
 
 
-def answer_minimum_height(job):
-    return sight.minimum_height(_compiled(job), job.parameters["from"])
+def answer_minimum_height(job, cmap):
+    return sight.minimum_height(cmap, job.parameters["from"])
 
 
 def answer_diff(job):
@@ -92,8 +58,8 @@ def answer_diff(job):
     return {"old": p["old"], "new": p["new"], **result.as_dict()}
 
 
-def answer_examples(job):
+def answer_examples(job, cmap):
     """Each LOS example of the map answered now, with a line a designer reads (engine.los.examples.describe)."""
-    rows = los_examples.run(_compiled(job))
+    rows = los_examples.run(cmap)
     return {"examples": [{**row, "sentence": los_examples.describe(row)} for row in rows],
             "holding": sum(row["holds"] for row in rows)}

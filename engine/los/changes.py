@@ -214,8 +214,7 @@ def sentence(old, new, d, zones=None):
         return "Nothing that LOS reads changed: every pair sees as before."
     where = set(d.changed)
     grid = new.grid
-    for col, row, side in d.sides:
-        where.add(grid.index(col, row)) if grid.contains(col, row) else None
+    where.update(grid.index(col, row) for col, row, _side in d.sides if grid.contains(col, row))
     what = _what(old, new, d.changed, d.sides)
     lost, gained = len(d.lost[0]), len(d.gained[0])
     text = f"{what[0].upper()}{what[1:]} at {_span(new, where)} blocks {lost} pair{'s' if lost != 1 else ''}"

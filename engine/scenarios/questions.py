@@ -10,7 +10,7 @@ the answer says how many it read).
 import numpy as np
 
 from engine.los import engine
-from engine.los.sight import seen_of, exposure
+from engine.los.sight import exposure, seen_of
 
 BLOCKER_PAIRS = 500  # blocked pairs per pair of zones whose reasons are read (the reference, ~1 ms a pair)
 REFERENCE_COST = 50  # one reference answer, in batch pairs (the bound of a job)

@@ -33,7 +33,8 @@ def test_the_sight_jobs_answer_what_analyze_map_prints(worker, user_client, user
     height = run(user_client, user_map, "minimum-height", {"from": "D5"})
     assert height == command("analyze_map", path, "--min-height", "D5")
 
-    apply_edits(user_map.pk, user_map.owner, None, [{"op": "set_terrain", "hexes": ["E3", "E4", "E5"], "terrain": ["woods"]}])
+    woods = {"op": "set_terrain", "hexes": ["E3", "E4", "E5"], "terrain": ["woods"]}
+    apply_edits(user_map.pk, user_map.owner, None, [woods])
     user_map.refresh_from_db()
     new_path = map_file(user_map, tmp_path)
     diff = run(user_client, user_map, "diff", {"old": 1})

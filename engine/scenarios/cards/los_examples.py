@@ -23,7 +23,8 @@ def example_rows(mapdoc):
 def _reasons(answer):
     if not answer or not answer["reasons"]:
         return "nothing along the line changes it"
-    return "; ".join(f"{r['hexside'] or r['hex']}: {r['terrain']} {r['effect']} ({r['rule']})" for r in answer["reasons"])
+    return "; ".join(f"{r['hexside'] or r['hex']}: {r['terrain']} {r['effect']} ({r['rule']})"
+                     for r in answer["reasons"])
 
 
 def los_examples_pdf(doc, paper="a4"):

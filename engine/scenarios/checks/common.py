@@ -5,8 +5,8 @@ victory), and the helpers that read a side's stacks and its units' types."""
 from dataclasses import dataclass, field
 
 from engine import rulesets
-from engine.rulesets.catalogue import case_cost
 from engine.mapfile import Finding
+from engine.rulesets.catalogue import case_cost
 from engine.scenarios import unittypes, victory
 
 

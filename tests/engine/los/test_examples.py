@@ -45,7 +45,7 @@ def test_an_example_is_a_single_los_answer_and_the_checks_list_what_an_edit_brok
         edited.hexes[(5, row)] = Cell(terrain=("heavy-structure",), level=0, storeys=2)
     found = check_examples(edited)
     assert [f.code for f in found] == ["los-example"]
-    assert "LOS example 1, A4 to J4 (open ground, rule 12.3): now blocked, not clear" == found[0].message
+    assert found[0].message == "LOS example 1, A4 to J4 (open ground, rule 12.3): now blocked, not clear"
     assert found[0].hex == "A4"
 
 
