@@ -201,10 +201,11 @@ def _what(old, new, hexes, sides):
     def words(ids):
         return " and ".join(sorted(names.get(t, {}).get("name", t).lower() for t in ids))
 
-    if added - removed:
-        return f"the {words(added - removed)}"
-    if removed - added:
-        return f"removing the {words(removed - added)}"
+    put, taken = added - removed - {new.catalogue.open_hex()}, removed - added
+    if put:
+        return f"the {words(put)}"
+    if taken:
+        return f"removing the {words(taken)}"
     return "the edit"
 
 

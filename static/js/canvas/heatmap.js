@@ -56,4 +56,5 @@ export function showLegend(figure, min, max, what) {
   const set = (key, text) => { figure.querySelector(`[data-legend="${key}"]`).textContent = text; };
   set("min", String(min)); set("mid", String(Math.round((min + max) / 2))); set("max", String(max)); set("what", what);
   figure.hidden = false;
+  figure.scrollIntoView({ block: "nearest" });   // beside the map while the heat map is shown
 }

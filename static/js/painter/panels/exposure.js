@@ -78,6 +78,7 @@ export class Exposure {
 
   async runHeight() {
     const from = $("#height-from").value.trim().toUpperCase(), revision = this.p.editor.revision;
+    this.route = null;   // one picture at a time: the heights alone
     const result = await this.ask("minimum-height", { from }, "#height-state", `Raising an observer in ${from}…`);
     if (!result) return;
     const values = new Map(Object.entries(result.hexes));
