@@ -149,7 +149,7 @@ class ScenarioExportSerializer(StrictSerializer):
                                                         "is its sheet"]})
         out = {"format": data["format"], "sheet": data.get("sheet") or cards.PUBLIC}
         if data["format"] == "los-examples":  # the map's, public: the same page for every reader
-            return {"format": "los-examples", "paper": data["paper"]}
+            return {"format": "los-examples", "paper": data["paper"], "sheet": cards.PUBLIC}
         if data["format"] == "pdf":
             out["paper"] = data["paper"]
         elif data["format"] in VECTOR:

@@ -1,10 +1,16 @@
 """The sight jobs run by the shared worker answer what the command line prints (analyze_map --exposure, --route,
 --min-height, --diff), and each refuses a bad request in the designer's words before anything is queued."""
 
+import copy
+import io
+
 import pytest
+from pypdf import PdfReader
+from rest_framework.test import APIClient
 
 from maps.models import apply_edits
 from tests.jobs.test_workers import command, follow, map_file
+from tests.scenarios.conftest import SMALL
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -64,3 +70,22 @@ def test_an_exposure_past_the_bound_is_refused_before_it_is_queued(user_client, 
     response = user_client.post(f"/api/maps/{user_map.pk}/exposure/", {"observers": ["A1", "A2"]}, format="json")
     assert response.status_code == 400
     assert response.json()["limit"] == "HEXSIDE_MAX_ANALYSIS_PAIRS" and response.json()["cost"] == 160
+
+
+def test_a_scenario_prints_its_maps_los_examples(worker, django_user_model, map_document):
+    owner = django_user_model.objects.create_user("examiner", password="x")
+    client = APIClient()
+    client.force_login(owner)
+    data = copy.deepcopy(SMALL)
+    data["maps"][0]["document"] = copy.deepcopy(map_document)
+    data["maps"][0]["document"]["extensions"]["los_examples"] = {"version": 1, "cases": [
+        {"from": "A4", "to": "J4", "expect": "clear", "note": "along the valley"}]}
+    created = client.post("/api/scenarios/", {"document": data}, format="json")
+    assert created.status_code == 201, created.json()
+    asked = client.post(f"/api/scenarios/{created.json()['id']}/print/", {"format": "los-examples"}, format="json")
+    assert asked.status_code == 202, asked.json()
+    job = follow(client, asked.json()["url"])
+    assert job["status"] == "succeeded", job
+    pdf = b"".join(client.get(job["result_file"]).streaming_content)
+    text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert "along the valley" in text and "A4 → J4" in text
