@@ -7,6 +7,7 @@ import copy
 import json
 
 import pytest
+from pypdf import PdfReader
 
 from authoring.models import Scenario
 from engine import mapfile
@@ -117,6 +118,8 @@ def test_the_scenario_pages_exposure_and_questions(live_server, page, designer, 
     page.set_viewport_size({"width": 1280, "height": 800})
     data = copy.deepcopy(SMALL)
     data["maps"][0]["document"] = copy.deepcopy(MAP_DOCUMENT)
+    data["maps"][0]["document"]["extensions"]["los_examples"] = {"version": 1, "cases": [
+        {"from": "A4", "to": "J4", "expect": "blocked", "note": "through the hill at D5"}]}
     doc = scenariofile.parse(json.loads(json.dumps(data)))
     scenario = Scenario.objects.create_from_doc(designer, doc)
     sign_in(page, live_server, designer)
@@ -139,3 +142,10 @@ def test_the_scenario_pages_exposure_and_questions(live_server, page, designer, 
     wait_drawn(page, "scenarioEditor.view")
     page.locator("#sight-legend").scroll_into_view_if_needed()
     page.screenshot(path=f"{ARTIFACTS}/scenario-exposure.png")
+
+    # The page of LOS examples for the players, downloaded from the export bar.
+    with page.expect_download(timeout=90000) as info:
+        page.click("#export-los-examples")
+    text = " ".join(p.extract_text() for p in PdfReader(info.value.path()).pages)
+    single = engine.line_of_sight(cmap, "A4", "J4")
+    assert "through the hill at D5" in text and single.term in text

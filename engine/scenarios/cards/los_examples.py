@@ -16,14 +16,19 @@ from engine.scenarios.cards.layout import FONT, MARGIN, PAPERS, p, register_font
 
 
 def example_rows(mapdoc):
-    """Each example of the map answered now (engine.los.examples.run)."""
-    return los_examples.run(compile_map(mapdoc), mapdoc)
+    """Each example of the map answered now (engine.los.examples.run), and the catalogue that names terrain."""
+    cmap = compile_map(mapdoc)
+    return los_examples.run(cmap, mapdoc), cmap.catalogue
 
 
-def _reasons(answer):
+def _reasons(answer, catalogue):
     if not answer or not answer["reasons"]:
         return "nothing along the line changes it"
-    return "; ".join(f"{r['hexside'] or r['hex']}: {r['terrain']} {r['effect']} ({r['rule']})"
+
+    def name(tid):
+        return (catalogue.terrain.get(tid) or {}).get("name", tid).lower()
+
+    return "; ".join(f"{r['hexside'] or r['hex']}: {name(r['terrain'])} {r['effect']} ({r['rule']})"
                      for r in answer["reasons"])
 
 
@@ -32,7 +37,7 @@ def los_examples_pdf(doc, paper="a4"):
     register_fonts()
     size = PAPERS[paper]
     mapdoc = doc.maps[doc.main_key]
-    rows = example_rows(mapdoc)
+    rows, catalogue = example_rows(mapdoc)
     out = io.BytesIO()
     title = f"{doc.data['title']}: LOS examples"
     pdf = SimpleDocTemplate(out, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
@@ -51,7 +56,7 @@ def los_examples_pdf(doc, paper="a4"):
             got = (answer["term"] if answer else row.get("problem", "")) + ("" if row["holds"] else
                                                                               f" — kept as {case['expect']}")
             table.append([p(str(row["number"]), "cell"), p(f"{case['from']} → {case['to']}{levels}", "cell"),
-                          p(got, "cell"), p(_reasons(answer), "cell"), p(case["note"], "cell")])
+                          p(got, "cell"), p(_reasons(answer, catalogue), "cell"), p(case["note"], "cell")])
         width = pdf.width
         story.append(Table(table, colWidths=[8 * mm, 32 * mm, 30 * mm, width - 8 * mm - 32 * mm - 30 * mm - 50 * mm,
                                              50 * mm], repeatRows=1,
