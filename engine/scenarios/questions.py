@@ -15,6 +15,7 @@ from engine.los.sight import exposure, seen_of
 BLOCKER_PAIRS = 500  # blocked pairs per pair of zones whose reasons are read (the reference, ~1 ms a pair)
 REFERENCE_COST = 50  # one reference answer, in batch pairs (the bound of a job)
 TOP_BLOCKERS = 10
+LISTED_PAIRS = 1000  # intervisible pairs listed by their hexes (the count is of all)
 
 
 def _answers(rules, levels, a, b):
@@ -58,7 +59,8 @@ def zone_pair(cmap, rules, levels, first, second):
                 counts[where] = counts.get(where, 0) + 1
     top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_BLOCKERS]
     return {"pairs": len(a), "intervisible": int(seen.sum()),
-            "seen_pairs": [[cmap.label(int(x)), cmap.label(int(y))] for x, y in zip(a[seen], b[seen], strict=True)],
+            "seen_pairs": [[cmap.label(int(x)), cmap.label(int(y))]
+                           for x, y in zip(a[seen][:LISTED_PAIRS], b[seen][:LISTED_PAIRS], strict=True)],
             "blocked": len(blocked), "blocked_read": len(picked),
             "blockers": [{"where": where, "pairs": count} for where, count in top]}
 
