@@ -438,7 +438,10 @@ class _Editor:
         """Keep the map's LOS examples (engine.mapfile.examples): the whole list, checked as the reader checks it;
         an empty list takes the section away."""
         cases = op["examples"]
-        problems = examples.problems(examples.section(cases if isinstance(cases, list) else [cases]), self.doc.grid)
+        if not isinstance(cases, list):
+            self.problem(index, f"{path}.examples", "expected the list of LOS examples (an empty list removes them)")
+            return None
+        problems = examples.problems(examples.section(cases), self.doc.grid)
         for _where, message, _hex in problems:
             self.problem(index, f"{path}.examples", message)
         if problems:

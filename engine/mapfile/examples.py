@@ -50,7 +50,7 @@ def case_problems(case, grid, path, number):
     for key in ("from", "to"):
         try:
             grid.parse_hex(case.get(key))
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, IndexError, KeyError) as exc:
             found.append((f"{path}.{key}", f"LOS example {number}: its {key} hex: {exc}", None))
     if case.get("expect") not in EXPECTS:
         found.append((f"{path}.expect", f"LOS example {number} should expect one of {', '.join(EXPECTS)}", None))
