@@ -70,7 +70,7 @@ def export_cost(parameters, scenario):
     board is the map's print): a hundred pixels a unit."""
     grid = main_grid(scenario, parameters)
     hexes = grid["columns"] * grid["rows"] if grid else 1
-    if parameters["format"] == "pdf":
+    if parameters["format"] in ("pdf", "los-examples"):
         return hexes
     if parameters["format"] in VECTOR:  # as a map's vector print (engine/exports/mapfiles.py)
         return hexes * EXPORT_HEX_COST[VECTOR[parameters["format"]]]
@@ -94,11 +94,12 @@ VECTOR = {"svg": "svg", "map-pdf": "pdf"}  # the scenario's map in vectors, as e
 
 
 class ScenarioExportSerializer(StrictSerializer):
-    format = serializers.ChoiceField(choices=["pdf", "png", "svg", "map-pdf", "vassal"], default="pdf",
+    format = serializers.ChoiceField(choices=["pdf", "png", "svg", "map-pdf", "vassal", "los-examples"], default="pdf",
                                      help_text="pdf: the printable card; png: the map with the scenario on it; "
                                                "svg and map-pdf: that map in vectors at true hex size (hex_mm); "
                                                "vassal: a VASSAL 3.7 module (.vmod) of the scenario "
-                                               "(docs/exports.md).")
+                                               "(docs/exports.md); los-examples: a PDF page of the LOS "
+                                               "examples its main map keeps, for the players.")
     paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
     sheet = serializers.CharField(required=False, help_text="public (the default: the public card, which never "
                                                             "prints a hidden item), or a side's id: that side's "
@@ -147,6 +148,8 @@ class ScenarioExportSerializer(StrictSerializer):
             raise serializers.ValidationError({"side": ["only a vassal export is made for a side; a card's side "
                                                         "is its sheet"]})
         out = {"format": data["format"], "sheet": data.get("sheet") or cards.PUBLIC}
+        if data["format"] == "los-examples":  # the map's, public: the same page for every reader
+            return {"format": "los-examples", "paper": data["paper"], "sheet": cards.PUBLIC}
         if data["format"] == "pdf":
             out["paper"] = data["paper"]
         elif data["format"] in VECTOR:

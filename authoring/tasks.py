@@ -15,6 +15,7 @@ from engine.exports import vassal
 from engine.scenarios import cards, victory, visibility
 from engine.scenarios import checks as rule_checks
 from engine.scenarios.cards import vectormap
+from engine.scenarios.cards.los_examples import los_examples_pdf
 from engine.scenarios.sightlines import sight_lines_of
 from jobs import runner
 from jobs.runner import JobError, JobTask
@@ -96,6 +97,10 @@ def answer_export(job):
             raise JobError(f"{exc.path}: {exc}") from None
         name = cards.sheet_filename(doc, side or "card", "vmod")
         return runner.Outcome({"filename": name, "bytes": len(content), "side": side}, file=(name, content))
+    if parameters["format"] == "los-examples":
+        content = los_examples_pdf(doc, parameters.get("paper", "a4"))
+        name = cards.sheet_filename(doc, "card", "los-examples.pdf")
+        return runner.Outcome({"filename": name, "bytes": len(content)}, file=(name, content))
     report(10, "drawing the card" if parameters["format"] == "pdf" else "drawing the map")
     sheet = cards.sheet_name(parameters.get("sheet"))
     if parameters["format"] == "pdf":

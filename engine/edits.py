@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from engine import mapfile
 from engine.hexgrid import Grid, Hex
-from engine.mapfile import Cell, MapDoc, MapFormatError, Overlay
+from engine.mapfile import Cell, MapDoc, MapFormatError, Overlay, examples
 
 if TYPE_CHECKING:  # for the type checker only, as in engine.mapfile.reading
     from engine.rulesets import Ruleset
@@ -434,6 +434,26 @@ class _Editor:
         self.doc.name = name
         return f"rename to {name!r}"
 
+    def set_los_examples(self, index, path, op):
+        """Keep the map's LOS examples (engine.mapfile.examples): the whole list, checked as the reader checks it;
+        an empty list takes the section away."""
+        cases = op["examples"]
+        if not isinstance(cases, list):
+            self.problem(index, f"{path}.examples", "expected the list of LOS examples (an empty list removes them)")
+            return None
+        problems = examples.problems(examples.section(cases), self.doc.grid)
+        for _where, message, _hex in problems:
+            self.problem(index, f"{path}.examples", message)
+        if problems:
+            return None
+        extensions = dict(self.doc.extensions or {})
+        if cases:
+            extensions[examples.EXAMPLES] = examples.section(cases)
+        else:
+            extensions.pop(examples.EXAMPLES, None)
+        self.doc.extensions = extensions
+        return f"set_los_examples ({len(cases)} example{'s' if len(cases) != 1 else ''})"
+
 
 # name -> (method, required keys, optional keys)
 OPERATIONS = {
@@ -452,6 +472,7 @@ OPERATIONS = {
     "name_overlay": (_Editor.name_overlay, ("id", "name"), ()),
     "set_background": (_Editor.set_background, ("background",), ()),
     "rename": (_Editor.rename, ("name",), ()),
+    "set_los_examples": (_Editor.set_los_examples, ("examples",), ()),
 }
 
 

@@ -15,7 +15,7 @@ class MapsConfig(AppConfig):
     def ready(self):
         # These load models: only once the app registry is ready.
         from jobs import subjects
-        from maps import jobs, scans
+        from maps import jobs, scans, sight_jobs
         from maps.custom_rulesets import custom_rulesets
         from maps.models import Map
 
@@ -29,7 +29,7 @@ class MapsConfig(AppConfig):
         quotas.register("job files", job_file_bytes)
         # The jobs about a map, and who may read them: the job layer knows maps only from here.
         subjects.register(subjects.Subject("map", Map, readable=Map.objects.visible_to, label="map"))
-        for kind in jobs.kinds():  # with what each costs, beside the views that check their requests
+        for kind in (*jobs.kinds(), *sight_jobs.kinds()):  # with what each costs, beside the views that check
             kinds.register(kind)
 
 

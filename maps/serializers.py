@@ -52,6 +52,8 @@ OPERATION_KEYS = {
                    "description": "The board scan's entry as in the map file (null removes it)",
                    "properties": {"image": {"type": "string"}, "origin": POINT, "hex_px": {"type": "number"},
                                   "rotation": {"type": "number"}, "opacity": {"type": "number"}}},
+    "examples": {"type": "array", "maxItems": 200, "items": {"type": "object", "additionalProperties": True},
+                 "description": "The map's LOS examples as in extensions.los_examples.cases (docs/map-format.md)"},
 }
 
 

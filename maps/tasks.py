@@ -27,7 +27,7 @@ from engine.scenarios import cards
 from jobs import runner
 from jobs.models import Job, JobPart
 from jobs.runner import JobError, JobTask, Outcome
-from maps import findings, images
+from maps import findings, images, sight_tasks
 from maps.models import Map
 
 # A worker process keeps a few compiled maps, and never more than this many hexes of them in all: a large map
@@ -58,6 +58,31 @@ def analysis_part(self, job_id, index):
 @shared_task(base=JobTask, bind=True, name="maps.analysis_assemble")
 def analysis_assemble(self, job_id):
     runner.run(self, job_id, assemble_analysis)
+
+
+@shared_task(base=JobTask, bind=True, name="maps.exposure")
+def exposure(self, job_id):
+    runner.run(self, job_id, lambda job: sight_tasks.answer_exposure(job, compiled_for(job)))
+
+
+@shared_task(base=JobTask, bind=True, name="maps.route")
+def route(self, job_id):
+    runner.run(self, job_id, lambda job: sight_tasks.answer_route(job, compiled_for(job)))
+
+
+@shared_task(base=JobTask, bind=True, name="maps.minimum_height")
+def minimum_height(self, job_id):
+    runner.run(self, job_id, lambda job: sight_tasks.answer_minimum_height(job, compiled_for(job)))
+
+
+@shared_task(base=JobTask, bind=True, name="maps.los_examples")
+def los_examples(self, job_id):
+    runner.run(self, job_id, lambda job: sight_tasks.answer_examples(job, compiled_for(job)))
+
+
+@shared_task(base=JobTask, bind=True, name="maps.map_diff")
+def map_diff(self, job_id):
+    runner.run(self, job_id, sight_tasks.answer_diff)
 
 
 @shared_task(base=JobTask, bind=True, name="maps.map_image")
@@ -309,3 +334,4 @@ def document_for(job):
         raise JobError("the map no longer holds the content this job was asked about "
                        f"(hash {job.content_hash[:12]})")
     return document
+

@@ -4,7 +4,7 @@ documentation page are the project's (hexside/urls.py)."""
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from maps import api, jobs, views
+from maps import api, jobs, sight_jobs, views
 
 router = DefaultRouter()
 router.register("maps", api.MapViewSet, basename="map")
@@ -26,5 +26,11 @@ urlpatterns = [
     path("api/maps/<int:pk>/viewshed/", jobs.ViewshedJobView.as_view(), name="map-viewshed-job"),
     path("api/maps/<int:pk>/analysis/", jobs.AnalysisJobView.as_view(), name="map-analysis-job"),
     path("api/maps/<int:pk>/print/", jobs.MapExportJobView.as_view(), name="map-export-job"),
+    path("api/maps/<int:pk>/exposure/", sight_jobs.ExposureJobView.as_view(), name="map-exposure-job"),
+    path("api/maps/<int:pk>/route/", sight_jobs.RouteJobView.as_view(), name="map-route-job"),
+    path("api/maps/<int:pk>/minimum-height/", sight_jobs.MinimumHeightJobView.as_view(),
+         name="map-minimum-height-job"),
+    path("api/maps/<int:pk>/diff/", sight_jobs.MapDiffJobView.as_view(), name="map-diff-job"),
+    path("api/maps/<int:pk>/los-examples/", sight_jobs.ExamplesJobView.as_view(), name="map-los-examples-job"),
     path("api/", include(router.urls)),
 ]

@@ -43,6 +43,7 @@ VALID = {
     "set_background": {"background": {"image": "scan.png", "origin": [10, 12], "hex_px": 40, "rotation": 0.5,
                                       "opacity": 0.6}},
     "rename": {"name": "Hill 113"},
+    "set_los_examples": {"examples": [{"from": "C4", "to": "E5", "expect": "blocked", "note": "the woods"}]},
 }
 KNOWN = ["C4", "E5", "H1", "N", "SE", "woods", "hedge", "open", "scan.png", [0, 0], [1, 1], "Z99", {}, [], ""]
 values = json_values | st.sampled_from(KNOWN)

@@ -8,6 +8,7 @@ from shapely.geometry import Polygon
 from engine import jsonsafe
 from engine import rulesets as registry
 from engine.hexgrid import LABEL_SCHEMES, MAX_SIZE, ORIENTATIONS, STAGGERS, Grid
+from engine.mapfile import examples
 from engine.mapfile.document import (
     ART_TOLERANCE,
     BACKGROUND_IMAGE,
@@ -195,6 +196,9 @@ class _Reader(Reader):
             self.error("extensions", f"expected an object, got {_kind(extensions)}", code="bad-type")
             extensions = {}
         doc.extensions = extensions
+        if examples.EXAMPLES in extensions:
+            for path, message, hex in examples.problems(extensions[examples.EXAMPLES], self.grid):
+                self.error(path, message, hex, code="bad-los-example")
         if self.errors:
             raise MapFormatError(self.errors)
         return doc

@@ -242,6 +242,27 @@ class Ruleset:
                 return case["cost"]
         return None
 
+    def refuses(self, terrain_ids: Iterable[str], unit_class: str) -> str | None:
+        """The terrain id among ``terrain_ids`` (a hex's, with its markers) that a unit of ``unit_class`` may not
+        enter, or None: a movement cost "X", or "... road only" where the hex has no road (nor a railroad, for
+        "road or railroad only"). The conditions are what the hex itself gives (movement_conditions)."""
+        ids = list(terrain_ids)
+        conditions = self.movement_conditions(ids)
+        has_road, has_rail = "along-road" in conditions, "along-railroad" in conditions
+        for tid in ids:
+            entry = self.terrain.get(tid)
+            if entry is None:
+                continue
+            cost = case_cost((entry.get("movement") or {}).get(unit_class), conditions)
+            if not isinstance(cost, str):
+                continue
+            text = cost.strip().lower()
+            if text == "x":
+                return tid
+            if text.endswith("only") and "road" in text and not (has_road or ("railroad" in text and has_rail)):
+                return tid
+        return None
+
     def linear(self, terrain_id: str) -> str | None:
         """What runs through this terrain for movement ("road", "railroad") or None; None for an unknown id."""
         entry = self.terrain.get(terrain_id)
@@ -363,3 +384,14 @@ def _is_number(value: object) -> TypeGuard[int | float]:
 
 def _is_text(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and value.strip() != ""
+
+
+def case_cost(cost, conditions):
+    """A movement cost as the catalogue gives it: a value, or a list of cases {"when": condition, "cost"} read in
+    order, the first whose condition holds (or that has none) giving the cost; None when none applies."""
+    if not isinstance(cost, list):
+        return cost
+    for case in cost:
+        if isinstance(case, dict) and ("when" not in case or case["when"] in conditions):
+            return case.get("cost")
+    return None

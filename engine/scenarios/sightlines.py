@@ -14,6 +14,7 @@ from engine.los import engine
 from engine.los.answer import RESULT_CODE
 from engine.los.compiled import MARKER_KINDS
 from engine.scenarios import checks as rule_checks
+from engine.scenarios import questions
 
 PAIRS_PER_CHUNK = 1 << 18  # about 8 MB of pair arrays and answers at a time
 
@@ -90,7 +91,7 @@ def pairs_bound(data, columns, rows):
     for n, zone in enumerate(zones):
         targets = min(play, sum(zones) - zone + sum(entries) - entries[n] + objectives)
         total += min(zone, play) * (2 * targets + play)
-    return total
+    return total + questions.pairs_bound(data, play)
 
 
 def pairs_of(doc):
@@ -103,7 +104,6 @@ def pairs_of(doc):
         _, _, targets = layout.targets(side, sides)
         total += len(zone) * (2 * len(targets) + len(layout.play))
     return total
-
 
 
 def sight_lines_of(doc, progress=None):
@@ -161,6 +161,9 @@ def sight_lines_of(doc, progress=None):
         out["sides"][side["id"]] = entry
     # The dead ground between the sides: what no side sees from where it sets up.
     out["dead_ground_to_all"] = [cmap.label(int(i)) for i in play[unseen]]
+    if progress:
+        progress(90, "objective and zone questions")
+    out["questions"] = questions.questions(cmap, layout, sides)
     out["seconds"] = round(time.perf_counter() - started, 3)
     return out
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from engine import rulesets
 from engine.mapfile import Finding
+from engine.rulesets.catalogue import case_cost
 from engine.scenarios import unittypes, victory
 
 
@@ -77,33 +78,13 @@ class Board:
 
         A unit set up in a hex stands at ground level and may have come along the hex's road or railroad: those
         are the conditions that hold for the catalogue's movement cases (docs/rulesets/catalogues.md)."""
-        ids = list(self.terrain(ref)) + list(markers)
-        conditions = self.catalogue.movement_conditions(ids)
-        has_road, has_rail = "along-road" in conditions, "along-railroad" in conditions
-        for tid in ids:
-            entry = self.catalogue.terrain.get(tid)
-            if entry is None:
-                continue
-            cost = movement_cost((entry.get("movement") or {}).get(unit_class), conditions)
-            if not isinstance(cost, str):
-                continue
-            text = cost.strip().lower()
-            if text == "x":
-                return tid
-            if text.endswith("only") and "road" in text and not (has_road or ("railroad" in text and has_rail)):
-                return tid
-        return None
+        return self.catalogue.refuses(list(self.terrain(ref)) + list(markers), unit_class)
 
 
 def movement_cost(cost, conditions):
     """A movement cost as the catalogue gives it: a value, or a list of cases {"when": condition, "cost"} read
     in order, the first whose condition holds (or that has none) giving the cost; None when none applies."""
-    if not isinstance(cost, list):
-        return cost
-    for case in cost:
-        if isinstance(case, dict) and ("when" not in case or case["when"] in conditions):
-            return case.get("cost")
-    return None
+    return case_cost(cost, conditions)
 
 
 def _map_of(doc, ref):

@@ -38,6 +38,9 @@ export class MapModel {
     // Overlays' names: kept in extensions.overlay_names, as the map format's overlay entry has no name.
     const names = (document.extensions || {}).overlay_names;
     this.overlayNames = names && typeof names === "object" ? { ...names } : {};
+    // LOS examples: kept in extensions.los_examples, versioned on their own (docs/map-format.md).
+    const kept = (document.extensions || {}).los_examples;
+    this.losExamples = kept && Array.isArray(kept.cases) ? clone(kept.cases) : [];
     this.changed({ all: true });
   }
 
@@ -210,6 +213,11 @@ export class MapModel {
           touched.background = true;
           break;
         }
+        case "set_los_examples": {
+          undo.push({ op: "set_los_examples", examples: clone(this.losExamples) });
+          this.losExamples = clone(op.examples);
+          break;
+        }
         case "rename": {
           undo.push({ op: "rename", name: this.name });
           this.name = op.name;
@@ -228,7 +236,7 @@ export class MapModel {
   assign(other) {
     this.cells = new Map(other.cells); this.hexsides = new Map(other.hexsides);
     this.overlays = clone(other.overlays); this.background = clone(other.background);
-    this.name = other.name; this.overlayNames = { ...other.overlayNames };
+    this.name = other.name; this.overlayNames = { ...other.overlayNames }; this.losExamples = clone(other.losExamples);
     this.changed({ all: true });
   }
 
@@ -255,6 +263,8 @@ export class MapModel {
     out.extensions = clone(d.extensions) || {};
     delete out.extensions.overlay_names;
     if (Object.keys(this.overlayNames).length) out.extensions.overlay_names = { ...this.overlayNames };
+    delete out.extensions.los_examples;
+    if (this.losExamples.length) out.extensions.los_examples = { version: 1, cases: clone(this.losExamples) };
     return out;
   }
 

@@ -19,6 +19,8 @@ import { buildLegend } from "./panels/legend.js";
 import { Options } from "./panels/options.js";
 import { Scan } from "./panels/scan.js";
 import { Sight } from "./panels/sight.js";
+import { Exposure } from "./panels/exposure.js";
+import { Examples } from "./panels/examples.js";
 import { buildToolbar, showTool, toggleHelp } from "./panels/toolbar.js";
 import { analysis } from "./tools/analysis.js";
 import { art } from "./tools/art.js";
@@ -64,6 +66,8 @@ class Painter {
     this.tools = offered(TOOLS, { canEdit: this.canEdit });
     this.optionsPanel = new Options(this, hexTerrains, sideTerrains);
     this.sightPanel = new Sight(this);
+    this.exposurePanel = new Exposure(this);
+    this.examplesPanel = new Examples(this);
     this.scan = new Scan(this);
     this.findingsPanel = new Findings(this);
     this.history = new History(this);
@@ -150,6 +154,7 @@ class Painter {
 
   // What the page draws over the map: results, findings, highlights, the scan's handles, the tool's preview.
   drawLayer(ctx, view) {
+    this.exposurePanel.draw(ctx, view);
     this.sightPanel.draw(ctx, view);
     this.findingsPanel.draw(ctx, view);
     if (this.highlight) {

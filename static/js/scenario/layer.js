@@ -4,6 +4,7 @@
 import { toolContext } from "../canvas/tools.js";
 import { abbreviation } from "./forms.js";
 import { outsideZones } from "./zones.js";
+import { drawHeat } from "../canvas/heatmap.js";
 
 export function drawScenario(ctx, ed) {
   const view = ed.view, g = ed.grid, res = view.scale;
@@ -42,8 +43,10 @@ export function drawScenario(ctx, ed) {
     if (i === ed.sideIndex) outline(hexes(side.setup_zone), side.colour, 2);
   });
   if (ed.tool && ed.tool.preview) ed.tool.preview(ctx, toolContext(ed, ed.view));
+  // Exposure: how many of a side's setup hexes (or units) see each hex, with its legend beside the map.
+  if (ed.sight && ed.sightHeat) drawHeat(ctx, view, g, ed.sightHeat.values, { min: 0, max: ed.sightHeat.max });
   // Sight lines of the chosen side: dead ground shaded, what it sees ringed.
-  if (ed.sight && ed.sightSide && ed.sight.sides[ed.sightSide]) {
+  if (ed.sight && ed.sightSide && ed.sight.sides[ed.sightSide] && !ed.sightHeat) {
     const s = ed.sight.sides[ed.sightSide];
     ctx.globalAlpha = 0.35;
     view.fillHexes(ctx, hexes(s.dead_ground), (c) => { c.fillStyle = "#1d1d1d"; c.fill(); });
