@@ -7,7 +7,7 @@
   NoSuchElementException of issue 26); the Decoder unquotes any token that starts and ends with a quote, so
   quoting such a value too is read back exactly by every VASSAL version.
 - ``decorate``: counters/Decorator.getType and getState: a trait's own part, then the inner piece's, joined by a
-  tab in a SequenceEncoder (so each level's tabs are escaped once more).
+  tab in a SequenceEncoder (so each level's tabs are escaped once more); the BasicPiece's type is escaped too.
 - ``add_piece``: build/module/BasicCommandEncoder.encode(AddPiece): ``+/`` id, type and state joined by ``/``.
 - ``saved_game``: build/GameModule.encode joins a command and its sub-commands with ESC (KeyEvent.VK_ESCAPE);
   GameState writes the result to the ``savedGame`` entry through tools/io/ObfuscatingOutputStream: ``!VCSK``,
@@ -59,8 +59,11 @@ def key(letter):
 
 
 def decorate(traits, basic_type, basic_state):
-    """A piece's type and state: ``traits`` [(type, state)] from the outermost in, round a BasicPiece."""
-    piece_type, piece_state = basic_type, basic_state
+    """A piece's type and state: ``traits`` [(type, state)] from the outermost in, round a BasicPiece.
+
+    BasicCommandEncoder.createPiece splits every level's type at tabs, the BasicPiece's too, so that type is
+    encoded once more on its own (BasicPiece.getType does not, and a tab in a name makes a bogus trait)."""
+    piece_type, piece_state = sequence([basic_type], "\t"), basic_state
     for trait_type, trait_state in reversed(traits):
         piece_type = sequence([trait_type, piece_type], "\t")
         piece_state = sequence([trait_state, piece_state], "\t")

@@ -154,7 +154,9 @@ class Prototypes:
 
 
 def use_prototype(name):
-    return "prototype;" + enc.sequence([name, ""], ";"), ""
+    """UsePrototype by name, with no properties (VASSAL's editor writes ``prototype;NAME``: a properties part,
+    even empty, would run the whole prototype through FormattedString, dropping its $...$ report formats)."""
+    return "prototype;" + enc.sequence([name], ";"), ""
 
 
 def properties(values):
