@@ -91,7 +91,8 @@ def answer_export(job):
         report(10, "drawing the board and the counters")
         side = parameters.get("side")
         try:
-            content = vassal_scenario.scenario_module(doc, side=side, hex_mm=parameters["hex_mm"], dpi=parameters["dpi"])
+            content = vassal_scenario.scenario_module(doc, side=side, hex_mm=parameters["hex_mm"],
+                                                      dpi=parameters["dpi"])
         except vassal.ModuleError as exc:
             raise JobError(f"{exc.path}: {exc}") from None
         name = cards.sheet_filename(doc, side or "card", "vmod")
