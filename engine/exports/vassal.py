@@ -15,7 +15,7 @@ import zipfile
 from dataclasses import dataclass
 
 from engine.exports import vassal_encoding as enc
-from engine.exports import vassal_grid, vassal_table
+from engine.exports import vassal_grid, vassal_table, vassal_zones
 from engine.los.engine import compile_map
 from engine.render.printing import render_print
 
@@ -28,6 +28,7 @@ ZOOM_START = str(sorted(ZOOM_LEVELS, reverse=True).index(1.0) + 1)
 # Parts another module adds to every module: each is called with the Built (root, files, board, map document,
 # main map window) before the module is packed. The LOS extension adds its own here.
 EXTRA_PARTS = ()
+OFF_MAP = "Off the map"
 DEFAULT_HEX_MM = 19.0
 # VASSAL shows a board one image pixel to a screen pixel at 100%: 100 dpi gives 19 mm hexes 74 pixels across
 # the flats, near VASSAL's own default hex (64).
@@ -95,10 +96,17 @@ def add_map_window(root, map_name, board_name, image, size, launch=False, tag="m
     return window, board
 
 
-def add_grid(board_element, b):
-    """The board's ZonedGrid with the HexGrid and its numbering as its background grid."""
+def add_grid(board_element, b, size):
+    """The board's ZonedGrid with the HexGrid and its numbering as its background grid, and the board outside the
+    map's hexes as a Zone without a grid ("Off the map"): a counter dropped there stays where it is dropped, and
+    never snaps to a centre of the grid's next column or row, which is no hex of the map (ZonedGrid.snapTo asks
+    the zone first; a zone without a grid returns the point)."""
     zoned = ET.SubElement(board_element, P + "module.map.boardPicker.board.ZonedGrid")
     ET.SubElement(zoned, P + "module.map.boardPicker.board.mapgrid.ZonedGridHighlighter")
+    off = vassal_zones.off_map_path(b.grid, b, size)
+    if off:
+        ET.SubElement(zoned, P + "module.map.boardPicker.board.mapgrid.Zone", highlightProperty="",
+                      locationFormat="$name$", name=OFF_MAP, path=off, useHighlight="false", useParentGrid="false")
     hexgrid = ET.SubElement(zoned, P + "module.map.boardPicker.board.HexGrid", vassal_grid.hex_grid(b))
     ET.SubElement(hexgrid, P + "module.map.boardPicker.board.mapgrid.HexGridNumbering", vassal_grid.numbering(b.grid))
     return zoned
@@ -188,5 +196,5 @@ def map_module(map_doc, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_DPI):
     description = f"{name}: a Hexside map, {map_doc.grid.columns} x {map_doc.grid.rows} hexes of {hex_mm:g} mm"
     root = game_module(name, "1.0", description)
     window, board_element = add_map_window(root, name, name, "board.png", size)
-    add_grid(board_element, b)
+    add_grid(board_element, b, size)
     return pack(root, name, "1.0", description, files, Built(root, files, b, map_doc, window))

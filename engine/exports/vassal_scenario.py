@@ -177,7 +177,7 @@ def build(doc, side, b):
 
     board_name = enc.check_text(main.name or title, "the map's name")
     window, board_element = vassal.add_map_window(root, MAIN, board_name, "board.png", size)
-    zoned = vassal.add_grid(board_element, b)
+    zoned = vassal.add_grid(board_element, b, size)
     boards = [(MAIN, board_name)]
     for s in data["sides"]:
         zone = [h for h in s["setup_zone"] if ":" not in h]
