@@ -100,7 +100,7 @@ def brief_png(lines):
     for n, (text, face) in enumerate(wrapped):
         draw.text((20, 20 + 22 * n), text, fill=(0, 0, 0), font=face)
     out = io.BytesIO()
-    image.save(out, format="PNG")
+    image.save(out, format="PNG", compress_level=1)
     return out.getvalue(), image.size
 
 
