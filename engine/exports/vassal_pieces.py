@@ -7,8 +7,8 @@ Restricted (``restrict;``), Obscurable (``obs;``, the mask) and Hideable (``hide
 the owner's Restricted Access, then the mask or invisibility (so the other side learns nothing through the
 traits inside), the properties, the prototype, the BasicPiece.
 
-Facing: FreeRotator's angle *i* turns the counter by ``-i * 360 / n`` degrees, drawn with
-``AffineTransform.getRotateInstance(-angle)``: clockwise on the screen by ``i * 360 / n``. A counter is drawn
+Facing: FreeRotator's angle *i* is ``-i * 360 / n`` degrees, drawn with ``getRotateInstance(-angle)`` (radians,
+y down): clockwise on the screen by ``i * 360 / n``. A counter is drawn
 upright, its top on the hex's top (a flat hex's N side, a pointy hex's N vertex). Where the game's facings are a
 hexside on a pointy grid, or a vertex on a flat one, the top is none of them: the rotator has 12 angles, every
 other one a facing.
@@ -74,6 +74,12 @@ def badge_png(text, size):
     return out.getvalue()
 
 
+def suffix(text):
+    """A layer level's name that follows the piece's ("Rifle Squad (German) (Shaken)"): Embellishment.getName
+    splits a level's name at ``+``, an empty first part meaning "the piece's name, then the second"."""
+    return enc.sequence(["", f" ({enc.check_text(text, 'a status name')})"], "+")
+
+
 def layer(name, levels, up, down):
     """An Embellishment (emb2) with one level per (image, level name), always active, level 1 at start."""
     images, names = [i for i, _ in levels], [n for _, n in levels]
@@ -108,10 +114,10 @@ class Prototypes:
                                              "", "", "Report", False], ";"), "0")]
         if steps > 1:
             levels = [("", "")] + [(self.badge(f"-{n} step" + ("s" if n > 1 else ""), f"step-{n}.png"),
-                                    f"+ (-{n})") for n in range(1, steps)]
+                                    suffix(f"-{n}")) for n in range(1, steps)]
             traits.append(layer("Steps", levels, "Restore a step", "Lose a step"))
         if statuses:
-            levels = [("", "")] + [(self.badge(s["name"], f"status-{i}.png"), f"+ ({s['name']})")
+            levels = [("", "")] + [(self.badge(s["name"], f"status-{i}.png"), suffix(s["name"]))
                                    for i, s in enumerate(statuses, 1)]
             traits.append(layer("Status", levels, "Next status", "Previous status"))
         traits += [
