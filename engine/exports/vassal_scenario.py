@@ -49,7 +49,7 @@ class Counters:
     def image(self, key, drawn, colour):
         if key not in self.images:
             name = f"counter-{len(self.images) + 1}.png"
-            drawn = {k: clean(v) for k, v in drawn.items() if isinstance(v, (str, int, float))}
+            drawn = {k: clean(v) if isinstance(v, str) else v for k, v in drawn.items()}
             self.files[f"images/{name}"] = counter_png(drawn, colour, self.size, self.prototypes.orientation)
             self.images[key] = name
         return self.images[key]
