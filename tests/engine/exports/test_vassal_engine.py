@@ -48,7 +48,7 @@ def open_with_vassal(class_path, module, tmp_path):
     home.mkdir()
     proc = subprocess.run(["xvfb-run", "-a", "java", f"-Duser.home={home}", "-cp", class_path,
                            str(HERE / "ReadModule.java"), str(path)], capture_output=True, timeout=300,
-                          env={**os.environ, "HOME": str(home)})
+                          env={**os.environ, "HOME": str(home)}, cwd=tmp_path)  # its error log goes there
     lines = proc.stdout.decode("utf-8").splitlines()
     assert proc.returncode == 0 and "end" in lines, proc.stderr.decode("utf-8", "replace")[-3000:]
     records = []
