@@ -8,6 +8,7 @@ A module is a zip: ``buildFile.xml`` (the module's components as XML, one elemen
 - ``scenario_module`` (vassal_scenario.py): the module both sides play; see there.
 """
 
+import importlib
 import io
 import time
 import xml.etree.ElementTree as ET
@@ -25,9 +26,10 @@ VASSAL_VERSION = "3.7.0"
 # The map opens at 100 %: Zoomer's zoomStart is one-based and counts from the most zoomed-in level (Zoomer.java).
 ZOOM_LEVELS = (0.25, 0.333, 0.5, 0.667, 1.0, 1.5, 2.0)
 ZOOM_START = str(sorted(ZOOM_LEVELS, reverse=True).index(1.0) + 1)
-# Parts another module adds to every module: each is called with the Built (root, files, board, map document,
+# Parts another module adds to every module: each, a function or "package.module:function" (imported when a module
+# is packed, so that a part may import this module), is called with the Built (root, files, board, map document,
 # main map window) before the module is packed. The LOS extension adds its own here.
-EXTRA_PARTS = ()
+EXTRA_PARTS: tuple = ()
 OFF_MAP = "Off the map"
 DEFAULT_HEX_MM = 19.0
 # VASSAL shows a board one image pixel to a screen pixel at 100%: 100 dpi gives 19 mm hexes 74 pixels across
@@ -155,6 +157,9 @@ def xml_bytes(root):
 
 def pack(root, name, version, description, files, built=None):
     for part in EXTRA_PARTS if built is not None else ():
+        if isinstance(part, str):
+            module_name, _, function = part.partition(":")
+            part = getattr(importlib.import_module(module_name), function)
         part(built)
     root.set("nextPieceSlotId", str(sum(1 for _ in root.iter(P + "widget.PieceSlot")) + 1))
     out = io.BytesIO()

@@ -230,3 +230,21 @@ def test_the_scenario_format_refuses_control_characters_naming_the_field(maps, b
         parse(data, maps)
     message = str(caught.value)
     assert f"U+{ord(bad):04X}" in message and "control character" in message
+
+
+def add_marker_part(built):
+    """An extra part, as the LOS extension adds its own: a file and a component of the module."""
+    built.files["extra/part.txt"] = built.map_doc.name.encode()
+    ET.SubElement(built.root, "VASSAL.build.module.Extra", board=str(built.board.across_px),
+                  window=built.window.get("mapName"))
+
+
+@pytest.mark.parametrize("part", [add_marker_part, "tests.engine.exports.test_vassal_play:add_marker_part"])
+def test_extra_parts_join_every_module(maps, monkeypatch, part):
+    monkeypatch.setattr(vassal_scenario.vassal, "EXTRA_PARTS", (part,))
+    doc = parse(json.loads(next(p for p in SAMPLES if p.stem == "hill-112").read_text()), maps)
+    for module in (vassal_scenario.scenario_module(doc, hex_mm=6.0),
+                   vassal_scenario.vassal.map_module(doc.maps[doc.main_key], hex_mm=6.0)):
+        z, root = read(module)
+        extra = root.find("VASSAL.build.module.Extra")
+        assert z.read("extra/part.txt") == doc.maps[doc.main_key].name.encode() and extra is not None
