@@ -107,14 +107,20 @@ class ScenarioExportSerializer(StrictSerializer):
                                                             "brief), for the owner, an editor or a holder of its "
                                                             "link. 'card' is read as public.")
     side = serializers.CharField(required=False, allow_null=True, default=None,
-                                 help_text="vassal: the side whose module it is (its hidden units and secret brief "
-                                           "in it), one you hold; none: the public module.")
+                                 help_text="vassal: none, the module both sides play (every side's hidden units, "
+                                           "masked or invisible to the other side: for a reader holding every "
+                                           "side, the owner or an editor); or a side you hold: a print of what "
+                                           "that side's reader may see.")
     dpi, hex_mm = print_fields()
 
     def validate_side(self, value):
-        if value is None:
-            return None
         held = self.context["sides"]
+        if value is None:
+            if held != visibility.ALL and self.initial_data.get("format") == "vassal":
+                raise serializers.ValidationError("the module both sides play holds every side's hidden units, so "
+                                                  "only the scenario's owner or an editor exports it; name the "
+                                                  "side you hold for a print of its view")
+            return None
         ids = [s.get("id") for s in self.context.get("scenario_sides") or []]
         if value not in ids:
             raise serializers.ValidationError(f"this scenario has no side {value!r}; its sides are "
@@ -268,8 +274,8 @@ class ExportJobView(ScenarioJobView):
         module), so that the public card the owner exported is the one job everyone gets, and a side's sheet is
         served only to a reader holding that side (readers.may_read_job)."""
         parameters = super().parameters(request, scenario)
-        if parameters["format"] == "vassal":
-            sides = (parameters["side"],) if parameters.get("side") else ()
+        if parameters["format"] == "vassal":  # the module both sides play holds every side's secrets
+            sides = (parameters["side"],) if parameters.get("side") else visibility.ALL
         else:
             sides = cards.reader_of(parameters["sheet"])
         return {**parameters, "sides": visibility.as_parameter(sides)}
@@ -278,8 +284,9 @@ class ExportJobView(ScenarioJobView):
                 "The job's `result_file` is the download (`GET /api/jobs/<id>/file/`). A scenario's card is a "
                 "public card, which never prints a hidden item, and one secret sheet per side (its hidden "
                 "units with their hexes, its hidden markers, its brief; on TOCS its secret brief): name it in "
-                "`sheet`. A VASSAL module is the public one, or with `side` that side's (its hidden units and "
-                "brief), for the owner, an editor or a holder of its link. The same export of the same scenario "
+                "`sheet`. A VASSAL module is the one both sides play (every side's hidden units, masked or "
+                "invisible to the other side; for the owner or an editor), or with `side` a print of what that "
+                "side's reader may see, for a holder of its link. The same export of the same scenario "
                 "revision answers at once with the stored file.",
                 request=ScenarioExportSerializer, not_found=NOT_FOUND,
                 errors=OpenApiResponse(description="A bad format, paper, sheet, side, dpi or hex size, by field."))

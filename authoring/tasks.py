@@ -11,7 +11,7 @@ from celery import shared_task
 
 from authoring import scenario_maps
 from authoring.models import Scenario
-from engine.exports import vassal
+from engine.exports import vassal, vassal_scenario
 from engine.scenarios import cards, victory, visibility
 from engine.scenarios import checks as rule_checks
 from engine.scenarios.cards import vectormap
@@ -92,7 +92,8 @@ def answer_export(job):
         report(10, "drawing the board and the counters")
         side = parameters.get("side")
         try:
-            content = vassal.scenario_module(doc, side=side, hex_mm=parameters["hex_mm"], dpi=parameters["dpi"])
+            content = vassal_scenario.scenario_module(doc, side=side, hex_mm=parameters["hex_mm"],
+                                                      dpi=parameters["dpi"])
         except vassal.ModuleError as exc:
             raise JobError(f"{exc.path}: {exc}") from None
         name = cards.sheet_filename(doc, side or "card", "vmod")

@@ -129,6 +129,7 @@ def scenario_page(request, pk):
                    "point_at": PointAtForm(scenario) if gone and owner else None,
                    "sheets": sheets_for(scenario, sides), "held": held_names(scenario, sides),
                    "withheld": withheld_lines(scenario, sides), "module_sides": module_sides(scenario, sides),
+                   "module_play": sides == visibility.ALL,
                    "side_links": side_links(request, scenario) if owner else None,
                    "editors": scenario.editors.select_related("user") if owner else None})
 

@@ -47,6 +47,7 @@ SLOW = ("tests/engine/test_import_memory.py::", "tests/maps/test_commands.py::",
         "tests/jobs/test_batch_validation.py::test_a_batch_is_converted_to_the_ruleset_chosen",
         "tests/engine/test_overlays_and_drawing.py::test_a_small_print_leaves_out_labels",
         "tests/maps/test_findings_page.py::test_the_page_of_the_largest_map", "tests/test_schemathesis.py::",
+        "tests/engine/exports/test_vassal_engine.py::",
         "tests/test_web_tier.py::")
 
 

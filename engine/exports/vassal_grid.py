@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from engine.render.printing import MAX_DPI, PRINT_MARGIN_MM, print_scale
 
 SQRT3 = math.sqrt(3)
-VASSAL_VERSION = "3.7.26"
+SOURCE_VERSION = "3.7.26"  # the VASSAL source this was written and checked against
 # Below this many pixels across the flats VASSAL's whole-pixel hex outlines (getSingleHexShape rounds each corner
 # and widens the hex by a pixel) overlap their neighbours' centres, and a dropped counter may snap to the next hex.
 MIN_ACROSS_PX = 8

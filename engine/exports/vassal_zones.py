@@ -6,7 +6,7 @@ each bridge is walked twice and adds no area."""
 
 import math
 
-from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry import MultiPolygon, Polygon, box
 from shapely.ops import unary_union
 
 from engine.hexgrid import FIRST_CORNER_ANGLE
@@ -21,7 +21,11 @@ def hex_polygon(grid, b, col, row):
 
 def rings(grid, b, labels):
     """The union's rings, each a list of whole-pixel corners: every part's outline, then its holes."""
-    shape = unary_union([hex_polygon(grid, b, *grid.parse_label(label)) for label in labels]).buffer(0)
+    return shape_rings(unary_union([hex_polygon(grid, b, *grid.parse_label(label)) for label in labels]))
+
+
+def shape_rings(shape):
+    shape = shape.buffer(0)
     parts = shape.geoms if isinstance(shape, MultiPolygon) else [shape]
     out = []
     for part in parts:
@@ -33,7 +37,18 @@ def rings(grid, b, labels):
 
 def zone_path(grid, b, labels):
     """VASSAL's ``path`` attribute ("x,y;x,y;..") of the hexes named by ``labels``."""
-    all_rings = rings(grid, b, labels)
+    return ring_path(rings(grid, b, labels))
+
+
+def off_map_path(grid, b, size):
+    """The path of the board outside the map's hexes (a half hex along each edge, between the hexes' points):
+    where VASSAL's grid has centres of the next column or row that are no hex of the map."""
+    hexes = unary_union([hex_polygon(grid, b, col, row) for col, row in grid.hexes()])
+    outside = box(0, 0, size[0], size[1]).difference(hexes.buffer(0.5))
+    return ring_path(shape_rings(outside)) if not outside.is_empty else ""
+
+
+def ring_path(all_rings):
     start = all_rings[0][0]
     points = list(all_rings[0])
     for ring in all_rings[1:]:

@@ -80,7 +80,10 @@ TABLE_SCALE_KEYS = ("metres_per_inch", "inch_step", "rule")
 # and what the scenario editor offers (capabilities.py): whether counters face a hexside or a vertex, whether the
 # sides hold a perimeter, whether each side has a secret brief.
 SCENARIO_KEYS = ("turn_track", "qualities", "oob", "side", "rules", "play_order", "hidden", "statuses", "modules",
-                 "markers", "facing", "perimeter", "side_briefs")
+                 "markers", "facing", "perimeter", "side_briefs", "dice")
+# The game's dice (a VASSAL module's dice buttons): each a die roll by its rulebook's name, how many dice of how
+# many sides, and the rule that uses it.
+DIE_KEYS = ("name", "count", "sides", "rule")
 SCENARIO_FLAGS = ("perimeter", "side_briefs")
 # A unit status a placement may start in (Assault's action markers, TOCS's degraded states) and a rule module a
 # scenario may name as in play (Assault's infantry, vehicle and optional rules): an id with its name and rule.

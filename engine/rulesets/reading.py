@@ -12,6 +12,7 @@ from engine.rulesets.catalogue import (
     CELL_KEYS,
     CONDITIONS,
     DEFAULT_FILL,
+    DIE_KEYS,
     ENTRY_KEYS,
     ENTRY_REQUIRED,
     FIELD_KEYS,
@@ -484,6 +485,25 @@ def _check_table_scale(scale, problems):
         problems.add("table_scale.rule", "must be a non-empty string")
 
 
+def _check_dice(dice, problems):
+    """scenario.dice: a list of die rolls, each {name, count, sides, rule}: 1 to 10 dice of 2 to 100 sides."""
+    if not isinstance(dice, list):
+        problems.add("scenario.dice", "must be a list of die rolls, each {name, count, sides, rule}")
+        return
+    for n, die in enumerate(dice):
+        where = f"scenario.dice[{n}]"
+        if not isinstance(die, dict):
+            problems.add(where, "must be an object {name, count, sides, rule}")
+            continue
+        _check_keys(die, DIE_KEYS, ("name", "count", "sides"), where, problems)
+        if not _is_text(die.get("name")):
+            problems.add(f"{where}.name", "must be the roll's name, e.g. 2D6")
+        for key, low, high in (("count", 1, 10), ("sides", 2, 100)):
+            value = die.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                problems.add(f"{where}.{key}", f"must be a whole number from {low} to {high}")
+
+
 def _check_scenario(scenario, problems):
     """The game's scenario section: which fields its scenarios take, each a field spec (FIELD_TYPES)."""
     if scenario is None:
@@ -514,6 +534,8 @@ def _check_scenario(scenario, problems):
             _check_named(scenario[key], f"scenario.{key}", problems)
     if "markers" in scenario:
         _check_marker_specs(scenario["markers"], problems)
+    if "dice" in scenario:
+        _check_dice(scenario["dice"], problems)
     for part in SCENARIO_PARTS:
         if part in scenario:
             _check_fields(scenario[part], f"scenario.{part}", problems)

@@ -12,6 +12,9 @@ from engine.scenarios import limits
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 EDGES = ("N", "E", "S", "W")
 IMPULSE = re.compile(r"^(\d+)D6(?:\+(\d+))?$")
+# What no text of a scenario may hold: the control characters XML 1.0 cannot write (a VASSAL module's buildFile,
+# an SVG, a TMX), DEL, and lone surrogates, which no UTF-8 file can. Tab and newline are text.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 
 
 class ValuesReader:
@@ -26,6 +29,11 @@ class ValuesReader:
             self.error(path, "must not be empty", hex, code="missing")
         if len(value) > limit:
             self.error(path, self.too_long(path, len(value), limit), hex, code="too-long")
+        found = CONTROL.search(value)
+        if found:
+            self.error(path, f"holds the invisible control character U+{ord(found.group()):04X} (at character "
+                             f"{found.start() + 1}); remove it", hex, code="control-character")
+            return CONTROL.sub("", value)
         return value
 
     def within(self, items, path, limit, noun=None):

@@ -1,7 +1,8 @@
-"""The scenario page's VASSAL module button in real Chromium with a real worker: a side link's holder chooses
-between the public module and their own side's, and the .vmod downloads when its job is done."""
+"""The scenario page's VASSAL module button in real Chromium with a real worker: a reader holding no side has none;
+a side link's holder exports a print of their side's view, and the .vmod downloads when its job is done."""
 
 import io
+import re
 import zipfile
 
 import pytest
@@ -9,6 +10,7 @@ from django.core.management import call_command
 
 from authoring.models import Scenario, SideLink
 from tests.browser.painting import ARTIFACTS, sign_in
+from tests.engine.exports import vassal_decode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,11 +24,11 @@ def test_vassal_module_from_the_scenario_page(live_server, page, django_user_mod
     scenario = Scenario.objects.get(title="Hill 112: the Orne heights")
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
-    assert page.locator("#scenario-export [name=side] option").all_inner_texts() == ["public"]
+    assert page.locator("#export-vassal").count() == 0  # the module both sides play is the owner's to hand out
     link = SideLink.objects.create(scenario=scenario, side="german")
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/side/{link.token}/")
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
-    assert page.locator("#scenario-export [name=side] option").all_inner_texts() == ["public", "German's"]
+    assert page.locator("#scenario-export [name=side] option").all_inner_texts() == ["German's view"]
     page.select_option("#scenario-export [name=side]", "german")
     page.fill("#scenario-export [name=hex_mm]", "12")
     with page.expect_download(timeout=90000) as info:
@@ -35,6 +37,8 @@ def test_vassal_module_from_the_scenario_page(live_server, page, django_user_mod
     assert download.suggested_filename.endswith("-german.vmod")
     with zipfile.ZipFile(download.path()) as z:
         build = z.read("buildFile.xml").decode()
-    assert "VASSAL.build.GameModule" in build and "PaK 40" in build  # the German holder's hidden gun
+        setup = re.search(r'file="([^"]+\.vsav)"', build).group(1)
+        placed = "\x1b".join(vassal_decode.saved_game(z.read(setup)))
+    assert "VASSAL.build.GameModule" in build and "PaK 40" in placed  # the German holder's hidden gun
     assert "ready:" in page.inner_text("#scenario-export [data-export-status]")
     page.screenshot(path=f"{ARTIFACTS}/export-vassal-page.png")

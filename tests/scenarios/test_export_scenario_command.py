@@ -3,6 +3,7 @@ stderr naming the option, exit 2."""
 
 import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.engine.exports import vassal_decode
 from tests.maps.test_import_commands import run as run_here  # the command in this process: the test database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,18 +23,25 @@ def manage(*args):
                           timeout=120)
 
 
+def setup_text(path):
+    with zipfile.ZipFile(io.BytesIO(path.read_bytes())) as z:
+        build = z.read("buildFile.xml").decode()
+        setup = re.search(r'file="([^"]+\.vsav)"', build).group(1)
+        return build, "\x1b".join(vassal_decode.saved_game(z.read(setup)))
+
+
 def test_export_scenario_writes_a_module_and_a_sides_module(tmp_path):
     out = tmp_path / "hill.vmod"
     proc = manage("export_scenario", HILL, "--format", "vassal", "--out", out, "--hex-mm", "12")
     assert proc.returncode == 0, proc.stderr
-    assert "public module" in proc.stdout and "VASSAL 3.7" in proc.stdout
-    with zipfile.ZipFile(io.BytesIO(out.read_bytes())) as z:
-        assert "PaK 40" not in z.read("buildFile.xml").decode()  # hidden in the sample
-    side = tmp_path / "german.vmod"
-    proc = manage("export_scenario", HILL, "--format", "vassal", "--out", side, "--side", "german", "--hex-mm", "12")
-    assert proc.returncode == 0, proc.stderr
-    with zipfile.ZipFile(io.BytesIO(side.read_bytes())) as z:
-        assert "PaK 40" in z.read("buildFile.xml").decode()
+    assert "the module both sides play" in proc.stdout and "VASSAL 3.7" in proc.stdout
+    build, setup = setup_text(out)
+    assert "<entry>German</entry>" in build and "<entry>British</entry>" in build
+    assert "PaK 40" in setup and "PaK 40" not in build  # hidden in the sample: masked on the map, in no palette
+    side = tmp_path / "british.vmod"
+    proc = manage("export_scenario", HILL, "--format", "vassal", "--out", side, "--side", "british", "--hex-mm", "12")
+    assert proc.returncode == 0, proc.stderr and "British's view" in proc.stdout
+    assert "PaK 40" not in setup_text(side)[1]  # a print of what the British reader may see
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -158,3 +158,41 @@ def test_out_of_range_hex_size_is_refused_by_field():
     with pytest.raises(vassal.ModuleError) as caught:
         vassal.map_module(random_map("ost", 4, 4, hexsides=5), hex_mm=1.0)
     assert caught.value.path == "hex_mm" and "hex size" in str(caught.value)
+
+
+def even_odd(points, x, y):
+    inside = False
+    for i in range(len(points)):
+        (x1, y1), (x2, y2) = points[i], points[(i + 1) % len(points)]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+@pytest.mark.parametrize("orientation,stagger,labels", CASES)
+def test_no_grid_centre_off_the_map_snaps_a_counter(orientation, stagger, labels):
+    """Every centre of VASSAL's grid on the board that is no hex of the map lies in the "Off the map" zone, which
+    has no grid (ZonedGrid.snapTo asks the zone first: a counter dropped there stays put); every hex of the map
+    lies outside it, and snaps to its own centre."""
+    map_doc = random_map("ost", 9, 7, seed=3, orientation=orientation, stagger=stagger, labels=labels, art=0,
+                         hexsides=0)
+    z, root, vgrid, attrs, image = read_module(vassal.map_module(map_doc, hex_mm=19.0, dpi=100))
+    zone = next(e for e in root.iter("VASSAL.build.module.map.boardPicker.board.mapgrid.Zone")
+                if e.get("name") == vassal.OFF_MAP)
+    assert zone.get("useParentGrid") == "false" and not list(zone)
+    points = [tuple(int(v) for v in pair.split(",")) for pair in zone.get("path").split(";")]
+    labels_on_map = {map_doc.grid.label(c, r) for c, r in map_doc.grid.hexes()}
+    off, on = 0, 0
+    for nx in range(-2, max(map_doc.grid.columns, map_doc.grid.rows) + 3):
+        for ny in range(-2, max(map_doc.grid.columns, map_doc.grid.rows) + 3):
+            x, y = vgrid.rotate_if_sideways(vgrid.center_from_raw_index(nx, ny))
+            if not (0 <= x < image.width and 0 <= y < image.height):
+                continue
+            name = vgrid.location_name((x, y))
+            if name in labels_on_map and vgrid.get_location(name) == (x, y):
+                assert not even_odd(points, x, y), name
+                on += 1
+            else:
+                assert even_odd(points, x, y), (name, x, y)
+                off += 1
+    assert on == len(labels_on_map) and off > 0
