@@ -42,12 +42,16 @@ ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "
 # is in may never be overstacked. Where a marker may be placed is its ``placing`` (below).
 SETUP_KEYS = ("column_shift", "hidden_barred", "hidden_anywhere", "stacking_limit", "never_overstacked")
 STACKING_LIMIT_KEYS = ("points", "or_one", "rule")
-ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "obstacle", "notes", "decided", "style",
-                  "placing") + SETUP_KEYS
+# movement_rule: the rule a refusal by the movement table cites, where it is not the entry's own rule.
+ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "movement_rule", "obstacle", "notes", "decided",
+                  "style", "placing") + SETUP_KEYS
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
 # Where a marker may be placed in a scenario (docs/rulesets/catalogues.md, "Placing a marker"): the terrain ids it
 # may not be placed in, whether it faces a hexside or a vertex, and the rule that says so.
-PLACING_KEYS = ("barred", "facing", "rule")
+# barred_off_road: terrain a marker may be placed in only where a road runs too (ATS 9.8.2: a roadblock in a
+# building hex only on a building + road); by_ssr: the rule that says the marker is in use only by special rule
+# (ATS 9.3.1: blockhouses); facing_rule: the rule for its facing, where the placement rule is another.
+PLACING_KEYS = ("barred", "barred_off_road", "facing", "facing_rule", "by_ssr", "rule")
 PLACING_FACINGS = ("hexside", "vertex")
 
 # How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
@@ -117,7 +121,12 @@ DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a
 # never a unit's name. A scenario may declare types of its own with the same entry keys.
 UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
 UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
-                  "attaches_to", "casualty_points", "rule", "notes")
+                  "attaches_to", "crewed_by", "faces", "casualty_points", "rule", "notes")
+# A weapon that sets up with the crew that mans it: {"kinds": [unit kinds], "rule"} (ATS 3.6.4: M and H weapons on
+# top of their crew). What a counter's facing points to where its rules say: {"to": "hexside" or "vertex", "rule"}
+# (OST 9.0.5: a vehicle faces a hexside, not a vertex).
+RELATION_KEYS = ("kinds", "rule")
+FACES_KEYS = ("to", "rule")
 UNIT_TYPE_REQUIRED = ("id", "name", "kind")
 
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")

@@ -4,6 +4,7 @@ What a terrain or an emplacement allows at set-up is catalogue data (engine/game
 docs/rulesets/catalogues.md, "Set-up data"): its column shift for hidden set-up, a hard stacking limit, where it
 may be placed (``placing``) and, by its ``kinds``, whether a hex holds only one."""
 
+from engine.scenarios.checks import placing
 from engine.scenarios.checks.common import _line, error, utype, warning
 
 ATS_OVERSTACKING = ("overstacking is allowed, with its penalties: double the usual entry cost for all units in "
@@ -62,6 +63,7 @@ def check(doc, board):
                                               "Heavy weapons, their manning crews and leaders stacked with them may, "
                                               f"{_unless(doc)} (ATS 6.8.1)", code="ats-hidden"))
     found.extend(_emplacements(doc, board, markers))
+    found.extend(placing.markers(doc, board, "ats-emplacement-terrain"))
     found.extend(_control(doc))
     return found
 
@@ -341,14 +343,6 @@ def _emplacements(doc, board, markers):
     catalogue = board.catalogue
     names = {tid: e["name"] for tid, e in catalogue.terrain.items()}
     for ref, here in markers.items():
-        terrain = board.terrain(ref)
-        for m, _marker, entry in here:
-            placing = entry.get("placing") or {}
-            bad = [t for t in placing.get("barred", ()) if t in terrain]
-            if bad:
-                found.append(error(f"markers[{m}].hex", f"{entry['name']} marker in {ref} may not be placed in "
-                                                        f"{names.get(bad[0], bad[0])} terrain ({placing['rule']})",
-                                   ref, code="ats-emplacement-terrain"))
         single = [(m, marker) for m, marker, entry in here if "one-per-hex" in catalogue.kinds(marker["kind"])]
         if sum(marker["count"] for _, marker in single) > 1:
             there = _words([(f"{marker['count']} " if marker["count"] > 1 else "") + names[marker["kind"]]
