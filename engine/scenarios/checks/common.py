@@ -215,8 +215,11 @@ def _placements(doc, board, where, side, zone, used, marker_hexes, occupied):
                                code="setup-outside-zone"))
         bad = board.forbidden(ref, unit["class"], marker_hexes.get(ref, ()))
         if bad is not None:
-            found.append(error(f"{path}.hex", f"{who} ({unit['class']}) may not enter {_terrain_name(board, bad)} "
-                                              f"in {ref}", ref, code="forbidden-terrain"))
+            entry = board.catalogue.terrain.get(bad) or {}
+            rule = entry.get("movement_rule") or entry.get("rule") or "its movement table"
+            found.append(error(f"{path}.hex", f"{who}, a {unit['class'].replace('-', ' ')} unit, may not enter "
+                                              f"{_terrain_name(board, bad)} in {ref} ({rule})", ref,
+                               code="forbidden-terrain"))
         kind = utype(doc, unit)
         barred = [t for t in (kind or {}).get("barred", ()) if t in board.terrain(ref)
                   or t in marker_hexes.get(ref, ())]
