@@ -89,6 +89,9 @@ SCENARIO_FLAGS = ("perimeter", "side_briefs")
 # A unit status a placement may start in (Assault's action markers, TOCS's degraded states) and a rule module a
 # scenario may name as in play (Assault's infantry, vehicle and optional rules): an id with its name and rule.
 NAMED_KEYS = ("name", "rule", "notes")
+# A status that takes a unit out of some of its hex's terrain where a road runs through it: OST's On Road unit is on
+# the street, not in the structure (16.6.1-16.6.2); terrain ids.
+STATUS_TERRAIN = "not_in_with_road"
 # What a scenario's marker of a kind holds besides its hex (scenario.markers: kind -> {name, rule, details}):
 # ``details`` are field specs, as an OOB line's are; a kind that is not a terrain marker (TOCS's Extended
 # Deployment, a unit's marker) is declared here with its name.

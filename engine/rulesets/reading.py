@@ -35,6 +35,7 @@ from engine.rulesets.catalogue import (
     SCENARIO_KEYS,
     SCENARIO_PARTS,
     STACKING_LIMIT_KEYS,
+    STATUS_TERRAIN,
     STYLE_KEYS,
     STYLE_REQUIRED,
     TABLE_SCALE_KEYS,
@@ -556,10 +557,14 @@ def _check_named(entries, where, problems):
         if not isinstance(entry, dict):
             problems.add(here, "must be an object with a 'name'")
             continue
-        _check_keys(entry, NAMED_KEYS, ("name",), here, problems)
+        allowed = NAMED_KEYS + (STATUS_TERRAIN,) if where == "scenario.statuses" else NAMED_KEYS
+        _check_keys(entry, allowed, ("name",), here, problems)
         for k in NAMED_KEYS:
             if k in entry and not _is_text(entry[k]):
                 problems.add(f"{here}.{k}", "must be a non-empty string")
+        terrain = entry.get(STATUS_TERRAIN, [])
+        if not isinstance(terrain, list) or not all(isinstance(t, str) and ID_PATTERN.match(t) for t in terrain):
+            problems.add(f"{here}.{STATUS_TERRAIN}", "must be a list of terrain ids")
 
 
 def _check_marker_specs(markers, problems):

@@ -103,7 +103,7 @@ def _users(entry):
 
 def _weapon_users(doc, side, where, ref, stack):
     """A support weapon only some kinds may use (a flamethrower: engineers, 6.1.4) sets up beneath one of them
-    (10.3): in its hex, a unit of its side of such a kind."""
+    (10.0.3, 000 L676): in its hex, a unit of its side of such a kind."""
     out = []
     kinds = {kind_of(doc, u) for _, u in stack}
     if None in kinds:  # a unit without a type may be the engineer: not checked

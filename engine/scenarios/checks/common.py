@@ -47,6 +47,16 @@ class Board:
         cell = self.cells[key].get((col, row)) or self.doc.maps[key].default_cell()
         return cell.terrain
 
+    def standing_in(self, ref, statuses=()):
+        """The terrain a unit in a hex is in: all of it, but where a road runs through, a status such as OST's On
+        Road takes it out of the structure (its catalogue entry's ``not_in_with_road``, OST 16.6.1-16.6.2)."""
+        terrain = self.terrain(ref)
+        known = self.catalogue.statuses
+        outside = {t for s in statuses for t in (known.get(s) or {}).get("not_in_with_road", ())}
+        if outside and "along-road" in self.catalogue.movement_conditions(terrain):
+            return [t for t in terrain if t not in outside]
+        return terrain
+
     def on_edge(self, ref):
         """A hex of the play area with a neighbour outside it (or off the map)."""
         key, col, row = self.doc.resolve(ref)
@@ -221,8 +231,8 @@ def _placements(doc, board, where, side, zone, used, marker_hexes, occupied):
                                               f"{_terrain_name(board, bad)} in {ref} ({rule})", ref,
                                code="forbidden-terrain"))
         kind = utype(doc, unit)
-        barred = [t for t in (kind or {}).get("barred", ()) if t in board.terrain(ref)
-                  or t in marker_hexes.get(ref, ())]
+        terrain = board.standing_in(ref, placement.get("status") or ())
+        barred = [t for t in (kind or {}).get("barred", ()) if t in terrain or t in marker_hexes.get(ref, ())]
         if barred:
             found.append(error(f"{path}.hex", f"{who} ({kind['name']}) may not set up in "
                                               f"{_terrain_name(board, barred[0])} ({ref}; "

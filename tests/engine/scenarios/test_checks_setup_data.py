@@ -5,6 +5,8 @@ L1314), a blockhouse no special rule provides (9.3.1, L1208), a half-track in a 
 weapon in rubble (8.22.4, L1030), and the messages that cite the rule they state."""
 
 import copy
+import json
+import pathlib
 
 import pytest
 
@@ -137,3 +139,26 @@ def test_a_heavy_weapon_may_set_up_in_rubble():
     data = ats(("gun", "D4"), ("crew", "D4"))
     data["maps"][0]["document"]["hexes"].append({"hex": "D4", "terrain": ["rubble"]})
     assert not ats_found(data, "forbidden-terrain")
+
+
+# -- OST On Road: a unit on the street is not in the structure (16.6.1-16.6.5) ---------------------------------------
+
+def _street(hill):
+    document = json.loads(pathlib.Path("maps/samples/hill-112.json").read_text(encoding="utf-8"))
+    document["hexes"] = [dict(h, terrain=[*h["terrain"], "road"]) if h["hex"] == "R7" else h
+                         for h in document["hexes"]]
+    hill["maps"][0] = {"key": "hill", "document": document, "placement": [0, 0], "rotation": 0}
+
+
+def test_a_flak_36_on_road_in_a_structure_and_road_hex_is_on_the_street(hill, sample_maps):
+    _street(hill)
+    add(hill, "german", ["R7"], facing="N", id="flak", unit="FlaK 36", type="flak-36", casualty_points=2)
+    assert at(found(hill, sample_maps, "forbidden-terrain"), "R7")  # in the structure: 8.0.8
+    side(hill, "german")["placements"][-1]["status"] = ["on-road"]
+    assert not found(hill, sample_maps, "forbidden-terrain")
+
+
+def test_on_road_without_a_road_is_still_in_the_structure(hill, sample_maps):
+    add(hill, "german", ["R7"], facing="N", id="flak", unit="FlaK 36", type="flak-36", casualty_points=2)
+    side(hill, "german")["placements"][-1]["status"] = ["on-road"]
+    assert at(found(hill, sample_maps, "forbidden-terrain"), "R7")
