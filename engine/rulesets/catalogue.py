@@ -95,7 +95,9 @@ STATUS_TERRAIN = "not_in_with_road"
 # What a scenario's marker of a kind holds besides its hex (scenario.markers: kind -> {name, rule, details}):
 # ``details`` are field specs, as an OOB line's are; a kind that is not a terrain marker (TOCS's Extended
 # Deployment, a unit's marker) is declared here with its name.
-MARKER_SPEC_KEYS = ("name", "rule", "details")
+# on: the unit kinds of its side a marker is placed on, {"kinds", "rule"} (TOCS 10.15: Extended Deployment on a
+# Company).
+MARKER_SPEC_KEYS = ("name", "rule", "details", "on")
 PLAY_ORDER_KEYS = ("sets_up_first", "moves_first")
 HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "rule")
 SCENARIO_PARTS = ("oob", "side", "rules")
@@ -311,6 +313,10 @@ class Ruleset:
     def marker_details(self, kind: str) -> dict:
         """{field: spec} of what a marker of this kind holds besides its hex (its ``details``)."""
         return dict(((self.scenario.get("markers") or {}).get(kind) or {}).get("details") or {})
+
+    def marker_on(self, kind: str) -> dict | None:
+        """{kinds, rule}: the unit kinds of its side a marker of this kind is placed on, or None."""
+        return ((self.scenario.get("markers") or {}).get(kind) or {}).get("on")
 
     def marker_name(self, kind: str) -> str:
         """A marker kind as the card names it: its declared name, its terrain entry's, else its id."""

@@ -583,6 +583,9 @@ def _check_marker_specs(markers, problems):
         for k in ("name", "rule"):
             if k in entry and not _is_text(entry[k]):
                 problems.add(f"{here}.{k}", "must be a non-empty string")
+        on = entry.get("on", {"kinds": [], "rule": "-"})
+        if not isinstance(on, dict) or not isinstance(on.get("kinds"), list) or not _is_text(on.get("rule")):
+            problems.add(f"{here}.on", "must be {\"kinds\": [unit kinds], \"rule\": \"...\"}")
         details = entry.get("details", {})
         if not isinstance(details, dict):
             problems.add(f"{here}.details", "must be an object of field spec per key")

@@ -51,6 +51,7 @@ def check(doc):
     findings = common(doc, board, getattr(extra, "forces_drawn", None))
     for s, side in enumerate(doc.data["sides"]):
         findings += placing.facings(doc, side, f"sides[{s}]") + placing.crews(doc, side, f"sides[{s}]")
+    findings += placing.markers_on_units(doc, board)
     if extra is not None:
         findings.extend(extra.check(doc, board))
     return findings

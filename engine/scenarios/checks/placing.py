@@ -33,6 +33,29 @@ def markers(doc, board, terrain_code, facing_code="marker-facing"):
     return found
 
 
+def markers_on_units(doc, board):
+    """A marker placed on a unit (its kind's ``on`` in the catalogue's scenario markers: TOCS 10.15, Extended
+    Deployment on a Company) has a unit of those kinds of its side in its hex."""
+    found = []
+    catalogue = board.catalogue
+    for m, marker in enumerate(doc.data["markers"]):
+        on = catalogue.marker_on(marker["kind"])
+        if not on:
+            continue
+        ref = marker["hex"]
+        sides = [s for s in doc.data["sides"] if marker.get("side") in (None, s["id"])]
+        here = [kind_of(doc, doc.units(s)[p["unit"]]) for s in sides for p in s["placements"] if p["hex"] == ref
+                and not p.get("off_map")]
+        if None in here or any(k in on["kinds"] for k in here):
+            continue
+        whose = next((s["name"] + "'s " for s in sides if s["id"] == marker.get("side")), "")
+        there = "no unit" if not here else " and ".join(sorted({_kinds({"kinds": [k]}) for k in here}))
+        found.append(error(f"markers[{m}].hex", f"{whose}{catalogue.marker_name(marker['kind'])} marker in {ref} is "
+                                                f"on {there}, not on a {_kinds(on)} ({on['rule']})", ref,
+                           code="marker-on-unit"))
+    return found
+
+
 def _marker_facing(m, marker, name, placing, code):
     wants, given = placing.get("facing"), marker["facing"]
     rule = placing.get("facing_rule") or placing["rule"]
