@@ -168,8 +168,12 @@ def _stacking(doc, board, side, where, ref, stack, markers):
         if room != LOCATION_POINTS:
             levels = f"each of its {storeys} building levels" if storeys > 1 else "its ground level"
             limit_text = (f"the {room} its locations hold: {LOCATION_POINTS} in {levels} (ATS 5.1.2, 5.3.1)" + "".join(
-                              f" and {limit['points']} in its {entry['name']}, which may not be overstacked "
-                              f"({limit['rule']})" for entry, limit in fixed))
+                              f" and {limit['points']} in its {entry['name']} ({limit['rule']})"
+                              for entry, limit in fixed))
+        if fixed and not never:  # the steeple itself is never overstacked: only the other locations may be
+            names = " and ".join(entry["name"] for entry, _ in fixed)
+            penalty = (f"its {names} may not be overstacked, but its other locations may, with the penalties: "
+                       + ATS_OVERSTACKING.split(": ", 1)[1])
         found.append(finding(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over {limit_text}: "
                                    f"{penalty}", ref, code="overstacking"))
     for entry, limit in fixed:  # a steeple: its Personnel beyond its limit are in the building's other levels
