@@ -126,7 +126,7 @@ DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a
 # never a unit's name. A scenario may declare types of its own with the same entry keys.
 UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
 UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
-                  "attaches_to", "crewed_by", "faces", "casualty_points", "rule", "notes")
+                  "barred_entering", "attaches_to", "crewed_by", "faces", "casualty_points", "rule", "notes")
 # A weapon that sets up with the crew that mans it: {"kinds": [unit kinds], "rule"} (ATS 3.6.4: M and H weapons on
 # top of their crew). What a counter's facing points to where its rules say: {"to": "hexside" or "vertex", "rule"}
 # (OST 9.0.5: a vehicle faces a hexside, not a vertex).

@@ -97,7 +97,8 @@ def unit_type_problems(entry, where, kinds, echelons, classes, terrain_ids):
                                                                 entry["echelon"] not in echelons):
         problems.add(f"{where}.echelon", f"{entry['echelon']!r} is not one of this game's echelons "
                                          f"({', '.join(echelons or ()) or 'none'})")
-    for key, known, what in (("barred", terrain_ids, "terrain ids"), ("carries", kinds, "kinds"),
+    for key, known, what in (("barred", terrain_ids, "terrain ids"), ("barred_entering", terrain_ids, "terrain ids"),
+                             ("carries", kinds, "kinds"),
                              ("attaches_to", kinds, "kinds")):
         if key not in entry:
             continue

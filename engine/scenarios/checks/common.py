@@ -257,6 +257,38 @@ def _reinforcements(board, where, side, turns, used):
                                                     "edge of the play area", ref, code="entry-not-on-edge"))
         for group in reinforcement["units"]:
             used[group["unit"]] += group["count"]
+        found += _entry_terrain(board, path, side, reinforcement)
+    return found
+
+
+def _entry_terrain(board, path, side, reinforcement):
+    """An arriving unit needs an entry hex it may enter: by its class's movement (a vehicle and a river) and by its
+    type's ``barred_entering`` (ATS 8.22.4: Heavy weapons may set up in rubble but not enter it)."""
+    hexes = reinforcement["hexes"]
+    if not hexes:
+        return []
+    doc = board.doc
+    found = []
+    lines = {u["id"]: (i, u) for i, u in enumerate(side["oob"])}
+    for group in reinforcement["units"]:
+        if group["unit"] not in lines:
+            continue
+        i, unit = lines[group["unit"]]
+        barred = set((utype(doc, unit) or {}).get("barred_entering", ()))
+        why = {}
+        for ref in hexes:
+            bad = board.forbidden(ref, unit["class"]) or next((t for t in board.terrain(ref) if t in barred), None)
+            if bad is not None:
+                why[ref] = bad
+        if len(why) == len(hexes):
+            ref, bad = next(iter(why.items()))
+            entry = board.catalogue.terrain.get(bad) or {}
+            rule = entry.get("movement_rule") or entry.get("rule") or "its movement table"
+            if bad in barred:
+                rule = (utype(doc, unit) or {}).get("rule") or rule
+            found.append(error(f"{path}.hexes", f"{_who(side, i)} arrives on turn {reinforcement['turn']} by "
+                                                f"{', '.join(hexes)}, none of which it may enter ({_terrain_name(board, bad)} "
+                                                f"in {ref}; {rule})", ref, code="entry-terrain"))
     return found
 
 def _terrain_name(board, tid):

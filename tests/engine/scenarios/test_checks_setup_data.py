@@ -162,3 +162,27 @@ def test_on_road_without_a_road_is_still_in_the_structure(hill, sample_maps):
     add(hill, "german", ["R7"], facing="N", id="flak", unit="FlaK 36", type="flak-36", casualty_points=2)
     side(hill, "german")["placements"][-1]["status"] = ["on-road"]
     assert at(found(hill, sample_maps, "forbidden-terrain"), "R7")
+
+
+def test_a_heavy_weapon_may_not_enter_by_rubble():
+    """8.22.4: Heavy weapons "may not ENTER" rubble during play: a reinforcement whose every entry hex is rubble."""
+    data = ats(("sq", "A1"))
+    data["maps"][0]["document"]["hexes"] += [{"hex": "A2", "terrain": ["rubble"]}, {"hex": "A3", "terrain": ["rubble"]}]
+    british = data["sides"][0]
+    british["oob"] += [line("gun2", "heavy-weapon", unit="6-pounder ATG"), line("crew2", "crew")]
+    british["reinforcements"] = [{"turn": 2, "units": [{"unit": "gun2", "count": 1}, {"unit": "crew2", "count": 1}],
+                                  "hexes": ["A2", "A3"]}]
+    bad = ats_found(data, "entry-terrain")
+    assert [f.hex for f in bad] == ["A2"] and "6-pounder ATG" in bad[0].message and "8.22.4" in bad[0].message
+    british["reinforcements"][0]["hexes"].append("A4")  # open ground
+    assert not ats_found(data, "entry-terrain")
+
+
+def test_a_truck_may_not_enter_only_by_a_river():
+    data = ats(("sq", "A1"))
+    data["maps"][0]["document"]["hexes"] += [{"hex": "A2", "terrain": ["river"]}]
+    british = data["sides"][0]
+    british["oob"].append(line("lorry", "wheeled-vehicle", unit="Bedford truck"))
+    british["reinforcements"] = [{"turn": 2, "units": [{"unit": "lorry", "count": 1}], "hexes": ["A2"]}]
+    bad = ats_found(data, "entry-terrain")
+    assert [f.hex for f in bad] == ["A2"] and "Bedford truck" in bad[0].message
