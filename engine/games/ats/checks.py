@@ -4,6 +4,7 @@ What a terrain or an emplacement allows at set-up is catalogue data (engine/game
 docs/rulesets/catalogues.md, "Set-up data"): its column shift for hidden set-up, a hard stacking limit, where it
 may be placed (``placing``) and, by its ``kinds``, whether a hex holds only one."""
 
+from engine.scenarios import terrain_rules
 from engine.scenarios.checks import placing
 from engine.scenarios.checks.common import _line, error, utype, warning
 
@@ -300,7 +301,8 @@ def _hidden_here(doc, board, side, where, ref, stack, markers):
 def _special_hiding(doc):
     """Whether a special rule speaks of hidden set-up (6.8.1: other units may hide "via SSR"). The rule's text is
     the designer's own, so it only softens the finding: an SSR that names hiding makes it a warning to check."""
-    return any("hidden" in rule.lower() or "hide" in rule.lower() for rule in doc.data["special_rules"])
+    texts = [terrain_rules.rule_text(rule).lower() for rule in doc.data["special_rules"]]
+    return any("hidden" in text or "hide" in text for text in texts)
 
 
 def _not_hidden(doc):

@@ -139,12 +139,12 @@ def _steps(doc, s, side):
             continue
         rule = kind.get("rule") or "its unit type"
         if said > most:
-            found.append(error(f"sides[{s}].oob[{u}].steps", f"{label(side, u)} has {said} steps; {article(kind['name'])} "
-                               f"takes at most {most} ({rule})", code="tocs-steps"))
+            found.append(error(f"sides[{s}].oob[{u}].steps", f"{label(side, u)} has {said} steps; "
+                               f"{article(kind['name'])} takes at most {most} ({rule})", code="tocs-steps"))
         else:
             found.append(warning(f"sides[{s}].oob[{u}].steps", f"{label(side, u)} has {said} steps; "
-                                 f"{article(kind['name'])} has {most} ({rule}): a unit that starts with losses gives its "
-                                 "placement's steps_lost, and a smaller unit (a half-company, TOCS L521) a unit "
+                                 f"{article(kind['name'])} has {most} ({rule}): a unit that starts with losses gives "
+                                 "its placement's steps_lost, and a smaller unit (a half-company, TOCS L521) a unit "
                                  "type of its own", code="tocs-steps"))
     for p, placement in enumerate(side["placements"]):
         lost = placement.get("steps_lost")

@@ -18,8 +18,9 @@ terrain is a road or a railroad is the catalogue's too (an entry's ``linear``), 
 
 The layers: common (the findings, the board, the checks every game shares and the helpers that read stacks and
 unit types), placing (the set-up rules every game gives as data: where a marker goes, which way a counter faces,
-the crew a weapon sets up with), then each game's own checks in its folder (engine/games/<id>/checks.py: ``check(doc, board)``, and
-where the game has them ``forces_drawn(side)`` and ``summary(doc, out)``), found through the game registry.
+the crew a weapon sets up with), then each game's own checks in its folder (engine/games/<id>/checks.py:
+``check(doc, board)``, and where the game has them ``forces_drawn(side)`` and ``summary(doc, out)``), found through
+the game registry.
 """
 
 from engine import rulesets

@@ -287,8 +287,9 @@ def _entry_terrain(board, path, side, reinforcement):
             if bad in barred:
                 rule = (utype(doc, unit) or {}).get("rule") or rule
             found.append(error(f"{path}.hexes", f"{_who(side, i)} arrives on turn {reinforcement['turn']} by "
-                                                f"{', '.join(hexes)}, none of which it may enter ({_terrain_name(board, bad)} "
-                                                f"in {ref}; {rule})", ref, code="entry-terrain"))
+                                                f"{', '.join(hexes)}, none of which it may enter "
+                                                f"({_terrain_name(board, bad)} in {ref}; {rule})", ref,
+                               code="entry-terrain"))
     return found
 
 def _terrain_name(board, tid):

@@ -2,6 +2,7 @@
 placed (its entry's ``placing``), which way a counter faces (its unit type's ``faces``), and the crew a weapon sets up
 with (its unit type's ``crewed_by``). docs/rulesets/catalogues.md says what each key means."""
 
+from engine.scenarios import terrain_rules
 from engine.scenarios.checks.common import _line, error, kind_of, utype, warning
 
 
@@ -82,8 +83,7 @@ def _terrain(board, tid):
 def _named_by_rule(doc, entry):
     """Whether a special rule of the scenario names the marker, by its name or id ("Blockhouse", "blockhouses")."""
     words = {entry["name"].lower(), entry["id"].replace("-", " ")}
-    texts = [str(rule.get("text") if isinstance(rule, dict) else rule).lower()
-             for rule in doc.data.get("special_rules") or ()]
+    texts = [terrain_rules.rule_text(rule).lower() for rule in doc.data.get("special_rules") or ()]
     return any(word in text for text in texts for word in words)
 
 

@@ -13,7 +13,12 @@ import pytest
 from tests.engine.scenarios.test_checks_ats import BASE, line
 from tests.engine.scenarios.test_checks_ats import found as ats_found
 from tests.engine.scenarios.test_checks_ats import scenario as ats
-from tests.engine.scenarios.test_checks_ost import add, at, found, hill, side  # noqa: F401 (hill: a fixture)
+from tests.engine.scenarios.test_checks_ost import HILL, add, at, found, side
+
+
+@pytest.fixture
+def hill():
+    return json.loads(HILL.read_text(encoding="utf-8"))
 
 
 def codes(findings, code):
@@ -127,7 +132,8 @@ def test_a_blockhouse_needs_a_special_rule():
 
 def test_a_half_track_may_not_set_up_in_a_building_but_may_on_its_road():
     data = on_roads(("ht", "D5"))
-    data["sides"][0]["oob"].append(line("ht", "half-tracked-vehicle", unit="M3 half-track", **{"class": "half-tracked"}))
+    data["sides"][0]["oob"].append(line("ht", "half-tracked-vehicle", unit="M3 half-track",
+                                        **{"class": "half-tracked"}))
     bad = ats_found(data, "forbidden-terrain")
     assert [f.hex for f in bad] == ["D5"] and "8.3.61" in bad[0].message and "M3 half-track" in bad[0].message
     data["sides"][0]["placements"][0]["hex"] = "D2"
@@ -167,7 +173,7 @@ def test_on_road_without_a_road_is_still_in_the_structure(hill, sample_maps):
 def test_a_heavy_weapon_may_not_enter_by_rubble():
     """8.22.4: Heavy weapons "may not ENTER" rubble during play: a reinforcement whose every entry hex is rubble."""
     data = ats(("sq", "A1"))
-    data["maps"][0]["document"]["hexes"] += [{"hex": "A2", "terrain": ["rubble"]}, {"hex": "A3", "terrain": ["rubble"]}]
+    data["maps"][0]["document"]["hexes"] += [{"hex": h, "terrain": ["rubble"]} for h in ("A2", "A3")]
     british = data["sides"][0]
     british["oob"] += [line("gun2", "heavy-weapon", unit="6-pounder ATG"), line("crew2", "crew")]
     british["reinforcements"] = [{"turn": 2, "units": [{"unit": "gun2", "count": 1}, {"unit": "crew2", "count": 1}],
