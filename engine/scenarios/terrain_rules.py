@@ -82,9 +82,7 @@ def _read_change(reader, change, where):
     action = actions[0]
     value = change[action]
     if action == "level":
-        level = reader.integer(value, f"{where}.level", -100, 100)
-        if level is not None:
-            clean["level"] = level
+        clean["level"] = _level(reader, value, f"{where}.level")
     elif action == "replace":
         clean["replace"] = _replacements(reader, value, f"{where}.replace")
     else:
@@ -97,6 +95,17 @@ def _read_change(reader, change, where):
                                  code="bad-terrain-change")
         clean[action] = ids
     return clean
+
+
+def _level(reader, value, path):
+    """A level the map format would take: within the game's levels and in its steps (ATS levels go by 5)."""
+    cat = reader.catalogue
+    low, high, step = (cat.level_min, cat.level_max, cat.level_step or 1) if cat is not None else (-100, 100, 1)
+    level = reader.integer(value, path, low, high)
+    if level is not None and step > 1 and level % step:
+        reader.error(path, f"level {level} is not a multiple of {step} ({cat.name} levels go in steps of {step})",
+                     code="bad-level")
+    return level
 
 
 def _labels(reader, value, path, key, exactly):
