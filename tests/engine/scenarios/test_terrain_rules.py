@@ -177,3 +177,14 @@ def test_too_many_changes_are_refused_before_any_is_made():
     with pytest.raises(scenariofile.ScenarioFormatError) as caught:
         parse(data)
     assert any("at most 50" in f.message for f in caught.value.errors)
+
+
+def test_the_card_map_draws_the_changed_map():
+    """The card's map of a rule's change is the map painted so, pixel for pixel (Hill 112 has no overlays)."""
+    from engine.scenarios import cards
+
+    rule = with_rule(sample_embedded("hill-112"), "The woods are brush.", {"replace": {"woods": "brush"}})
+    hand = embedded(sample("hill-112"), "hill-112", lambda d: _replace_everywhere(d, "woods", "brush"))
+    plain = cards.scenario_map_png(parse(sample_embedded("hill-112")), "card", 60, 10)
+    changed = cards.scenario_map_png(parse(rule), "card", 60, 10)
+    assert changed == cards.scenario_map_png(parse(hand), "card", 60, 10) and changed != plain
