@@ -179,6 +179,31 @@ class ScenarioViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
         return download(scenario, text, "scenario.json")
 
     @extend_schema(
+        summary="One of the scenario's maps as its special rules change it",
+        description="The map file of the scenario's map entry `key`, with the terrain changes its special rules "
+                    "carry made (docs/scenario-format.md, \"Special rules that change the terrain\"): the map the "
+                    "editor draws and the scenario's LOS, checks and card read. A map no rule changes comes back "
+                    "as it is.",
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="{\"key\": ..., \"document\": the map "
+                                                                         "file}"),
+                   403: OpenApiResponse(ErrorsSerializer, description="A map it names is not yours to read."),
+                   404: NOT_FOUND, 409: ErrorsSerializer},
+    )
+    @action(detail=True, methods=["get"], url_path=r"maps/(?P<key>[A-Za-z0-9][A-Za-z0-9_.-]{0,63})",
+            url_name="map")
+    def changed_map(self, request, pk=None, key=None):
+        scenario = self.get_object()
+        try:
+            document = scenario_maps.changed_map(scenario, request.user, key)
+        except scenario_maps.MapsUnreadable as exc:
+            return errors_response(exc.errors, status.HTTP_403_FORBIDDEN)
+        except scenariofile.ScenarioFormatError as exc:
+            return errors_response(exc.errors, status.HTTP_409_CONFLICT)
+        if document is None:
+            raise Http404(f"this scenario has no map {key!r}")
+        return Response({"key": key, "document": document})
+
+    @extend_schema(
         summary="Apply edit operations, all or nothing",
         description="Operations: set, insert, remove and move at a JSON path of the scenario file (docs/api.md). "
                     "`revision` is the revision the edits were made on: if the scenario has moved on since, nothing "

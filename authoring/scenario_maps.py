@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from engine import mapfile
 from engine.hexgrid import Grid
 from engine.mapfile import Finding, MapDoc
 from engine.scenarios import scenariofile
@@ -209,6 +210,19 @@ def outline_doc(scenario, reader, document=None):
         entries.append(entry)
     read = scenariofile.parse({**document, "maps": entries}, lambda entry: outlines[entry["key"]])
     return scenariofile.ScenarioDoc(data=document, maps=read.maps)
+
+
+def changed_map(scenario, reader, key):
+    """The map of entry ``key`` as the scenario's special rules change it (engine/scenarios/terrain_rules.py): what
+    the editor draws, LOS and the checks read. For a ``reader`` who may have the scenario's maps (MapsUnreadable
+    otherwise); None when the scenario has no map of that key. A map no rule changes comes back as it is."""
+    document = scenario.document
+    entries = [e for e in document.get("maps") or [] if isinstance(e, dict)]
+    if not any(e.get("key") == key for e in entries):
+        return None
+    pins = {pin.key: pin for pin in maps_for(scenario, reader, document)}
+    doc = scenariofile.parse(document, lambda entry: pins[entry["key"]].map.mapdoc())
+    return mapfile.to_dict(doc.maps[key])
 
 
 def main_pin(pins, document):

@@ -43,6 +43,9 @@ class MarkerSerializer(serializers.Serializer):
     count = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
 
 
+MAX_GROUP = 5  # the other hexes of a fire group: OST groups 2 units (27.8), a few more for any game's
+
+
 class LosJobRequestSerializer(StrictSerializer):
     """What every LOS question may add: the markers on the map. Unknown keys are refused by name."""
 
@@ -71,6 +74,18 @@ class LosRequestSerializer(LosJobRequestSerializer):
     to = HexField(help_text="The target's hex.")
     from_level = level_field("The observer's level; default: where a unit in that hex stands.")
     to_level = level_field("The target's level; default: where a unit in that hex stands.")
+    group = serializers.ListField(child=HexField(), required=False, min_length=1, max_length=MAX_GROUP,
+                                  help_text="The other firing hexes of a fire group with the observer (OST 27.8): "
+                                            "the answer is the group's (engine/los/fire_groups.py).")
+
+    def validate(self, data):
+        data = super().validate(data)
+        ruleset = self.context.get("ruleset")
+        if data.get("group") and ruleset is not None:
+            rules = rulesets.games.get(getattr(ruleset, "base", None) or ruleset.id).los.Rules
+            if rules.fire_group is None:
+                raise serializers.ValidationError({"group": [f"{ruleset.name} has no fire groups"]})
+        return data
 
 
 class ViewshedRequestSerializer(LosJobRequestSerializer):

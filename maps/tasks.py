@@ -22,7 +22,7 @@ from django.conf import settings
 from engine import mapfile, render, rulesets
 from engine.exports import mapfiles
 from engine.hexgrid import Grid
-from engine.los import engine
+from engine.los import engine, fire_groups
 from engine.scenarios import cards
 from jobs import runner
 from jobs.models import Job, JobPart
@@ -106,6 +106,11 @@ def answer_los(job):
     """Exactly what `manage.py los MAP FROM TO --json` prints for the same map and hexes."""
     p = job.parameters
     cmap = compiled_for(job)
+    if p.get("group"):  # a fire group: exactly what `manage.py fire_group MAP TO FROM... --json` prints
+        try:
+            return fire_groups.fire_group(cmap, [p["from"], *p["group"]], p["to"], None, p.get("to_level"))
+        except fire_groups.FireGroupError as exc:
+            raise runner.JobError(str(exc)) from None
     return engine.line_of_sight(cmap, p["from"], p["to"], p.get("from_level"), p.get("to_level")).as_dict()
 
 

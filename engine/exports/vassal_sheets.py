@@ -10,7 +10,7 @@ import io
 from PIL import Image, ImageDraw
 
 from engine.render.styles import font, rgb
-from engine.scenarios import cards, victory, visibility
+from engine.scenarios import cards, terrain_rules, victory, visibility
 from engine.scenarios.cards.track import turn_label
 
 ROW_LABEL_PX = 360
@@ -64,7 +64,8 @@ def sheet_html(doc, sheet):
                            m.get("count") or 1] for m in markers]))
     if data.get("special_rules") and not secret:
         out.append(_p("Special rules", "h2"))
-        out.append("<ol>" + "".join(_p(rule, "li") for rule in data["special_rules"]) + "</ol>")
+        rules = (_p(terrain_rules.rule_text(rule), "li") for rule in data["special_rules"])
+        out.append("<ol>" + "".join(rules) + "</ol>")
     out.append("</body></html>")
     return "\n".join(out)
 

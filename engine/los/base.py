@@ -41,6 +41,9 @@ class RulesBase:
     id = ""
     # The ruleset's own wording per generic result, e.g. {"clear": "Clear", "hindered": "Degraded", ..}
     terms = {"clear": "Clear", "hindered": "Hindered", "blocked": "Blocked"}
+    # Where the game has fire groups (several units firing at one target as one attack): {"most": the degrading
+    # elements the group's lines may cross together, "rule"}; None where it has none (engine/los/fire_groups.py).
+    fire_group = None
 
     def __init__(self, cmap):
         self.cmap = cmap

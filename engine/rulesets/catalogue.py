@@ -42,12 +42,16 @@ ENTRY_REQUIRED = ("id", "name", "layer", "los", "height", "movement", "cover", "
 # is in may never be overstacked. Where a marker may be placed is its ``placing`` (below).
 SETUP_KEYS = ("column_shift", "hidden_barred", "hidden_anywhere", "stacking_limit", "never_overstacked")
 STACKING_LIMIT_KEYS = ("points", "or_one", "rule")
-ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "obstacle", "notes", "decided", "style",
-                  "placing") + SETUP_KEYS
+# movement_rule: the rule a refusal by the movement table cites, where it is not the entry's own rule.
+ENTRY_OPTIONAL = ("linear", "kinds", "los_term", "los_rule", "movement_rule", "obstacle", "notes", "decided",
+                  "style", "placing") + SETUP_KEYS
 ENTRY_KEYS = ENTRY_REQUIRED + ENTRY_OPTIONAL
 # Where a marker may be placed in a scenario (docs/rulesets/catalogues.md, "Placing a marker"): the terrain ids it
 # may not be placed in, whether it faces a hexside or a vertex, and the rule that says so.
-PLACING_KEYS = ("barred", "facing", "rule")
+# barred_off_road: terrain a marker may be placed in only where a road runs too (ATS 9.8.2: a roadblock in a
+# building hex only on a building + road); by_ssr: the rule that says the marker is in use only by special rule
+# (ATS 9.3.1: blockhouses); facing_rule: the rule for its facing, where the placement rule is another.
+PLACING_KEYS = ("barred", "barred_off_road", "facing", "facing_rule", "by_ssr", "rule")
 PLACING_FACINGS = ("hexside", "vertex")
 
 # How the painter, the map image and printed cards draw a terrain (docs/rulesets/catalogues.md). A resolved
@@ -88,10 +92,15 @@ SCENARIO_FLAGS = ("perimeter", "side_briefs")
 # A unit status a placement may start in (Assault's action markers, TOCS's degraded states) and a rule module a
 # scenario may name as in play (Assault's infantry, vehicle and optional rules): an id with its name and rule.
 NAMED_KEYS = ("name", "rule", "notes")
+# A status that takes a unit out of some of its hex's terrain where a road runs through it: OST's On Road unit is on
+# the street, not in the structure (16.6.1-16.6.2); terrain ids.
+STATUS_TERRAIN = "not_in_with_road"
 # What a scenario's marker of a kind holds besides its hex (scenario.markers: kind -> {name, rule, details}):
 # ``details`` are field specs, as an OOB line's are; a kind that is not a terrain marker (TOCS's Extended
 # Deployment, a unit's marker) is declared here with its name.
-MARKER_SPEC_KEYS = ("name", "rule", "details")
+# on: the unit kinds of its side a marker is placed on, {"kinds", "rule"} (TOCS 10.15: Extended Deployment on a
+# Company).
+MARKER_SPEC_KEYS = ("name", "rule", "details", "on")
 PLAY_ORDER_KEYS = ("sets_up_first", "moves_first")
 HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "rule")
 SCENARIO_PARTS = ("oob", "side", "rules")
@@ -120,7 +129,12 @@ DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a
 # never a unit's name. A scenario may declare types of its own with the same entry keys.
 UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
 UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
-                  "attaches_to", "casualty_points", "rule", "notes")
+                  "barred_entering", "attaches_to", "crewed_by", "faces", "casualty_points", "rule", "notes")
+# A weapon that sets up with the crew that mans it: {"kinds": [unit kinds], "rule"} (ATS 3.6.4: M and H weapons on
+# top of their crew). What a counter's facing points to where its rules say: {"to": "hexside" or "vertex", "rule"}
+# (OST 9.0.5: a vehicle faces a hexside, not a vertex).
+RELATION_KEYS = ("kinds", "rule")
+FACES_KEYS = ("to", "rule")
 UNIT_TYPE_REQUIRED = ("id", "name", "kind")
 
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")
@@ -323,6 +337,10 @@ class Ruleset:
     def marker_details(self, kind: str) -> dict:
         """{field: spec} of what a marker of this kind holds besides its hex (its ``details``)."""
         return dict(((self.scenario.get("markers") or {}).get(kind) or {}).get("details") or {})
+
+    def marker_on(self, kind: str) -> dict | None:
+        """{kinds, rule}: the unit kinds of its side a marker of this kind is placed on, or None."""
+        return ((self.scenario.get("markers") or {}).get(kind) or {}).get("on")
 
     def marker_name(self, kind: str) -> str:
         """A marker kind as the card names it: its declared name, its terrain entry's, else its id."""

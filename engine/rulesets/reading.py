@@ -36,6 +36,7 @@ from engine.rulesets.catalogue import (
     SCENARIO_KEYS,
     SCENARIO_PARTS,
     STACKING_LIMIT_KEYS,
+    STATUS_TERRAIN,
     STYLE_KEYS,
     STYLE_REQUIRED,
     TABLE_SCALE_KEYS,
@@ -375,7 +376,7 @@ def _check_entry_values(entry, path, problems):
     for key, allowed in (("layer", LAYERS), ("los", LOS_CLASSES), ("obstacle", OBSTACLES)):
         if key in entry and entry[key] not in allowed:
             problems.add(f"{path}.{key}", f"{entry[key]!r} is not one of {', '.join(allowed)}")
-    for key in ("los_term", "los_rule", "notes"):
+    for key in ("los_term", "los_rule", "movement_rule", "notes"):
         if key in entry and not _is_text(entry[key]):
             problems.add(f"{path}.{key}", "must be a non-empty string")
     if "rule" in entry and entry["rule"] is not None and not _is_text(entry["rule"]):
@@ -409,12 +410,12 @@ def _check_barred_ids(terrain, problems):
     the base's)."""
     ids = {entry.get("id") for entry in terrain if isinstance(entry, dict)}
     for n, entry in enumerate(terrain):
-        barred = entry.get("placing", {}).get("barred") if isinstance(entry, dict) and isinstance(
-            entry.get("placing"), dict) else None
-        if isinstance(barred, list):
-            for tid in barred:
+        placing = entry.get("placing") if isinstance(entry, dict) else None
+        for key in ("barred", "barred_off_road"):
+            barred = placing.get(key) if isinstance(placing, dict) else None
+            for tid in barred if isinstance(barred, list) else ():
                 if isinstance(tid, str) and tid not in ids:
-                    problems.add(f"terrain[{n}].placing.barred", f"{tid!r} is not a terrain id of this ruleset")
+                    problems.add(f"terrain[{n}].placing.{key}", f"{tid!r} is not a terrain id of this ruleset")
 
 
 def _check_placing(placing, path, problems):
@@ -423,13 +424,15 @@ def _check_placing(placing, path, problems):
         problems.add(path, f"must be an object with the keys {', '.join(PLACING_KEYS)}")
         return
     _check_keys(placing, PLACING_KEYS, ("rule",), path, problems)
-    barred = placing.get("barred", [])
-    if not isinstance(barred, list) or not all(isinstance(t, str) and ID_PATTERN.match(t) for t in barred):
-        problems.add(f"{path}.barred", "must be a list of terrain ids")
+    for key in ("barred", "barred_off_road"):
+        barred = placing.get(key, [])
+        if not isinstance(barred, list) or not all(isinstance(t, str) and ID_PATTERN.match(t) for t in barred):
+            problems.add(f"{path}.{key}", "must be a list of terrain ids")
     if placing.get("facing") is not None and placing["facing"] not in PLACING_FACINGS:
         problems.add(f"{path}.facing", f"{placing['facing']!r} is not null or one of {', '.join(PLACING_FACINGS)}")
-    if "rule" in placing and not _is_text(placing["rule"]):
-        problems.add(f"{path}.rule", "must be a non-empty string")
+    for key in ("rule", "facing_rule", "by_ssr"):
+        if key in placing and not _is_text(placing[key]):
+            problems.add(f"{path}.{key}", "must be a non-empty string")
 
 
 def _check_setup(entry, path, problems):
@@ -576,10 +579,14 @@ def _check_named(entries, where, problems):
         if not isinstance(entry, dict):
             problems.add(here, "must be an object with a 'name'")
             continue
-        _check_keys(entry, NAMED_KEYS, ("name",), here, problems)
+        allowed = NAMED_KEYS + (STATUS_TERRAIN,) if where == "scenario.statuses" else NAMED_KEYS
+        _check_keys(entry, allowed, ("name",), here, problems)
         for k in NAMED_KEYS:
             if k in entry and not _is_text(entry[k]):
                 problems.add(f"{here}.{k}", "must be a non-empty string")
+        terrain = entry.get(STATUS_TERRAIN, [])
+        if not isinstance(terrain, list) or not all(isinstance(t, str) and ID_PATTERN.match(t) for t in terrain):
+            problems.add(f"{here}.{STATUS_TERRAIN}", "must be a list of terrain ids")
 
 
 def _check_marker_specs(markers, problems):
@@ -598,6 +605,9 @@ def _check_marker_specs(markers, problems):
         for k in ("name", "rule"):
             if k in entry and not _is_text(entry[k]):
                 problems.add(f"{here}.{k}", "must be a non-empty string")
+        on = entry.get("on", {"kinds": [], "rule": "-"})
+        if not isinstance(on, dict) or not isinstance(on.get("kinds"), list) or not _is_text(on.get("rule")):
+            problems.add(f"{here}.on", "must be {\"kinds\": [unit kinds], \"rule\": \"...\"}")
         details = entry.get("details", {})
         if not isinstance(details, dict):
             problems.add(f"{here}.details", "must be an object of field spec per key")

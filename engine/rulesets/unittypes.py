@@ -3,7 +3,10 @@ scenario's own types, entry by entry, every problem named with its path. reading
 engine/scenarios/unittypes.py a scenario's declared types."""
 
 from engine.rulesets.catalogue import (
+    FACES_KEYS,
     ID_PATTERN,
+    PLACING_FACINGS,
+    RELATION_KEYS,
     UNIT_TYPE_KEYS,
     UNIT_TYPE_REQUIRED,
     UNIT_TYPES_KEYS,
@@ -94,7 +97,8 @@ def unit_type_problems(entry, where, kinds, echelons, classes, terrain_ids):
                                                                 entry["echelon"] not in echelons):
         problems.add(f"{where}.echelon", f"{entry['echelon']!r} is not one of this game's echelons "
                                          f"({', '.join(echelons or ()) or 'none'})")
-    for key, known, what in (("barred", terrain_ids, "terrain ids"), ("carries", kinds, "kinds"),
+    for key, known, what in (("barred", terrain_ids, "terrain ids"), ("barred_entering", terrain_ids, "terrain ids"),
+                             ("carries", kinds, "kinds"),
                              ("attaches_to", kinds, "kinds")):
         if key not in entry:
             continue
@@ -105,4 +109,26 @@ def unit_type_problems(entry, where, kinds, echelons, classes, terrain_ids):
         for v in value:
             if known is not None and v not in known:
                 problems.add(f"{where}.{key}", f"{v!r} is not one of this ruleset's {what}")
+    _relations(entry, where, kinds, problems)
     return problems
+
+
+def _relations(entry, where, kinds, problems):
+    """``crewed_by`` {kinds, rule} and ``faces`` {to, rule}: what a unit needs beside it, where it faces."""
+    crewed = entry.get("crewed_by")
+    if "crewed_by" in entry:
+        if not isinstance(crewed, dict) or not isinstance(crewed.get("kinds"), list) or not crewed["kinds"] or any(
+                not isinstance(k, str) or (kinds is not None and k not in kinds) for k in crewed["kinds"]):
+            problems.add(f"{where}.crewed_by", "must be {\"kinds\": [this game's unit kinds], \"rule\": \"...\"}")
+        else:
+            check_keys(crewed, RELATION_KEYS, RELATION_KEYS, f"{where}.crewed_by", problems)
+    faces = entry.get("faces")
+    if "faces" in entry:
+        if not isinstance(faces, dict) or faces.get("to") not in PLACING_FACINGS:
+            problems.add(f"{where}.faces", f"must be {{\"to\": {' or '.join(PLACING_FACINGS)}, \"rule\": \"...\"}}")
+        else:
+            check_keys(faces, FACES_KEYS, FACES_KEYS, f"{where}.faces", problems)
+    for key in ("crewed_by", "faces"):
+        value = entry.get(key)
+        if isinstance(value, dict) and "rule" in value and not _is_text(value["rule"]):
+            problems.add(f"{where}.{key}.rule", "must be a non-empty string")

@@ -23,7 +23,7 @@ ENTRY_NOUNS = {"maps": ("map", "maps"), "sides": ("side", "sides"), "oob": ("OOB
                "weapons": ("weapon", "weapons"), "conditions": ("condition", "conditions"),
                "overlays": ("overlay", "overlays"), "status": ("status", "statuses"),
                "modules": ("module", "modules"), "corners": ("corner", "corners"),
-               "unit_types": ("unit type", "unit types")}
+               "unit_types": ("unit type", "unit types"), "terrain": ("terrain change", "terrain changes")}
 ITEM_NOUNS = {"setup_zone": "hex", "hexes": "hex"}
 FIELD_NAMES = {"title": "the title", "subtitle": "the subtitle", "date": "the date", "place": "the place",
                "introduction": "the introduction", "designer": "the designer's name", "weather": "the weather",
@@ -39,7 +39,10 @@ FIELD_NAMES = {"title": "the title", "subtitle": "the subtitle", "date": "the da
                "reinforcements": "the reinforcements", "markers": "the markers", "objectives": "the objectives",
                "special_rules": "the special rules", "kind": "the kind", "colour": "the colour", "id": "the id",
                "edge": "the edge", "vp": "the VP", "owner": "the owner", "class": "the class",
-               "quality": "the quality", "type": "the type", "play_area": "the play area", "maps": "the maps"}
+               "quality": "the quality", "type": "the type", "play_area": "the play area", "maps": "the maps",
+               "replace": "the replacement", "remove": "the terrain removed", "add": "the terrain added",
+               "level": "the level", "levels": "the levels", "having": "the terrain it looks for",
+               "los": "the LOS class", "region": "the region", "map": "the map"}
 PATH_NAMES = {"turns.count": "the turn count", "turns.end": "when the game ends (turns.end)",
               "turns.counts": "which way the turn track counts", "turns.first": "the first turn's number"}
 SKIPPED = {"brief", "environment"}

@@ -198,8 +198,11 @@ class SidesReader:
             if steps is None:
                 steps = (self.unit_types.get(unit.get("type")) or {}).get("steps")
             if lost is not None and _is_count(steps) and lost >= steps:
+                fields = self.catalogue.scenario_fields("oob") if self.catalogue is not None else {}
+                rule = (fields.get("steps") or {}).get("rule")
                 self.error(f"{where}.steps_lost", f"{label} has {steps} step{'s' if steps != 1 else ''}; with "
-                                                  f"{lost} lost it is eliminated, not set up: at most {steps - 1}",
+                                                  f"{lost} lost it is eliminated, not set up: at most {steps - 1}"
+                                                  + (f" ({rule})" if rule else ""),
                            ref, code="bad-steps", named=True)
             elif lost:
                 out["steps_lost"] = lost

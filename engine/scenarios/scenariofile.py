@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engine import mapfile, rulesets
 from engine.mapfile import _is_int, _kind
-from engine.scenarios import limits, unittypes
+from engine.scenarios import limits, terrain_rules, unittypes
 from engine.scenarios.naming import Naming
 from engine.scenarios.reading_sides import (  # noqa: F401 (the sides' keys, named here with the others)
     BRIEF_KEYS,
@@ -200,7 +200,9 @@ class _Reader(Naming, SidesReader, ValuesReader, mapfile.Reader):
                        code="too-long")
         if self.errors:
             raise ScenarioFormatError(self.errors)
-        return ScenarioDoc(data={key: out[key] for key in TOP_KEYS if key in out}, maps=self.maps)
+        doc = ScenarioDoc(data={key: out[key] for key in TOP_KEYS if key in out}, maps=self.maps)
+        terrain_rules.apply(doc, self.catalogue, out["special_rules"])
+        return doc
 
     def catalogue_of(self, ruleset):
         """The ruleset's catalogue (a Ruleset), whose scenario section says what the game's scenario takes."""
@@ -385,14 +387,27 @@ class _Reader(Naming, SidesReader, ValuesReader, mapfile.Reader):
             return out
         if not self.within(items, "special_rules", limits.SPECIAL_RULES):
             return out
+        changes = 0
         for i, rule in enumerate(items):
-            if not isinstance(rule, str) or not rule.strip():
-                self.error(f"special_rules[{i}]", "expected the rule's text", code="bad-type")
+            path = f"special_rules[{i}]"
+            if isinstance(rule, dict):  # {text, terrain}: a rule that changes the terrain (terrain_rules.py)
+                if not self.keys(rule, path, terrain_rules.RULE_KEYS, ("text",)):
+                    continue
+                text = rule.get("text")
+                found = terrain_rules.read_changes(self, rule.get("terrain", []), f"{path}.terrain")
+                changes += len(found)
+            else:
+                text, found = rule, []
+            if not isinstance(text, str) or not text.strip():
+                self.error(path + (".text" if isinstance(rule, dict) else ""), "expected the rule's text",
+                           code="bad-type")
                 continue
-            if len(rule) > limits.SPECIAL_RULE:
-                self.error(f"special_rules[{i}]", self.too_long(f"special_rules[{i}]", len(rule),
-                                                                limits.SPECIAL_RULE), code="too-long")
-            out.append(rule)
+            if len(text) > limits.SPECIAL_RULE:
+                self.error(path, self.too_long(path, len(text), limits.SPECIAL_RULE), code="too-long")
+            out.append({"text": text, "terrain": found} if found else text)
+        if changes > terrain_rules.MAX_CHANGES_ALL:
+            self.error("special_rules", f"the special rules make {changes} terrain changes; at most "
+                                        f"{terrain_rules.MAX_CHANGES_ALL} together", code="too-many")
         return out
 
 

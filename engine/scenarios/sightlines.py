@@ -19,9 +19,10 @@ from engine.scenarios import questions
 PAIRS_PER_CHUNK = 1 << 18  # about 8 MB of pair arrays and answers at a time
 
 
-def seen_by(rules, levels, observers, targets):
+def seen_by(rules, levels, observers, targets, reach=None):
     """(int32[target]: how many observers see it, bool[observer]: whether it sees any target), asked a chunk of
-    observers at a time; a line counts when it is not blocked and its target is not blind."""
+    observers at a time; a line counts when it is not blocked and its target is not blind, and, where the
+    scenario limits LOS (``reach``: (hex range, axial q, axial r per index)), when it is no longer than the limit."""
     obs = np.asarray(observers, dtype=np.int32)
     tgt = np.asarray(targets, dtype=np.int32)
     counts = np.zeros(len(tgt), dtype=np.int32)
@@ -34,7 +35,12 @@ def seen_by(rules, levels, observers, targets):
         a = np.repeat(chunk, len(tgt))
         b = np.tile(tgt, len(chunk))
         result, _hindrances, blind = rules.answer_pairs(a, b, levels[a], levels[b])
-        seen = ((result != RESULT_CODE["blocked"]) & ~blind).reshape(len(chunk), len(tgt))
+        seen = (result != RESULT_CODE["blocked"]) & ~blind
+        if reach is not None:
+            limit, q, r = reach
+            dq, dr = q[b] - q[a], r[b] - r[a]
+            seen &= (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 <= limit
+        seen = seen.reshape(len(chunk), len(tgt))
         counts += seen.sum(axis=0, dtype=np.int32)
         sees_any[start:start + len(chunk)] = seen.any(axis=1)
     return counts, sees_any
@@ -121,6 +127,7 @@ def sight_lines_of(doc, progress=None):
     cmap = engine.compile_map(doc.maps[key], markers)
     rules = engine.rules_for(cmap)
     levels = rules.unit_levels().astype(np.int32)
+    reach = _reach(doc, cmap.grid)
     play, zones, objectives = layout.play, layout.zones, layout.objectives
     sides = doc.data["sides"]
 
@@ -131,12 +138,12 @@ def sight_lines_of(doc, progress=None):
             progress(100 * n // max(1, len(sides)), f"sight lines of {side['name']}")
         zone = zones[side["id"]]
         enemy_zone, enemy_entry, targets = layout.targets(side, sides)
-        seen_from_zone, _ = seen_by(rules, levels, zone, targets)  # lines from the zone to each target
-        _, sees_zone = seen_by(rules, levels, targets, zone)  # lines from each target towards the zone
+        seen_from_zone, _ = seen_by(rules, levels, zone, targets, reach)  # lines from the zone to each target
+        _, sees_zone = seen_by(rules, levels, targets, zone, reach)  # lines from each target towards the zone
         col = {t: k for k, t in enumerate(targets)}
         seen_any = seen_from_zone > 0
         seen_by_any = sees_zone
-        over_play, _ = seen_by(rules, levels, zone, play)
+        over_play, _ = seen_by(rules, levels, zone, play, reach)
         dead = play[over_play == 0]
         unseen &= over_play == 0
 
@@ -166,6 +173,16 @@ def sight_lines_of(doc, progress=None):
     out["questions"] = questions.questions(cmap, layout, sides)
     out["seconds"] = round(time.perf_counter() - started, 3)
     return out
+
+
+def _reach(doc, grid):
+    """The scenario's LOS limit in hexes (its ``environment.visibility``: night, fog, Assault 10.2 "LOS is unlimited
+    unless restricted by the scenario") with each hex's axial coordinates, or None when LOS is unlimited."""
+    limit = (doc.data.get("environment") or {}).get("visibility")
+    if not limit:
+        return None
+    axial = np.array([grid.to_axial(*grid.from_index(i)) for i in range(grid.columns * grid.rows)], dtype=np.int32)
+    return int(limit), axial[:, 0], axial[:, 1]
 
 
 def sight_sentence(name, entry, play_hexes):

@@ -54,7 +54,7 @@ def _too_long(entry, where):
         value = entry.get(key)
         if isinstance(value, str) and len(value) > limit:
             out.append((f"{where}.{key}", limits.too_long(f"{where}.{key}", len(value), limit)))
-    for key in ("barred", "carries", "attaches_to"):
+    for key in ("barred", "barred_entering", "carries", "attaches_to"):
         value = entry.get(key)
         if isinstance(value, list) and len(value) > limits.WEAPONS:
             out.append((f"{where}.{key}", limits.too_many(f"{where}.{key}", len(value), limits.WEAPONS)))

@@ -340,3 +340,30 @@ def test_publish_with_its_maps_and_a_private_map_is_named_to_others(live_server,
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     page.wait_for_selector("#banner:not([hidden])")
     assert "maps[0].id" in page.locator("#banner").inner_text() and "private" in page.locator("#banner").inner_text()
+
+
+def test_a_special_rule_that_changes_the_terrain_changes_the_map_shown(live_server, page, designer):
+    """Issue 30: a special rule carries a terrain change ("the woods are brush"); the editor draws the changed map."""
+    call_command("load_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    scenario, r = new_scenario(page, live_server, "Cut woods", "Hill 112 (Old School Tactical) (ost)")
+    woods = page.evaluate("""() => { const e = window.scenarioEditor, g = e.grid, out = [];
+        for (let c = 0; c < g.columns; c++) for (let r = 0; r < g.rows; r++)
+          if (e.model.resolvedCell(c, r).terrain.includes("woods")) out.push(g.label(c, r));
+        return out; }""")
+    assert woods  # the sample has woods
+    page.click("#tabs [role=tab]:text('Scenario')")
+    page.click("#add-rule")
+    r = saved_after(page, r)
+    page.click("#special-rules .terrain-change-form summary")
+    page.select_option("#special-rules [name=change-action]", "replace")
+    page.select_option("#special-rules [name=change-from]", "woods")
+    page.select_option("#special-rules [name=change-to]", "brush")
+    page.click("#special-rules [name=change-add]")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["special_rules"] == [{"text": "New special rule.",
+                                                       "terrain": [{"replace": {"woods": "brush"}}]}]
+    page.wait_for_function("""(label) => { const e = window.scenarioEditor, [c, r] = e.grid.parseLabel(label);
+        return e.model.resolvedCell(c, r).terrain.includes("brush"); }""", arg=woods[0], timeout=15000)
+    assert "Woods becomes Brush, everywhere" in page.inner_text("#special-rules")
+    page.screenshot(path=f"{ARTIFACTS}/scenario-terrain-rule.png")

@@ -57,6 +57,8 @@ def test_a_level_a_unit_can_stand_at_is_asked(user_client, user_map, jobs_isolat
     ("los", {"from": "C4", "to": "D5", "to_level": -2}, "to_level", "from -1 (its lowest ground) to 12"),
     ("viewshed", {"from": "C4", "level": 40}, "level", "outside what a unit can stand at"),
     ("analysis", {"height": "tall"}, "height", "integer"),
+    ("los", {"from": "C4", "to": "D5", "group": ["Z99"]}, "group", "off the map"),
+    ("los", {"from": "C4", "to": "D5", "group": ["C5"] * 6}, "group", "no more than 5"),
 ])
 def test_a_wrong_request_is_refused_naming_the_field_and_nothing_is_queued(user_client, user_map, jobs_isolated,
                                                                             kind, data, field, words):

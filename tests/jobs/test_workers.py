@@ -90,6 +90,17 @@ def test_a_los_job_answers_exactly_what_the_los_command_prints(worker, user_clie
         assert body["worker"].startswith(worker.name)
 
 
+def test_a_fire_group_job_answers_exactly_what_the_fire_group_command_prints(worker, user_client, user_map, tmp_path):
+    """OST 27.8: the LOS job with a ``group`` answers the fire group, as `manage.py fire_group` does."""
+    path = map_file(user_map, tmp_path)
+    url = user_client.post(f"/api/maps/{user_map.pk}/los/", {"from": "B2", "group": ["B3"], "to": "H6"},
+                           format="json").json()["url"]
+    body = follow(user_client, url)
+    assert body["status"] == "succeeded", body
+    assert body["result"] == command("fire_group", path, "H6", "B2", "B3")
+    assert body["result"]["observers"] == ["B2", "B3"] and "may_fire" in body["result"]
+
+
 def test_a_viewshed_job_answers_packed_what_the_viewshed_command_prints(worker, user_client, user_map, tmp_path):
     url = user_client.post(f"/api/maps/{user_map.pk}/viewshed/", {"from": "D5"}, format="json").json()["url"]
     body = follow(user_client, url)

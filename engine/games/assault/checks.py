@@ -63,14 +63,18 @@ def _labels(side):
 # -- sides -------------------------------------------------------------------------------------------------------
 
 def _objective_owners(data):
+    """An objective in a side's set-up area is that side's from the start (5.5), whatever owner the file gives."""
     found = []
+    names = {s["id"]: s["name"] for s in data["sides"]}
     for o, objective in enumerate(data["objectives"]):
         for side in data["sides"]:
             if objective["hex"] in side["setup_zone"] and objective["owner"] != side["id"]:
+                given = (f"the scenario gives it to {names.get(objective['owner'], objective['owner'])}"
+                         if objective["owner"] else "the scenario gives it to no one")
                 found.append(error(f"objectives[{o}].owner", f"{objective['name'] or objective['id']} "
                                    f"({objective['hex']}) lies in the set-up area of {side['name']}, who control it "
-                                   "from the start (Assault 5.5)", objective["hex"],
-                                   code="assault-objective-owner"))
+                                   f"from the start (Assault 5.5), but {given}: make {side['name']} its first owner",
+                                   objective["hex"], code="assault-objective-owner"))
     return found
 
 

@@ -4,6 +4,8 @@ What a terrain or an emplacement allows at set-up is catalogue data (engine/game
 docs/rulesets/catalogues.md, "Set-up data"): its column shift for hidden set-up, a hard stacking limit, where it
 may be placed (``placing``) and, by its ``kinds``, whether a hex holds only one."""
 
+from engine.scenarios import terrain_rules
+from engine.scenarios.checks import placing
 from engine.scenarios.checks.common import _line, error, utype, warning
 
 ATS_OVERSTACKING = ("overstacking is allowed, with its penalties: double the usual entry cost for all units in "
@@ -62,6 +64,7 @@ def check(doc, board):
                                               "Heavy weapons, their manning crews and leaders stacked with them may, "
                                               f"{_unless(doc)} (ATS 6.8.1)", code="ats-hidden"))
     found.extend(_emplacements(doc, board, markers))
+    found.extend(placing.markers(doc, board, "ats-emplacement-terrain"))
     found.extend(_control(doc))
     return found
 
@@ -166,8 +169,12 @@ def _stacking(doc, board, side, where, ref, stack, markers):
         if room != LOCATION_POINTS:
             levels = f"each of its {storeys} building levels" if storeys > 1 else "its ground level"
             limit_text = (f"the {room} its locations hold: {LOCATION_POINTS} in {levels} (ATS 5.1.2, 5.3.1)" + "".join(
-                              f" and {limit['points']} in its {entry['name']}, which may not be overstacked "
-                              f"({limit['rule']})" for entry, limit in fixed))
+                              f" and {limit['points']} in its {entry['name']} ({limit['rule']})"
+                              for entry, limit in fixed))
+        if fixed and not never:  # the steeple itself is never overstacked: only the other locations may be
+            names = " and ".join(entry["name"] for entry, _ in fixed)
+            penalty = (f"its {names} may not be overstacked, but its other locations may, with the penalties: "
+                       + ATS_OVERSTACKING.split(": ", 1)[1])
         found.append(finding(path, f"{sp} Stacking Points of Personnel of {side['name']} in {ref}, over {limit_text}: "
                                    f"{penalty}", ref, code="overstacking"))
     for entry, limit in fixed:  # a steeple: its Personnel beyond its limit are in the building's other levels
@@ -294,7 +301,8 @@ def _hidden_here(doc, board, side, where, ref, stack, markers):
 def _special_hiding(doc):
     """Whether a special rule speaks of hidden set-up (6.8.1: other units may hide "via SSR"). The rule's text is
     the designer's own, so it only softens the finding: an SSR that names hiding makes it a warning to check."""
-    return any("hidden" in rule.lower() or "hide" in rule.lower() for rule in doc.data["special_rules"])
+    texts = [terrain_rules.rule_text(rule).lower() for rule in doc.data["special_rules"]]
+    return any("hidden" in text or "hide" in text for text in texts)
 
 
 def _not_hidden(doc):
@@ -341,14 +349,6 @@ def _emplacements(doc, board, markers):
     catalogue = board.catalogue
     names = {tid: e["name"] for tid, e in catalogue.terrain.items()}
     for ref, here in markers.items():
-        terrain = board.terrain(ref)
-        for m, _marker, entry in here:
-            placing = entry.get("placing") or {}
-            bad = [t for t in placing.get("barred", ()) if t in terrain]
-            if bad:
-                found.append(error(f"markers[{m}].hex", f"{entry['name']} marker in {ref} may not be placed in "
-                                                        f"{names.get(bad[0], bad[0])} terrain ({placing['rule']})",
-                                   ref, code="ats-emplacement-terrain"))
         single = [(m, marker) for m, marker, entry in here if "one-per-hex" in catalogue.kinds(marker["kind"])]
         if sum(marker["count"] for _, marker in single) > 1:
             there = _words([(f"{marker['count']} " if marker["count"] > 1 else "") + names[marker["kind"]]

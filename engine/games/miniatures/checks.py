@@ -49,10 +49,13 @@ def check(doc, board):
     return found
 
 
-# What an infantry platoon may have attached, by kind (QRS L388: "up to 3 H/Track, 2 Trucks, 1 Mortar, 1 ATG, 1 AFV";
-# a mortar is a weapon team like any other, so it is not counted)
+# What an infantry platoon may have attached, by kind (QRS L388: "up to 3 H/Track, 2 Trucks, 1 Mortar, 1 ATG, 1 AFV"),
+# its own elements and those attached alike; an infantry platoon is one of rifle squads or of weapon teams (HMGs move
+# as infantry, L29)
 ATTACHED_AT_MOST = ((("half-track",), "half-track", "half-tracks", 3), (("truck",), "truck", "trucks", 2),
-                    (("gun",), "gun", "guns", 1), (("tank", "armoured-car"), "AFV", "AFVs", 1))
+                    (("mortar",), "mortar", "mortars", 1), (("gun",), "gun", "guns", 1),
+                    (("tank", "armoured-car"), "AFV", "AFVs", 1))
+INFANTRY = ("infantry", "weapon-team")
 
 
 def _platoons(doc, side, where):
@@ -77,7 +80,7 @@ def _platoons(doc, side, where):
             found.append(error(f"{where}.oob[{u}].formation", f"{_line(side, u)} is a half-track in {name}, which also "
                                f"has trucks ({_line(side, kinds['truck'][0][0])}): a platoon can't have trucks and "
                                "half-tracks (QRS L388)", code="miniatures-attachments"))
-        if "infantry" not in kinds:
+        if not any(k in kinds for k in INFANTRY):
             continue
         for own, one, many, most in ATTACHED_AT_MOST:
             lines = [(u, unit) for k in own for u, unit in kinds.get(k, ())]
@@ -95,10 +98,15 @@ def _platoons(doc, side, where):
         mates = [m for m in side["oob"] if m is not unit and unit["formation"] and m["formation"] == unit["formation"]]
         if not any(kind_of(doc, m) in hosts for m in mates):
             found.append(error(f"{where}.oob[{u}].formation", f"{_line(side, u)} is a {kind['name']}, which must be "
-                               f"attached to {'an' if hosts[0][0] in 'aeiou' else 'a'} {' or '.join(hosts)} platoon; "
+                               f"attached to {'an' if hosts[0][0] in 'aeiou' else 'a'} {_either(hosts)} platoon; "
                                + (f"{unit['formation']} has none" if unit["formation"] else "it names no platoon")
                                + f" ({kind.get('rule') or 'its unit type'})", code="miniatures-attachments"))
     return found
+
+
+def _either(kinds):
+    words = [k.replace("-", " ") for k in kinds]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _snipers(doc, side, where, ipx):

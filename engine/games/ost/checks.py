@@ -6,6 +6,7 @@ weapon may be used by); where a marker may be placed and which way it faces from
 the common checks read."""
 
 from engine.scenarios import unittypes
+from engine.scenarios.checks import placing
 from engine.scenarios.checks.common import _line, _points, error, kind_of, stacks, utype, warning
 
 AIRCRAFT = ("transport-aircraft", "glider")  # the kinds 26.0 calls aircraft
@@ -102,7 +103,7 @@ def _users(entry):
 
 def _weapon_users(doc, side, where, ref, stack):
     """A support weapon only some kinds may use (a flamethrower: engineers, 6.1.4) sets up beneath one of them
-    (10.3): in its hex, a unit of its side of such a kind."""
+    (10.0.3, 000 L676): in its hex, a unit of its side of such a kind."""
     out = []
     kinds = {kind_of(doc, u) for _, u in stack}
     if None in kinds:  # a unit without a type may be the engineer: not checked
@@ -242,26 +243,10 @@ def _markers(doc, board):
                 found.append(error(f"markers[{m}]", f"{' and '.join(counts[ref])} markers in {ref}: at most 1 "
                                    "battlefield marker per hex, smoke aside (OST 13.0)", ref,
                                    code="ost-markers-per-hex"))
-        placing = entry.get("placing") or {}
-        bad = [t for t in placing.get("barred", ()) if t in board.terrain(ref)]
-        if bad:
-            terrain = (catalogue.terrain.get(bad[0]) or {}).get("name", bad[0])
-            found.append(error(f"markers[{m}].hex", f"a {name} may not be placed in {terrain} ({ref}; "
-                                                    f"{placing['rule']})", ref, code="ost-fortification-terrain"))
-        facing = placing.get("facing")
-        if facing == "hexside" and not isinstance(marker["facing"], str):
-            said = "needs" if marker["facing"] is None else f"faces vertex {marker['facing']}, but needs"
-            found.append(error(f"markers[{m}].facing", f"the {name} in {ref} {said} a facing hexside, the way its "
-                                                       f"covered arc points ({placing['rule']})", ref,
-                               code="ost-pillbox-facing"))
-        elif facing == "vertex" and not isinstance(marker["facing"], int):
-            said = "needs" if marker["facing"] is None else f"faces hexside {marker['facing']}, but needs"
-            found.append(error(f"markers[{m}].facing", f"the {name} in {ref} {said} a facing vertex "
-                                                       f"({placing['rule']})", ref, code="ost-marker-facing"))
         if kind in ("mines",) and marker["side"] is None:
             found.append(warning(f"markers[{m}].side", f"say which side the {name} in {ref} belong to: a side "
                                  "records its hidden mines on paper (OST 21.0.1)", ref, code="ost-mines-owner"))
-    return found
+    return found + placing.markers(doc, board, "ost-fortification-terrain", "ost-pillbox-facing")
 
 
 def summary(doc, out):

@@ -12,13 +12,15 @@ TOCS_COMBAT = ("company", "vehicle-platoon", "battery")  # four of these, and fo
 
 # Markers a side has only inside its own perimeter, with the rule that says so: an improved position exists only
 # while its hex is friendly (TOCS 10.9, L463; a module declares them at setup, L465) and a minefield is laid
-# within the friendly perimeter (TOCS 10.11, L475, removed from there, L481). A fort is the map's (L862), and a
-# roadblock's rule says nothing of who owns the hex later: neither is checked.
+# within the friendly perimeter (TOCS 10.11, L475, removed from there, L481). A roadblock is created in a hex
+# within the friendly perimeter (L467), but nothing removes it when the hex changes hands: one set up in the enemy's
+# perimeter is a warning. A fort is the map's (L862) and is not checked.
+IMPROVED = "an improved position exists only while its hex is friendly (TOCS 10.9, L463, L465)"
 OWN_GROUND = {
-    "entrenched": "an improved position exists only while its hex is friendly (TOCS 10.9, L463, L465)",
-    "strongpoint": "an improved position exists only while its hex is friendly (TOCS 10.9, L463, L465)",
-    "fortified-area": "an improved position exists only while its hex is friendly (TOCS 10.9, L463, L465)",
-    "minefield": "a side lays its minefields within its own perimeter (TOCS 10.11, L475, L481)",
+    "entrenched": (IMPROVED, error), "strongpoint": (IMPROVED, error), "fortified-area": (IMPROVED, error),
+    "minefield": ("a side lays its minefields within its own perimeter (TOCS 10.11, L475, L481)", error),
+    "roadblock": ("a roadblock is created in a hex within the friendly perimeter (TOCS L467); check that the "
+                  "scenario means it", warning),
 }
 
 CHAIN = ("the chain of command runs, in decreasing order, Army Group, Army, Corps, Division, Brigade/Regiment, "
@@ -115,10 +117,12 @@ def _stacking(doc, s, side):
         if len(big) > 4 or len(assets) > 4:
             over = big if len(big) > 4 else assets
             names = ", ".join(_unit_name(u) for u in over[:6]) + (", ..." if len(over) > 6 else "")
+            counted = (f"{len(big)} companies, vehicle platoons and batteries" if len(big) > 4
+                       else f"{len(assets)} assets")
             found.append(error(f"sides[{s}].placements[{stack[-1][0]}].hex",
-                               f"{side['name']} stacks {len(big)} companies, vehicle platoons and batteries and "
-                               f"{len(assets)} assets in {ref} ({names}): at most four of each per hex, HQs aside "
-                               "(TOCS L169)", ref, code="stacking"))
+                               f"{side['name']} stacks {counted} in {ref} ({names}): at most four companies, "
+                               "vehicle platoons or batteries and four assets per hex, HQs aside (TOCS L169)", ref,
+                               code="stacking"))
     return found
 
 
@@ -135,12 +139,12 @@ def _steps(doc, s, side):
             continue
         rule = kind.get("rule") or "its unit type"
         if said > most:
-            found.append(error(f"sides[{s}].oob[{u}].steps", f"{label(side, u)} has {said} steps; a {kind['name']} "
-                               f"takes at most {most} ({rule})", code="tocs-steps"))
+            found.append(error(f"sides[{s}].oob[{u}].steps", f"{label(side, u)} has {said} steps; "
+                               f"{article(kind['name'])} takes at most {most} ({rule})", code="tocs-steps"))
         else:
-            found.append(warning(f"sides[{s}].oob[{u}].steps", f"{label(side, u)} has {said} steps; a "
-                                 f"{kind['name']} has {most} ({rule}): a unit that starts with losses gives its "
-                                 "placement's steps_lost, and a smaller unit (a half-company, TOCS L521) a unit "
+            found.append(warning(f"sides[{s}].oob[{u}].steps", f"{label(side, u)} has {said} steps; "
+                                 f"{article(kind['name'])} has {most} ({rule}): a unit that starts with losses gives "
+                                 "its placement's steps_lost, and a smaller unit (a half-company, TOCS L521) a unit "
                                  "type of its own", code="tocs-steps"))
     for p, placement in enumerate(side["placements"]):
         lost = placement.get("steps_lost")
@@ -156,6 +160,11 @@ def _steps(doc, s, side):
                                "maximum is destroyed and goes to the dead pile (TOCS L179)", placement["hex"],
                                code="tocs-steps"))
     return found
+
+
+def article(name):
+    """"an Asset", "a Company": the article a name takes."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _chain_of_command(doc, s, side, sides):
@@ -238,15 +247,15 @@ def _own_ground(doc, board, owner):
         return []
     found = []
     for m, marker in enumerate(doc.data["markers"]):
-        sid, ref, why = marker.get("side"), marker["hex"], OWN_GROUND.get(marker["kind"])
+        sid, ref, (why, finding) = marker.get("side"), marker["hex"], OWN_GROUND.get(marker["kind"], (None, None))
         if why is None or sid is None or owner.get(ref) == sid:
             continue
         entry = board.catalogue.terrain.get(marker["kind"]) or {}
         held = owner.get(ref)
         where = f"in {side_name(doc.data, held)}'s perimeter" if held else "in a hex no side owns"
-        found.append(error(f"markers[{m}].hex", f"{side_name(doc.data, sid)}'s {entry.get('name') or marker['kind']} "
-                                                f"marker in {ref} lies {where}, outside its own: {why}", ref,
-                           code="tocs-own-ground"))
+        found.append(finding(f"markers[{m}].hex", f"{side_name(doc.data, sid)}'s {entry.get('name') or marker['kind']} "
+                                                  f"marker in {ref} lies {where}, outside its own: {why}", ref,
+                             code="tocs-own-ground"))
     return found
 
 

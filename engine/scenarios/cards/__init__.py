@@ -37,7 +37,7 @@ from reportlab.platypus import (
 from engine import render, rulesets
 from engine.los.engine import compile_map
 from engine.scenarios import checks as scenario_checks
-from engine.scenarios import victory, visibility
+from engine.scenarios import terrain_rules, victory, visibility
 from engine.scenarios.cards.games import game_block
 from engine.scenarios.cards.layout import (
     CELL_ARRIVALS,
@@ -340,8 +340,8 @@ def special_rules(doc):
     if not rules:
         return []
     out = [p("Special rules", "h2")]
-    for n, text in enumerate(rules, 1):
-        out += texts(text, lead=f"<b>{n}.</b> ")
+    for n, rule in enumerate(rules, 1):
+        out += texts(terrain_rules.rule_text(rule), lead=f"<b>{n}.</b> ")
     return out
 
 

@@ -17,12 +17,15 @@ enter; "road only" and "road or railroad only" allow it only where the hex also 
 terrain is a road or a railroad is the catalogue's too (an entry's ``linear``), never guessed from its name.
 
 The layers: common (the findings, the board, the checks every game shares and the helpers that read stacks and
-unit types), then each game's own checks in its folder (engine/games/<id>/checks.py: ``check(doc, board)``, and
-where the game has them ``forces_drawn(side)`` and ``summary(doc, out)``), found through the game registry.
+unit types), placing (the set-up rules every game gives as data: where a marker goes, which way a counter faces,
+the crew a weapon sets up with), then each game's own checks in its folder (engine/games/<id>/checks.py:
+``check(doc, board)``, and where the game has them ``forces_drawn(side)`` and ``summary(doc, out)``), found through
+the game registry.
 """
 
 from engine import rulesets
 from engine.scenarios import scenariofile
+from engine.scenarios.checks import placing
 from engine.scenarios.checks.common import (
     Board,
     common,
@@ -47,6 +50,9 @@ def check(doc):
     board = Board.of(doc)
     extra = game_checks(doc)
     findings = common(doc, board, getattr(extra, "forces_drawn", None))
+    for s, side in enumerate(doc.data["sides"]):
+        findings += placing.facings(doc, side, f"sides[{s}]") + placing.crews(doc, side, f"sides[{s}]")
+    findings += placing.markers_on_units(doc, board)
     if extra is not None:
         findings.extend(extra.check(doc, board))
     return findings

@@ -48,6 +48,16 @@ class Board:
         cell = self.cells[key].get((col, row)) or self.doc.maps[key].default_cell()
         return cell.terrain
 
+    def standing_in(self, ref, statuses=()):
+        """The terrain a unit in a hex is in: all of it, but where a road runs through, a status such as OST's On
+        Road takes it out of the structure (its catalogue entry's ``not_in_with_road``, OST 16.6.1-16.6.2)."""
+        terrain = self.terrain(ref)
+        known = self.catalogue.statuses
+        outside = {t for s in statuses for t in (known.get(s) or {}).get("not_in_with_road", ())}
+        if outside and "along-road" in self.catalogue.movement_conditions(terrain):
+            return [t for t in terrain if t not in outside]
+        return terrain
+
     def on_edge(self, ref):
         """A hex of the play area with a neighbour outside it (or off the map)."""
         key, col, row = self.doc.resolve(ref)
@@ -196,11 +206,14 @@ def _placements(doc, board, where, side, zone, used, marker_hexes, occupied):
                                code="setup-outside-zone"))
         bad = board.forbidden(ref, unit["class"], marker_hexes.get(ref, ()))
         if bad is not None:
-            found.append(error(f"{path}.hex", f"{who} ({unit['class']}) may not enter {_terrain_name(board, bad)} "
-                                              f"in {ref}", ref, code="forbidden-terrain"))
+            entry = board.catalogue.terrain.get(bad) or {}
+            rule = entry.get("movement_rule") or entry.get("rule") or "its movement table"
+            found.append(error(f"{path}.hex", f"{who}, a {unit['class'].replace('-', ' ')} unit, may not enter "
+                                              f"{_terrain_name(board, bad)} in {ref} ({rule})", ref,
+                               code="forbidden-terrain"))
         kind = utype(doc, unit)
-        barred = [t for t in (kind or {}).get("barred", ()) if t in board.terrain(ref)
-                  or t in marker_hexes.get(ref, ())]
+        terrain = board.standing_in(ref, placement.get("status") or ())
+        barred = [t for t in (kind or {}).get("barred", ()) if t in terrain or t in marker_hexes.get(ref, ())]
         if barred:
             found.append(error(f"{path}.hex", f"{who} ({kind['name']}) may not set up in "
                                               f"{_terrain_name(board, barred[0])} ({ref}; "
@@ -225,6 +238,39 @@ def _reinforcements(board, where, side, turns, used):
                                                     "edge of the play area", ref, code="entry-not-on-edge"))
         for group in reinforcement["units"]:
             used[group["unit"]] += group["count"]
+        found += _entry_terrain(board, path, side, reinforcement)
+    return found
+
+
+def _entry_terrain(board, path, side, reinforcement):
+    """An arriving unit needs an entry hex it may enter: by its class's movement (a vehicle and a river) and by its
+    type's ``barred_entering`` (ATS 8.22.4: Heavy weapons may set up in rubble but not enter it)."""
+    hexes = reinforcement["hexes"]
+    if not hexes:
+        return []
+    doc = board.doc
+    found = []
+    lines = {u["id"]: (i, u) for i, u in enumerate(side["oob"])}
+    for group in reinforcement["units"]:
+        if group["unit"] not in lines:
+            continue
+        i, unit = lines[group["unit"]]
+        barred = set((utype(doc, unit) or {}).get("barred_entering", ()))
+        why = {}
+        for ref in hexes:
+            bad = board.forbidden(ref, unit["class"]) or next((t for t in board.terrain(ref) if t in barred), None)
+            if bad is not None:
+                why[ref] = bad
+        if len(why) == len(hexes):
+            ref, bad = next(iter(why.items()))
+            entry = board.catalogue.terrain.get(bad) or {}
+            rule = entry.get("movement_rule") or entry.get("rule") or "its movement table"
+            if bad in barred:
+                rule = (utype(doc, unit) or {}).get("rule") or rule
+            found.append(error(f"{path}.hexes", f"{_who(side, i)} arrives on turn {reinforcement['turn']} by "
+                                                f"{', '.join(hexes)}, none of which it may enter "
+                                                f"({_terrain_name(board, bad)} in {ref}; {rule})", ref,
+                               code="entry-terrain"))
     return found
 
 def _terrain_name(board, tid):

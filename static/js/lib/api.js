@@ -101,5 +101,6 @@ export const urls = {
   job: (kind, id) => `/api/maps/${id}/${kind}/`,
   scenario: (id) => `/api/scenarios/${id}/`,
   scenarioEdits: (id) => `/api/scenarios/${id}/edits/`,
+  scenarioMap: (id, key) => `/api/scenarios/${id}/maps/${encodeURIComponent(key)}/`,
   scenarioJob: (kind, id) => `/api/scenarios/${id}/${kind}/`,
 };

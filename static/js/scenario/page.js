@@ -21,6 +21,7 @@ import { wireSession } from "../sessionbar.js";
 import { parseFacing } from "./forms.js";
 import { drawScenario } from "./layer.js";
 import { runChecks } from "./panels/checks.js";
+import { terrainChanges } from "./panels/rules.js";
 import { scenarioPanel } from "./panels/scenario.js";
 import { addSide, sidePanel } from "./panels/side.js";
 import { runSight } from "./panels/sight.js";
@@ -70,6 +71,7 @@ class ScenarioEditor {
       throw Object.assign(new Error(this.config.mapProblem || "its map is not available"), { whole: !!this.config.mapGone });
     }
     this.mainKey = this.mapKey = first.key;
+    this.shownChanges = JSON.stringify(terrainChanges(this.doc, first.key));
     const mapDocument = await this.mapDocument(first.key);
     const answer = await get(urls.ruleset(this.config.ruleset));
     this.ruleset = answer.ruleset;
@@ -103,7 +105,18 @@ class ScenarioEditor {
     wireSession(s, { canEdit: this.canEdit });
     s.local.onChange(() => { this.render(); this.view.request(); });
     s.on("remote", (detail) => { if (detail.data && detail.data.victory) this.victory = detail.data.victory; this.render(); });
-    s.addEventListener("state", () => { if (!s.busy) this.shownRevision = s.revision; });
+    s.addEventListener("state", () => {
+      if (s.busy) return;
+      this.shownRevision = s.revision;
+      this.redrawChangedMap();
+    });
+  }
+
+  // Once a change of the special rules' terrain changes is saved, the map shown is read again as they change it.
+  redrawChangedMap() {
+    const changes = JSON.stringify(terrainChanges(this.doc, this.mapKey));
+    if (changes === this.shownChanges) return;
+    this.showMap(this.mapKey, true).catch((err) => this.banner(`The changed map cannot be shown: ${err.message}`));
   }
 
   banner(text) { banner("error", text); }
@@ -140,7 +153,9 @@ class ScenarioEditor {
   }
 
   // A map's document: embedded in the scenario, or the library map's (config.maps, from the page's view).
+  // A special rule that changes the terrain (rules.js) makes it the server's changed map, what LOS and the checks read.
   async mapDocument(key) {
+    if (terrainChanges(this.doc, key).length) return (await get(urls.scenarioMap(this.id, key))).document;
     const entry = this.doc.maps.find((m) => m.key === key);
     if (entry && entry.document) return entry.document;
     const library = (this.config.maps || []).find((m) => m.key === key);
@@ -161,11 +176,12 @@ class ScenarioEditor {
     });
   }
 
-  async showMap(key) {
-    if (key === this.mapKey) return;
+  async showMap(key, again = false) {
+    if (key === this.mapKey && !again) return;
     const model = new MapModel(await this.mapDocument(key));
     if (this.tool.cancel) this.tool.cancel();
     this.mapKey = key;
+    this.shownChanges = JSON.stringify(terrainChanges(this.doc, key));
     this.model = model;
     this.grid = model.grid;
     this.lastHex = null;

@@ -296,7 +296,8 @@ def test_ta_oas_limits(gela, sample_maps):
 
 def test_objective_in_a_set_up_area_is_its_factions(gela, sample_maps):
     gela["objectives"][1]["owner"] = "axis"
-    assert "Assault 5.5" in only(found(gela, sample_maps, "assault-objective-owner"), "1110")
+    message = only(found(gela, sample_maps, "assault-objective-owner"), "1110")
+    assert "Assault 5.5" in message and "but the scenario gives it to Axis" in message
 
 
 # -- the catalogue says what a marker or a hex is ----------------------------------------------------------------------

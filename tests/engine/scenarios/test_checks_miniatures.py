@@ -75,7 +75,7 @@ def test_a_truck_not_attached_to_an_infantry_or_gun_platoon_is_refused(village, 
     bad = found(village, sample_maps)
     assert [f.path for f in bad] == [f"sides[0].oob[{n}].formation"]
     assert bad[0].message.startswith("Opel Blitz (German OOB line 17) is a Truck, which must be attached to an "
-                                     "infantry or gun platoon; ") and said in bad[0].message
+                                     "infantry, weapon team or gun platoon; ") and said in bad[0].message
     assert "QRS L389" in bad[0].message
 
 
@@ -87,7 +87,7 @@ def test_a_half_track_may_tow_for_a_gun_platoon(village, sample_maps):
 
 # -- what an infantry platoon may have attached (L388) -------------------------------------------------------------
 
-@pytest.mark.parametrize("type, most", [("half-track", 3), ("truck", 2), ("gun", 1), ("tank", 1)])
+@pytest.mark.parametrize("type, most", [("half-track", 3), ("truck", 2), ("gun", 1), ("tank", 1), ("mortar", 1)])
 def test_at_most_so_many_attached_to_an_infantry_platoon(village, sample_maps, type, most):
     n = add(village, "extra", type, "3rd Grenadier platoon", count=most)
     assert found(village, sample_maps) == []
@@ -96,6 +96,22 @@ def test_at_most_so_many_attached_to_an_infantry_platoon(village, sample_maps, t
     assert [f.path for f in bad] == [f"sides[0].oob[{n}].count"]
     assert f"3rd Grenadier platoon is an infantry platoon with {most + 1} " in bad[0].message
     assert f"it may have up to {most} " in bad[0].message
+
+
+def test_two_mortars_in_an_infantry_platoon_are_refused(village, sample_maps):
+    """L388: "1 Mortar"; the Grenadier template's own optional mortar (L383) counts as the platoon's one."""
+    add(village, "mtr", "mortar", "1st Grenadier platoon", element="platoon", unit="80mm mortar")
+    assert found(village, sample_maps) == []
+    add(village, "mtr2", "mortar", "1st Grenadier platoon", unit="80mm mortar")
+    bad = found(village, sample_maps)
+    assert len(bad) == 1 and "with 2 mortars" in bad[0].message and "QRS L388" in bad[0].message
+
+
+def test_a_truck_may_carry_an_hmg_platoon(village, sample_maps):
+    """L389 "infantry (or ATG) platoon": HMGs move as infantry (L29), so an HMG platoon is an infantry one."""
+    add(village, "hmg", "weapon-team", "MG platoon", count=2, element="platoon", unit="HMG")
+    add(village, "opel", "truck", "MG platoon", unit="Opel Blitz")
+    assert found(village, sample_maps) == []
 
 
 def test_a_tank_and_an_armoured_car_are_two_afvs(village, sample_maps):

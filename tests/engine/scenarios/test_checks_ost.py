@@ -188,7 +188,7 @@ def test_an_aircrafts_loadout_is_not_a_stack(hill, sample_maps):
 def test_a_transport_holds_three_squads_and_a_glider_two(hill, sample_maps):
     aircraft(hill, ["A1"], ["S"])
     add(hill, "british", ["A1", "A1", "A1"], id="para", unit="Airborne Squad", type="squad", casualty_points=2)
-    add(hill, "british", ["A1"], id="mmg", unit="MMG", type="gun", casualty_points=2)
+    add(hill, "british", ["A1"], id="mmg", unit="MMG", type="machine-gun", casualty_points=2)
     bad = at(found(hill, sample_maps, "ost-loadout"), "A1")
     assert bad and "4 units are loaded on C-47 (British OOB line 6) in A1" in bad[0].message
     assert "26.1.1" in bad[0].message

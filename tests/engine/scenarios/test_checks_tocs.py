@@ -247,7 +247,6 @@ def test_the_entrenchment_of_the_sample_moved_to_the_enemy(data, sample_maps):
 
 def test_markers_the_rule_does_not_tie_to_a_side(data, sample_maps):
     data["markers"] += [{"kind": "minefield", "hex": "09.05"},  # of no side: the hex holder's
-                        {"kind": "roadblock", "hex": "09.06", "side": "german"},  # L467 says nothing of later
                         {"kind": "fort", "hex": "09.07", "side": "german"}]  # a map feature (L862)
     assert not found(data, sample_maps, "tocs-own-ground")
 
@@ -279,7 +278,7 @@ def test_four_companies_and_any_number_of_hqs_per_hex(data, sample_maps):
     assert not found(data, sample_maps, "stacking")
     add(data, "allied", hex="05.13", id="x4", unit="Vehicle Platoon", type="vehicle-platoon", parent="hq505")
     hit = only(data, sample_maps, "stacking")
-    assert hit.hex == "05.13" and "Allied stacks 5 companies, vehicle platoons and batteries and 0 assets" in \
+    assert hit.hex == "05.13" and "Allied stacks 5 companies, vehicle platoons and batteries in 05.13" in \
         hit.message and "TOCS L169" in hit.message
 
 
@@ -336,3 +335,32 @@ def test_the_public_view_file_reads_back_and_checks(sample_maps):
     public = scenariofile.ScenarioDoc(data=visibility.view(doc.data, ()), maps=doc.maps)
     again = scenariofile.parse(scenariofile.dumps(public), sample_maps)
     assert [f for f in public_findings(again) if f.severity == "error"] == []
+
+
+# -- markers on units and in the friendly perimeter (issue 30) -----------------------------------------------------
+
+def test_extended_deployment_is_on_a_company_not_a_battery(data, sample_maps):
+    """TOCS 10.15 (L501): an HQ orders a subordinate Company into extended deployment."""
+    assert not found(data, sample_maps, "marker-on-unit")
+    deployment = next(m for m in data["markers"] if m["kind"] == "extended-deployment")
+    deployment["hex"], deployment["details"]["toward"] = "18.04", "17.04"  # the German FlaK battery
+    bad = only(data, sample_maps, "marker-on-unit")
+    assert bad.hex == "18.04" and "battery" in bad.message and "Company" in bad.message and "L501" in bad.message
+
+
+def test_a_roadblock_in_the_enemys_perimeter_is_a_warning(data, sample_maps):
+    """TOCS L467: a roadblock is created in a hex within the friendly perimeter."""
+    assert not found(data, sample_maps, "tocs-own-ground")
+    roadblock = next(m for m in data["markers"] if m["kind"] == "roadblock")
+    roadblock["hex"] = side(data, "allied")["placements"][1]["hex"]
+    bad = only(data, sample_maps, "tocs-own-ground", "warning")
+    assert "L467" in bad.message and "Allied" in bad.message
+
+
+def test_stacking_and_steps_messages_read_as_english(data, sample_maps):
+    for n in range(5):
+        add(data, "german", "18.04", id=f"a{n}", unit=f"Asset {n}", type="asset", steps=2)
+    bad = only(data, sample_maps, "stacking")
+    assert "stacks 5 assets in 18.04" in bad.message and "companies" not in bad.message.split(":")[0]
+    steps = [f.message for f in found(data, sample_maps, "tocs-steps")]
+    assert steps and all("an Asset takes at most 1" in m and "L171" not in m for m in steps)

@@ -168,7 +168,8 @@ def test_strength_steps_lost_and_status_are_read_written_and_printed(maps):
 
 @pytest.mark.parametrize("change, path, message", [
     ({"steps_lost": 4}, "sides[0].placements[1].steps_lost",
-     "Company A/1/505 (Allied OOB line 2) has 4 steps; with 4 lost it is eliminated, not set up: at most 3"),
+     "Company A/1/505 (Allied OOB line 2) has 4 steps; with 4 lost it is eliminated, not set up: at most 3 (TOCS "
+     "L179: a unit that receives the maximum number of hits it can sustain is destroyed and moved to the dead pile)"),
     ({"steps_lost": -1}, "sides[0].placements[1].steps_lost",
      "the steps lost of Allied's placement 2 (Company): expected a whole number from 0 to 1000, got -1"),
     ({"status": ["spent"]}, "sides[0].placements[1].status[0]",

@@ -1,5 +1,7 @@
 """Sight lines of a scenario agree with the LOS engine's own answer for every pair they summarise."""
 
+import json
+
 from engine.los import engine
 from engine.scenarios import scenariofile
 from engine.scenarios.sightlines import sight_lines_of
@@ -56,3 +58,29 @@ def test_a_wall_of_woods_makes_dead_ground(small, map_document):
     assert "E4" in blue["dead_ground"] and "B5" not in blue["dead_ground"]
     assert blue["sentence"].startswith("Blue sees 1 of 2 objectives from setup; 1 is in dead ground from every "
                                        "Blue setup hex")
+
+
+def test_a_scenarios_los_limit_caps_every_sight_line(sample_maps):
+    """Assault 10.2 "LOS is unlimited unless restricted by the scenario"; any game's environment.visibility (night,
+    fog): a line longer than the limit sees nothing, the rest as the engine answers."""
+    path = next(p for p in SAMPLES if p.stem == "hill-112")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["environment"]["visibility"] = 4
+    doc = scenariofile.parse(data, sample_maps)
+    result = sight_lines_of(doc)
+    cmap = engine.compile_map(doc.maps[doc.main_key])
+    grid = cmap.grid
+
+    def near(a, b):
+        return grid.distance(grid.parse_label(a), grid.parse_label(b)) <= 4
+
+    for side in doc.data["sides"]:
+        entry = result["sides"][side["id"]]
+        for row in entry["objectives"]:
+            looks = [seen(cmap, z, row["hex"]) and near(z, row["hex"]) for z in side["setup_zone"]]
+            assert row["seen_from_setup_hexes"] == sum(looks), row
+        enemy = next(s for s in doc.data["sides"] if s is not side)
+        expected = [h for h in enemy["setup_zone"] if any(seen(cmap, z, h) and near(z, h) for z in side["setup_zone"])]
+        assert sorted(entry["enemy_setup"]["seen"]) == sorted(expected)
+    unlimited = sight_lines_of(scenariofile.parse(path.read_bytes(), sample_maps))
+    assert len(result["dead_ground_to_all"]) > len(unlimited["dead_ground_to_all"])

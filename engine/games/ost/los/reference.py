@@ -132,6 +132,9 @@ class Sight:
 class Rules(RulesBase):
     id = "ost"
     terms = {"clear": "Clear", "hindered": "Degraded", "blocked": "Blocked"}
+    fire_group = {"most": THIRD_DEGRADING_BLOCKS - 1,
+                  "rule": "OST 27.8.7-27.8.8, 12.3.6: a degrading hex both lines cross counts once, the group's "
+                          "lines together cross at most 2, and each costs the group 1 FP"}
 
     def __init__(self, cmap):
         super().__init__(cmap)

@@ -4,6 +4,7 @@
 import { el } from "../../lib/dom.js";
 import { field, freeField, numberOrNull, select, selectBare } from "../forms.js";
 import { removeObjective } from "../tools/objectives.js";
+import { rulesBlock } from "./rules.js";
 
 export function scenarioPanel(ed) {
   const free = (k, v, fn) => freeField(k, v, fn, (m) => ed.banner(m), (ed.config.fieldSpecs?.rules || {})[k]);
@@ -50,12 +51,7 @@ export function scenarioPanel(ed) {
       el("td", {}, el("button", { type: "button", class: "small", title: "Remove", onclick: () => removeObjective(ed, i) }, "✕"))));
   });
   box.append(d.objectives.length ? table : el("p", { class: "muted" }, "None yet: use the Objective tool on the map."));
-  box.append(el("h3", {}, "Special rules"));
-  const rules = el("ol", { id: "special-rules" });
-  d.special_rules.forEach((text, i) => rules.append(el("li", {},
-    el("textarea", { rows: 2, onchange: (e) => ed.set(`special_rules[${i}]`, e.target.value, `special rule ${i + 1}`) }, text),
-    el("button", { type: "button", class: "small", onclick: () => ed.send([{ op: "remove", path: `special_rules[${i}]` }], `remove special rule ${i + 1}`) }, "✕"))));
-  box.append(rules, el("button", { type: "button", id: "add-rule", onclick: () => ed.send([{ op: "insert", path: "special_rules", value: "New special rule." }], "add a special rule") }, "+ Special rule"));
+  box.append(...rulesBlock(ed));
   return box;
 }
 
