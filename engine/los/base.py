@@ -43,7 +43,7 @@ class RulesBase:
     terms = {"clear": "Clear", "hindered": "Hindered", "blocked": "Blocked"}
     # Where the game has fire groups (several units firing at one target as one attack): {"most": the degrading
     # elements the group's lines may cross together, "rule"}; None where it has none (engine/los/fire_groups.py).
-    fire_group = None
+    fire_group: dict | None = None
 
     def __init__(self, cmap):
         self.cmap = cmap
