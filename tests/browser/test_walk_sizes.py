@@ -73,7 +73,8 @@ def pages(own_map, scenario, link, batch):
     ]
 
 
-SIGNED_OUT = [("sign-in", "/accounts/login/", "form"), ("sign-up", "/accounts/signup/", "form"), ("home-out", "/", "main")]
+SIGNED_OUT = [("sign-in", "/accounts/login/", "form"), ("sign-up", "/accounts/signup/", "form"),
+              ("home-out", "/", "main")]
 
 
 def look(page, folder, name, path, ready, live_server, narrow):

@@ -22,7 +22,10 @@ COVERED = """() => {
     const x = r.left + Math.min(r.width / 2, 8), y = r.top + r.height / 2;
     const cx = r.left + r.width / 2;
     for (const [px, py] of [[cx, y], [x, y]]) {
-      if (px < 0 || py < 0 || px >= innerWidth || py >= innerHeight) { covered.push(describe(el, "off the screen")); break; }
+      if (px < 0 || py < 0 || px >= innerWidth || py >= innerHeight) {
+        covered.push(describe(el, "off the screen"));
+        break;
+      }
       const hit = document.elementFromPoint(px, py);
       const label = hit && hit.closest("label");
       if (hit && (hit === el || el.contains(hit) || (label && (label.control === el || label.contains(el))))) continue;
@@ -44,8 +47,8 @@ WIDE = """() => {
   for (const el of document.querySelectorAll("body *")) {
     const r = el.getBoundingClientRect();
     if (r.right > w + 1 && r.width > 0 && getComputedStyle(el).position !== "fixed") wide.push(
-      `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.className ? "." + String(el.className).split(" ")[0] : ""}`
-      + ` right ${Math.round(r.right)}`);
+      `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}`
+      + `${el.className ? "." + String(el.className).split(" ")[0] : ""} right ${Math.round(r.right)}`);
   }
   return { scroll: document.documentElement.scrollWidth, inner: innerWidth, wide: wide.slice(0, 8) };
 }"""
@@ -82,7 +85,8 @@ def header_folds(page, narrow):
       const out = [];
       for (const [a, p] of boxes) for (const [b, q] of boxes)
         if (a !== b && !a.contains(b) && !b.contains(a) && p.left < q.right - 1 && q.left < p.right - 1
-            && p.top < q.bottom - 1 && q.top < p.bottom - 1) out.push(`${a.textContent.trim()} / ${b.textContent.trim()}`);
+            && p.top < q.bottom - 1 && q.top < p.bottom - 1)
+          out.push(`${a.textContent.trim()} / ${b.textContent.trim()}`);
       return out;
     }""")
     assert overlaps == [], overlaps
