@@ -64,6 +64,8 @@ def pages(own_map, scenario, link, batch):
         ("home", "/", "main"), ("my-maps", "/maps/mine/", "main"), ("new-map", "/maps/new/", "form"),
         ("import", "/maps/import/", "form"), ("map", f"/maps/{own_map.pk}/", "img.map-image"),
         ("painter", f"/maps/{own_map.pk}/edit/", editor_ready), ("map-delete", f"/maps/{own_map.pk}/delete/", "form"),
+        ("scenarios", "/scenarios/", "main"), ("scenarios-filtered", "/scenarios/?q=hill&show=mine&game=ost", "main"),
+        ("new-scenario-here", f"/scenarios/?map={own_map.pk}", "#new-scenario"),
         ("scenario", f"/scenarios/{scenario.pk}/", editor_ready),
         ("scenario-delete", f"/scenarios/{scenario.pk}/delete/", "form"),
         ("side-link", f"/scenarios/{scenario.pk}/side/{link.token}/", editor_ready),
