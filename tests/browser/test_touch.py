@@ -83,7 +83,8 @@ def test_pinch_and_two_finger_pan_move_the_map_and_paint_nothing(live_server, fi
     panned = view_state(page)
     assert panned[0] == pytest.approx(zoomed[0], rel=0.01)
     assert (panned[1] - zoomed[1], panned[2] - zoomed[2]) == (pytest.approx(60, abs=2), pytest.approx(40, abs=2))
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => !window.painter.editor.busy")
+    assert page.evaluate("() => window.painter.editor.revision") == 1
     assert Map.objects.get(pk=board.pk).revision == 1 and cells(board.pk) == {}
 
 
