@@ -143,3 +143,21 @@ def test_every_page_fits_every_screen(live_server, browser, django_user_model, w
         context.close()
         assert errors == [], errors
     assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("width", [961, 1100])
+def test_a_staff_designers_long_header_wraps_and_covers_nothing(live_server, browser, django_user_model, width):
+    """Just wide enough not to fold: a staff designer's eight links and a long name share the line or wrap,
+    never overlapping."""
+    staff = django_user_model.objects.create_user("a-designer-with-a-very-long-name-indeed", password="x",
+                                                  is_staff=True)
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    sign_in(page, live_server, staff)
+    page.goto(live_server.url + "/")
+    try:
+        assert wider_than_the_screen(page) == ""
+        assert covered_controls(page) == []
+        header_folds(page, narrow=False)
+    finally:
+        context.close()
