@@ -16,7 +16,7 @@ from rest_framework.exceptions import ValidationError
 
 from authoring import scenario_maps
 from authoring.forms import PointAtForm, ScenarioImportForm
-from authoring.models import TITLE_LENGTH, Scenario, SideLink, library_maps, point_at
+from authoring.models import TITLE_LENGTH, Scenario, ScenarioEditor, SideLink, library_maps, point_at
 from authoring.readers import is_owner, may_edit, remember, sheets_for, sides_for
 from authoring.serializers import ScenarioEditorAddSerializer, ScenarioUpdateSerializer
 from documents.models import StaleRevision
@@ -24,7 +24,7 @@ from documents.serializers import Problems
 from engine import rulesets
 from engine.scenarios import edits, scenariofile, visibility
 from maps.models import Map
-from web import throttles
+from web import lists, throttles
 
 LIST_LIMIT = 200
 SAID = 5  # the problems a refused change of map lists; the rest are counted
@@ -50,14 +50,42 @@ def inches_per_hex(scenario, catalogue, reader):
         return None
 
 
+SCENARIOS_SHOWN = [("", "every one I may read"), ("mine", "mine"), ("shared", "shared with me (editor)"),
+                   ("published", "published")]
+
+
+def _scenarios_shown(user):
+    def show(scenarios, choice):
+        if choice == "mine":
+            return scenarios.filter(owner=user)
+        if choice == "shared":
+            return scenarios.filter(pk__in=ScenarioEditor.objects.filter(user=user).values("scenario"))
+        return scenarios.filter(published=True)
+    return show
+
+
 def scenario_list(request, form=None, status=200):
-    scenarios = Scenario.objects.visible_to(request.user).select_related("owner")
-    maps = Map.objects.visible_to(request.user).order_by("name")
-    if form is None and request.user.is_authenticated:
+    """The scenarios a reader may read, searched and filtered by the query string, a page at a time; the new
+    scenario form, with the map of ``?map=`` chosen (a map page's "New scenario on this map")."""
+    signed_in = request.user.is_authenticated
+    listing = lists.listed(request, Scenario.objects.visible_to(request.user).select_related("owner"),
+                           search="title", shows=SCENARIOS_SHOWN if signed_in else (),
+                           show=_scenarios_shown(request.user))
+    maps = list(Map.objects.visible_to(request.user).order_by("name")[:LIST_LIMIT])
+    chosen = _chosen_map(request)
+    if chosen is not None and chosen not in maps:
+        maps.insert(0, chosen)
+    if form is None and signed_in:
         form = ScenarioImportForm(request.user)
     return render(request, "scenarios/scenario_list.html",
-                  {"scenarios": scenarios[:LIST_LIMIT], "maps": maps[:LIST_LIMIT], "limit": LIST_LIMIT,
-                   "import_form": form}, status=status)
+                  {**listing, "maps": maps, "chosen_map": chosen, "import_form": form}, status=status)
+
+
+def _chosen_map(request):
+    pk = request.GET.get("map", "")
+    if not pk.isdigit() or not request.user.is_authenticated:
+        return None
+    return Map.objects.visible_to(request.user).filter(pk=int(pk)).first()
 
 
 def _import_wait(request):

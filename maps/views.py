@@ -27,27 +27,29 @@ from maps.forms import ImportForm, NewMapForm
 from maps.models import Map, attach_scan, copy_scan
 from maps.serializers import MapUpdateSerializer
 from maps.tasks import MAP_IMAGE
-from web import throttles
+from web import lists, throttles
 
-HOME_LIMIT = 200
 RECENT_REVISIONS = 10
 
 
-def _listing(maps):
-    return maps.select_related("owner")[:HOME_LIMIT]
+MY_MAPS_SHOWN = [("", "all of mine"), ("published", "published"), ("private", "private")]
+
+
+def _my_maps_shown(maps, choice):
+    return maps.filter(published=choice == "published")
 
 
 def home(request):
-    """Published maps, everyone's."""
-    maps = _listing(Map.objects.filter(published=True))
-    return render(request, "maps/home.html", {"maps": maps, "limit": HOME_LIMIT, "title": "Published maps",
-                                              "mine": False})
+    """Published maps, everyone's: searched and filtered by the query string, a page at a time."""
+    listing = lists.listed(request, Map.objects.filter(published=True).select_related("owner"), search="name")
+    return render(request, "maps/home.html", {**listing, "title": "Published maps", "mine": False})
 
 
 @login_required
 def my_maps(request):
-    maps = _listing(Map.objects.filter(owner=request.user))
-    return render(request, "maps/home.html", {"maps": maps, "limit": HOME_LIMIT, "title": "My maps", "mine": True,
+    listing = lists.listed(request, Map.objects.filter(owner=request.user).select_related("owner"), search="name",
+                           shows=MY_MAPS_SHOWN, show=_my_maps_shown)
+    return render(request, "maps/home.html", {**listing, "title": "My maps", "mine": True,
                                               "storage": _storage(request.user)})
 
 

@@ -15,7 +15,6 @@ from engine.render.styles import (
     GRID_LINE,
     HEXSIDE_COLOUR,
     INK,
-    LABEL_INK,
     LABEL_TOP,
     LEVEL_GAP,
     LOS_COLOURS,
@@ -23,6 +22,7 @@ from engine.render.styles import (
     SQRT3,
     font,
     hex_look,
+    label_inks,
     level_fill,
     level_steps,
     rgb,
@@ -262,12 +262,14 @@ def _draw_labels(draw, canvas):
     size = size or level_size / 1.15
     f, fb = font(size), font(level_size, bold=True)
     halo = max(1, round(size * 0.08)) if size >= 12 else 0  # readable over a pattern, as printed labels are
+    inks = label_inks(cmap)
     for i in canvas.drawn:
         cx, cy = canvas.centre_px[i]
         top = cy - s * LABEL_TOP[grid.orientation]
         if labelled:
-            draw.text((cx, top), grid.label(*grid.from_index(i)), fill=LABEL_INK, font=f, anchor="mt",
-                      stroke_width=halo, stroke_fill=(255, 255, 255))
+            ink, halo_ink = inks(i)
+            draw.text((cx, top), grid.label(*grid.from_index(i)), fill=ink, font=f, anchor="mt",
+                      stroke_width=halo, stroke_fill=halo_ink)
         # The level sits just under the hex's own label, well inside the hex: near its bottom edge it read as
         # part of the next hex's label.
         low = top + size * LEVEL_GAP

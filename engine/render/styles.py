@@ -14,7 +14,8 @@ PAPER = (255, 255, 255)
 INK = (34, 34, 34)
 GRID_LINE = (95, 95, 85)
 CONTOUR = (122, 82, 48)
-LABEL_INK = (70, 70, 62)
+BLACK, WHITE = (0, 0, 0), (255, 255, 255)
+LEGIBLE = 4.5  # WCAG 2's contrast ratio for normal text (1.4.3, level AA)
 HILL = (160, 116, 60)
 HOLLOW = (90, 106, 128)
 LEVEL_SHADE = 0.16  # how far one level step moves a fill towards HILL (or HOLLOW below 0)
@@ -39,6 +40,46 @@ def rgb(value, default=(128, 128, 128)):
     if isinstance(value, str) and len(value) == 7 and value.startswith("#"):
         return tuple(int(value[i:i + 2], 16) for i in (1, 3, 5))
     return default
+
+
+def luminance(colour):
+    """WCAG 2's relative luminance of an sRGB colour."""
+    def linear(v):
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(v) for v in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    """WCAG 2's contrast ratio of two colours, 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def label_ink(fill):
+    """(ink, halo) of a hex's label on its fill: black or white, whichever contrasts more, so that a label is
+    legible (at least 4.5:1) on woods as on open ground; the halo is the other. The painter (static/js/canvas/
+    raster.js labelInk) chooses by the same rule."""
+    return (BLACK, WHITE) if contrast(BLACK, fill) >= contrast(WHITE, fill) else (WHITE, BLACK)
+
+
+def hex_fill(catalogue, terrain, level, ground=None):
+    """The colour a hex is filled with: its terrain's look shaded for its level."""
+    return level_fill(hex_look(catalogue, terrain, ground=ground)[0], level_steps(catalogue, level))
+
+
+def label_inks(cmap):
+    """inks(i) -> (ink, halo) of hex i's label, by its fill (styles.label_ink), worked out once per look."""
+    catalogue, known = cmap.catalogue, {}
+    ground = hex_look(catalogue, cmap.doc.default_terrain)[0] if hasattr(cmap, "doc") else None
+
+    def inks(i):
+        key = (cmap.terrain[i], int(cmap.level[i]))
+        if key not in known:
+            known[key] = label_ink(hex_fill(catalogue, key[0], key[1], ground=ground))
+        return known[key]
+    return inks
 
 
 def style_of(catalogue, terrain_id):

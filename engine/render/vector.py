@@ -25,12 +25,12 @@ from engine.render.patterns import hex_points, lighter, pattern_shapes
 from engine.render.printing import HEX_MM_RANGE, PRINT_MARGIN_MM, play_area
 from engine.render.scenario import PERIMETER_INK
 from engine.render.styles import (
+    BLACK,
     CONTOUR,
     FONT_DIR,
     GRID_LINE,
     HEXSIDE_COLOUR,
     INK,
-    LABEL_INK,
     LABEL_TOP,
     LEVEL_GAP,
     LOS_COLOURS,
@@ -38,6 +38,7 @@ from engine.render.styles import (
     SQRT3,
     font,
     hex_look,
+    label_inks,
     level_fill,
     level_steps,
     rgb,
@@ -266,11 +267,13 @@ def _overlays(out, canvas):
 
 def _labels(out, canvas):
     cmap, grid, s = canvas.cmap, canvas.grid, canvas.s
-    size = s * 0.27
+    size, inks = s * 0.27, label_inks(cmap)
     for i in canvas.drawn:
         cx, cy = canvas.centre_px[i]
         top = cy - s * LABEL_TOP[grid.orientation]
-        out.text(cx, top, grid.label(*grid.from_index(i)), size, LABEL_INK, anchor="mt", halo=size * 0.08)
+        ink = inks(i)[0]  # the white halo round black ink; white ink on a dark fill needs none
+        out.text(cx, top, grid.label(*grid.from_index(i)), size, ink, anchor="mt",
+                 halo=size * 0.08 if ink == BLACK else 0)
         low = top + size * LEVEL_GAP  # under the hex's label, as the PNG (map.py) writes it
         level, storeys = int(cmap.level[i]), int(cmap.storeys[i])
         if level:

@@ -3,7 +3,7 @@
 // styles, each cached off-screen and redrawn only when its data changes, and extra layers a page
 // adds on top (results, highlights, zones, counters: anything with a draw(ctx, view) function).
 import { SQRT3 } from "../hexgrid.js";
-import { HexPaint, rasterise } from "./raster.js";
+import { HexPaint, labelInk, rasterise } from "./raster.js";
 import { Viewport } from "./view.js";
 
 // -- styles -------------------------------------------------------------------------------------------------
@@ -17,8 +17,8 @@ const FALLBACK_BY_ID = {
   wheatfield: { fill: "#e9d98f", pattern: "hatch" }, crops: { fill: "#e9d98f", pattern: "hatch" },
   farm: { fill: "#e4dcae" }, farmland: { fill: "#e4dcae" }, road: { fill: "#d9c7a4" },
   rubble: { fill: "#bdb2a4", pattern: "rubble" }, debris: { fill: "#c8bfb2", pattern: "rubble" },
-  beach: { fill: "#f0e2b6", pattern: "dots" }, cemetery: { fill: "#cfd8c0", pattern: "crosshatch" },
-  graveyard: { fill: "#cfd8c0", pattern: "crosshatch" },
+  beach: { fill: "#f0e2b6", pattern: "dots" }, cemetery: { fill: "#cfd8c0", pattern: "grass" },
+  graveyard: { fill: "#cfd8c0", pattern: "grass" },
 };
 const FALLBACK_BY_CLASS = {
   clear: { fill: "#efeadb" }, hindering: { fill: "#c9d39a", pattern: "dots" },
@@ -95,6 +95,10 @@ export function patternTile(kind, colour, s) {
     case "rubble": g.fillRect(s * 0.2, s * 0.2, s / 6, s / 6); g.fillRect(s * 0.6, s * 0.55, s / 5, s / 7); break;
     case "grass": line(s * 0.3, s * 0.8, s * 0.2, s * 0.4); line(s * 0.3, s * 0.8, s * 0.4, s * 0.4); break;
     case "stripes": line(0, s / 2, s, s / 2); break;
+    // the LOS results' own (results.js): no terrain is drawn with them, so a result never reads as a terrain
+    case "zigzag": g.beginPath(); g.moveTo(0, s * 0.7); g.lineTo(s / 4, s * 0.3); g.lineTo(s / 2, s * 0.7);
+      g.lineTo((3 * s) / 4, s * 0.3); g.lineTo(s, s * 0.7); g.stroke(); break;
+    case "plus": line(s / 2, s * 0.25, s / 2, s * 0.75); line(s * 0.25, s / 2, s * 0.75, s / 2); break;
     default: break;
   }
   return c;
@@ -375,10 +379,14 @@ export class MapView extends Viewport {
     const hexes = this.visibleHexes();
     if (this.showLabels && c.res >= 16) {
       ctx.font = `${Math.min(11, c.res * 0.3) / c.res}px system-ui, sans-serif`;
-      ctx.fillStyle = "rgba(40,30,20,.75)"; ctx.textAlign = "center"; ctx.textBaseline = "top";
+      ctx.textAlign = "center"; ctx.textBaseline = "top"; ctx.lineWidth = 2.5 / c.res; ctx.lineJoin = "round";
+      const fills = this.paint && this.paint.grid === g ? this.paint.rgb : [];
       for (const [col, row] of hexes) {
-        const [x, y] = g.centre(col, row);
-        ctx.fillText(g.label(col, row), x, y - (g.flat ? SQRT3 / 2 - 0.08 : 0.72));
+        const [x, y] = g.centre(col, row), text = g.label(col, row), top = y - (g.flat ? SQRT3 / 2 - 0.08 : 0.72);
+        // black or white by the hex's fill, with a halo of the other: legible on woods as on open ground
+        const [ink, halo] = labelInk(fills[col * g.rows + row] || [239, 234, 219]);
+        ctx.strokeStyle = halo; ctx.strokeText(text, x, top);
+        ctx.fillStyle = ink; ctx.fillText(text, x, top);
       }
     }
   }

@@ -16,12 +16,27 @@ const parseColour = (text) => {
 const pack = ([r, g, b]) => (255 << 24) | (b << 16) | (g << 8) | r;   // little-endian RGBA as one Uint32
 const mix = (a, b, t) => a.map((v, i) => Math.round(v * (1 - t) + b[i] * t));
 
+// WCAG 2's relative luminance of an sRGB colour, and the ink a hex's label is written in on a fill: black or
+// white, whichever contrasts more (at least 4.5:1 on any fill; engine/render/styles.py label_ink, the same rule).
+/** @param {number[]} rgb */
+export function luminance(rgb) {
+  const [r, g, b] = rgb.map((v) => { const c = v / 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+/** @param {number[]} fill @returns {[string, string]} the label's ink and its halo */
+export function labelInk(fill) {
+  const l = luminance(fill);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? ["#000000", "rgba(255,255,255,.6)"] : ["#ffffff", "rgba(0,0,0,.5)"];
+}
+
 // What each hex shows, as numbers: its fill, its pattern's colour and tile, both with the level shade blended in.
 export class HexPaint {
   constructor(grid) {
     this.grid = grid;
     const n = grid.columns * grid.rows;
     this.fill = new Uint32Array(n);
+    /** @type {number[][]} each hex's fill as [r, g, b] (its label's ink is chosen from it) */
+    this.rgb = new Array(n);
     this.ink = new Uint32Array(n);
     this.tile = new Uint8Array(n);   // 0: no pattern; else 1 + index into tiles
     this.tiles = [];
@@ -65,6 +80,7 @@ export class HexPaint {
       if (ink) ink = mix(ink, tint, t);
     }
     this.fill[i] = pack(fill);
+    this.rgb[i] = fill;
     this.ink[i] = ink ? pack(ink) : 0;
     this.tile[i] = tile;
   }

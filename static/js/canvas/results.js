@@ -1,13 +1,14 @@
 // @ts-check
 // How LOS results look on the map: a colour-blind-safe palette (Okabe & Ito) with a pattern for each answer,
-// so no answer is told by hue alone. Results stay on screen for the revision they answer, marked stale after.
+// so no answer is told by hue alone; the patterns are the results' own, never a terrain's (a hindered hex must not
+// read as a wheatfield: tests/engine/test_label_contrast.py). Results stay on screen for the revision they answer, marked stale after.
 import { patternTile } from "./layers.js";
 
 export const PALETTE = {
   clear: { colour: "#0072B2", pattern: null, dash: [], label: "clear" },
-  hindered: { colour: "#E69F00", pattern: "hatch", dash: [0.3, 0.15], label: "hindered" },
+  hindered: { colour: "#E69F00", pattern: "zigzag", dash: [0.3, 0.15], label: "hindered" },
   blocked: { colour: "#D55E00", pattern: "crosshatch", dash: [0.08, 0.12], label: "blocked" },
-  blind: { colour: "#000000", pattern: "dots", dash: [0.08, 0.12], label: "blind hex" },
+  blind: { colour: "#000000", pattern: "plus", dash: [0.08, 0.12], label: "blind hex" },
 };
 
 const tiles = new Map();

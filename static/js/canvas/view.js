@@ -61,27 +61,47 @@ export function zoomKey(view, e) {
   return false;
 }
 
-// Pointer events on a view's canvas: the wheel zooms around the pointer; a press that `panWhen(e)` says pans
-// (the middle or right button always does) drags the map; any other press goes to `down`, `move`, `up`.
-// `up(e, {panned, click})` after a pan tells a click (no drag) from a drag. `hover(e)` on every move.
+// Pointer events on a view's canvas, mouse, pen and touch alike (Pointer Events): the wheel zooms around the
+// pointer; a press that `panWhen(e)` says pans (the middle or right button always does) drags the map; any other
+// press goes to `down`, `move`, `up`. `up(e, {panned, click})` after a pan tells a click (no drag) from a drag.
+// `hover(e)` on every move. Two fingers pinch to zoom and drag to pan (touchGesture); one finger is the tool's,
+// its press held back until it moves or lifts, so that a second finger landing first makes a gesture, not a stroke.
 export function attachPointer(view, handlers) {
   const canvas = view.canvas, h = { panWhen: () => false, ...handlers };
-  let panning = null;
+  const touch = touchGesture(view);
+  let panning = null, held = null;
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
   canvas.addEventListener("wheel", (e) => {
     e.preventDefault();
     view.zoomAt(...view.eventPoint(e), Math.exp(-e.deltaY * 0.0015));
   }, { passive: false });
-  canvas.addEventListener("pointerdown", (e) => {
-    canvas.focus();
-    canvas.setPointerCapture(e.pointerId);
+  const press = (e) => {
     if (e.button === 1 || e.button === 2 || h.panWhen(e)) {
       panning = { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY };
       return;
     }
     if (e.button === 0 && h.down) h.down(e);
+  };
+  canvas.addEventListener("pointerdown", (e) => {
+    canvas.focus();
+    canvas.setPointerCapture(e.pointerId);
+    if (e.pointerType === "touch") {
+      if (touch.add(e)) {  // a second finger: what the first began is ended, or never begun
+        if (held) held = null; else if (panning) panning = null; else if (h.up) h.up(e, { panned: false, click: false });
+        return;
+      }
+      if (touch.busy()) return;
+      held = e;
+      return;
+    }
+    press(e);
   });
   canvas.addEventListener("pointermove", (e) => {
+    if (e.pointerType === "touch" && touch.move(e)) return;
+    if (held) {
+      if (Math.hypot(e.clientX - held.clientX, e.clientY - held.clientY) < 6) return;
+      press(held); held = null;
+    }
     if (h.hover) h.hover(e);
     if (panning) {
       view.panBy(e.clientX - panning.x, e.clientY - panning.y);
@@ -91,6 +111,8 @@ export function attachPointer(view, handlers) {
     if (h.move) h.move(e);
   });
   const end = (e) => {
+    if (e.pointerType === "touch" && touch.remove(e)) return;
+    if (held) { if (h.hover) h.hover(held); press(held); held = null; }
     const was = panning;
     panning = null;
     if (h.up) h.up(e, { panned: !!was, click: !!was && Math.hypot(e.clientX - was.x0, e.clientY - was.y0) < 4 });
@@ -98,4 +120,42 @@ export function attachPointer(view, handlers) {
   canvas.addEventListener("pointerup", end);
   canvas.addEventListener("pointercancel", end);
   if (h.leave) canvas.addEventListener("pointerleave", h.leave);
+}
+
+// The fingers on a view: with two down, their midpoint pans the map and their spread zooms it around that point.
+// add(e) is true when the finger makes a gesture; move(e) and remove(e) are true while one is under way (it ends
+// when the last finger lifts, so that lifting one of two never paints).
+function touchGesture(view) {
+  const fingers = new Map();
+  let gesture = null;
+  const spread = () => {
+    const [a, b] = [...fingers.values()];
+    return { x: (a[0] + b[0]) / 2, y: (a[1] + b[1]) / 2, d: Math.max(1, Math.hypot(a[0] - b[0], a[1] - b[1])) };
+  };
+  return {
+    add(e) {
+      fingers.set(e.pointerId, view.eventPoint(e));
+      if (fingers.size === 2 && !gesture) gesture = spread();
+      return fingers.size >= 2;
+    },
+    busy: () => !!gesture,
+    move(e) {
+      if (!fingers.has(e.pointerId)) return !!gesture;
+      fingers.set(e.pointerId, view.eventPoint(e));
+      if (!gesture) return false;
+      if (fingers.size >= 2) {
+        const now = spread();
+        view.panBy(now.x - gesture.x, now.y - gesture.y);
+        view.zoomAt(now.x, now.y, now.d / gesture.d);
+        gesture = now;
+      }
+      return true;
+    },
+    remove(e) {
+      fingers.delete(e.pointerId);
+      const was = !!gesture;
+      if (!fingers.size) gesture = null;
+      return was;
+    },
+  };
 }

@@ -5,6 +5,8 @@ import { startPage } from "../lib/page.js";
 
 function start() {
   const form = /** @type {HTMLFormElement} */ (document.getElementById("new-scenario"));
+  // Opened from a map's page ("New scenario on this map"): its map is chosen, the title is next.
+  if (new URLSearchParams(window.location.search).has("map")) /** @type {HTMLInputElement} */ (form.elements.namedItem("title")).focus();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);

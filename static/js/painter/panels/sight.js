@@ -26,7 +26,15 @@ export class Sight {
     $("#los-from").textContent = s.from ? g.label(...s.from) : "—";
     $("#los-to").textContent = s.to ? g.label(...s.to) : "—";
     if (!s.to) { $("#los-answer").textContent = "Click the target."; $("#los-reasons").replaceChildren(); }
+    this.chip(s.from && !s.to ? `LOS from ${g.label(...s.from)}: now the target` : "");
     this.p.view.request();
+  }
+
+  // The answer on the map's corner too, where a phone's reader sees it without scrolling to the LOS panel.
+  chip(text) {
+    const chip = $("#los-chip");
+    chip.textContent = text;
+    chip.hidden = !text;
   }
 
   toggleMarker(h) {
@@ -52,6 +60,7 @@ export class Sight {
     s.answer = null; s.pendingRevision = p.editor.revision;
     p.highlight = null;
     $("#los-answer").textContent = "Asking the rules…";
+    this.chip(`LOS ${params.from} → ${params.to}: asking the rules…`);
     $("#los-reasons").replaceChildren();
     $("#los-panel").open = true;
     const token = (this.token = {});
@@ -61,7 +70,7 @@ export class Sight {
       s.answer = job.result; s.revision = s.pendingRevision; s.stale = false;
       this.showAnswer(job.result);
     } catch (err) {
-      if (token === this.token) $("#los-answer").textContent = `No answer: ${err.message}`;
+      if (token === this.token) { $("#los-answer").textContent = `No answer: ${err.message}`; this.chip(`No answer: ${err.message}`); }
     } finally { p.progress.hide(); }
   }
 
@@ -74,6 +83,7 @@ export class Sight {
       ` ${a.from} (level ${a.from_level}) → ${a.to} (level ${a.to_level})${a.term ? ` · ${a.term}` : ""}`
       + `${a.hindrances ? ` · ${a.hindrances} hindrance${a.hindrances > 1 ? "s" : ""}` : ""}${a.blind ? " · blind hex" : ""}`);
     $("#los-answer").dataset.result = a.result;
+    this.chip(`LOS ${a.from} → ${a.to}: ${a.result.toUpperCase()}${a.reasons.length ? " (the reasons are under LOS)" : ""}`);
     const list = $("#los-reasons");
     list.replaceChildren(...a.reasons.map((r, i) => el("li", {},
       el("button", { type: "button", class: "reason", "data-index": i, "data-hex": r.hex || "", "data-hexside": r.hexside || "",
