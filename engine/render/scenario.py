@@ -1,12 +1,13 @@
 """What a scenario draws over its map: setup zones, entry edges and hexes, control, objectives, unit counters."""
 
+import math
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
 from engine.render.canvas import hex_index, is_drawn
 from engine.render.patterns import draw_marker
-from engine.render.styles import INK, font, rgb
+from engine.render.styles import INK, font, rgb, style_of
 
 PERIMETER_INK = (140, 20, 20)  # the line between the hexes of different owners (the legend's "Perimeter")
 
@@ -19,6 +20,8 @@ class ScenarioLayer:
     optionally "side" when one side holds it. units: [{"hex", "side", "label"}], several in a hex are a stack,
     drawn fanned. entry_hexes: side -> hexes. entry_edges: side -> map edges ("N", "E", "S", "W"). perimeter:
     side -> the hexes it owns at the start (TOCS), each side's tinted and the line between owners drawn.
+    A unit's "facing" and a marker's are degrees (y down, 0 east) or None; markers: [{"hex", "kind",
+    "facing"}], drawn in their catalogue style at the hexside or vertex they face.
     """
 
     side_colours: dict = field(default_factory=dict)
@@ -29,6 +32,7 @@ class ScenarioLayer:
     entry_hexes: dict = field(default_factory=dict)
     entry_edges: dict = field(default_factory=dict)
     perimeter: dict = field(default_factory=dict)
+    markers: list = field(default_factory=list)
 
     def colour(self, side, alpha=255):
         return (*rgb(self.side_colours.get(side), (120, 120, 120)), alpha)
@@ -138,6 +142,10 @@ def draw_pieces(draw, canvas, layer):
             draw.text((cx, cy + r), objective["label"], fill=INK, font=font(max(s * 0.22, canvas.min_text), bold=True),
                       anchor="mm",
                       stroke_width=max(1, round(s * 0.03)), stroke_fill=(255, 255, 255))
+    for marker in layer.markers:
+        i = hex_index(cmap, marker["hex"])
+        if drawn[i]:
+            _draw_marker_piece(draw, canvas, canvas.centre_px[i], marker)
     stacks = {}
     for unit in layer.units:
         stacks.setdefault(hex_index(cmap, unit["hex"]), []).append(unit)
@@ -156,6 +164,43 @@ def draw_pieces(draw, canvas, layer):
             draw.rectangle([x, y, x + side, y + side], fill=fill, outline=INK, width=max(1, round(s * 0.025)))
             ink = (0, 0, 0) if sum(fill[:3]) > 420 else (255, 255, 255)
             _counter_text(draw, unit.get("label", ""), x + side / 2, y + side / 2, side * 0.9, ink, canvas.min_text)
+            if unit.get("facing") is not None:
+                draw.polygon(facing_arrow(x + side / 2, y + side / 2, unit["facing"], side * 0.5, s * 0.95),
+                             fill=INK, outline=(255, 255, 255))
+
+
+def facing_arrow(cx, cy, angle, start, reach):
+    """An arrowhead pointing ``angle`` degrees (y down) from a piece at (cx, cy): from ``start`` out to ``reach``
+    from its centre, at the hexside or vertex it faces."""
+    a = math.radians(angle)
+    half = (reach - start) * 0.55
+    base = (cx + math.cos(a) * start, cy + math.sin(a) * start)
+    tip = (cx + math.cos(a) * reach, cy + math.sin(a) * reach)
+    nx, ny = -math.sin(a) * half, math.cos(a) * half
+    return [tip, (base[0] + nx, base[1] + ny), (base[0] - nx, base[1] - ny)]
+
+
+def marker_spot(canvas, centre, marker):
+    """Where a marker is drawn: toward the hexside or vertex it faces, else the hex's lower left."""
+    cx, cy = centre
+    s = canvas.s
+    if marker.get("facing") is None:
+        return cx - s * 0.45, cy + s * 0.38
+    a = math.radians(marker["facing"])
+    return cx + math.cos(a) * s * 0.55, cy + math.sin(a) * s * 0.55
+
+
+def _draw_marker_piece(draw, canvas, centre, marker):
+    """A scenario marker (a wreck, a trench, sandbags): its catalogue style's shape and colours, with a tick to
+    the vertex or hexside it is aligned to (Assault 002 L904)."""
+    style = style_of(canvas.cmap.catalogue, marker["kind"])
+    x, y = marker_spot(canvas, centre, marker)
+    r = canvas.s * 0.2
+    fill = rgb(style.get("fill") or style.get("stroke"), (200, 200, 200))
+    draw_marker(draw, style.get("marker") or "square", x, y, r, fill, INK)
+    if marker.get("facing") is not None:
+        draw.polygon(facing_arrow(centre[0], centre[1], marker["facing"], canvas.s * 0.72, canvas.s * 0.98),
+                     fill=INK)
 
 
 def _counter_text(draw, text, cx, cy, width, ink, least=0.0):
@@ -166,7 +211,7 @@ def _counter_text(draw, text, cx, cy, width, ink, least=0.0):
     if len(words) > 1:
         half = max(1, len(words) // 2)
         lines = [" ".join(words[:half]), " ".join(words[half:])]
-    size = width * 0.3
+    size = width * (0.6 if len(str(text)) <= 2 else 0.3)  # a card's key ("3") as large as the counter allows
     while size > 6:
         f = font(size, bold=True)
         if all(draw.textlength(line, font=f) <= width for line in lines):

@@ -90,7 +90,7 @@ NAMED_KEYS = ("name", "rule", "notes")
 # Deployment, a unit's marker) is declared here with its name.
 MARKER_SPEC_KEYS = ("name", "rule", "details")
 PLAY_ORDER_KEYS = ("sets_up_first", "moves_first")
-HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "rule")
+HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "forces_public", "rule")
 SCENARIO_PARTS = ("oob", "side", "rules")
 TURN_TRACKS = ("up", "down")
 FIELD_TYPES = {
@@ -117,7 +117,7 @@ DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a
 # never a unit's name. A scenario may declare types of its own with the same entry keys.
 UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
 UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
-                  "attaches_to", "casualty_points", "rule", "notes")
+                  "attaches_to", "casualty_points", "setup", "symbol", "rule", "notes")
 UNIT_TYPE_REQUIRED = ("id", "name", "kind")
 
 CELL_KEYS = ("diff", "range_min", "range_max", "blind_hexes", "proven")

@@ -71,7 +71,7 @@ def unit_type_problems(entry, where, kinds, echelons, classes, terrain_ids):
     check_keys(entry, UNIT_TYPE_KEYS, UNIT_TYPE_REQUIRED, where, problems)
     if "id" in entry and (not isinstance(entry["id"], str) or not ID_PATTERN.match(entry["id"])):
         problems.add(f"{where}.id", f"{entry['id']!r} is not lower-case words joined by '-'")
-    for key in ("name", "rule", "notes"):
+    for key in ("name", "rule", "notes", "setup", "symbol"):
         if key in entry and not _is_text(entry[key]):
             problems.add(f"{where}.{key}", "must be a non-empty string")
     if "kind" in entry and kinds is not None and entry["kind"] not in kinds:

@@ -37,9 +37,13 @@ def row(*cells):
 def placed(name, hex, hidden=True):
     """A pattern for a unit's row on a sheet: its name, then where it sets up ("sets up in R11; hidden")."""
     where = r"\s*".join(re.escape(c) for c in f"sets up in {hex}" if c != " ")
-    return re.escape(name) + r"[\s\S]{0,80}?" + where + (r";\s*hidden" if hidden else r"(?!\d)")
+    facing = r"(?:\s*facing\s*(?:vertex\s*)?[NESW]+)?"  # the way it faces, where its placement says
+    return re.escape(name) + r"[\s\S]{0,80}?" + where + facing + (r";\s*hidden" if hidden else r"(?!\d)")
 
 
+# OST and ATS list every force on the card, hidden ones included, and hide only where they are (OST 3.1.4, 000
+# L354, with 21.0.1, L1353; ATS 3.5.2, 001 L150, a dummy by its FOW side): a hidden unit's name is public there,
+# its hex and its row's "sets up in" are not.
 # Per game, per side: what only that side (and the owner) may read. "ids": hidden OOB line ids; "texts": what
 # must not be printed or answered (unit names, brief texts, victory sentences); "patterns": regular expressions
 # over a card's text (a hidden unit's row with its hex, a marker's row, an objective's VP); "markers": (kind, hex)
@@ -47,16 +51,17 @@ def placed(name, hex, hidden=True):
 # pattern of its side.
 HIDDEN = {
     "ost": {
-        "german": {"ids": {"pak", "sniper"}, "texts": ["PaK 40", "Hold the crest until the panzers come"],
-                   "patterns": [r"\bSniper\b", row("Mines", "L10"), placed("PaK 40", "R11"), placed("Sniper", "O9")],
+        "german": {"ids": {"pak", "sniper"}, "texts": ["Hold the crest until the panzers come"],
+                   "patterns": [row("Mines", "L10"), placed("PaK 40", "R11"), placed("Sniper", "O9"),
+                                r"R11\s*facing"],
                    "markers": {("mines", "L10")}},
         "british": {"ids": set(), "texts": ["Take the crest by the orchard track"], "patterns": [], "markers": set()},
     },
     "ats": {
-        "british": {"ids": {"6pdr", "crew"}, "texts": ["6-pounder ATG", "The gun covers the crossroads"],
-                    "patterns": [r"\bCrew\b", placed("6-pounder ATG", "F5"), placed("Crew", "F5")],
+        "british": {"ids": {"6pdr", "crew"}, "texts": ["The gun covers the crossroads"],
+                    "patterns": [placed("6-pounder ATG", "F5"), placed("Crew", "F5"), r"F5\s*facing\s*SE"],
                     "markers": set()},
-        "german": {"ids": {"dummy"}, "texts": ["AFV dummy", "Feint along the east road"], "patterns": [],
+        "german": {"ids": {"dummy"}, "texts": ["Feint along the east road"], "patterns": [],
                    "markers": set()},
     },
     "assault": {
