@@ -23,7 +23,7 @@ from engine.render import roads
 from engine.render.canvas import Canvas, hex_index, is_drawn
 from engine.render.patterns import hex_points, lighter, pattern_shapes
 from engine.render.printing import HEX_MM_RANGE, PRINT_MARGIN_MM, play_area
-from engine.render.scenario import PERIMETER_INK
+from engine.render.scenario import PERIMETER_INK, facing_arrow, marker_spot
 from engine.render.styles import (
     CONTOUR,
     FONT_DIR,
@@ -362,6 +362,15 @@ def _pieces(out, canvas, layer):
         _marker(out, "star", cx, cy - r, s * 0.18, colour, INK)
         if objective.get("label"):
             out.text(cx, cy + r, objective["label"], s * 0.22, INK, bold=True, halo=s * 0.03)
+    for marker in layer.markers:  # as the PNG draws them (render/scenario.py)
+        i = hex_index(cmap, marker["hex"])
+        if drawn[i]:
+            style = style_of(cmap.catalogue, marker["kind"])
+            x, y = marker_spot(canvas, canvas.centre_px[i], marker)
+            _marker(out, style.get("marker") or "square", x, y, s * 0.2,
+                    rgb(style.get("fill") or style.get("stroke"), (200, 200, 200)), INK)
+            if marker.get("facing") is not None:
+                out.poly(facing_arrow(*canvas.centre_px[i], marker["facing"], s * 0.72, s * 0.98), fill=INK)
     stacks = {}
     for unit in layer.units:
         stacks.setdefault(hex_index(cmap, unit["hex"]), []).append(unit)
@@ -381,6 +390,9 @@ def _pieces(out, canvas, layer):
                      width=s * 0.025)
             ink = (0, 0, 0) if sum(fill[:3]) > 420 else WHITE
             _counter_text(out, unit.get("label", ""), x + side / 2, y + side / 2, side * 0.9, ink)
+            if unit.get("facing") is not None:
+                out.poly(facing_arrow(x + side / 2, y + side / 2, unit["facing"], side * 0.5, s * 0.95), fill=INK,
+                         stroke=WHITE, width=s * 0.01)
 
 
 def _counter_text(out, text, cx, cy, width, ink):
