@@ -127,6 +127,7 @@ def _draw_entry_edge(image, draw, canvas, layer, side, edge):
 
 def draw_pieces(draw, canvas, layer):
     """Objectives and units as labelled counters; a stack fans up and to the right."""
+    from engine.render import counters  # noqa: PLC0415 - counters draws with vector, which reads this module
     cmap, s = canvas.cmap, canvas.s
     drawn = is_drawn(canvas)
     for objective in layer.objectives:
@@ -161,9 +162,10 @@ def draw_pieces(draw, canvas, layer):
             x, y = cx + ox - side / 2, cy - ox - side / 2
             fill = layer.colour(unit.get("side"))
             draw.rectangle([x + 2, y + 2, x + side + 2, y + side + 2], fill=(0, 0, 0, 90))
-            draw.rectangle([x, y, x + side, y + side], fill=fill, outline=INK, width=max(1, round(s * 0.025)))
-            ink = (0, 0, 0) if sum(fill[:3]) > 420 else (255, 255, 255)
-            _counter_text(draw, unit.get("label", ""), x + side / 2, y + side / 2, side * 0.9, ink, canvas.min_text)
+            # the one counter drawing (render/counters.py), its label (the card's key) as large as it fits
+            piece = counters.scene(counters.face({}, "#{:02x}{:02x}{:02x}".format(*fill[:3]),
+                                                 label=unit.get("label", "")), 10.0)
+            counters.draw_png(draw, piece, x, y, side / 10.0, least=canvas.min_text)
             if unit.get("facing") is not None:
                 draw.polygon(facing_arrow(x + side / 2, y + side / 2, unit["facing"], side * 0.5, s * 0.95),
                              fill=INK, outline=(255, 255, 255))
@@ -201,25 +203,3 @@ def _draw_marker_piece(draw, canvas, centre, marker):
     if marker.get("facing") is not None:
         draw.polygon(facing_arrow(centre[0], centre[1], marker["facing"], canvas.s * 0.72, canvas.s * 0.98),
                      fill=INK)
-
-
-def _counter_text(draw, text, cx, cy, width, ink, least=0.0):
-    """The unit's name on its counter, in at most two lines, shrunk to fit; left out where it would be smaller
-    than ``least`` pixels (a print's smallest legible text: the counter's colour and the legend name its side)."""
-    words = str(text).split()
-    lines = [str(text)]
-    if len(words) > 1:
-        half = max(1, len(words) // 2)
-        lines = [" ".join(words[:half]), " ".join(words[half:])]
-    size = width * (0.6 if len(str(text)) <= 2 else 0.3)  # a card's key ("3") as large as the counter allows
-    while size > 6:
-        f = font(size, bold=True)
-        if all(draw.textlength(line, font=f) <= width for line in lines):
-            break
-        size *= 0.85
-    if size < least:
-        return
-    f = font(size, bold=True)
-    for k, line in enumerate(lines):
-        draw.text((cx, cy + (k - (len(lines) - 1) / 2) * size * 1.1), line, fill=ink, font=f, anchor="mm")
-

@@ -11,7 +11,7 @@ from collections import Counter
 
 from reportlab.platypus import Table, TableStyle
 
-from engine.exports.counters import facing_angle
+from engine.render.counters import facing_angle
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import unittypes, victory, visibility
 from engine.scenarios.cards.layout import CELL_ARRIVALS, CELL_HEXES, FONT, INK, INLINE_NOTES, RULE, SHADE, p

@@ -5,8 +5,8 @@ perimeter)."""
 import io
 
 from engine import mapfile, render
-from engine.exports.counters import facing_angle
 from engine.los.engine import compile_map
+from engine.render.counters import facing_angle
 from engine.scenarios.cards.forces import keys
 from engine.scenarios.cards.layout import MAP_DPI, MAP_HEX_MM
 
