@@ -138,7 +138,7 @@ def scene(face, size):
     inner = size * 0.86
     alone = not (face.name or face.values or face.symbol)  # a key on the card's map: as large as it fits
     start = (0.55 if alone else 0.2) if len(face.title) <= 3 else (0.25 if alone else 0.15)
-    title, t = fit(face.title, size * start, inner, bold=True, lines=2)
+    title, t = fit(face.title, size * start, inner, bold=True, lines=1 if face.symbol else 2)
     y = size * 0.5 - (len(title) - 1) * t * 0.55 if alone else size * 0.17
     for k, line in enumerate(title):
         out.text(size / 2, y + k * t * 1.1, line, t, (0, 0, 0) if face.reduced else ink, bold=True)
