@@ -71,9 +71,9 @@ def symbol_of(doc, unit):
     return (unittypes.of(doc, unit) or {}).get("symbol")
 
 
-def scenario_counters(doc, side_ids):
+def scenario_counters(doc, side_ids, common=True):
     """Every counter of the sides ``side_ids`` (their whole OOB as ``doc`` holds it: a view for a side's
-    reader), the markers and the objectives, in OOB order."""
+    reader), their markers, and with ``common`` the markers of no side and the objectives, in OOB order."""
     data, out = doc.data, []
     for side in data["sides"]:
         if side["id"] not in side_ids:
@@ -83,12 +83,12 @@ def scenario_counters(doc, side_ids):
             out += [_unit_counter(doc, side, unit, colour)] * (unit.get("count") or 1)
     found = _catalogue(doc)
     for marker in data.get("markers") or []:
-        if marker.get("side") and marker["side"] not in side_ids:
+        if (marker["side"] not in side_ids) if marker.get("side") else not common:
             continue
         name = found.marker_name(marker["kind"]) if found is not None else marker["kind"]
         face = counters.face({"unit": name, "name": marker["hex"]}, MARKER_COLOUR)
         out += [Counter("marker", marker["kind"], face, face)] * (marker.get("count") or 1)
-    for objective in data.get("objectives") or []:
+    for objective in (data.get("objectives") or []) if common else []:
         vp = objective.get("vp")
         face = counters.face({"unit": "Objective", "name": objective.get("name") or objective["hex"],
                               "vp": vp if isinstance(vp, int) else None}, OBJECTIVE_COLOUR)
@@ -134,7 +134,8 @@ def layout(items, size, paper, bleed, offset):
     return out, cols, rows
 
 
-def sheet_pdf(doc, side_ids, size="5/8in", paper="a4", bleed=1.0, offset=(0.0, 0.0), title="Counters"):
+def sheet_pdf(doc, side_ids, size="5/8in", paper="a4", bleed=1.0, offset=(0.0, 0.0), title="Counters",
+              common=True):
     """The counter sheets: (pdf bytes, [Placed]) (pages: calibration front and back, then fronts and backs)."""
     from reportlab.pdfgen.canvas import Canvas as PdfCanvas  # noqa: PLC0415 - reportlab, only when a PDF is written
 
@@ -145,7 +146,7 @@ def sheet_pdf(doc, side_ids, size="5/8in", paper="a4", bleed=1.0, offset=(0.0, 0
         raise SheetError(f"bleed must be from 0 to 3 mm, got {bleed:g}")
     if not all(-10 <= v <= 10 for v in offset):
         raise SheetError("the printer's x and y offsets must each be from -10 to 10 mm")
-    items = scenario_counters(doc, side_ids)
+    items = scenario_counters(doc, side_ids, common)
     placed, cols, rows = layout(items, size, paper, bleed, offset)
     page_w, page_h = PAPERS[paper]
     regular, bold = vector.pdf_fonts()

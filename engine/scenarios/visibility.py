@@ -81,13 +81,18 @@ def view(data, sides, current=None):
     private_now = {}
     for side in (current or {}).get("sides") or []:
         private_now[side.get("id")] = {u.get("id") for u in side.get("oob") or [] if is_private_unit(u, rules)}
-    withheld = {}
+    # a view of a view keeps what the first withheld (a hidden line's public face the card lists)
+    withheld = copy.deepcopy((out.get("extensions") or {}).get(WITHHELD) or {})
     for side in out.get("sides") or []:
         if side.get("id") in sides:
             continue
         gone = _withhold_side(side, rules, private_now.get(side.get("id"), set()))
         if gone:
-            withheld[side["id"]] = gone
+            earlier = withheld.get(side["id"]) or {}
+            if earlier.get("listed") and not gone.get("listed"):
+                gone["listed"] = earlier["listed"]
+                gone["units"] = gone.get("units", 0) + earlier.get("units", 0)
+            withheld[side["id"]] = {**earlier, **gone}
     _withhold_markers(out, sides, rules, withheld)
     if rules.get("victory", False):
         _withhold_objective_vp(out, sides, withheld)

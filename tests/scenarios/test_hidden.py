@@ -17,6 +17,7 @@ import io
 import json
 import re
 import time
+import zipfile
 
 import pypdf
 import pytest
@@ -184,8 +185,9 @@ def job_result(client, url, data=None, query="", seconds=300):
     return body, answer
 
 
-def responses(client, scenario, link=None, sheets=()):
-    """Every body the reader gets: (channel, body) pairs, JSON as parsed and text as text; jobs' ids kept."""
+def responses(client, scenario, link=None, sheets=(), kit=True):
+    """Every body the reader gets: (channel, body) pairs, JSON as parsed and text as text; jobs' ids kept. The
+    print-and-play kit (a zip of PDFs) is one channel per PDF in it, "kit NAME"."""
     query = f"?link={link}" if link else ""
     out = []
     page = client.get(f"/scenarios/{scenario.pk}/{query}")
@@ -221,6 +223,17 @@ def responses(client, scenario, link=None, sheets=()):
         file = client.get(with_query(f"/api/jobs/{body['id']}/file/", query))
         assert file.status_code == 200
         out.append((f"sheet {sheet}", pdf_text(b"".join(file.streaming_content))))
+    if kit:
+        body, answer = job_result(client, f"/api/scenarios/{scenario.pk}/print/", {"format": "kit", "hex_mm": 8},
+                                  query)
+        if body is not None:  # (an anonymous visitor starts no job)
+            jobs["kit"] = body["id"]
+            file = client.get(with_query(f"/api/jobs/{body['id']}/file/", query))
+            assert file.status_code == 200
+            archive = zipfile.ZipFile(io.BytesIO(b"".join(file.streaming_content)))
+            for name in archive.namelist():
+                content = archive.read(name)
+                out.append((f"kit {name}", pdf_text(content) if name.endswith(".pdf") else content.decode()))
     if client.get("/api/jobs/").status_code == 200:  # a signed-in reader's own jobs
         out.append(("my jobs", client.get("/api/jobs/").json()))
     return out, jobs
@@ -258,6 +271,13 @@ def test_each_reader_reads_only_what_they_hold(game, samples, django_user_model,
 
     mine, owner_jobs = responses(owner, scenario, sheets=everything)
     sheet = {name: dict(mine)[f"sheet {name}"] for name in everything}
+    # the designer's kit holds the public card and every side's sheet, each as its own export prints it
+    for side in sides:
+        name = f"kit 02-sheet-{scenario.document['sides'][sides.index(side)]['name']}.pdf"
+        for own in theirs(game, side):
+            assert missing(game, own, dict(mine)[name]) == [], f"the designer's kit should hold {side}'s sheet"
+    for side in HIDDEN[game]:
+        assert found(game, side, dict(mine)["kit 01-public-card.pdf"]) == [], f"{side}'s items on the kit's card"
     for side in HIDDEN[game]:  # the owner reads every side's private part, but not on the public card
         assert hits_in(game, side, mine), f"the owner should read {side}'s hidden items"
         assert found(game, side, sheet["public"]) == [], f"{side}'s hidden items are on the owner's public card"
@@ -301,9 +321,15 @@ def test_each_reader_reads_only_what_they_hold(game, samples, django_user_model,
         holder.force_login(rival)
         bodies, held_jobs = responses(holder, scenario, link=link.token, sheets=["public", side])
         assert held_jobs[side] == owner_jobs[side] and held_jobs["public"] == owner_jobs["public"]
+        # the holder's kit is theirs (its sides are the holder's), not the designer's with every side
+        assert held_jobs["kit"] != owner_jobs["kit"]
+        assert holder.get(f"/api/jobs/{owner_jobs['kit']}/?link={link.token}").status_code == 404
+        kit_sheets = [name for name, _ in bodies if name.startswith("kit 02-sheet-")]
+        assert kit_sheets == [f"kit 02-sheet-{scenario.document['sides'][sides.index(side)]['name']}.pdf"]
         for own in theirs(game, side):
             assert hits_in(game, own, bodies), f"{side}'s link holder should read its hidden items"
             assert missing(game, own, dict(bodies)[f"sheet {side}"]) == []
+            assert missing(game, own, dict(bodies)[kit_sheets[0]]) == []  # the kit's sheet is the side's sheet
         for enemy in sides:
             if enemy != side:
                 assert hits_in(game, enemy, bodies) == {}, f"{enemy}'s hidden items leak to {side}'s link"
