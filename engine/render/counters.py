@@ -1,6 +1,6 @@
 """One counter drawing for the counter sheets, the card's map and the VASSAL module's pieces.
 
-A counter is laid out once as print shapes in millimetres (vector.Scene: the side's colour, the unit's type over
+A counter is laid out once as print shapes in millimetres (shapes.Scene: the side's colour, the unit's type over
 its name, its values and quality, a NATO symbol where its unit type names one, drawn by the symbol library, a
 reduced face's band, an arrow on the edge it faces when a caller asks for one) and written by either of two
 writers: ``draw_pdf`` onto a reportlab canvas (the sheets) and ``draw_png`` onto a PIL image (the module's pieces,
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.hexgrid import FIRST_CORNER_ANGLE, SIDES
-from engine.render import symbols, vector
+from engine.render import shapes, symbols
 from engine.render.styles import font, rgb
 
 # The values an OOB line prints on its counter, in this order, by the game fields that hold them
@@ -100,12 +100,12 @@ def fit(text, size, width, bold=False, lines=2):
     least = size / 3
     while True:
         laid = _wrap(given, size, width, bold, lines)
-        if all(vector.text_width(line, size, bold) <= width for line in laid) or size <= least:
+        if all(shapes.text_width(line, size, bold) <= width for line in laid) or size <= least:
             break
         size *= 0.9
     out = []
     for line in laid:
-        while len(line) > 1 and vector.text_width(line, size, bold) > width:
+        while len(line) > 1 and shapes.text_width(line, size, bold) > width:
             line = line[:-2].rstrip() + "…"
         out.append(line)
     return out, size
@@ -117,7 +117,7 @@ def _wrap(given, size, width, bold, lines):
         words, line = text.split(), ""
         for word in words:
             trial = f"{line} {word}".strip()
-            if line and vector.text_width(trial, size, bold) > width:
+            if line and shapes.text_width(trial, size, bold) > width:
                 out.append(line)
                 line = word
             else:
@@ -130,7 +130,7 @@ def _wrap(given, size, width, bold, lines):
 
 def scene(face, size):
     """The counter as print shapes in a square ``size`` mm wide (y down)."""
-    out = vector.Scene(size, size)
+    out = shapes.Scene(size, size)
     ink = contrast(face.colour)
     out.poly([(0, 0), (size, 0), (size, size), (0, size)], fill=face.colour, stroke=ink, width=size * 0.02)
     if face.reduced:  # the reduced face: a pale band across the top, behind the title
@@ -165,12 +165,12 @@ def scene(face, size):
 
 def draw_pdf(canvas, counter, x, y, page_h, mirror=False):
     """A counter scene on a reportlab canvas, its top left corner at (x, y) mm from the page's top left."""
-    regular, bold = vector.pdf_fonts()
+    regular, bold = shapes.pdf_fonts()
     canvas.saveState()
     canvas.translate(x * PT, (page_h - y) * PT)
     canvas.scale(PT, -PT)
     for shape in counter.shapes:
-        vector._pdf_shape(canvas, shape, regular, bold)
+        shapes._pdf_shape(canvas, shape, regular, bold)
     canvas.restoreState()
 
 

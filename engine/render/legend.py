@@ -4,8 +4,8 @@ import math
 
 from engine.render import roads
 from engine.render.canvas import is_drawn
+from engine.render.marks import PERIMETER_INK
 from engine.render.patterns import hex_points, paste_pattern
-from engine.render.scenario import PERIMETER_INK
 from engine.render.styles import GRID_LINE, INK, SQRT3, font, rgb, style_of
 
 

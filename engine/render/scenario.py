@@ -1,15 +1,14 @@
 """What a scenario draws over its map: setup zones, entry edges and hexes, control, objectives, unit counters."""
 
-import math
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from engine.render import counters
 from engine.render.canvas import hex_index, is_drawn
+from engine.render.marks import PERIMETER_INK, facing_arrow, marker_spot
 from engine.render.patterns import draw_marker
 from engine.render.styles import INK, font, rgb, style_of
-
-PERIMETER_INK = (140, 20, 20)  # the line between the hexes of different owners (the legend's "Perimeter")
 
 
 @dataclass
@@ -127,7 +126,6 @@ def _draw_entry_edge(image, draw, canvas, layer, side, edge):
 
 def draw_pieces(draw, canvas, layer):
     """Objectives and units as labelled counters; a stack fans up and to the right."""
-    from engine.render import counters  # noqa: PLC0415 - counters draws with vector, which reads this module
     cmap, s = canvas.cmap, canvas.s
     drawn = is_drawn(canvas)
     for objective in layer.objectives:
@@ -169,27 +167,6 @@ def draw_pieces(draw, canvas, layer):
             if unit.get("facing") is not None:
                 draw.polygon(facing_arrow(x + side / 2, y + side / 2, unit["facing"], side * 0.5, s * 0.95),
                              fill=INK, outline=(255, 255, 255))
-
-
-def facing_arrow(cx, cy, angle, start, reach):
-    """An arrowhead pointing ``angle`` degrees (y down) from a piece at (cx, cy): from ``start`` out to ``reach``
-    from its centre, at the hexside or vertex it faces."""
-    a = math.radians(angle)
-    half = (reach - start) * 0.55
-    base = (cx + math.cos(a) * start, cy + math.sin(a) * start)
-    tip = (cx + math.cos(a) * reach, cy + math.sin(a) * reach)
-    nx, ny = -math.sin(a) * half, math.cos(a) * half
-    return [tip, (base[0] + nx, base[1] + ny), (base[0] - nx, base[1] - ny)]
-
-
-def marker_spot(canvas, centre, marker):
-    """Where a marker is drawn: toward the hexside or vertex it faces, else the hex's lower left."""
-    cx, cy = centre
-    s = canvas.s
-    if marker.get("facing") is None:
-        return cx - s * 0.45, cy + s * 0.38
-    a = math.radians(marker["facing"])
-    return cx + math.cos(a) * s * 0.55, cy + math.sin(a) * s * 0.55
 
 
 def _draw_marker_piece(draw, canvas, centre, marker):

@@ -1,6 +1,6 @@
 """NATO unit symbols (MIL-STD-2525 / APP-6) for counters, drawn by milsymbol (a port of milsymbol.js): the
 library lays the symbol out as SVG from its symbol code (SIDC); this module only reads that SVG's shapes into the
-print scene's (vector.Scene: polygons, lines, ellipses, in millimetres), so the same symbol goes to the PDF
+print scene's (shapes.Scene: polygons, lines, ellipses, in millimetres), so the same symbol goes to the PDF
 sheets and the module's PNG pieces. A game names a unit type's code in its catalogue (``symbol``, TOCS)."""
 
 import math
@@ -174,7 +174,7 @@ def _curve(control):
 
 
 def place(code, x, y, w, h):
-    """The symbol's shapes scaled to fit the box (x, y, w, h) in millimetres, centred: vector.Scene shapes."""
+    """The symbol's shapes scaled to fit the box (x, y, w, h) in millimetres, centred: shapes.Scene shapes."""
     (bx, by, bw, bh), shapes = outline(code)
     scale = min(w / bw, h / bh)
     ox, oy = x + (w - bw * scale) / 2 - bx * scale, y + (h - bh * scale) / 2 - by * scale

@@ -11,6 +11,7 @@ from collections import Counter
 
 from reportlab.platypus import Table, TableStyle
 
+from engine import rulesets
 from engine.render.counters import facing_angle
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import unittypes, victory, visibility
@@ -65,9 +66,10 @@ def placed(doc, placement):
 
 
 def _catalogue(doc):
-    from engine.scenarios.cards import catalogue  # noqa: PLC0415 - the package imports this module
-
-    return catalogue(doc)
+    try:
+        return rulesets.get(doc.ruleset)
+    except KeyError:
+        return None
 
 
 def counted(hexes):
