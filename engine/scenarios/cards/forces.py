@@ -164,7 +164,7 @@ def forces_table(doc, side, frame_w, public=False):
             # Long weapons and notes go under the unit across the whole table, so that no row outgrows a page.
             spans.append(len(rows))
             rows.append([""] + [p(more.lstrip("—. "), "cell")] + [""] * (len(head) - 2))
-    widths = [0.05, 0.29, 0.07, 0.12] + [w for _, w, _ in extra]
+    widths = [0.05, 0.28, 0.085, 0.12] + [w for _, w, _ in extra]
     widths.append(1.0 - sum(widths))
     table = Table(rows, colWidths=[w * frame_w for w in widths], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
