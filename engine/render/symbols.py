@@ -8,8 +8,6 @@ import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
-import milsymbol
-
 from engine.render.styles import rgb
 
 TOKEN = re.compile(r"[MmLlHhVvCcQqZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -32,6 +30,8 @@ def svg(code):
     """The library's SVG of a symbol code."""
     if not is_code(code):
         raise SymbolError(f"{code!r} is not a 20-digit NATO symbol code")
+    import milsymbol  # noqa: PLC0415 - only a counter with a symbol needs the library (its data: 2 MB)
+
     text = milsymbol.Symbol(code, size=100).as_svg()
     if 'fill="red">?' in text:  # the library's mark for a code it does not know
         raise SymbolError(f"the symbol library does not know the code {code}")
