@@ -14,7 +14,7 @@ from rest_framework.exceptions import ValidationError
 from authoring import scenario_maps
 from authoring.models import Scenario
 from authoring.readers import sheets_for, sides_for
-from engine.exports import mapfiles, vassal_grid
+from engine.exports import countersheets, mapfiles, vassal_grid
 from engine.exports.vassal import DEFAULT_DPI as VASSAL_DPI
 from engine.hexgrid import Grid
 from engine.scenarios import cards, sightlines, visibility
@@ -72,6 +72,9 @@ def export_cost(parameters, scenario):
     hexes = grid["columns"] * grid["rows"] if grid else 1
     if parameters["format"] in ("pdf", "los-examples"):
         return hexes
+    if parameters["format"] == "kit":  # the card and sheets, the map pages in vectors, the counter sheets
+        return hexes * (EXPORT_HEX_COST["pdf"] + 2) + sum(
+            u.get("count") or 1 for side in scenario.document.get("sides") or [] for u in side.get("oob") or [])
     if parameters["format"] in VECTOR:  # as a map's vector print (engine/exports/mapfiles.py)
         return hexes * EXPORT_HEX_COST[VECTOR[parameters["format"]]]
     return max(hexes, int(hexes * (parameters["dpi"] * parameters["hex_mm"] / 25.4) ** 2) // 100)
@@ -94,12 +97,24 @@ VECTOR = {"svg": "svg", "map-pdf": "pdf"}  # the scenario's map in vectors, as e
 
 
 class ScenarioExportSerializer(StrictSerializer):
-    format = serializers.ChoiceField(choices=["pdf", "png", "svg", "map-pdf", "vassal", "los-examples"], default="pdf",
+    format = serializers.ChoiceField(choices=["pdf", "png", "svg", "map-pdf", "vassal", "los-examples", "kit"],
+                                     default="pdf",
                                      help_text="pdf: the printable card; png: the map with the scenario on it; "
                                                "svg and map-pdf: that map in vectors at true hex size (hex_mm); "
                                                "vassal: a VASSAL 3.7 module (.vmod) of the scenario "
                                                "(docs/exports.md); los-examples: a PDF page of the LOS "
-                                               "examples its main map keeps, for the players.")
+                                               "examples its main map keeps, for the players; kit: the "
+                                               "print-and-play kit, a zip of PDFs of what you may see "
+                                               "(docs/print-and-play.md).")
+    counter_size = serializers.CharField(required=False, default="5/8in",
+                                         help_text="kit: the counters' size, 1/2in, 5/8in, 3/4in, 1in or "
+                                                   "millimetres (8 to 40).")
+    offset_x = serializers.FloatField(required=False, default=0.0, min_value=-10, max_value=10,
+                                      help_text="kit: the printer's offset of a counter sheet's backs, mm right.")
+    offset_y = serializers.FloatField(required=False, default=0.0, min_value=-10, max_value=10,
+                                      help_text="kit: the printer's offset of a counter sheet's backs, mm down.")
+    map_layer = serializers.BooleanField(required=False, default=True,
+                                         help_text="kit: the map pages with the scenario's zones and counters.")
     paper = serializers.ChoiceField(choices=["a4", "letter"], default="a4", help_text="The card's paper (pdf).")
     sheet = serializers.CharField(required=False, help_text="public (the default: the public card, which never "
                                                             "prints a hidden item), or a side's id: that side's "
@@ -153,6 +168,8 @@ class ScenarioExportSerializer(StrictSerializer):
         if data.get("side") is not None:
             raise serializers.ValidationError({"side": ["only a vassal export is made for a side; a card's side "
                                                         "is its sheet"]})
+        if data["format"] == "kit":
+            return self.kit(data)
         out = {"format": data["format"], "sheet": data.get("sheet") or cards.PUBLIC}
         if data["format"] == "los-examples":  # the map's, public: the same page for every reader
             return {"format": "los-examples", "paper": data["paper"], "sheet": cards.PUBLIC}
@@ -172,6 +189,21 @@ class ScenarioExportSerializer(StrictSerializer):
             if self.context.get("grid") is not None:
                 check_print_size(self.context["grid"], out)
         return out
+
+
+    def kit(self, data):
+        """A kit's parameters: it holds the sheets of the sides its reader holds, so it names no sheet."""
+        for field in ("dpi", "sheet"):
+            if field in self.initial_data:
+                raise serializers.ValidationError({field: ["a kit has no " + (
+                    "dpi: its map pages and counters are drawn in vectors" if field == "dpi" else
+                    "sheet: it holds the public card and the sheets of the sides you hold")]})
+        try:
+            size = countersheets.counter_size(data["counter_size"])
+        except countersheets.SheetError as exc:
+            raise serializers.ValidationError({"counter_size": [str(exc)]}) from None
+        return {"format": "kit", "paper": data["paper"], "hex_mm": data["hex_mm"], "counter_size": size,
+                "offset": [data["offset_x"], data["offset_y"]], "map_layer": data["map_layer"]}
 
 
 def print_grid(scenario, parameters):
@@ -274,6 +306,8 @@ class ExportJobView(ScenarioJobView):
         module), so that the public card the owner exported is the one job everyone gets, and a side's sheet is
         served only to a reader holding that side (readers.may_read_job)."""
         parameters = super().parameters(request, scenario)
+        if parameters["format"] == "kit":  # a kit is its reader's: the sides they hold (kit.py)
+            return parameters
         if parameters["format"] == "vassal":  # the module both sides play holds every side's secrets
             sides = (parameters["side"],) if parameters.get("side") else visibility.ALL
         else:

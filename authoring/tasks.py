@@ -11,7 +11,7 @@ from celery import shared_task
 
 from authoring import scenario_maps
 from authoring.models import Scenario
-from engine.exports import vassal, vassal_scenario
+from engine.exports import kit, vassal, vassal_scenario
 from engine.scenarios import cards, victory, visibility
 from engine.scenarios import checks as rule_checks
 from engine.scenarios.cards import vectormap
@@ -88,6 +88,14 @@ def answer_export(job):
     parameters = job.parameters
     report = lambda progress, message: runner.report(job, progress, message)  # noqa: E731
     doc = doc_for(job)
+    if parameters["format"] == "kit":
+        content = kit.kit_zip(doc, parameters["sides"], paper=parameters["paper"], hex_mm=parameters["hex_mm"],
+                              counter_size=parameters["counter_size"], offset=tuple(parameters["offset"]),
+                              map_layer=parameters["map_layer"], progress=report)
+        held = "" if parameters["sides"] == visibility.ALL else "-" + "-".join(parameters["sides"])
+        name = f"{cards.safe_name(doc.data['title'])}-kit{held}.zip"
+        return runner.Outcome({"filename": name, "bytes": len(content), "sides": parameters["sides"]},
+                              file=(name, content))
     if parameters["format"] == "vassal":
         report(10, "drawing the board and the counters")
         side = parameters.get("side")

@@ -4,8 +4,8 @@ import math
 
 from engine.render import roads
 from engine.render.canvas import is_drawn
+from engine.render.marks import PERIMETER_INK
 from engine.render.patterns import hex_points, paste_pattern
-from engine.render.scenario import PERIMETER_INK
 from engine.render.styles import GRID_LINE, INK, SQRT3, font, rgb, style_of
 
 
@@ -27,6 +27,12 @@ def legend_entries(cmap, canvas, scenario):
             layer = entry.get("linear") if entry["layer"] == "hex" and entry.get("linear") else entry["layer"]
             entries.append((entry["name"], layer, style_of(cmap.catalogue, entry["id"])))
     if scenario is not None:
+        shown = set()
+        for marker in scenario.markers:  # a scenario's markers by their catalogue names (a wreck, a trench)
+            kind = marker["kind"]
+            if kind not in shown and kind not in used and kind in cmap.catalogue.terrain:
+                shown.add(kind)
+                entries.append((cmap.catalogue.terrain[kind]["name"], "hex", style_of(cmap.catalogue, kind)))
         for side, colour in scenario.side_colours.items():
             entries.append((side, "side", {"fill": colour}))
         if scenario.perimeter:

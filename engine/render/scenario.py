@@ -4,11 +4,11 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from engine.render import counters
 from engine.render.canvas import hex_index, is_drawn
+from engine.render.marks import PERIMETER_INK, facing_arrow, marker_spot
 from engine.render.patterns import draw_marker
-from engine.render.styles import INK, font, rgb
-
-PERIMETER_INK = (140, 20, 20)  # the line between the hexes of different owners (the legend's "Perimeter")
+from engine.render.styles import INK, font, rgb, style_of
 
 
 @dataclass
@@ -19,6 +19,8 @@ class ScenarioLayer:
     optionally "side" when one side holds it. units: [{"hex", "side", "label"}], several in a hex are a stack,
     drawn fanned. entry_hexes: side -> hexes. entry_edges: side -> map edges ("N", "E", "S", "W"). perimeter:
     side -> the hexes it owns at the start (TOCS), each side's tinted and the line between owners drawn.
+    A unit's "facing" and a marker's are degrees (y down, 0 east) or None; markers: [{"hex", "kind",
+    "facing"}], drawn in their catalogue style at the hexside or vertex they face.
     """
 
     side_colours: dict = field(default_factory=dict)
@@ -29,6 +31,7 @@ class ScenarioLayer:
     entry_hexes: dict = field(default_factory=dict)
     entry_edges: dict = field(default_factory=dict)
     perimeter: dict = field(default_factory=dict)
+    markers: list = field(default_factory=list)
 
     def colour(self, side, alpha=255):
         return (*rgb(self.side_colours.get(side), (120, 120, 120)), alpha)
@@ -138,6 +141,10 @@ def draw_pieces(draw, canvas, layer):
             draw.text((cx, cy + r), objective["label"], fill=INK, font=font(max(s * 0.22, canvas.min_text), bold=True),
                       anchor="mm",
                       stroke_width=max(1, round(s * 0.03)), stroke_fill=(255, 255, 255))
+    for marker in layer.markers:
+        i = hex_index(cmap, marker["hex"])
+        if drawn[i]:
+            _draw_marker_piece(draw, canvas, canvas.centre_px[i], marker)
     stacks = {}
     for unit in layer.units:
         stacks.setdefault(hex_index(cmap, unit["hex"]), []).append(unit)
@@ -153,28 +160,23 @@ def draw_pieces(draw, canvas, layer):
             x, y = cx + ox - side / 2, cy - ox - side / 2
             fill = layer.colour(unit.get("side"))
             draw.rectangle([x + 2, y + 2, x + side + 2, y + side + 2], fill=(0, 0, 0, 90))
-            draw.rectangle([x, y, x + side, y + side], fill=fill, outline=INK, width=max(1, round(s * 0.025)))
-            ink = (0, 0, 0) if sum(fill[:3]) > 420 else (255, 255, 255)
-            _counter_text(draw, unit.get("label", ""), x + side / 2, y + side / 2, side * 0.9, ink, canvas.min_text)
+            # the one counter drawing (render/counters.py), its label (the card's key) as large as it fits
+            piece = counters.scene(counters.face({}, "#{:02x}{:02x}{:02x}".format(*fill[:3]),
+                                                 label=unit.get("label", "")), 10.0)
+            counters.draw_png(draw, piece, x, y, side / 10.0, least=canvas.min_text)
+            if unit.get("facing") is not None:
+                draw.polygon(facing_arrow(x + side / 2, y + side / 2, unit["facing"], side * 0.5, s * 0.95),
+                             fill=INK, outline=(255, 255, 255))
 
 
-def _counter_text(draw, text, cx, cy, width, ink, least=0.0):
-    """The unit's name on its counter, in at most two lines, shrunk to fit; left out where it would be smaller
-    than ``least`` pixels (a print's smallest legible text: the counter's colour and the legend name its side)."""
-    words = str(text).split()
-    lines = [str(text)]
-    if len(words) > 1:
-        half = max(1, len(words) // 2)
-        lines = [" ".join(words[:half]), " ".join(words[half:])]
-    size = width * 0.3
-    while size > 6:
-        f = font(size, bold=True)
-        if all(draw.textlength(line, font=f) <= width for line in lines):
-            break
-        size *= 0.85
-    if size < least:
-        return
-    f = font(size, bold=True)
-    for k, line in enumerate(lines):
-        draw.text((cx, cy + (k - (len(lines) - 1) / 2) * size * 1.1), line, fill=ink, font=f, anchor="mm")
-
+def _draw_marker_piece(draw, canvas, centre, marker):
+    """A scenario marker (a wreck, a trench, sandbags): its catalogue style's shape and colours, with a tick to
+    the vertex or hexside it is aligned to (Assault 002 L904)."""
+    style = style_of(canvas.cmap.catalogue, marker["kind"])
+    x, y = marker_spot(canvas, centre, marker)
+    r = canvas.s * 0.2
+    fill = rgb(style.get("fill") or style.get("stroke"), (200, 200, 200))
+    draw_marker(draw, style.get("marker") or "square", x, y, r, fill, INK)
+    if marker.get("facing") is not None:
+        draw.polygon(facing_arrow(centre[0], centre[1], marker["facing"], canvas.s * 0.72, canvas.s * 0.98),
+                     fill=INK)

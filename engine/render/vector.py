@@ -14,20 +14,27 @@ element without a style sheet (the page's CSP does not matter: the file is downl
 import io
 import math
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
-from functools import lru_cache
 
 from engine.mapfile import overlay_cells, overlay_names, overlay_title
 from engine.render import legend as legend_band
 from engine.render import roads
 from engine.render.canvas import Canvas, hex_index, is_drawn
+from engine.render.marks import PERIMETER_INK, facing_arrow, marker_spot
 from engine.render.patterns import hex_points, lighter, pattern_shapes
 from engine.render.printing import HEX_MM_RANGE, PRINT_MARGIN_MM, play_area
-from engine.render.scenario import PERIMETER_INK
+from engine.render.shapes import (  # noqa: F401 - the scene and its PDF writer, as callers name them here
+    PT_PER_MM,
+    Scene,
+    _pdf_paint,
+    _pdf_path,
+    _pdf_shape,
+    _rgb,
+    pdf_fonts,
+    text_width,
+)
 from engine.render.styles import (
     BLACK,
     CONTOUR,
-    FONT_DIR,
     GRID_LINE,
     HEXSIDE_COLOUR,
     INK,
@@ -36,7 +43,6 @@ from engine.render.styles import (
     LOS_COLOURS,
     PAPER,
     SQRT3,
-    font,
     hex_look,
     label_inks,
     level_fill,
@@ -45,41 +51,10 @@ from engine.render.styles import (
     style_of,
 )
 
-PT_PER_MM = 72 / 25.4
 FONT_FAMILY = "DejaVu Sans, Verdana, sans-serif"
 LEVEL_INK = (70, 45, 20)
 OVERLAY_INK = (200, 40, 160)
 WHITE = (255, 255, 255)
-
-
-@dataclass
-class Scene:
-    """A map laid out for print: its size and shapes in millimetres (y downward), and the pattern definitions
-    its shapes place: {key: (pieces around (0, 0), clip polygon)}."""
-
-    width: float
-    height: float
-    shapes: list = field(default_factory=list)
-    patterns: dict = field(default_factory=dict)
-    title: str = ""
-
-    def poly(self, points, fill=None, stroke=None, width=0.0, closed=True):
-        self.shapes.append(("poly", [tuple(map(float, p)) for p in points], fill, stroke, float(width), closed))
-
-    def line(self, points, stroke, width, round_cap=False):
-        self.shapes.append(("line", [tuple(map(float, p)) for p in points], stroke, float(width), round_cap))
-
-    def ellipse(self, box, fill=None, stroke=None, width=0.0):
-        self.shapes.append(("ellipse", tuple(map(float, box)), fill, stroke, float(width)))
-
-    def text(self, x, y, text, size, fill, anchor="mm", bold=False, halo=0.0, rotate=0):
-        """Text at (x, y) by its anchor (PIL's: "mm" centre, "mt" middle top, "lm" left middle), ``rotate``
-        degrees clockwise about that point, with a white ``halo`` round it."""
-        self.shapes.append(("text", float(x), float(y), str(text), float(size), fill, anchor, bold, float(halo),
-                            rotate))
-
-    def use(self, key, x, y):
-        self.shapes.append(("use", key, float(x), float(y)))
 
 
 def check_hex_mm(hex_mm):
@@ -365,6 +340,15 @@ def _pieces(out, canvas, layer):
         _marker(out, "star", cx, cy - r, s * 0.18, colour, INK)
         if objective.get("label"):
             out.text(cx, cy + r, objective["label"], s * 0.22, INK, bold=True, halo=s * 0.03)
+    for marker in layer.markers:  # as the PNG draws them (render/scenario.py)
+        i = hex_index(cmap, marker["hex"])
+        if drawn[i]:
+            style = style_of(cmap.catalogue, marker["kind"])
+            x, y = marker_spot(canvas, canvas.centre_px[i], marker)
+            _marker(out, style.get("marker") or "square", x, y, s * 0.2,
+                    rgb(style.get("fill") or style.get("stroke"), (200, 200, 200)), INK)
+            if marker.get("facing") is not None:
+                out.poly(facing_arrow(*canvas.centre_px[i], marker["facing"], s * 0.72, s * 0.98), fill=INK)
     stacks = {}
     for unit in layer.units:
         stacks.setdefault(hex_index(cmap, unit["hex"]), []).append(unit)
@@ -384,6 +368,9 @@ def _pieces(out, canvas, layer):
                      width=s * 0.025)
             ink = (0, 0, 0) if sum(fill[:3]) > 420 else WHITE
             _counter_text(out, unit.get("label", ""), x + side / 2, y + side / 2, side * 0.9, ink)
+            if unit.get("facing") is not None:
+                out.poly(facing_arrow(x + side / 2, y + side / 2, unit["facing"], side * 0.5, s * 0.95), fill=INK,
+                         stroke=WHITE, width=s * 0.01)
 
 
 def _counter_text(out, text, cx, cy, width, ink):
@@ -459,11 +446,6 @@ def _legend(out, canvas, cmap, scenario, top, legend, scale_bar, hex_mm):
                      u * 0.9, INK, anchor="mt")
         out.text(x0 + 4 * step * per_metre + u * 2, y + h / 2,
                  legend_band.scale_text(metres, step, None, hex_mm, None), u * 0.9, INK, anchor="lm")
-
-
-def text_width(text, size, bold=False):
-    """A text's width at ``size`` (any unit), measured with the DejaVu font the print and the PNG use."""
-    return font(100, bold).getlength(text) * size / 100
 
 
 # -- SVG -------------------------------------------------------------------------------------------------
@@ -573,21 +555,6 @@ def pdf(cmap, hex_mm=19.0, **options):
     return write_pdf(scene(cmap, hex_mm, **options))
 
 
-@lru_cache(maxsize=1)
-def pdf_fonts():
-    """(regular, bold) font names: DejaVu Sans embedded when the system has it (as the PNG draws), else
-    Helvetica."""
-    from reportlab.pdfbase import pdfmetrics  # noqa: PLC0415 - reportlab, only when a PDF is written
-    from reportlab.pdfbase.ttfonts import TTFont  # noqa: PLC0415 - reportlab, only when a PDF is written
-
-    try:
-        pdfmetrics.registerFont(TTFont("DejaVuSans", str(FONT_DIR / "DejaVuSans.ttf")))
-        pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(FONT_DIR / "DejaVuSans-Bold.ttf")))
-        return "DejaVuSans", "DejaVuSans-Bold"
-    except Exception:  # noqa: BLE001 - a missing or unreadable font file: the standard font instead
-        return "Helvetica", "Helvetica-Bold"
-
-
 def write_pdf(scene):
     from reportlab.pdfgen.canvas import Canvas as PdfCanvas  # noqa: PLC0415 - reportlab, only when a PDF is written
 
@@ -620,90 +587,3 @@ def write_pdf(scene):
     return out.getvalue()
 
 
-def _pdf_path(path, points, closed):
-    path.moveTo(*points[0])
-    for x, y in points[1:]:
-        path.lineTo(x, y)
-    if closed:
-        path.close()
-
-
-def _rgb(colour):
-    return tuple(c / 255 for c in colour[:3])
-
-
-def _pdf_paint(page, fill, stroke, width):
-    if fill is not None:
-        page.setFillColorRGB(*_rgb(fill), alpha=(fill[3] / 255 if len(fill) > 3 else 1))
-    if stroke is not None and width > 0:
-        page.setStrokeColorRGB(*_rgb(stroke), alpha=(stroke[3] / 255 if len(stroke) > 3 else 1))
-        page.setLineWidth(width)
-    return int(fill is not None), int(stroke is not None and width > 0)
-
-
-def _pdf_shape(page, shape, regular, bold):
-    kind = shape[0]
-    if kind == "poly":
-        _, points, fill, stroke, width, closed = shape
-        fills, strokes = _pdf_paint(page, fill, stroke, width)
-        if fills or strokes:
-            path = page.beginPath()
-            _pdf_path(path, points, closed)
-            page.drawPath(path, fill=fills, stroke=strokes)
-    elif kind == "line":
-        _, points, stroke, width, round_cap = shape
-        _pdf_paint(page, None, stroke, width)
-        page.setLineCap(1 if round_cap else 0)
-        path = page.beginPath()
-        _pdf_path(path, points, False)
-        page.drawPath(path, fill=0, stroke=1)
-        page.setLineCap(0)
-    elif kind == "ellipse":
-        _, (x0, y0, x1, y1), fill, stroke, width = shape
-        fills, strokes = _pdf_paint(page, fill, stroke, width)
-        page.ellipse(x0, y0, x1, y1, fill=fills, stroke=strokes)
-    elif kind == "text":
-        _, x, y, text, size, fill, anchor, is_bold, halo, rotate = shape
-        name = bold if is_bold else regular
-        width = page.stringWidth(text, name, size)
-        dx = {"m": -width / 2, "l": 0, "r": -width}[anchor[0]]
-        dy = {"m": 0.36 * size, "t": 0.76 * size}[anchor[1]]  # the baseline under a centre or a top edge
-        page.saveState()
-        page.translate(x, y)
-        if rotate:
-            page.rotate(rotate)  # clockwise on the page, its y running down
-        page.translate(dx, dy)
-        page.scale(1, -1)
-        text_object = page.beginText(0, 0)
-        text_object.setFont(name, size)
-        if halo:  # the outline in its own graphics state: the text render mode is part of it
-            page.saveState()
-            page.setStrokeColorRGB(1, 1, 1)
-            page.setLineWidth(2 * halo)
-            page.setLineJoin(1)
-            text_object.setTextRenderMode(1)
-            text_object.textOut(text)
-            page.drawText(text_object)
-            page.restoreState()
-            text_object = page.beginText(0, 0)
-            text_object.setFont(name, size)
-        page.setFillColorRGB(*_rgb(fill))
-        text_object.textOut(text)
-        page.drawText(text_object)
-        page.restoreState()
-    elif kind == "use":
-        _, key, x, y = shape
-        page.saveState()
-        page.translate(x, y)
-        page.doForm(key)
-        page.restoreState()
-    elif kind == "grid":
-        _, hexes, stroke, width = shape
-        page.setStrokeColorRGB(*_rgb(stroke), alpha=0.78)
-        page.setLineWidth(width)
-        page.setLineJoin(1)
-        path = page.beginPath()
-        for corners in hexes:
-            _pdf_path(path, corners, True)
-        page.drawPath(path, fill=0, stroke=1)
-        page.setLineJoin(0)

@@ -102,7 +102,7 @@ STATUS_TERRAIN = "not_in_with_road"
 # Company).
 MARKER_SPEC_KEYS = ("name", "rule", "details", "on")
 PLAY_ORDER_KEYS = ("sets_up_first", "moves_first")
-HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "rule")
+HIDDEN_KEYS = ("double_blind", "victory", "markers", "oob", "forces_public", "rule")
 SCENARIO_PARTS = ("oob", "side", "rules")
 TURN_TRACKS = ("up", "down")
 FIELD_TYPES = {
@@ -129,7 +129,8 @@ DEFAULT_FILL = {"clear": "#e9e4c9", "hindering": "#bcd98c", "blocking": "#8a8a8a
 # never a unit's name. A scenario may declare types of its own with the same entry keys.
 UNIT_TYPES_KEYS = ("kinds", "echelons", "types")
 UNIT_TYPE_KEYS = ("id", "name", "kind", "class", "stacking", "steps", "hidden", "echelon", "barred", "carries",
-                  "barred_entering", "attaches_to", "crewed_by", "faces", "casualty_points", "rule", "notes")
+                  "barred_entering", "attaches_to", "crewed_by", "faces", "casualty_points", "setup", "symbol",
+                  "rule", "notes")
 # A weapon that sets up with the crew that mans it: {"kinds": [unit kinds], "rule"} (ATS 3.6.4: M and H weapons on
 # top of their crew). What a counter's facing points to where its rules say: {"to": "hexside" or "vertex", "rule"}
 # (OST 9.0.5: a vehicle faces a hexside, not a vertex).

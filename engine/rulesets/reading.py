@@ -625,7 +625,7 @@ def _check_hidden(hidden, oob_fields, problems):
         problems.add("scenario.hidden", f"must be an object with some of the keys {', '.join(HIDDEN_KEYS)}")
         return
     _check_keys(hidden, HIDDEN_KEYS, (), "scenario.hidden", problems)
-    for key in ("double_blind", "victory"):
+    for key in ("double_blind", "victory", "forces_public"):
         if key in hidden and not isinstance(hidden[key], bool):
             problems.add(f"scenario.hidden.{key}", "must be true or false")
     markers = hidden.get("markers", [])

@@ -74,9 +74,13 @@ def unit_type_problems(entry, where, kinds, echelons, classes, terrain_ids):
     check_keys(entry, UNIT_TYPE_KEYS, UNIT_TYPE_REQUIRED, where, problems)
     if "id" in entry and (not isinstance(entry["id"], str) or not ID_PATTERN.match(entry["id"])):
         problems.add(f"{where}.id", f"{entry['id']!r} is not lower-case words joined by '-'")
-    for key in ("name", "rule", "notes"):
+    for key in ("name", "rule", "notes", "setup"):
         if key in entry and not _is_text(entry[key]):
             problems.add(f"{where}.{key}", "must be a non-empty string")
+    if "symbol" in entry and not (isinstance(entry["symbol"], str) and len(entry["symbol"]) == 20
+                                  and entry["symbol"].isdigit()):
+        problems.add(f"{where}.symbol", "must be a NATO symbol code of 20 digits (MIL-STD-2525D, APP-6D), "
+                                        f"not {entry['symbol']!r}")
     if "kind" in entry and kinds is not None and entry["kind"] not in kinds:
         problems.add(f"{where}.kind", f"{entry['kind']!r} is not one of this game's kinds ({', '.join(kinds)})")
     if "class" in entry and classes is not None and entry["class"] not in classes:

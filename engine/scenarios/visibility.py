@@ -12,7 +12,10 @@ with their placements and arrivals; and what its game's catalogue says in its sc
 - ``double_blind``: every part of a side is its own (TOCS: OOB, setup zone, placements, reinforcements, its
   fields, its markers); the perimeter, objectives and special rules stay public;
 - ``victory``: the sides' victory conditions are secret, and so is an objective's VP to a reader whose side's
-  condition does not name it.
+  condition does not name it;
+- ``forces_public``: the card lists every force, hidden ones without their hexes (OST 3.1.4 with 21.0.1, ATS
+  3.5.2: a dummy by its FOW side): a withheld line's public face (``public_face``) stays in ``withheld[side]
+  ["listed"]``, its placements, arrivals and notes withheld.
 
 The view is still a canonical document the card, the checks, the sight lines and the editor read: a withheld
 list is emptied, a withheld condition is None, a brief's texts are empty, and ``extensions["withheld"]`` says,
@@ -78,13 +81,18 @@ def view(data, sides, current=None):
     private_now = {}
     for side in (current or {}).get("sides") or []:
         private_now[side.get("id")] = {u.get("id") for u in side.get("oob") or [] if is_private_unit(u, rules)}
-    withheld = {}
+    # a view of a view keeps what the first withheld (a hidden line's public face the card lists)
+    withheld = copy.deepcopy((out.get("extensions") or {}).get(WITHHELD) or {})
     for side in out.get("sides") or []:
         if side.get("id") in sides:
             continue
         gone = _withhold_side(side, rules, private_now.get(side.get("id"), set()))
         if gone:
-            withheld[side["id"]] = gone
+            earlier = withheld.get(side["id"]) or {}
+            if earlier.get("listed") and not gone.get("listed"):
+                gone["listed"] = earlier["listed"]
+                gone["units"] = gone.get("units", 0) + earlier.get("units", 0)
+            withheld[side["id"]] = {**earlier, **gone}
     _withhold_markers(out, sides, rules, withheld)
     if rules.get("victory", False):
         _withhold_objective_vp(out, sides, withheld)
@@ -106,6 +114,8 @@ def _withhold_side(side, rules, later):
     private = {u["id"] for u in oob if double_blind or is_private_unit(u, rules) or u["id"] in later}
     if private:
         gone["units"] = sum(u.get("count") or 1 for u in oob if u["id"] in private)
+        if rules.get("forces_public") and not double_blind:
+            gone["listed"] = [public_face(u, rules) for u in oob if u["id"] in private]
         side["oob"] = [u for u in oob if u["id"] not in private]
         side["placements"] = [pl for pl in side.get("placements") or [] if pl.get("unit") not in private]
         arrivals = []
@@ -120,6 +130,19 @@ def _withhold_side(side, rules, later):
         if side.get("fields"):
             side["fields"], gone["fields"] = {}, True
     return gone
+
+
+# What of a hidden OOB line a public card prints (forces_public): what it is and how many, never where or notes.
+PUBLIC_FACE = ("unit", "name", "count", "type", "class", "quality", "leader", "weapons", "formation",
+               "casualty_points", "vp", "points", "steps")
+
+
+def public_face(unit, rules):
+    """A hidden line as the other side may know it: a dummy by its FOW side only (ATS 3.5.2: "that side sets up
+    with that many dummies, of the specified type"), a hidden unit by what it is and how many (OST 3.1.4)."""
+    if any(unit.get(flag) is True for flag in rules.get("oob") or ()):
+        return {"unit": unit.get("unit"), "count": unit.get("count") or 1, "type": unit.get("type"), "dummy": True}
+    return {key: copy.deepcopy(unit[key]) for key in PUBLIC_FACE if key in unit} | {"hidden": True}
 
 
 def _withhold_markers(out, sides, rules, withheld):

@@ -111,3 +111,50 @@ def test_a_published_library_map_needs_no_user(user_client, other_published_map,
     code, _, stderr = run_here("export_scenario", path, "--format", "vassal", "--out", tmp_path / "s.vmod",
                                "--user", "nobody-at-all")
     assert code == 2 and "--user: no user named 'nobody-at-all'" in stderr
+
+
+def kit_texts(path):
+    """{file name: its text} of a kit: each PDF's text (pdftotext), the README as it is."""
+    out = {}
+    with zipfile.ZipFile(path) as z:
+        for name in z.namelist():
+            content = z.read(name)
+            if name.endswith(".pdf"):
+                content = subprocess.run(["pdftotext", "-", "-"], input=content, capture_output=True,
+                                         check=True).stdout
+            out[name] = " ".join(content.decode().split())
+    return out
+
+
+def test_export_scenario_writes_the_designers_kit_and_a_sides_kit(tmp_path):
+    out = tmp_path / "kit.zip"
+    proc = manage("export_scenario", HILL, "--format", "kit", "--out", out, "--hex-mm", "12",
+                  "--counter-size", "1/2in", "--paper", "letter")
+    assert proc.returncode == 0, proc.stderr
+    assert "the designer's kit (every side)" in proc.stdout
+    texts = kit_texts(out)
+    assert {"02-sheet-German.pdf", "02-sheet-British.pdf", "04-counters-German.pdf",
+            "04-counters-British.pdf", "03-map-pages.pdf", "01-public-card.pdf"} <= set(texts)
+    assert "sets up in R11 facing NW; hidden" in texts["02-sheet-German.pdf"]  # the German sheet: the PaK's hex
+    assert "R11" not in texts["01-public-card.pdf"].split("Setup zone")[0].split("PaK 40")[-1][:80]
+    assert "print at 100 %" in texts["03-map-pages.pdf"] and "LETTER" in texts["README.txt"]
+    side = tmp_path / "british.zip"
+    proc = manage("export_scenario", HILL, "--format", "kit", "--out", side, "--side", "british", "--hex-mm", "12")
+    assert proc.returncode == 0, proc.stderr
+    mine = kit_texts(side)
+    assert not [name for name in mine if "German" in name]  # no German sheet, no German counters
+    joined = " ".join(mine.values())
+    assert "R11 facing" not in joined and "O9;" not in joined and "Mines" not in joined  # German secrets
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--counter-size", "3in"], "--counter-size or --offset: counter size must be one of 1/2in"),
+    (["--offset-x", "25"], "offsets must each be from -10 to 10 mm"),
+    (["--side", "french"], "--side: this scenario has no side 'french'"),
+    (["--paper", "a3"], "invalid choice: 'a3'"),
+])
+def test_a_bad_kit_option_is_one_line_naming_it(tmp_path, args, needle):
+    proc = manage("export_scenario", HILL, "--format", "kit", "--out", tmp_path / "x.zip", *args)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert needle in proc.stderr, proc.stderr
+    assert not (tmp_path / "x.zip").exists()

@@ -17,6 +17,7 @@ import io
 import json
 import re
 import time
+import zipfile
 
 import pypdf
 import pytest
@@ -37,9 +38,13 @@ def row(*cells):
 def placed(name, hex, hidden=True):
     """A pattern for a unit's row on a sheet: its name, then where it sets up ("sets up in R11; hidden")."""
     where = r"\s*".join(re.escape(c) for c in f"sets up in {hex}" if c != " ")
-    return re.escape(name) + r"[\s\S]{0,80}?" + where + (r";\s*hidden" if hidden else r"(?!\d)")
+    facing = r"(?:\s*facing\s*(?:vertex\s*)?[NESW]+)?"  # the way it faces, where its placement says
+    return re.escape(name) + r"[\s\S]{0,80}?" + where + facing + (r";\s*hidden" if hidden else r"(?!\d)")
 
 
+# OST and ATS list every force on the card, hidden ones included, and hide only where they are (OST 3.1.4, 000
+# L354, with 21.0.1, L1353; ATS 3.5.2, 001 L150, a dummy by its FOW side): a hidden unit's name is public there,
+# its hex and its row's "sets up in" are not.
 # Per game, per side: what only that side (and the owner) may read. "ids": hidden OOB line ids; "texts": what
 # must not be printed or answered (unit names, brief texts, victory sentences); "patterns": regular expressions
 # over a card's text (a hidden unit's row with its hex, a marker's row, an objective's VP); "markers": (kind, hex)
@@ -47,16 +52,17 @@ def placed(name, hex, hidden=True):
 # pattern of its side.
 HIDDEN = {
     "ost": {
-        "german": {"ids": {"pak", "sniper"}, "texts": ["PaK 40", "Hold the crest until the panzers come"],
-                   "patterns": [r"\bSniper\b", row("Mines", "L10"), placed("PaK 40", "R11"), placed("Sniper", "O9")],
+        "german": {"ids": {"pak", "sniper"}, "texts": ["Hold the crest until the panzers come"],
+                   "patterns": [row("Mines", "L10"), placed("PaK 40", "R11"), placed("Sniper", "O9"),
+                                r"R11\s*facing"],
                    "markers": {("mines", "L10")}},
         "british": {"ids": set(), "texts": ["Take the crest by the orchard track"], "patterns": [], "markers": set()},
     },
     "ats": {
-        "british": {"ids": {"6pdr", "crew"}, "texts": ["6-pounder ATG", "The gun covers the crossroads"],
-                    "patterns": [r"\bCrew\b", placed("6-pounder ATG", "F5"), placed("Crew", "F5")],
+        "british": {"ids": {"6pdr", "crew"}, "texts": ["The gun covers the crossroads"],
+                    "patterns": [placed("6-pounder ATG", "F5"), placed("Crew", "F5"), r"F5\s*facing\s*SE"],
                     "markers": set()},
-        "german": {"ids": {"dummy"}, "texts": ["AFV dummy", "Feint along the east road"], "patterns": [],
+        "german": {"ids": {"dummy"}, "texts": ["Feint along the east road"], "patterns": [],
                    "markers": set()},
     },
     "assault": {
@@ -179,8 +185,9 @@ def job_result(client, url, data=None, query="", seconds=300):
     return body, answer
 
 
-def responses(client, scenario, link=None, sheets=()):
-    """Every body the reader gets: (channel, body) pairs, JSON as parsed and text as text; jobs' ids kept."""
+def responses(client, scenario, link=None, sheets=(), kit=True):
+    """Every body the reader gets: (channel, body) pairs, JSON as parsed and text as text; jobs' ids kept. The
+    print-and-play kit (a zip of PDFs) is one channel per PDF in it, "kit NAME"."""
     query = f"?link={link}" if link else ""
     out = []
     page = client.get(f"/scenarios/{scenario.pk}/{query}")
@@ -216,6 +223,17 @@ def responses(client, scenario, link=None, sheets=()):
         file = client.get(with_query(f"/api/jobs/{body['id']}/file/", query))
         assert file.status_code == 200
         out.append((f"sheet {sheet}", pdf_text(b"".join(file.streaming_content))))
+    if kit:
+        body, answer = job_result(client, f"/api/scenarios/{scenario.pk}/print/", {"format": "kit", "hex_mm": 8},
+                                  query)
+        if body is not None:  # (an anonymous visitor starts no job)
+            jobs["kit"] = body["id"]
+            file = client.get(with_query(f"/api/jobs/{body['id']}/file/", query))
+            assert file.status_code == 200
+            archive = zipfile.ZipFile(io.BytesIO(b"".join(file.streaming_content)))
+            for name in archive.namelist():
+                content = archive.read(name)
+                out.append((f"kit {name}", pdf_text(content) if name.endswith(".pdf") else content.decode()))
     if client.get("/api/jobs/").status_code == 200:  # a signed-in reader's own jobs
         out.append(("my jobs", client.get("/api/jobs/").json()))
     return out, jobs
@@ -253,6 +271,13 @@ def test_each_reader_reads_only_what_they_hold(game, samples, django_user_model,
 
     mine, owner_jobs = responses(owner, scenario, sheets=everything)
     sheet = {name: dict(mine)[f"sheet {name}"] for name in everything}
+    # the designer's kit holds the public card and every side's sheet, each as its own export prints it
+    for side in sides:
+        name = f"kit 02-sheet-{scenario.document['sides'][sides.index(side)]['name']}.pdf"
+        for own in theirs(game, side):
+            assert missing(game, own, dict(mine)[name]) == [], f"the designer's kit should hold {side}'s sheet"
+    for side in HIDDEN[game]:
+        assert found(game, side, dict(mine)["kit 01-public-card.pdf"]) == [], f"{side}'s items on the kit's card"
     for side in HIDDEN[game]:  # the owner reads every side's private part, but not on the public card
         assert hits_in(game, side, mine), f"the owner should read {side}'s hidden items"
         assert found(game, side, sheet["public"]) == [], f"{side}'s hidden items are on the owner's public card"
@@ -296,9 +321,15 @@ def test_each_reader_reads_only_what_they_hold(game, samples, django_user_model,
         holder.force_login(rival)
         bodies, held_jobs = responses(holder, scenario, link=link.token, sheets=["public", side])
         assert held_jobs[side] == owner_jobs[side] and held_jobs["public"] == owner_jobs["public"]
+        # the holder's kit is theirs (its sides are the holder's), not the designer's with every side
+        assert held_jobs["kit"] != owner_jobs["kit"]
+        assert holder.get(f"/api/jobs/{owner_jobs['kit']}/?link={link.token}").status_code == 404
+        kit_sheets = [name for name, _ in bodies if name.startswith("kit 02-sheet-")]
+        assert kit_sheets == [f"kit 02-sheet-{scenario.document['sides'][sides.index(side)]['name']}.pdf"]
         for own in theirs(game, side):
             assert hits_in(game, own, bodies), f"{side}'s link holder should read its hidden items"
             assert missing(game, own, dict(bodies)[f"sheet {side}"]) == []
+            assert missing(game, own, dict(bodies)[kit_sheets[0]]) == []  # the kit's sheet is the side's sheet
         for enemy in sides:
             if enemy != side:
                 assert hits_in(game, enemy, bodies) == {}, f"{enemy}'s hidden items leak to {side}'s link"

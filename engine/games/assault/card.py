@@ -10,7 +10,7 @@ def block(doc, side_ids):
     rules = doc.data.get("rules") or {}
     shown = [s for s in doc.data["sides"] if s["id"] in side_ids]
     out = []
-    rows = [["Side", "Formations", "Selection", "Command cards", "TA/OAs", "Smoke", "Points"]]
+    rows = [["Side", "Formations", "Selection", "Command cards", "TA/OAS", "Smoke", "Points"]]
     for side in shown:
         f = side["fields"]
         formations = ", ".join(f"{n} {deck}" for deck, n in (f.get("formations") or {}).items()) or "—"

@@ -22,8 +22,16 @@ def block(doc, side_ids):
         out.append(p("The scenario's rules place no overlays."))
     main = doc.maps[doc.main_key]
     on_map = [i for i in dict.fromkeys(mapfile.overlay_title(main, o) for o in main.overlays) if i]
-    if on_map:
-        out.append(p(f"Drawn on the map already: overlay{'s' if len(on_map) > 1 else ''} {', '.join(on_map)}."))
+    placed = {overlay_id(o.get("id")) for o in overlays}
+    drawn = [i for i in on_map if overlay_id(i) in placed]
+    unplaced = [i for i in on_map if overlay_id(i) not in placed]
+    if drawn:
+        out.append(p(f"Drawn on the map at {'their' if len(drawn) > 1 else 'its'} placement: "
+                     f"overlay{'s' if len(drawn) > 1 else ''} {', '.join(drawn)}."))
+    if unplaced:
+        # ATS 3.3.1 (001 L138): "Unless the use of overlays is specified via SSR, none are used."
+        out.append(p(f"The map shows overlay{'s' if len(unplaced) > 1 else ''} {', '.join(unplaced)}, which no "
+                     "special rule places: unless an SSR says so, no overlay is used (3.3.1)."))
     lines = []
     if rules.get("setup_order"):
         names = {s["id"]: s["name"] for s in data["sides"]}

@@ -21,6 +21,14 @@ def block(doc, side_ids):
     inches = inches_per_hex(doc)
     metres = doc.maps[doc.main_key].grid.hex_metres
     out += [CondPageBreak(TABLE_START), p("Activation deck", "h3"), small_table(rows)]
+    for side in shown:
+        # QRS L317: an elite platoon commander's extra card is used on his own platoon, so the card names it.
+        elite = [u.get("formation") or u["unit"] for u in side["oob"]
+                 if u.get("leader") and u.get("commander") == "elite"]
+        if elite:
+            out.append(p(f"{side['name']}: the elite platoon commander{'s' if len(elite) > 1 else ''} of "
+                         f"{', '.join(elite)} get{'' if len(elite) > 1 else 's'} one extra activation card, "
+                         "used on his own platoon (QRS L317)."))
     if inches is not None:
         out.append(p(f"Scale: one hex is {metres:g} m of ground, {inches:g} inches on the table "
                      f"(1 inch = 25 yards); measure ranges in hexes × {inches:g}."

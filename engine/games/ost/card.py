@@ -3,6 +3,7 @@
 from reportlab.platypus import CondPageBreak
 
 from engine.games.ost.checks import casualty_points
+from engine.scenarios.cards.forces import listed
 from engine.scenarios.cards.layout import TABLE_START, p, small_table
 
 
@@ -14,8 +15,10 @@ def block(doc, side_ids):
     rows = [["Side", "Gut check", "Impulse points", "Casualty points in the OOB"]]
     for side in shown:
         f = side["fields"]
+        # The hidden lines the public card lists count too (the sniper, a hidden gun: 3.1.4, 21.0.1).
+        hidden = sum((u.get("count") or 1) * (u.get("casualty_points") or 0) for u in listed(doc, side))
         rows.append([side["name"], f.get("gut_check", "—"), f.get("impulse", "—"),
-                     casualty_points(side)])
+                     casualty_points(side) + hidden])
     out += [CondPageBreak(TABLE_START), p("Gut check and impulse points", "h3"), small_table(rows)]
     extras = []
     if rules.get("luck_cards") is not None:

@@ -30,27 +30,21 @@ from reportlab.platypus import (
     KeepTogether,
     SimpleDocTemplate,
     Spacer,
-    Table,
-    TableStyle,
 )
 
 from engine import render, rulesets
 from engine.los.engine import compile_map
 from engine.scenarios import checks as scenario_checks
 from engine.scenarios import terrain_rules, victory, visibility
+from engine.scenarios.cards.forces import forces_table, hex_list, placed, setup_or_entry
 from engine.scenarios.cards.games import game_block
 from engine.scenarios.cards.layout import (
     CELL_ARRIVALS,
-    CELL_HEXES,
     CHUNK,
     FONT,
-    INK,
-    INLINE_NOTES,
     MAP_MAX_HEIGHT,
     MARGIN,
     PAPERS,
-    RULE,
-    SHADE,
     TABLE_START,
     p,
     pieces,
@@ -64,6 +58,7 @@ from engine.scenarios.cards.mapimage import crop_of, map_png, overlay_id, printe
 from engine.scenarios.cards.track import track_box, turn_label, turn_track
 
 __all__ = [
+    "hex_list", "placed", "setup_or_entry",
     "CELL_ARRIVALS", "CHUNK", "PAPERS", "PUBLIC", "CardError", "card_pdf", "crop_of", "escape", "game_name",
     "map_png", "overlay_id", "pieces", "printed_map", "reader_of", "rich", "safe_name", "scenario_layer",
     "scenario_map_png", "sheet_choices", "sheet_filename", "sheet_name", "sheet_sides", "sheet_view", "sheets",
@@ -130,91 +125,14 @@ def marker_name(doc, kind):
     return found.marker_name(kind) if found is not None else kind
 
 
-def setup_or_entry(doc, side, unit):
-    """Where a unit starts: its setup hexes (or off map, from its reference hex) with what each placement says of
-    it (steps lost, status, strength), its entry turns, else its side's setup zone."""
-    hexes = [placed(doc, pl) for pl in side["placements"] if pl["unit"] == unit["id"]]
-    arrivals = [turn_label(doc, r["turn"]) + (f", {victory.EDGE_NAMES[r['edge']]} edge" if r.get("edge") else "")
-                + (f", {hex_list(r['hexes'], CELL_HEXES)}" if r.get("hexes") else "")
-                for r in side["reinforcements"] for g in r["units"] if g["unit"] == unit["id"]]
-    if len(arrivals) > CELL_ARRIVALS:
-        arrivals = arrivals[:CELL_ARRIVALS] + [f"and {len(arrivals) - CELL_ARRIVALS} more times (see the "
-                                               "reinforcements)"]
-    parts = []
-    on_map = [h for h in hexes if not h.startswith("off map")]
-    if on_map:
-        parts.append("sets up in " + hex_list(dict.fromkeys(on_map), CELL_HEXES))
-    parts += list(dict.fromkeys(h for h in hexes if h.startswith("off map")))
-    if arrivals:
-        parts.append("enters " + "; ".join(arrivals))
-    if not parts:
-        parts.append("sets up in the setup zone" if side["setup_zone"] else "off map")
-    if unit.get("hidden"):
-        parts.append("hidden")
-    return "; ".join(parts)
-
-
-def placed(doc, placement):
-    """One placement as the card says it: "06.10", "off map (13.07)", "06.10 (2 steps lost; Fatigued; 6-4-8)"."""
-    where = f"off map ({placement['hex']})" if placement.get("off_map") else placement["hex"]
-    found = catalogue(doc)
-    statuses = found.statuses if found is not None else {}
-    state = []
-    if placement.get("steps_lost"):
-        lost = placement["steps_lost"]
-        state.append(f"{lost} step{'s' if lost != 1 else ''} lost")
-    state += [(statuses.get(s) or {}).get("name", s) for s in placement.get("status") or ()]
-    if placement.get("strength"):
-        state.append(placement["strength"])
-    return where + (f" ({'; '.join(state)})" if state else "")
-
-
-def forces_table(doc, side, frame_w):
-    """The side's OOB: one row per line, header repeated when it continues on the next page."""
-    game = doc.ruleset
-    extra = {"assault": ("Formation", "formation"), "miniatures": ("Platoon", "formation")}.get(game)
-    head = ["Unit", "Count", "Quality"] + ([extra[0]] if extra else []) + ["Setup or entry"]
-    rows, spans = [[p(h, "head") for h in head]], []
-    for unit in side["oob"]:
-        weapons = ", ".join(unit.get("weapons") or [])
-        more = (f"— {weapons}" if weapons else "") + (f". {unit['notes']}" if unit.get("notes") else "")
-        inline = len(more) <= INLINE_NOTES
-        name = unit_name(unit) + (" " + more if inline and more else "")
-        row = [p(name, "cell"), p(unit["count"], "cell"), p(unit.get("quality") or "—", "cell")]
-        if extra:
-            row.append(p(unit.get(extra[1]) or "—", "cell"))
-        row.append(p(setup_or_entry(doc, side, unit), "cell"))
-        rows.append(row)
-        if not inline:
-            # Long weapons and notes go under the unit across the whole table, so that no row outgrows a page.
-            spans.append(len(rows))
-            rows.append([p(more.lstrip("—. "), "cell")] + [""] * (len(head) - 1))
-    widths = [0.34, 0.08, 0.12] + ([0.18] if extra else []) + [0.46 - (0.18 if extra else 0)]
-    table = Table(rows, colWidths=[w * frame_w for w in widths], repeatRows=1, hAlign="LEFT")
-    table.setStyle(TableStyle([
-        ("BACKGROUND", (0, 0), (-1, 0), SHADE), ("LINEBELOW", (0, 0), (-1, 0), 0.8, INK),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("FONTNAME", (0, 0), (-1, -1), FONT),
-        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-    ] + [("SPAN", (0, r), (-1, r)) for r in spans]))
-    return table
-
-
-def hex_list(hexes, limit=24):
-    hexes = list(hexes)
-    if len(hexes) <= limit:
-        return ", ".join(hexes)
-    return ", ".join(hexes[:limit]) + f" and {len(hexes) - limit} more ({len(hexes)} hexes, shaded on the map)"
-
-
-def side_section(doc, side, frame_w, sentences):
+def side_section(doc, side, frame_w, sentences, public=False):
     """A side's forces, setup zone, reinforcements and victory condition."""
     units = doc.units(side)
     heading = escape(side["name"]) + (f" <font size=9>({escape(side['nationality'])})</font>"
                                       if side.get("nationality") and side["nationality"] != side["name"] else "")
     colour = side.get("colour") or "#777777"
     out = [CondPageBreak(60 * mm), rich(f'<font color="{colour}">■</font> {heading}', "h2"),
-           forces_table(doc, side, frame_w)]
+           forces_table(doc, side, frame_w, public=public)]
     if side["setup_zone"]:
         out.append(rich(f"<b>Setup zone:</b> {escape(hex_list(side['setup_zone']))}."))
     if side["reinforcements"]:
@@ -262,9 +180,10 @@ def play_order(doc):
     names = {s["id"]: s["name"] for s in data["sides"]}
     found = catalogue(doc)
     lines = []
-    for key, verb in (("sets_up_first", "sets up first"), ("moves_first", "moves first")):
+    for key, verb, lead in (("sets_up_first", "sets up first", "Sets up first"),
+                            ("moves_first", "moves first", "Moves first")):
         if data.get(key) in names:
-            lines.append(f"{names[data[key]]} {verb}.")
+            lines.append(f"{lead}: {names[data[key]]}.")
         elif found is not None and found.play_order(key):
             lines.append(found.play_order(key))
         else:
@@ -378,7 +297,7 @@ def story(doc, sheet, frame_w, frame_h):
                      "meta"))
     for side in data["sides"]:
         if side["id"] in side_ids:
-            out += side_section(doc, side, frame_w, sentences)
+            out += side_section(doc, side, frame_w, sentences, public=True)
     out += markers_block(doc, side_ids) + special_rules(doc)
     return out
 

@@ -6,6 +6,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A4, LETTER
@@ -40,6 +41,9 @@ SHADE = colors.HexColor("#efece0")
 @lru_cache(maxsize=1)
 def register_fonts():
     """Register the bundled DejaVu Sans faces once per process (reportlab embeds a subset in each PDF)."""
+    # The map's image goes into the file as binary, not ASCII85 text: a quarter smaller, and encoding it was a
+    # third of a large map's card's time (reportlab's pure-Python encoder; bench/bench_kit.py).
+    rl_config.useA85 = 0
     for name, filename in ((FONT, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"),
                            (ITALIC, "DejaVuSans-Oblique.ttf")):
         pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))

@@ -6,6 +6,8 @@ import io
 
 from engine import mapfile, render
 from engine.los.engine import compile_map
+from engine.render.counters import facing_angle
+from engine.scenarios.cards.forces import keys
 from engine.scenarios.cards.layout import MAP_DPI, MAP_HEX_MM
 
 # The smallest text the card's map prints (about 5 pt): a map shrunk to fit the page has its labels enlarged to
@@ -30,10 +32,13 @@ def on_main(ref):
     return ":" not in ref
 
 
-def scenario_layer(doc, side_ids):
-    """What the map shows of the scenario: setup zones, units and entry edges of ``side_ids``, and objectives.
-    Sides are keyed by their names, which the map's legend prints."""
+def scenario_layer(doc, side_ids, keyed=False):
+    """What the map shows of the scenario: setup zones, units (each with the way it faces) and entry edges of
+    ``side_ids``, objectives, and the markers the sheet may show (a wreck, a fortification with its facing).
+    Sides are keyed by their names, which the map's legend prints. ``keyed``: a unit's counter says its key in
+    the card's forces table ("3"), which stays legible on a map shrunk to the page, rather than its name."""
     data = doc.data
+    orientation = doc.maps[doc.main_key].grid.orientation
     shown = [s for s in data["sides"] if s["id"] in side_ids]
     names = {s["id"]: s["name"] for s in shown}
     layer = render.ScenarioLayer(side_colours={s["name"]: s.get("colour") for s in shown})
@@ -44,9 +49,11 @@ def scenario_layer(doc, side_ids):
                 entry["side"] = names[o["owner"]]
             layer.objectives.append(entry)
     for side in shown:
-        units, name = doc.units(side), side["name"]
+        units, name, key = doc.units(side), side["name"], keys(side)
         layer.setup_zones[name] = [h for h in side["setup_zone"] if on_main(h)]
-        layer.units.extend({"hex": pl["hex"], "side": name, "label": units[pl["unit"]]["unit"]}
+        layer.units.extend({"hex": pl["hex"], "side": name,
+                            "label": key[pl["unit"]] if keyed else units[pl["unit"]]["unit"],
+                            "facing": facing_angle(orientation, pl.get("facing"))}
                            for pl in side["placements"]
                            if on_main(pl["hex"]) and pl["unit"] in units and not pl.get("off_map"))
         edges = sorted({r["edge"] for r in side["reinforcements"] if r.get("edge")})
@@ -55,6 +62,13 @@ def scenario_layer(doc, side_ids):
         hexes = [h for r in side["reinforcements"] for h in r.get("hexes") or [] if on_main(h)]
         if hexes:
             layer.entry_hexes[name] = hexes
+    shown_ids = {s["id"] for s in shown}
+    for marker in data.get("markers") or []:
+        # The view already left out what the sheet's reader may not see; a side's marker is drawn on the maps
+        # that show the side (the public card shows every side, a side's sheet its own and no side's).
+        if on_main(marker["hex"]) and (not marker.get("side") or marker["side"] in shown_ids):
+            layer.markers.append({"hex": marker["hex"], "kind": marker["kind"],
+                                  "facing": facing_angle(orientation, marker.get("facing"))})
     for sid, hexes in sorted((data.get("perimeter") or {}).items()):
         # The perimeter is known to both players (TOCS: "the perimeter on both maps should be the same", 004
         # L362): every sheet draws it, each side's hexes in its colour, the public sheet included.
@@ -87,7 +101,8 @@ def map_png(doc, side_ids, width_mm, height_mm, dpi=MAP_DPI):
     if hex_mm < render.HEX_MM_RANGE[0]:  # a very large map: the smallest hexes, at a lower dpi, still fit the page
         dpi = max(10, round(dpi * hex_mm / render.HEX_MM_RANGE[0]))
         hex_mm = render.HEX_MM_RANGE[0]
-    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop, scenario=scenario_layer(doc, side_ids),
+    image = render.render_print(cmap, dpi=dpi, hex_mm=hex_mm, crop=crop,
+                                scenario=scenario_layer(doc, side_ids, keyed=True),
                                 min_text_mm=MIN_TEXT_MM)
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=1)

@@ -48,10 +48,13 @@ def test_a_side_sheet_prints_its_hidden_setup_and_the_public_card_none(sample_ma
     doc = hill_112(sample_maps)
     text = {sheet: " ".join(" ".join(t.split()) for t in read(cards.card_pdf(doc, "a4", sheet)))
             for sheet in cards.sheets(doc)}
-    for unit, hex in (("PaK 40", "R11"), ("Sniper", "O9")):
-        assert f"{unit} 1 — sets up in {hex}; hidden" in text["german"]
+    for unit, hex, facing in (("PaK 40", "R11", " facing NW"), ("Sniper", "O9", "")):
+        assert f"{unit} 1 — sets up in {hex}{facing}; hidden" in text["german"]
         named = re.compile(rf"\b{re.escape(unit)}\b")  # not the special rule's "Snipers ... set up hidden"
-        assert not named.search(text["public"]) and not named.search(text["british"])
+        assert not named.search(text["british"])
+        # the public card lists it, its position hidden (OST 3.1.4, 000 L354; 21.0.1, L1353)
+        assert f"{unit} 1 — position hidden (recorded on paper)" in text["public"]
+        assert f"sets up in {hex}" not in text["public"]
     assert "Mines L10 German 1" in text["german"] and "Mines L10" not in text["public"]
     assert "SECRET — German sheet" in text["german"] and "SECRET" not in text["public"]
     # the public card prints both sides' public forces; a side's sheet only its own

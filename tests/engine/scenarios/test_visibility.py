@@ -33,7 +33,12 @@ def test_ost_hidden_units_and_mines_are_their_sides_own():
     assert not any(pl["unit"] in ("pak", "sniper") for pl in german["placements"])
     assert not any(m["kind"] == "mines" for m in public["markers"])
     assert german["setup_zone"]  # OST setup zones are on the card
-    assert public["extensions"]["withheld"] == {"german": {"units": 2, "markers": 1}}
+    withheld = public["extensions"]["withheld"]["german"]
+    assert withheld["units"] == 2 and withheld["markers"] == 1
+    # OST lists every force on the card (3.1.4): the hidden lines' public faces, with no hex, arrival or note
+    faces = withheld["listed"]
+    assert [(f["unit"], f["count"]) for f in faces] == [("PaK 40", 1), ("Sniper", 1)]
+    assert not any(key in f for f in faces for key in ("id", "hex", "placements", "notes"))
     mine = visibility.view(data, {"german"})
     assert any(m["kind"] == "mines" for m in mine["markers"]) and "withheld" not in mine["extensions"]
 
@@ -111,3 +116,16 @@ def test_a_tocs_sheet_printed_by_the_owner_holds_only_what_its_sides_may_see():
         brief = text(side)
         assert briefs[side] in brief
         assert not [other for other, words in briefs.items() if other != side and words in brief]
+
+
+def test_a_view_of_a_view_keeps_the_faces_the_first_listed():
+    """The public card of a side's kit is a view of that side's view: the other side's hidden lines it listed
+    (ATS 3.5.2: the 6-pdr, its crew; a dummy by its FOW side) stay listed, and the side's own are listed too."""
+    data = sample("oosterbeek-crossroads")
+    german_view = visibility.view(data, {"german"})
+    public = visibility.view(german_view, set())
+    withheld = public["extensions"]["withheld"]
+    assert [f["unit"] for f in withheld["british"]["listed"]] == ["6-pounder ATG", "Crew"]
+    assert withheld["german"]["listed"] == [{"unit": "AFV dummy", "count": 1, "type": "fully-tracked-vehicle",
+                                             "dummy": True}]
+    assert public["extensions"]["withheld"] == visibility.view(data, set())["extensions"]["withheld"]
