@@ -32,7 +32,8 @@ class Command(MapCommand):
                             help="kit: the printer's offset of the counters' backs, mm down (-10 to 10).")
         parser.add_argument("--no-map-layer", action="store_true",
                             help="kit: the map pages without the scenario's zones and counters.")
-        parser.add_argument("--side", default=None, metavar="ID", help="vassal: print only what this side's reader may see; kit: that side's kit (its id).")
+        parser.add_argument("--side", default=None, metavar="ID",
+                            help="vassal: print only what this side's reader may see; kit: that side's kit (its id).")
         parser.add_argument("--hex-mm", type=float, default=vassal.DEFAULT_HEX_MM, metavar="N",
                             help=f"A hex across the flats on the board, {HEX_MM_RANGE[0]:g} to "
                                  f"{HEX_MM_RANGE[1]:g} mm (default {vassal.DEFAULT_HEX_MM:g}).")
