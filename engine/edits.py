@@ -338,9 +338,14 @@ class _Editor:
         if checked is None:
             return None
         overlay = checked.overlays[0]
+        at = op.get("index", len(self.doc.overlays))  # where it goes among the overlays (an undo puts one back)
+        if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= len(self.doc.overlays):
+            self.problem(index, f"{path}.index", f"expected the overlay's place, a whole number from 0 to "
+                                                 f"{len(self.doc.overlays)}, got {at!r}")
+            return None
         if "name" in op and not self.set_overlay_name(index, f"{path}.name", overlay.id, op["name"]):
             return None
-        self.doc.overlays.append(overlay)
+        self.doc.overlays.insert(at, overlay)
         return f"place_overlay {self.overlay_word(overlay.id)} at {self.grid.label(*overlay.anchor)}"
 
     def move_overlay(self, index, path, op):
@@ -446,7 +451,7 @@ OPERATIONS = {
     "clear_art": (_Editor.clear_art, ("hex",), ()),
     "set_hexside": (_Editor.set_hexside, ("hex", "side", "terrain"), ()),
     "clear_hexside": (_Editor.clear_hexside, ("hex", "side"), ()),
-    "place_overlay": (_Editor.place_overlay, ("overlay",), ("name",)),
+    "place_overlay": (_Editor.place_overlay, ("overlay",), ("name", "index")),
     "move_overlay": (_Editor.move_overlay, ("id",), ("anchor", "rotation")),
     "remove_overlay": (_Editor.remove_overlay, ("id",), ()),
     "name_overlay": (_Editor.name_overlay, ("id", "name"), ()),

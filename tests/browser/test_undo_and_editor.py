@@ -199,3 +199,38 @@ def test_scenario_editor_shows_every_map_and_places_on_the_one_shown(live_server
     page.wait_for_function("() => document.body.dataset.map === 'm'")
     assert page.evaluate("() => scenarioEditor.hexOf('east:D3')") is None
     assert page.evaluate("() => scenarioEditor.hexOf('J8')") == [9, 7]
+
+
+def test_a_named_overlay_stamp_is_undone_after_a_reload(live_server, page, designer):
+    """Issue 32, bug 1: the stamp writes the overlay's name (extensions.overlay_names); its undo is found after a
+    reload and takes the overlay and its name away."""
+    from tests.browser.painting import document
+
+    sign_in(page, live_server, designer)
+    map = blank_map(designer, name="Stamped")
+    open_editor(page, live_server, map.pk)
+    page.select_option("[data-option=terrain]", "woods")
+    page.locator("#map-canvas").focus()
+    page.keyboard.press("r")
+    drag(page, [point(page, "F3"), point(page, "G4")])
+    wait_saved(page)
+    page.keyboard.press("o")
+    page.select_option("[data-option=overlayMode]", "select")
+    page.fill("#opt-overlay-name", "Farmhouse")
+    page.dispatch_event("#opt-overlay-name", "change")
+    drag(page, [point(page, "F3"), point(page, "G4")])
+    page.mouse.click(*point(page, "J3"))
+    wait_saved(page)
+    assert list(document(map.pk)["extensions"]["overlay_names"].values()) == ["Farmhouse"]
+
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    undo_ready(page, "Farmhouse")
+    assert "sel-" not in page.locator("#undo").get_attribute("title")
+    page.screenshot(path=f"{ARTIFACTS}/undo-stamp-after-reload.png")
+    page.click("#undo")
+    wait_saved(page)
+    doc = document(map.pk)
+    assert doc["overlays"] == [] and "overlay_names" not in doc.get("extensions", {})
+    undo_ready(page, "woods")  # the rectangle under it is still on the stack
+    undo_ready(page, "Farmhouse", "#redo")
