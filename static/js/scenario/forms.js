@@ -2,7 +2,8 @@
 // Small helpers of the scenario editor's panels: form fields that call back on change, ids, counts.
 import { el } from "../lib/dom.js";
 
-export const EDGES = ["N", "E", "S", "W"];
+// A map edge as the scenario format writes it, and as the designer reads it.
+export const EDGES = [["N", "north edge"], ["E", "east edge"], ["S", "south edge"], ["W", "west edge"]];
 
 export function numberOrNull(text) {
   if (text === "" || text == null) return null;
@@ -50,6 +51,7 @@ export function freeField(key, value, onchange, onError, spec = {}) {
   if (type === "choice" && Array.isArray(spec.values)) {
     return select(label, value, [["", "—"], ...spec.values.map((v) => [v, String(v)])], onchange);
   }
+  if (type === "edge") return select(label, value, [["", "—"], ...EDGES], onchange);
   const numeric = type === "integer" || type === "number";
   if (value !== undefined && typeof value === "object" && value !== null) {
     return field(label + " (JSON)", JSON.stringify(value), (v) => {

@@ -1,0 +1,58 @@
+"""Issue 32, bug 2 and the fixed choices: "+ Reinforcement" works on a side just made, and what the catalogue
+fixes (a map edge, ATS's dummy flag) is chosen from a list or ticked, never typed."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from tests.browser.painting import ARTIFACTS, sign_in
+from tests.browser.test_scenario_editor import document, new_scenario, saved_after
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def designer(django_user_model):
+    return django_user_model.objects.create_user("chooser", password="chooser-password")
+
+
+def test_a_reinforcement_is_added_and_its_edge_and_the_dummy_flag_are_chosen(live_server, page, designer):
+    call_command("load_samples", stdout=io.StringIO())
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_in(page, live_server, designer)
+    scenario, r = new_scenario(page, live_server, "Reinforced", "Oosterbeek crossroads (ATS) (ats)")
+    page.click("#tabs [role=tab]:text('Side 1')")
+    page.click("#add-unit")
+    r = saved_after(page, r)
+    page.click("#add-reinforcement")
+    r = saved_after(page, r)
+    assert not page.locator("#banner").is_visible() or "Not changed" not in page.inner_text("#banner")
+    assert page.locator("#reinforcements li").count() == 1
+    assert "no entry hexes" in page.inner_text("#reinforcements li")
+    assert len(document(scenario.pk)["sides"][0]["reinforcements"]) == 1
+
+    # The edge is a choice in words: the west edge is written W.
+    edge = page.locator("#reinforcements li select").first
+    assert "west edge" in edge.inner_text()
+    edge.select_option(label="east edge")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["sides"][0]["reinforcements"][0]["edge"] == "E"
+
+    # ATS's side field friendly_edge (catalogue type "edge") is a drop-down too.
+    friendly = page.locator("#side-panel .fields label:has-text('friendly edge') select")
+    friendly.select_option(label="west edge")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["sides"][0]["fields"]["friendly_edge"] == "W"
+
+    # ATS's dummy flag (catalogue type boolean) is a checkbox; its VP a number.
+    unit = document(scenario.pk)["sides"][0]["oob"][0]["id"]
+    more = f"#oob tr[data-unit-more='{unit}']"
+    assert page.locator(f"{more} input[aria-label=dummy]").get_attribute("type") == "checkbox"
+    assert page.locator(f"{more} input[aria-label=vp]").get_attribute("type") == "number"
+    page.check(f"{more} input[aria-label=dummy]")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["sides"][0]["oob"][0]["dummy"] is True
+    page.screenshot(path=f"{ARTIFACTS}/scenario-reinforcement-choices.png", full_page=True)
+    assert errors == []
