@@ -261,8 +261,9 @@ def publish_problems(scenario, publish_maps=False):
     if publish_maps and len(mine) == len(private):
         Map.objects.filter(pk__in=mine).update(published=True, updated=timezone.now())
         return []
-    return [Finding("published", f"the map {pin.map.name!r} (map {pin.map.pk}, entry {pin.key!r}) is private: "
-                                 "publish it first, or publish the scenario with its maps (publish_maps: true)")
+    return [Finding("published", f"the map {pin.map.name!r} is private: publish it first, or publish the "
+                                 "scenario with its maps too" if pin.map.owner_id == scenario.owner_id else
+                    f"the map {pin.map.name!r} is another designer's and private: it can be published only by them")
             for pin in private]
 
 
