@@ -142,8 +142,10 @@ def module_sides(scenario, sides):
 
 def gone_sentence(scenario, gone, owner):
     """The page's words for a scenario whose map was deleted."""
-    what = ", ".join(f"{what} (entry {key!r})" for _, key, what in gone)
-    head = f"This scenario's map is gone: {what} was deleted."
+    several = len(scenario.document.get("maps") or []) > 1
+    what = ", ".join(f"{what} (“{key}”)" if several else what for _, key, what in gone)
+    head = ("This scenario's map was deleted." if what == "its map" else
+            f"This scenario's map is gone: {what} was deleted.")
     if owner:
         return f"{head} Choose another map of the same grid for it (“Use this map”), or delete the scenario."
     return f"{head} Its owner, {scenario.owner.get_username()}, can point it at another map."
