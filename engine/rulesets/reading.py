@@ -664,7 +664,7 @@ def field_problem(spec: dict, value: object) -> str | None:
             return f"expected one of {', '.join(spec.get('values', ()))}, got {value!r}"
     elif kind == "edge":
         if value not in ("N", "E", "S", "W"):
-            return f"expected a map edge, one of N, E, S, W, got {value!r}"
+            return f"expected a map edge: N (north), E (east), S (south) or W (west), got {value!r}"
     return None
 
 

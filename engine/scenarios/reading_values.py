@@ -117,7 +117,8 @@ class ValuesReader:
 
     def edge(self, value, path):
         if value not in EDGES:
-            self.error(path, f"expected a map edge, one of {', '.join(EDGES)}, got {value!r}", code="bad-edge")
+            self.error(path, f"expected a map edge: N (north), E (east), S (south) or W (west), got {value!r}",
+                       code="bad-edge")
             return None
         return value
 

@@ -56,3 +56,21 @@ def test_a_reinforcement_is_added_and_its_edge_and_the_dummy_flag_are_chosen(liv
     assert document(scenario.pk)["sides"][0]["oob"][0]["dummy"] is True
     page.screenshot(path=f"{ARTIFACTS}/scenario-reinforcement-choices.png", full_page=True)
     assert errors == []
+
+
+def test_the_ats_setup_order_is_chosen_from_the_sides(live_server, page, designer):
+    """ATS's setup_order (catalogue type side-ids) is a choice of side for each place, not JSON typed."""
+    call_command("load_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    scenario, r = new_scenario(page, live_server, "Ordered", "Oosterbeek crossroads (ATS) (ats)")
+    page.click("#tabs [role=tab]:text('Scenario')")
+    order = page.locator("fieldset.counts-field:has(legend:text('setup order'))")
+    assert order.locator("select").count() == 2
+    order.locator("select").nth(0).select_option(label="Side 2")
+    r = saved_after(page, r)
+    order = page.locator("fieldset.counts-field:has(legend:text('setup order'))")
+    order.locator("select").nth(1).select_option(label="Side 1")
+    r = saved_after(page, r)
+    sides = [s["id"] for s in document(scenario.pk)["sides"]]
+    assert document(scenario.pk)["rules"]["setup_order"] == [sides[1], sides[0]]
+    page.screenshot(path=f"{ARTIFACTS}/scenario-setup-order.png", full_page=True)
