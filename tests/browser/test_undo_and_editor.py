@@ -20,7 +20,7 @@ def undo_ready(page, expected, button="#undo"):
     """Wait until the Undo (or Redo) button says it can take back ``expected``."""
     try:
         page.wait_for_function("([b, e]) => !document.querySelector(b).disabled && document.querySelector(b).title"
-                               ".includes(e)", arg=[button, expected], timeout=10000)
+                               ".toLowerCase().includes(e.toLowerCase())", arg=[button, expected], timeout=10000)
     except Exception:
         raise AssertionError(page.evaluate("(b) => document.querySelector(b).title", button)) from None
 
@@ -150,7 +150,7 @@ def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_r
     # After a reload, Undo takes the placement back (a new revision) and the flag goes; Redo brings both back.
     page.reload()
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
-    undo_ready(page, "place sq in E5")   # the page's own words, kept in the browser by revision
+    undo_ready(page, "place Rifle Squad in E5")   # the page's own words, kept in the browser by revision
     assert page.locator("#zone-flags li[data-hex='E5']").count() == 1
     page.click("#undo")
     assert page.locator("#zone-flags").is_hidden()
@@ -158,7 +158,7 @@ def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_r
     stored = Scenario.objects.get(pk=scenario.pk)
     assert E5 not in placements(scenario)
     assert stored.revisions.get(number=stored.revision).summary.startswith("undo of revision 2")
-    undo_ready(page, "place sq in E5", "#redo")
+    undo_ready(page, "place Rifle Squad in E5", "#redo")
     page.click("#redo")
     page.locator("#zone-flags li[data-hex='E5']").wait_for(timeout=2000)
     scenario_saved(page)
@@ -232,5 +232,6 @@ def test_a_named_overlay_stamp_is_undone_after_a_reload(live_server, page, desig
     wait_saved(page)
     doc = document(map.pk)
     assert doc["overlays"] == [] and "overlay_names" not in doc.get("extensions", {})
-    undo_ready(page, "woods")  # the rectangle under it is still on the stack
+    undo_ready(page, "woods")  # the rectangle under it is still on the stack, named in words
+    assert page.locator("#undo").get_attribute("title") == "Undo rectangle of Woods (Ctrl+Z)"
     undo_ready(page, "Farmhouse", "#redo")
