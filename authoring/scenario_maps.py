@@ -13,7 +13,6 @@ once: a second entry for the same map is refused (its hexes are the first entry'
 """
 
 import re
-
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -317,7 +316,8 @@ def unreadable_words(document, problems):
 
 def gone_entries(scenario):
     """The entries of a scenario whose library map no longer exists (deleted, or never there): ``[(index, key,
-    what)]``, what in words ("its map", "the map named 'Hill'"; no map id), for the page that points them at another map."""
+    what)]``, what in words ("its map", "the map named 'Hill'"; no map id), for the page that points them at
+    another map."""
     gone = []
     for index, entry in _entries(scenario.document):
         if "id" in entry:
