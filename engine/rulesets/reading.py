@@ -656,7 +656,7 @@ def field_problem(spec: dict, value: object) -> str | None:
     elif kind == "boolean":
         if not isinstance(value, bool):
             return f"expected true or false, got {value!r}"
-    elif kind == "text":
+    elif kind in ("text", "unit"):
         if not isinstance(value, str):
             return f"expected text, got {value!r}"
     elif kind == "choice":

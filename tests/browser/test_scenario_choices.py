@@ -74,3 +74,31 @@ def test_the_ats_setup_order_is_chosen_from_the_sides(live_server, page, designe
     sides = [s["id"] for s in document(scenario.pk)["sides"]]
     assert document(scenario.pk)["rules"]["setup_order"] == [sides[1], sides[0]]
     page.screenshot(path=f"{ARTIFACTS}/scenario-setup-order.png", full_page=True)
+
+
+def test_a_tocs_units_hq_and_echelon_are_chosen_not_typed(live_server, page, designer):
+    """TOCS's parent (catalogue type unit: another unit of the side) and echelon (a choice of the catalogue's
+    echelons) are drop-downs; the choice writes the unit's OOB id, which the designer never types."""
+    call_command("load_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    scenario, r = new_scenario(page, live_server, "Chain of command", "Nijmegen approaches (TOCS) (tocs)")
+    page.click("#tabs [role=tab]:text('Side 1')")
+    for _ in range(2):
+        page.click("#add-unit")
+        r = saved_after(page, r)
+    units = [u["id"] for u in document(scenario.pk)["sides"][0]["oob"]]
+    hq_name = "#oob tr[data-unit='%s'] input[aria-label=unit]" % units[0]
+    page.fill(hq_name, "Battalion HQ")
+    page.locator(hq_name).dispatch_event("change")
+    r = saved_after(page, r)
+    more = f"#oob tr[data-unit-more='{units[1]}']"
+    parent = page.locator(f"{more} label:has-text('parent') select")
+    assert "Battalion HQ" in parent.inner_text() and units[0] not in parent.inner_text()
+    parent.select_option(label="Battalion HQ")
+    r = saved_after(page, r)
+    echelon = page.locator(f"#oob tr[data-unit-more='{units[0]}'] label:has-text('echelon') select")
+    echelon.select_option("battalion")
+    r = saved_after(page, r)
+    oob = document(scenario.pk)["sides"][0]["oob"]
+    assert oob[1]["parent"] == units[0] and oob[0]["echelon"] == "battalion"
+    page.screenshot(path=f"{ARTIFACTS}/scenario-tocs-parent.png", full_page=True)

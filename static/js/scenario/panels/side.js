@@ -3,7 +3,7 @@
 // the Place tool or drag onto the map), the reinforcement schedule, the victory conditions and the secret brief.
 import { el } from "../../lib/dom.js";
 import { clone } from "../../documents/scenario.js";
-import { EDGES, field, freeField, freshId, numberOrNull, selectBare, unitCounts } from "../forms.js";
+import { EDGES, field, freeField, freshId, numberOrNull, select, selectBare, unitCounts } from "../forms.js";
 import { victoryBuilder } from "./victory.js";
 
 export function sidePanel(ed, i) {
@@ -56,7 +56,7 @@ export function sidePanel(ed, i) {
         el("label", { class: "oob-field" }, el("input", { type: "checkbox", checked: u.leader, "aria-label": "leader", onchange: (e) => setKey("leader", e.target.checked) }), " Leader"),
         labelled("Formation", el("input", { type: "text", value: u.formation || "", "aria-label": "formation", onchange: (e) => setKey("formation", e.target.value || null) })),
         el("label", { class: "oob-field" }, el("input", { type: "checkbox", checked: u.hidden, "aria-label": "hidden", onchange: (e) => setKey("hidden", e.target.checked) }), " Hidden"),
-        ...extra.map((k) => oobField(ed, k, u[k], (v) => setKey(k, v))))));
+        ...extra.map((k) => oobField(ed, k, u[k], (v) => setKey(k, v), side.oob.filter((o) => o.id !== u.id))))));
     table.append(row, more);
   });
   box.append(el("div", { class: "oob-wrap" }, table), el("button", { type: "button", id: "add-unit", onclick: () => addUnit(ed) }, "+ Unit"));
@@ -92,9 +92,11 @@ export function sidePanel(ed, i) {
 }
 
 // A game's own OOB field (ATS's dummy, its VP), drawn as the catalogue's spec says: a checkbox, a number...
-function oobField(ed, key, value, onchange) {
+function oobField(ed, key, value, onchange, others) {
   const spec = (ed.config.fieldSpecs?.oob || {})[key] || {};
-  const label = freeField(key, value, onchange, (m) => ed.banner(m), spec);
+  const label = spec.type === "unit"   // another unit of the side (TOCS's parent HQ), chosen, not its id typed
+    ? select(key.replaceAll("_", " "), value, [["", "—"], ...others.map((o) => [o.id, o.name ? `${o.unit} (${o.name})` : o.unit])], onchange)
+    : freeField(key, value, onchange, (m) => ed.banner(m), spec);
   label.classList.add("oob-field");
   if (spec.means) label.title = spec.means;
   label.querySelector("input, select")?.setAttribute("aria-label", key);
