@@ -39,6 +39,8 @@ def test_a_reinforcement_is_added_and_its_edge_and_the_dummy_flag_are_chosen(liv
     edge.select_option(label="east edge")
     r = saved_after(page, r)
     assert document(scenario.pk)["sides"][0]["reinforcements"][0]["edge"] == "E"
+    title = page.locator("#undo").get_attribute("title")
+    assert title.startswith("Undo the edge of reinforcement 1 of Side 1") and "[" not in title, title
 
     # ATS's side field friendly_edge (catalogue type "edge") is a drop-down too.
     friendly = page.locator("#side-panel .fields label:has-text('friendly edge') select")
