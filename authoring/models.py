@@ -21,9 +21,9 @@ from authoring.scenario_maps import library_maps
 from authoring.writes import ScenarioWrites
 from documents import deltas, writing
 from documents.models import Document, Revision, StaleRevision
-from engine.scenarios import scenariofile, visibility
+from engine.scenarios import edits, scenariofile, visibility
 from jobs.models import Job
-from maps.dependents import Dependent
+from maps.dependents import Dependent, NotKept
 
 __all__ = ["Scenario", "ScenarioEditor", "ScenarioRevision", "SideLink", "StaleRevision", "apply_edits",
            "restore_revision", "library_maps", "map_dependents", "point_at"]
@@ -102,7 +102,7 @@ class Scenario(Document):
         try:
             pin = scenario_maps.main_pin(scenario_maps.maps_for(self, reader), self.document)
         except scenario_maps.MapsUnreadable as exc:
-            return None, "; ".join(f"{f.path}: {f.message}" for f in exc.errors)
+            return None, scenario_maps.unreadable_words(self.document, exc.errors)
         return (pin.map if pin is not None else None), None
 
 
@@ -155,10 +155,30 @@ def scenarios_on(map):
 
 
 def map_dependents(map):
-    """What a map's delete page lists (maps.dependents): each scenario on the map; its owner's own go with it."""
+    """What a map's delete page lists (maps.dependents): each scenario on the map; its owner's own go with it, or
+    stay with the map embedded in them (keep)."""
     return [Dependent("scenario", scenario.title, reverse("scenario-page", args=[scenario.pk]),
-                      scenario.owner.get_username(), scenario.owner_id == map.owner_id, scenario.delete)
+                      scenario.owner.get_username(), scenario.owner_id == map.owner_id, scenario.delete,
+                      keep=lambda scenario=scenario: embed_map(scenario, map))
             for scenario in scenarios_on(map)]
+
+
+def embed_map(scenario, map):
+    """Put the map's file into each of the scenario's entries naming it (their key, placement and rotation kept),
+    as a new revision by the map's owner, so that the scenario keeps its map when the map is deleted
+    (docs/scenario-format.md, "A map entry"). NotKept, naming the scenario, when the scenario refuses it."""
+    indexes = scenario_maps.entries_naming(scenario.owner_id, scenario.document, map)
+    document = map.document
+    operations = [{"op": "set", "path": f"maps[{index}]", "value": {
+        **{k: v for k, v in scenario.document["maps"][index].items() if k not in ("id", "name")},
+        "document": document}} for index in indexes]
+    if not operations:
+        return
+    try:
+        apply_edits(scenario.pk, map.owner, scenario.revision, operations)
+    except (edits.EditError, StaleRevision) as exc:
+        why = exc.errors[0].message if isinstance(exc, edits.EditError) else "it changed meanwhile; try again"
+        raise NotKept(f"“{scenario.title}” cannot keep the map embedded: {why}") from None
 
 
 def point_at(scenario, index, map, author, revision):

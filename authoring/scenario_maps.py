@@ -12,6 +12,7 @@ the documents it names (``pinned_lookup``). A scenario names at most HEXSIDE_MAX
 once: a second entry for the same map is refused (its hexes are the first entry's, named by that entry's key).
 """
 
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -275,8 +276,9 @@ def publish_problems(scenario, publish_maps=False):
     if publish_maps and len(mine) == len(private):
         Map.objects.filter(pk__in=mine).update(published=True, updated=timezone.now())
         return []
-    return [Finding("published", f"the map {pin.map.name!r} (map {pin.map.pk}, entry {pin.key!r}) is private: "
-                                 "publish it first, or publish the scenario with its maps (publish_maps: true)")
+    return [Finding("published", f"the map {pin.map.name!r} is private: publish it first, or publish the "
+                                 "scenario with its maps too" if pin.map.owner_id == scenario.owner_id else
+                    f"the map {pin.map.name!r} is another designer's and private: it can be published only by them")
             for pin in private]
 
 
@@ -288,25 +290,53 @@ def names_map(document, map):
 def uses_map(owner_id, document, map):
     """Whether a scenario of this owner names the map: by its id, or by a name its owner's reading resolves to it
     (names_map's precise form, for deleting the map)."""
-    for _, entry in _entries(document):
+    return bool(entries_naming(owner_id, document, map))
+
+
+def entries_naming(owner_id, document, map):
+    """The indexes of the map entries of a scenario of this owner that name the map (by id, or by a name its
+    owner's reading resolves to it)."""
+    found = []
+    for index, entry in _entries(document):
         if "id" in entry:
             if entry["id"] == map.pk:
-                return True
+                found.append(index)
         elif entry.get("name") == map.name:
-            found = named_map(owner_id, map.name)
-            if found is not None and found.pk == map.pk:
-                return True
-    return False
+            named = named_map(owner_id, map.name)
+            if named is not None and named.pk == map.pk:
+                found.append(index)
+    return found
+
+
+def unreadable_words(document, problems):
+    """Why a scenario's maps cannot be read, for its page: the maps named as the designer knows them (the main
+    map, or the map of its key), with no JSON path or map id (the API's findings keep those)."""
+    keys = {k: entry.get("key") for k, entry in _entries(document)}
+    said = []
+    for problem in problems:
+        index = re.match(r"maps\[(\d+)\]", problem.path or "")
+        which = int(index.group(1)) if index else None
+        if which is None:
+            said.append(problem.message)
+            continue
+        what = "This scenario's map" if len(keys) == 1 else (
+            "This scenario's main map" if which == 0 else f"This scenario's map “{keys.get(which)}”")
+        why = ("is private: only its owner may read it, and must publish it for this scenario"
+               if "private:" in problem.message else "cannot be found: it was deleted, or it is another designer's "
+               "private map")
+        said.append(f"{what} {why}.")
+    return " ".join(said)
 
 
 def gone_entries(scenario):
     """The entries of a scenario whose library map no longer exists (deleted, or never there): ``[(index, key,
-    what)]``, what in words ("map 12", "the map named 'Hill'"), for the page that points them at another map."""
+    what)]``, what in words ("its map", "the map named 'Hill'"; no map id), for the page that points them at
+    another map."""
     gone = []
     for index, entry in _entries(scenario.document):
         if "id" in entry:
             if not Map.objects.filter(pk=entry["id"]).exists():
-                gone.append((index, entry.get("key"), f"map {entry['id']}"))
+                gone.append((index, entry.get("key"), "its map" if index == 0 else "a map of it"))
         elif "name" in entry and named_map(scenario.owner_id, entry["name"]) is None:
             gone.append((index, entry.get("key"), f"the map named {entry['name']!r}"))
     return gone

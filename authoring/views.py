@@ -8,6 +8,7 @@ import math
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -171,8 +172,10 @@ def module_sides(scenario, sides):
 
 def gone_sentence(scenario, gone, owner):
     """The page's words for a scenario whose map was deleted."""
-    what = ", ".join(f"{what} (entry {key!r})" for _, key, what in gone)
-    head = f"This scenario's map is gone: {what} was deleted."
+    several = len(scenario.document.get("maps") or []) > 1
+    what = ", ".join(f"{what} (“{key}”)" if several else what for _, key, what in gone)
+    head = ("This scenario's map was deleted." if what == "its map" else
+            f"This scenario's map is gone: {what} was deleted.")
     if owner:
         return f"{head} Choose another map of the same grid for it (“Use this map”), or delete the scenario."
     return f"{head} Its owner, {scenario.owner.get_username()}, can point it at another map."
@@ -221,7 +224,14 @@ def side_link(request, pk, token):
     """A side's link: its holder's session keeps it, and the scenario's page, editor, file and jobs show them
     that side's private part too (scenarios.readers). A revoked or unknown link, or a scenario they may not
     read, is a 404."""
-    scenario = get_object_or_404(Scenario.objects.visible_to(request.user), pk=pk)
+    scenario = Scenario.objects.visible_to(request.user).filter(pk=pk).first()
+    if scenario is None:
+        # A live link to a scenario its holder may not read yet (still private): said, not a bare 404. The token
+        # is the proof of being given the link; nothing of the scenario but its title is shown.
+        private = SideLink.objects.live().filter(scenario_id=pk, token=token).select_related("scenario").first()
+        if private is None:
+            raise Http404("no such side link")
+        return render(request, "scenarios/side_link_private.html", {"scenario": private.scenario}, status=404)
     link = get_object_or_404(SideLink.objects.live(), scenario=scenario, token=token)
     remember(request, link)
     return redirect("scenario-page", pk)
@@ -276,8 +286,10 @@ def side_link_make(request, pk):
         messages.error(request, f"No link made: the scenario has no side {side!r}.")
         return redirect("scenario-page", pk)
     SideLink.objects.create(scenario=scenario, side=side)
+    later = ("" if scenario.published else " The scenario is private: the link opens it only once you publish it "
+             "(until then it says so to whoever opens it).")
     messages.success(request, f"Made a link to the {names[side]} side: whoever holds it reads that side's "
-                              "brief, hidden units and secret victory conditions.")
+                              f"brief, hidden units and secret victory conditions.{later}")
     return redirect("scenario-page", pk)
 
 

@@ -19,6 +19,8 @@ from engine import importers  # noqa: E402
 from engine.importers import preview, suggest  # noqa: E402
 
 AIM_SECONDS = 2.0
+# The preview checks the map as the report does, with the LOS sample of hexside/settings.py's defaults.
+CHECKS = {"los_pairs": 24, "los_seconds": 1.0}
 CODES = ["Gg", "Gs", "Gs^Fp", "Hh", "Mm", "Ww", "Wo", "Re", "Gg^Vh", "Sm", "Qxu", "Xu", "Gs^Qhu", "Dd^Dr"]
 
 
@@ -37,12 +39,12 @@ def main():
     proposal, _findings = suggest.suggest(upload, ruleset="ost")
     proposed = time.perf_counter() - started
     started = time.perf_counter()
-    png, groups, hexes = preview.preview(upload, proposal, ruleset="ost")
+    png, groups, hexes = preview.preview(upload, proposal, ruleset="ost", **CHECKS)
     drawn = time.perf_counter() - started
     cpu = time.process_time() - cpu
     edited = dict(proposal, terrain={**proposal["terrain"], "Sm": "marsh", "Qxu": {"terrain": [], "flag": True}})
     started = time.perf_counter()
-    preview.preview(upload, edited, ruleset="ost")
+    preview.preview(upload, edited, ruleset="ost", **CHECKS)
     again = time.perf_counter() - started
     total = proposed + drawn
     assert png and hexes == 100 * 100, (hexes, groups)

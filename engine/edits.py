@@ -241,7 +241,7 @@ class _Editor:
         default = self.default
         for pos in hexes:
             self.put(pos, change(cells.get(pos, default), value))
-        return f"{op['op']} {_count(hexes, self.grid)} to {_show(value)}"
+        return PAINTED[op["op"]].format(hexes=_count(hexes, self.grid), value=_show(value))
 
     def put(self, pos, cell):
         """Store a cell; a hex back to exactly the defaults is no longer listed."""
@@ -275,7 +275,7 @@ class _Editor:
         for pos in hexes:
             self.doc.hexes.pop(pos, None)
         self.touched.update(hexes)
-        return f"clear_hexes {_count(hexes, self.grid)}"
+        return f"erase {_count(hexes, self.grid)}"
 
     def set_art(self, index, path, op):
         pos = self.one_hex(index, f"{path}.hex", op["hex"])
@@ -287,7 +287,7 @@ class _Editor:
             return None
         cell = self.doc.hexes.get(pos, self.default)
         self.put(pos, replace(cell, art=checked.hexes[pos].art))
-        return f"set_art {label}"
+        return f"art in {label}"
 
     def clear_art(self, index, path, op):
         pos = self.one_hex(index, f"{path}.hex", op["hex"])
@@ -296,7 +296,7 @@ class _Editor:
         cell = self.doc.hexes.get(pos)
         if cell is not None:
             self.put(pos, replace(cell, art=None))
-        return f"clear_art {self.grid.label(*pos)}"
+        return f"remove the art of {self.grid.label(*pos)}"
 
     def set_hexside(self, index, path, op):
         pos = self.one_hex(index, f"{path}.hex", op["hex"])
@@ -310,7 +310,7 @@ class _Editor:
         if self.check(index, "hexsides", entry, path, label) is None:
             return None
         self.doc.hexsides[self.grid.hexside(*pos, side)] = op["terrain"]
-        return f"set_hexside {label}/{self.grid.sides[side]} to {op['terrain']}"
+        return f"{_show(op['terrain'])} on hexside {label}/{self.grid.sides[side]}"
 
     def clear_hexside(self, index, path, op):
         pos = self.one_hex(index, f"{path}.hex", op["hex"])
@@ -321,7 +321,7 @@ class _Editor:
         if side is None:
             return None
         self.doc.hexsides.pop(self.grid.hexside(*pos, side), None)
-        return f"clear_hexside {label}/{self.grid.sides[side]}"
+        return f"clear hexside {label}/{self.grid.sides[side]}"
 
     def place_overlay(self, index, path, op):
         entry = op["overlay"]
@@ -338,10 +338,15 @@ class _Editor:
         if checked is None:
             return None
         overlay = checked.overlays[0]
+        at = op.get("index", len(self.doc.overlays))  # where it goes among the overlays (an undo puts one back)
+        if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= len(self.doc.overlays):
+            self.problem(index, f"{path}.index", f"expected the overlay's place, a whole number from 0 to "
+                                                 f"{len(self.doc.overlays)}, got {at!r}")
+            return None
         if "name" in op and not self.set_overlay_name(index, f"{path}.name", overlay.id, op["name"]):
             return None
-        self.doc.overlays.append(overlay)
-        return f"place_overlay {self.overlay_word(overlay.id)} at {self.grid.label(*overlay.anchor)}"
+        self.doc.overlays.insert(at, overlay)
+        return f"stamp {self.overlay_word(overlay.id)} at {self.grid.label(*overlay.anchor)}"
 
     def move_overlay(self, index, path, op):
         if "anchor" not in op and "rotation" not in op:
@@ -359,7 +364,7 @@ class _Editor:
         moved = checked.overlays[0]
         self.doc.overlays[at] = Overlay(id=old.id, anchor=moved.anchor, rotation=moved.rotation,
                                         hexes=moved.hexes, hexsides=moved.hexsides)
-        return f"move_overlay {self.overlay_word(old.id)} to {self.grid.label(*moved.anchor)} rotation {moved.rotation}"
+        return f"move {self.overlay_word(old.id)} to {self.grid.label(*moved.anchor)}, rotation {moved.rotation}"
 
     def remove_overlay(self, index, path, op):
         at = self.overlay_index(index, f"{path}.id", op["id"])
@@ -368,7 +373,7 @@ class _Editor:
         word = self.overlay_word(op["id"])
         del self.doc.overlays[at]
         self.set_overlay_name(index, path, op["id"], "")
-        return f"remove_overlay {word}"
+        return f"remove {word}"
 
     def name_overlay(self, index, path, op):
         """Name an overlay (an empty name takes it away). Names are kept in extensions, not in the overlay entry,
@@ -376,7 +381,7 @@ class _Editor:
         at = self.overlay_index(index, f"{path}.id", op["id"])
         if at is None or not self.set_overlay_name(index, f"{path}.name", op["id"], op["name"]):
             return None
-        return f"name_overlay {' '.join(op['name'].split())!r}" if op["name"].strip() else "name_overlay (unnamed)"
+        return f"name an overlay {' '.join(op['name'].split())!r}" if op["name"].strip() else "unname an overlay"
 
     def overlay_word(self, oid):
         """How the revision's summary (shown in the history) names an overlay: its name, its printed ID, or
@@ -411,7 +416,7 @@ class _Editor:
         entry = op["background"]
         if entry is None:
             self.doc.background = None
-            return "set_background none"
+            return "remove the board scan"
         data = {"format": mapfile.FORMAT, "version": mapfile.VERSION, "name": self.doc.name or "-",
                 "ruleset": self.doc.ruleset, "grid": self.grid.as_dict(), "background": entry}
         try:
@@ -421,7 +426,7 @@ class _Editor:
                 self.problem(index, f"{path}.{finding.path}", finding.message)
             return None
         self.doc.background = checked.background
-        return f"set_background {checked.background['image']}"
+        return "place the board scan"
 
     def rename(self, index, path, op):
         name = op["name"]
@@ -466,7 +471,7 @@ OPERATIONS = {
     "clear_art": (_Editor.clear_art, ("hex",), ()),
     "set_hexside": (_Editor.set_hexside, ("hex", "side", "terrain"), ()),
     "clear_hexside": (_Editor.clear_hexside, ("hex", "side"), ()),
-    "place_overlay": (_Editor.place_overlay, ("overlay",), ("name",)),
+    "place_overlay": (_Editor.place_overlay, ("overlay",), ("name", "index")),
     "move_overlay": (_Editor.move_overlay, ("id",), ("anchor", "rotation")),
     "remove_overlay": (_Editor.remove_overlay, ("id",), ()),
     "name_overlay": (_Editor.name_overlay, ("id", "name"), ()),
@@ -483,6 +488,12 @@ def _count(hexes, grid):
 
 
 def _show(value):
+    """A value in a revision's summary: terrain ids as words ("light structure and brush")."""
     if isinstance(value, tuple):
-        return "+".join(str(v) for v in value)
-    return str(value)
+        return " and ".join(_show(v) for v in value)
+    return str(value).replace("-", " ") if isinstance(value, str) else str(value)
+
+
+# A hex operation's summary (the history and the Undo button show it), in the painter's words.
+PAINTED = {"set_terrain": "paint {hexes} {value}", "set_level": "level {value} on {hexes}",
+           "set_storeys": "{value} storeys on {hexes}", "set_label_note": "label note {value} on {hexes}"}

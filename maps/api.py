@@ -131,17 +131,24 @@ class MapViewSet(DocumentViewSetMixin, viewsets.ModelViewSet):
 
     @extend_schema(summary="Delete a map and its history",
                    description="If scenarios of yours name the map, nothing is deleted (409, naming them) unless "
-                               "`with_scenarios=true`: then they are deleted with it, in one transaction. Other "
-                               "users' scenarios on it stay, and say their map is gone.",
+                               "`with_scenarios=true` (they are deleted with it) or `keep_scenarios=true` (each "
+                               "keeps the map embedded), in one transaction. Other users' scenarios on it stay, "
+                               "and say their map is gone.",
                    parameters=[OpenApiParameter("with_scenarios", bool,
-                                                description="Delete your scenarios on the map with it.")],
+                                                description="Delete your scenarios on the map with it."),
+                               OpenApiParameter("keep_scenarios", bool,
+                                                description="Keep your scenarios on the map, the map embedded.")],
                    responses={204: None, 403: FORBIDDEN, 404: NOT_FOUND, 409: ErrorsSerializer})
     def destroy(self, request, *args, **kwargs):
         map = self.get_object()
         try:
-            dependents.delete_map(map, published_flag(request.query_params.get("with_scenarios")))
+            dependents.delete_map(map, published_flag(request.query_params.get("with_scenarios")),
+                                  published_flag(request.query_params.get("keep_scenarios")))
         except dependents.MapInUse as exc:
             return errors_response([mapfile.Finding("with_scenarios", str(exc), code="map-in-use")],
+                                   status.HTTP_409_CONFLICT)
+        except dependents.NotKept as exc:
+            return errors_response([mapfile.Finding("keep_scenarios", str(exc), code="not-kept")],
                                    status.HTTP_409_CONFLICT)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -47,6 +47,7 @@ OPERATION_KEYS = {
     "id": {"type": "string", "description": "An overlay's id"},
     "rotation": {"type": "integer", "minimum": 0, "maximum": 5},
     "name": {"type": "string", "maxLength": edits.NAME_LENGTH},
+    "index": {"type": "integer", "minimum": 0, "description": "The overlay's place among the map's overlays"},
     "label_note": {"type": "string", "nullable": True, "description": "A note beside the hex's label; null: none"},
     "background": {"type": "object", "nullable": True, "additionalProperties": False,
                    "description": "The board scan's entry as in the map file (null removes it)",

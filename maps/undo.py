@@ -1,18 +1,36 @@
 """The operations that undo a map revision: from the map file before and after it, those that put back each hex,
-hexside and overlay it changed, its board scan's placing and its name (documents.undo builds the history)."""
+hexside and overlay it changed (with its name), its board scan's placing and its name (documents.undo builds the
+history)."""
 
 import json
 
 from engine import edits, mapfile
 
-PUT_BACK = ("name", "background", "hexes", "hexsides", "overlays")
-FIXED = ("format", "version", "ruleset", "grid", "defaults", "extensions")
+PUT_BACK = ("name", "background", "hexes", "hexsides", "overlays", "extensions." + mapfile.OVERLAY_NAMES)
+FIXED = ("format", "version", "ruleset", "grid", "defaults")
+
+
+def _fixed(before, after):
+    """Whether what no operation puts back differs: the grid, the ruleset, the defaults, and the extensions but
+    for the overlays' names (name_overlay and place_overlay's name write those)."""
+    if any(before.get(key) != after.get(key) for key in FIXED):
+        return True
+    return _free(before) != _free(after)
+
+
+def _free(head):
+    return {k: v for k, v in (head.get("extensions") or {}).items() if k != mapfile.OVERLAY_NAMES}
+
+
+def _names(head):
+    names = (head.get("extensions") or {}).get(mapfile.OVERLAY_NAMES)
+    return names if isinstance(names, dict) else {}
 
 
 def inverse_states(before, after, changes=None):
     """``inverse`` on two MapStates (maps.state), writing out only the hexes and hexsides that differ: those the
     revision's delta names (``changes``), or, for a snapshot, those found by a pass over the map's dict."""
-    if any(before.head.get(key) != after.head.get(key) for key in FIXED):
+    if _fixed(before.head, after.head):
         return None
     grid = after.doc.grid
     parts = [{**state.head, "hexes": [], "hexsides": []} for state in (before, after)]
@@ -42,13 +60,13 @@ def inverse_states(before, after, changes=None):
 
 def inverse(before, after, changes=None):
     """Edit operations turning the map file ``after`` back into ``before`` where they differ; None when what
-    differs (the grid, the ruleset, the defaults) has no operation."""
-    if any(before.get(key) != after.get(key) for key in FIXED):
+    differs (the grid, the ruleset, the defaults, free extensions) has no operation."""
+    if _fixed(before, after):
         return None
     ops = []
     ops.extend(_hexes(before["hexes"], after["hexes"], before["defaults"]))
     ops.extend(_hexsides(before["hexsides"], after["hexsides"]))
-    ops.extend(_overlays(before["overlays"], after["overlays"]))
+    ops.extend(_overlays(before["overlays"], after["overlays"], _names(before), _names(after)))
     if before.get("background") != after.get("background"):
         ops.append({"op": "set_background", "background": before.get("background")})
     if before["name"] != after["name"]:
@@ -102,20 +120,30 @@ def _hexsides(before, after):
     return ops
 
 
-def _overlays(before, after):
+def _overlays(before, after, was_named, now_named):
+    """Removing an overlay takes its name away and placing one back gives it its name again; a name changed on an
+    overlay that stays is put back by name_overlay ("" for none)."""
     was = {o["id"]: o for o in before}
     now = {o["id"]: o for o in after}
+    place = {o["id"]: i for i, o in enumerate(before)}
     ops = []
-    for id in now.keys() - was.keys():
+    for id in sorted(now.keys() - was.keys()):
         ops.append({"op": "remove_overlay", "id": id})
     for id, old in was.items():
         new = now.get(id)
         if new == old:
+            if was_named.get(id) != now_named.get(id):
+                ops.append({"op": "name_overlay", "id": id, "name": was_named.get(id, "")})
             continue
         if new is not None and {**new, "anchor": old["anchor"], "rotation": old["rotation"]} == old:
             ops.append({"op": "move_overlay", "id": id, "anchor": old["anchor"], "rotation": old["rotation"]})
+            if was_named.get(id) != now_named.get(id):
+                ops.append({"op": "name_overlay", "id": id, "name": was_named.get(id, "")})
             continue
         if new is not None:
             ops.append({"op": "remove_overlay", "id": id})
-        ops.append({"op": "place_overlay", "overlay": old})
+        placed = {"op": "place_overlay", "overlay": old, "index": place[id]}
+        if id in was_named:
+            placed["name"] = was_named[id]
+        ops.append(placed)
     return ops

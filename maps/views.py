@@ -168,18 +168,21 @@ def _owned(request, pk, what):
 @login_required
 def map_delete(request, pk):
     """Delete one's own map and its history, after a confirmation page listing what stands on it: the owner's
-    own scenarios on it go too only when the form says so (with_scenarios), in the same transaction; otherwise
-    nothing is deleted and the page says why (maps.dependents)."""
+    own scenarios on it go too, or keep the map embedded, only when the form says so (with_scenarios: "1" or
+    "keep"), in the same transaction; otherwise nothing is deleted and the page says why (maps.dependents)."""
     map = _owned(request, pk, "delete a map")
     refused = None
     if request.method == "POST":
         name = map.name
+        choice = request.POST.get("with_scenarios")
         try:
-            gone = dependents.delete_map(map, with_dependents=request.POST.get("with_scenarios") == "1")
-        except dependents.MapInUse as exc:
+            gone = dependents.delete_map(map, with_dependents=choice == "1", keep_dependents=choice == "keep")
+        except (dependents.MapInUse, dependents.NotKept) as exc:
             refused = f"Not deleted: {exc}."
         else:
-            also = f" and {len(gone)} scenario{'s' if len(gone) != 1 else ''} on it" if gone else ""
+            count = f"{len(gone)} scenario{'s' if len(gone) != 1 else ''}"
+            also = ("" if not gone else f"; your {count} on it keep it embedded" if choice == "keep"
+                    else f" and {count} on it")
             messages.success(request, f"Deleted {name}{also}.")
             return redirect("my-maps")
     on_it = dependents.of(map)

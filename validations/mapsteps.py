@@ -27,11 +27,13 @@ def choice_of(entry):
 
 
 class MappingSerializer(serializers.Serializer):
-    """What the page sends: each source code's choice, and the levels' scale and offset."""
+    """What the page sends: each source code's choice, the levels' scale and offset, and the tallest building kept
+    (none: as the source says)."""
 
     terrain = serializers.DictField(child=serializers.CharField(allow_blank=True, max_length=400))
     scale = serializers.FloatField(min_value=0.001, max_value=1000)
     offset = serializers.FloatField(min_value=-10000, max_value=10000)
+    storeys = serializers.IntegerField(min_value=1, max_value=mapfile.MAX_STOREYS, required=False, allow_null=True)
 
     def __init__(self, *args, row, **kwargs):
         super().__init__(*args, **kwargs)
@@ -72,8 +74,11 @@ class MappingSerializer(serializers.Serializer):
         levels = {k: v for k, v in proposal.get("levels", {}).items() if k in ("source_range",)}
         levels.update(scale=int(scale) if scale.is_integer() else scale,
                       offset=int(offset) if offset.is_integer() else offset)
+        storeys = {"most": data.get("storeys")}
+        if (proposal.get("storeys") or {}).get("tallest") is not None:
+            storeys["tallest"] = proposal["storeys"]["tallest"]
         return {"source": proposal.get("source", self.row.source_format), "ruleset": proposal["ruleset"],
-                "levels": levels, "terrain": terrain}
+                "levels": levels, "storeys": storeys, "terrain": terrain}
 
 
 def read_mapping(row, data):

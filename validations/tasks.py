@@ -140,7 +140,9 @@ def mapping_step_work(job):
         raise JobError("the batch file was deleted")
     upload, mapping, ruleset = upload_of(row), parameters["mapping"], row.batch.ruleset or None
     if not parameters.get("confirm"):
-        png, groups, hexes = previews.preview(upload, mapping, ruleset=ruleset, limits=importing.limits())
+        png, groups, hexes = previews.preview(upload, mapping, ruleset=ruleset, limits=importing.limits(),
+                                              los_pairs=settings.HEXSIDE_BATCH_LOS_PAIRS,
+                                              los_seconds=settings.HEXSIDE_BATCH_LOS_SECONDS)
         image = f"data:image/png;base64,{base64.b64encode(png).decode('ascii')}" if png else None
         return {"image": image, "hexes": hexes, "groups": groups,
                 "errors": sum(g["count"] for g in groups if g["severity"] == "error"),

@@ -129,8 +129,12 @@ def mapping_page(request, pk, index):
         if use_saved:
             levels = {**levels, **{k: v for k, v in saved.mapping.get("levels", {}).items()
                                    if k in ("scale", "offset")}}
-        context.update(catalogue=catalogue, terrains=terrains, codes=codes, levels=levels, saved=saved,
-                       use_saved=use_saved, flag=mapsteps.FLAG, nothing=mapsteps.NOTHING)
+        storeys = dict(proposal.get("storeys") or {})
+        if use_saved and "storeys" in saved.mapping:
+            storeys["most"] = (saved.mapping["storeys"] or {}).get("most")
+        context.update(catalogue=catalogue, terrains=terrains, codes=codes, levels=levels, storeys=storeys, saved=saved,
+                       use_saved=use_saved, flag=mapsteps.FLAG, nothing=mapsteps.NOTHING,
+                       max_storeys=mapfile.MAX_STOREYS)
     return render(request, "validations/mapping_step.html", context)
 
 

@@ -317,7 +317,7 @@ class MapBuilder:
         default_terrain, default_level = self.defaults or ([default], 0)
         unmapped, off_levels, off_storeys, kept_open = {}, {}, {}, {}
         hexes, mapped = [], {}  # mapped: (codes, elevation, storeys) -> what the mapping makes of them
-        codes_seen, elevations = {}, set()
+        codes_seen, elevations, lowered, tallest = {}, set(), {}, None
         for index, value in enumerate(self.hexes):
             if value is None:
                 continue
@@ -336,10 +336,13 @@ class MapBuilder:
                 entry["terrain"] = terrain or [default]
             if fitted != default_level:
                 entry["level"] = fitted
+            if storeys is not None:
+                tallest = max(tallest or 0, storeys)
             if storeys is not None and storeys != 1:
-                kept = min(max(int(storeys), 1), mapfile.MAX_STOREYS)
+                kept = min(max(int(storeys), 1), mapfile.MAX_STOREYS, mapping.storeys_most or mapfile.MAX_STOREYS)
                 if kept != storeys:
-                    off_storeys.setdefault(storeys, []).append(label)
+                    by_mapping = mapping.storeys_most is not None and storeys > mapping.storeys_most
+                    (lowered if by_mapping else off_storeys).setdefault(storeys, []).append(label)
                 if kept != 1:
                     entry["storeys"] = kept
             entry.update(self._extras(col, row))
@@ -350,6 +353,7 @@ class MapBuilder:
         self.hexes = self.values = None  # the document holds what is needed from here
         context.survey = {"codes": {code: {"count": n, "hexes": labels} for code, (n, labels) in codes_seen.items()},
                           "elevations": [min(elevations), max(elevations)] if elevations else None,
+                          "tallest": tallest,
                           "left_open": sorted({label for labels in kept_open.values() for label in labels})}
         for code, labels in kept_open.items():
             context.warn("$", f"source terrain {code!r} was left as {default!r}, as the mapping says, and flagged: "
@@ -370,6 +374,9 @@ class MapBuilder:
                                + "; ".join(parts) + ". Scale the levels in a mapping (\"levels\": {\"scale\": .., "
                                "\"offset\": ..}) or choose a ruleset whose levels fit", first,
                           code="level-out-of-range")
+        for storeys, labels in sorted(lowered.items()):
+            context.warn("$", f"buildings of {storeys} storeys were lowered to {mapping.storeys_most}, as the "
+                              f"mapping says ({counted(labels)})", labels[0], code="storeys-lowered")
         for storeys, labels in sorted(off_storeys.items()):
             context.warn("$", f"{storeys} storeys is outside 1 to {mapfile.MAX_STOREYS}; {counted(labels)} were "
                               "set to the nearest", labels[0], code="storeys-out-of-range")

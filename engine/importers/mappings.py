@@ -5,7 +5,7 @@ A default mapping per source format and game ships as data in the game's folder
 its entries winning. A mapping file::
 
     {"source": "megamek", "ruleset": "ost",
-     "levels": {"scale": 1, "offset": 0},
+     "levels": {"scale": 1, "offset": 0}, "storeys": {"most": 4},
      "terrain": {"woods:2": "woods", "building:*": {"terrain": "heavy-structure"}, "fluff:*": []}}
 
 Keys are the source's codes; ``*`` and ``?`` match any text (``Gs*``). An exact key wins over a pattern, and
@@ -14,7 +14,8 @@ them, or ``{"terrain": .., "level": N, "storeys": N}``; an empty list means "not
 ``"flag": true`` "nothing fits: leave it open and say so" (a warning naming its hexes). A proposed mapping
 (engine/importers/suggest.py) adds what it saw and how sure it is (``confidence``, ``count``, ``hexes``,
 ``reason``), which a mapping may keep and the reader passes over. A code no entry matches that is itself a hex
-terrain id of the target ruleset is that terrain.
+terrain id of the target ruleset is that terrain. ``storeys.most`` (optional) lowers every taller building to that
+many storeys (a warning names the hexes): the source's storeys are kept otherwise.
 """
 
 import json
@@ -22,14 +23,14 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from engine import rulesets
+from engine import mapfile, rulesets
 from engine.importers.errors import Refused, finding
 
 FOLDER = Path(__file__).resolve().parent / "mappings"  # what is not a game's: the word table of suggest.py
 DEFAULT_RULESET = "ost"
-KEYS = ("source", "ruleset", "note", "levels", "terrain")
+KEYS = ("source", "ruleset", "note", "levels", "storeys", "terrain")
 # read by people (and the mapping step), not by the mapping
-INFORMATION = ("confidence", "count", "hexes", "reason", "source_range", "note", "picture")
+INFORMATION = ("confidence", "count", "hexes", "reason", "source_range", "note", "picture", "tallest")
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Mapping:
         self.patterns = []
         self.level_scale = 1
         self.level_offset = 0
+        self.storeys_most = None  # the tallest building kept (a designer's mapping), None: as the source says
         self.parts = []
         self.looked_up = {}  # code -> entry or None: a map repeats its few codes over many hexes
 
@@ -66,6 +68,18 @@ class Mapping:
     def describe(self):
         return " + ".join(self.parts) or "none"
 
+    def read_storeys(self, storeys, where, findings):
+        """``{"most": N}``: the tallest building the map keeps (null or left out: as the source says)."""
+        most = storeys.get("most") if isinstance(storeys, dict) else "?"
+        if most is None:
+            return
+        if (isinstance(most, bool) or not isinstance(most, int) or not 1 <= most <= mapfile.MAX_STOREYS
+                or set(storeys) - {"most", *INFORMATION}):
+            findings.append(finding(f"{where}.storeys", f"expected {{\"most\": a whole number from 1 to "
+                                                        f"{mapfile.MAX_STOREYS}}}", code="bad-mapping"))
+            return
+        self.storeys_most = most
+
     def add(self, data, where, findings, first):
         """Lay one mapping file's entries in; ``first`` puts them ahead of what is there (a designer's)."""
         self.looked_up = {}
@@ -78,6 +92,7 @@ class Mapping:
         else:
             self.level_scale = levels.get("scale", self.level_scale)
             self.level_offset = levels.get("offset", self.level_offset)
+        self.read_storeys(data.get("storeys", {}), where, findings)
         terrain = data.get("terrain", {})
         if not isinstance(terrain, dict):
             findings.append(finding(f"{where}.terrain", "expected an object of source code -> terrain",

@@ -1,15 +1,15 @@
 """The map as a mapping will import it, small: what the Import page's mapping step shows while a designer edits the
 mapping (docs/importing.md, "The mapping step"). No Django.
 
-A preview converts the source once with the mapping and draws a thumbnail, the hexes a flagged code left open
-shaded; it runs no map checks (they come when
-the map is opened), so a 100 x 100 source is converted and drawn in well under two seconds
-(bench/bench_mapping_preview.py).
+A preview converts the source once with the mapping, checks the map as the validation report does (the same
+``check_map``, with the same LOS sample the caller gives: the preview's errors are the report's) and draws a
+thumbnail, the hexes a flagged code left open shaded; a 100 x 100 source is converted, checked and drawn in about
+two seconds (bench/bench_mapping_preview.py).
 """
 
 import io
 
-from engine import render, rulesets
+from engine import checks, render, rulesets
 from engine.checks import findings as file_findings
 from engine.importers import convert_upload, mappings
 from engine.los.engine import compile_map
@@ -29,13 +29,16 @@ def picture(doc, catalogue, size, left_open):
                            patterns=scale >= 7, shading={label: LEFT_OPEN for label in left_open})
 
 
-def preview(upload, mapping, ruleset=None, limits=None, size=PREVIEW_PX):
-    """(PNG bytes or None, findings grouped one line per kind, hexes) of one upload converted with ``mapping``."""
+def preview(upload, mapping, ruleset=None, limits=None, size=PREVIEW_PX, los_pairs=0,
+            los_seconds=checks.DEFAULT_SECONDS):
+    """(PNG bytes or None, findings grouped one line per kind, hexes) of one upload converted with ``mapping``,
+    then checked (``los_pairs``: the LOS reciprocity sample, 0 for none)."""
     result = convert_upload(upload, ruleset=ruleset, mapping=mapping, limits=limits, keep_parsed=True)
     findings = list(result.findings)
     png, hexes = None, 0
     doc = result.parsed  # the conversion read it as the map format does: it is not read again
     if doc is not None:
+        findings.extend(file_findings.check_map(doc, los_pairs=los_pairs, los_seconds=los_seconds))
         catalogue = rulesets.get(doc.ruleset or ruleset or mappings.DEFAULT_RULESET)
         image = picture(doc, catalogue, size, (result.survey or {}).get("left_open", ()))
         out = io.BytesIO()

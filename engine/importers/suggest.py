@@ -181,7 +181,8 @@ def propose(result, context):
     return {"source": result.source_format, "ruleset": mapping.catalogue.id,
             "note": "proposed by Hexside (engine/importers/suggest.py): check each entry, above all those with a "
                     "low confidence or a flag, then import with it",
-            "levels": propose_levels(survey["elevations"], mapping), "terrain": terrain}
+            "levels": propose_levels(survey["elevations"], mapping),
+            "storeys": {"most": mapping.storeys_most, "tallest": survey.get("tallest")}, "terrain": terrain}
 
 
 def proposal_for(result, name="upload", ruleset=None, limits=None):

@@ -12,7 +12,8 @@ The image: checked with Pillow within the pixel limit (a PNG or JPEG is kept as 
 re-encoded as PNG) and returned in ``ImportResult.files`` under the name the map's ``background`` entry gives it,
 ``scan-<first 20 hex digits of its SHA-256>.<png|jpg>``: the name ``maps.scans.store`` gives a scan, so the caller
 stores the bytes beside the map and the entry already points at them. Nothing is written by the importer. A
-buildFile whose image is not in the upload still gives the map, with a warning and the image's own name.
+buildFile whose image is not in the upload still gives the map, with a warning and the image's own name; a board
+with no image (its width and height only) gives a map with no background.
 
 A module with several hex boards: each is one map; ``NAME.vmod#Board name`` picks one (``expand`` lists them),
 and without it the first is taken with a warning naming the others. Not read: square grids, counters, decks,
@@ -224,14 +225,16 @@ def build_map(board, context, entries, build_name, name):
                           f"{SQRT3 / 2:.4f}); the grid keeps VASSAL's centres along one axis and drifts up to "
                           f"{abs(scale_across / scale_along - 1) * 100:.0f}% along the other", code="irregular-hexes")
     hex_px = round((scale_across + scale_along) / 2, 4)
-    if image is not None:
-        data, extension, _size = image
-        stored = f"scan-{hashlib.sha256(data).hexdigest()[:20]}.{extension}"
-        context.out_files[stored] = data
-    else:
-        stored = safe_image_name(image_name or f"{board['name']}.png")
-    builder.background = {"image": stored, "origin": [round(origin[0], 3), round(origin[1], 3)],
-                          "hex_px": hex_px, "rotation": 0.0, "opacity": 0.5}
+    # A board with no image (its width and height only) gets no background: none names a file that is not there.
+    if image_name:
+        if image is not None:
+            data, extension, _size = image
+            stored = f"scan-{hashlib.sha256(data).hexdigest()[:20]}.{extension}"
+            context.out_files[stored] = data
+        else:
+            stored = safe_image_name(image_name)
+        builder.background = {"image": stored, "origin": [round(origin[0], 3), round(origin[1], 3)],
+                              "hex_px": hex_px, "rotation": 0.0, "opacity": 0.5}
     builder.extensions["vassal"] = {
         "board": board["name"], "image": image_name, "sideways": sideways,
         "grid": {"dx": dx, "dy": dy, "x0": x0, "y0": y0},

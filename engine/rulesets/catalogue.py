@@ -117,6 +117,7 @@ FIELD_TYPES = {
     "overlays": "a list of overlays placed on the map: {id, x: hex, y: hex}",
     "side-ids": "a list of side ids",
     "hex": "a hex of the scenario's maps (written as its label)",
+    "unit": "the OOB id of another unit of the same side",
 }
 FIELD_KEYS = ("type", "min", "max", "values", "keys", "default", "means", "rule", "code")
 FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]*$")

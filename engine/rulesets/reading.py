@@ -688,7 +688,7 @@ def field_problem(spec: dict, value: object) -> str | None:
     elif kind == "boolean":
         if not isinstance(value, bool):
             return f"expected true or false, got {value!r}"
-    elif kind == "text":
+    elif kind in ("text", "unit"):
         if not isinstance(value, str):
             return f"expected text, got {value!r}"
     elif kind == "choice":
@@ -696,7 +696,7 @@ def field_problem(spec: dict, value: object) -> str | None:
             return f"expected one of {', '.join(spec.get('values', ()))}, got {value!r}"
     elif kind == "edge":
         if value not in ("N", "E", "S", "W"):
-            return f"expected a map edge, one of N, E, S, W, got {value!r}"
+            return f"expected a map edge: N (north), E (east), S (south) or W (west), got {value!r}"
     return None
 
 

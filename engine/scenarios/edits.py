@@ -110,7 +110,10 @@ def apply(document, operations, maps=None, rulesets=None):
 
 
 def _run(data, op, steps):
+    """Apply one operation; its note for the revision's summary, in the designer's words (engine.scenarios.naming:
+    "change Allies' victory condition"), since the history and the Undo button show it."""
     name = op["op"]
+    said = naming.describe(op["path"], data)  # before the change: what is removed is still there to be named
     if name == "set":
         if len(steps) == 1:
             data[steps[0]] = copy.deepcopy(op["value"])
@@ -119,7 +122,7 @@ def _run(data, op, steps):
             if isinstance(here, list):
                 here[last]  # noqa: B018 - an index must exist to be set
             here[last] = copy.deepcopy(op["value"])
-        return f"set {op['path']}"
+        return f"change {said}"
     target = _get(data, steps)
     if name == "insert":
         if not isinstance(target, list):
@@ -128,18 +131,18 @@ def _run(data, op, steps):
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= len(target):
             raise ValueError(f"index must be from 0 to {len(target)}")
         target.insert(index, copy.deepcopy(op["value"]))
-        return f"insert into {op['path']}"
+        return f"add to {said}"
     if name == "remove":
         here, last = _walk(data, steps)
         del here[last]
-        return f"remove {op['path']}"
+        return f"remove {said}"
     if not isinstance(target, list):
         raise ValueError("move needs a list")
     a, b = op["from"], op["to"]
     if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(target) for i in (a, b)):
         raise ValueError(f"from and to must be from 0 to {len(target) - 1}")
     target.insert(b, target.pop(a))
-    return f"move {op['path']} {a} to {b}"
+    return f"reorder {said} ({a + 1} to {b + 1})"
 
 
 def _get(data, steps):

@@ -29,11 +29,14 @@ FIELD_NAMES = {"title": "the title", "subtitle": "the subtitle", "date": "the da
                "introduction": "the introduction", "designer": "the designer's name", "weather": "the weather",
                "name": "the name", "nationality": "the nationality", "mission": "the mission",
                "intelligence": "the intelligence", "unit": "the unit type", "notes": "the notes",
-               "note": "the note", "formation": "the formation", "text": "the text", "victory": "the victory",
+               "note": "the note", "formation": "the formation", "text": "the text",
+               "victory": "the victory condition", "sets_up_first": "who sets up first",
+               "moves_first": "who moves first", "dummy": "the dummy flag", "leader": "the leader flag",
+               "hidden": "the hidden flag", "publish_maps": "publishing its maps too",
                "setup_zone": "the setup zone", "hexes": "the hex list", "extensions": "the extensions",
-               "perimeter": "the perimeter", "rules": "the rules", "fields": "the fields",
+               "perimeter": "the perimeter", "rules": "the rules", "fields": "the side values",
                "count": "the count", "strength": "the strength",
-               "steps_lost": "the steps lost", "status": "the status", "off_map": "the off_map flag",
+               "steps_lost": "the steps lost", "status": "the status", "off_map": "the off-map flag",
                "details": "the details", "modules": "the modules", "hex": "the hex", "facing": "the facing",
                "turns": "the turns", "oob": "the OOB", "placements": "the placements", "turn": "the turn",
                "reinforcements": "the reinforcements", "markers": "the markers", "objectives": "the objectives",
@@ -43,7 +46,7 @@ FIELD_NAMES = {"title": "the title", "subtitle": "the subtitle", "date": "the da
                "replace": "the replacement", "remove": "the terrain removed", "add": "the terrain added",
                "level": "the level", "levels": "the levels", "having": "the terrain it looks for",
                "los": "the LOS class", "region": "the region", "map": "the map"}
-PATH_NAMES = {"turns.count": "the turn count", "turns.end": "when the game ends (turns.end)",
+PATH_NAMES = {"turns.count": "the turn count", "turns.end": "when the game ends",
               "turns.counts": "which way the turn track counts", "turns.first": "the first turn's number"}
 SKIPPED = {"brief", "environment"}
 _STEP = re.compile(r"([A-Za-z0-9_-]+)(?:\[(\d+)\])?")
@@ -51,6 +54,11 @@ _STEP = re.compile(r"([A-Za-z0-9_-]+)(?:\[(\d+)\])?")
 
 def _text(value, limit):
     return value.strip() if isinstance(value, str) and value.strip() and len(value) <= limit else None
+
+
+def possessive(name):
+    """ "German's", "Allies'": the English possessive of a side's name."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _phrase(owner, named_side, fields):
@@ -62,7 +70,7 @@ def _phrase(owner, named_side, fields):
         return owner
     if named_side:  # a side said by its name: "German's setup zone", "the kind of German's victory"
         first = words.pop().removeprefix("the ")
-        return " of ".join(words + [f"{owner}'s {first}"])
+        return " of ".join(words + [f"{possessive(owner)} {first}"])
     return " of ".join(words + [owner])
 
 
@@ -72,14 +80,14 @@ def _entry(key, n, entry, owner, side, base):
     German's victory"."""
     entry = entry if isinstance(entry, dict) else {}
     named = side is not None and owner is not None and not owner.startswith("side ")
-    whose = (f"{owner}'s " if named else f"{owner} ") if side is not None and owner else ""
+    whose = (f"{possessive(owner)} " if named else f"{owner} ") if side is not None and owner else ""
     if key == "sides":
         return _text(entry.get("name"), NAME) or f"side {n}"
     if key == "oob" and side is not None:
         unit = _text(entry.get("unit"), NAME)
         if unit:
             return f"{unit} ({owner} OOB line {n})" if named else f"{unit} (OOB line {n} of {owner})"
-        return f"{owner}'s OOB line {n}" if named else f"OOB line {n} of {owner}"
+        return f"{possessive(owner)} OOB line {n}" if named else f"OOB line {n} of {owner}"
     if key == "placements" and side is not None:
         oob = side.get("oob") if isinstance(side.get("oob"), list) else []
         unit = next((u.get("unit") for u in oob if isinstance(u, dict) and u.get("id") == entry.get("unit")), None)

@@ -125,7 +125,8 @@ class ValuesReader:
 
     def edge(self, value, path):
         if value not in EDGES:
-            self.error(path, f"expected a map edge, one of {', '.join(EDGES)}, got {value!r}", code="bad-edge")
+            self.error(path, f"expected a map edge: N (north), E (east), S (south) or W (west), got {value!r}",
+                       code="bad-edge")
             return None
         return value
 
@@ -164,9 +165,9 @@ class ValuesReader:
             self.number(value, path)
         elif kind == "boolean":
             self.flag(value, path)
-        elif kind == "text" and not isinstance(value, str):
+        elif kind in ("text", "unit") and not isinstance(value, str):
             self.error(path, f"expected text, got {_kind(value)}", code="bad-type")
-        elif kind == "text" and len(value) > limits.GAME_TEXT:
+        elif kind in ("text", "unit") and len(value) > limits.GAME_TEXT:
             self.error(path, self.too_long(path, len(value), limits.GAME_TEXT), code="too-long")
         elif kind == "choice" and value not in spec["values"]:
             self.error(path, f"expected one of {', '.join(spec['values'])}, got {value!r}",

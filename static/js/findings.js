@@ -28,9 +28,9 @@ function start() {
   }
 
   function item(finding, n) {
-    // the hex (and hexside) in words; the JSON path is kept for tools as the item's data-path and tooltip
+    // the hex (and hexside) in words; the JSON path is kept for tools as the item's data-path, never shown
     const where = finding.hex ? [el("strong", {}, finding.hex + (finding.side ? `/${finding.side}` : "")), ": "] : [];
-    return el("li", { "data-finding": String(n), "data-path": finding.path || null, title: finding.path || null },
+    return el("li", { "data-finding": String(n), "data-path": finding.path || null },
       el("span", { class: `severity-${finding.severity}` }, finding.severity), " ", ...where, `${finding.message} `,
       el("code", { class: "muted" }, finding.code));
   }

@@ -193,3 +193,35 @@ def test_a_tiled_map_chosen_with_its_tileset_in_another_folder_and_named_on_the_
     assert "missing-tileset" not in json.dumps(row.findings) and row.document["name"] == "Troll valley"
     assert {"forest", "ocean"} <= set(row.mapping["terrain"])  # the tileset's own images named its tiles
     assert "not in the upload" not in page.locator("#files").inner_text()
+
+
+def test_the_preview_counts_the_reports_errors_and_the_storeys_control_lowers_buildings(
+        live_server, page, worker, django_user_model):
+    """Issue 32, bug 9: the preview's error count is the report's (a 6-storey Heavy Structure in OST), and the
+    mapping step's storeys control takes the error away."""
+    from tests.jobs.test_mapping_step import megamek_town
+
+    user = django_user_model.objects.create_user("storeys", password="x")
+    sign_in(page, live_server, user)
+    page.goto(live_server.url + "/maps/import/")
+    page.set_input_files("input[type=file]", files=[{"name": "town.board", "mimeType": "text/plain",
+                                                     "buffer": megamek_town()}])
+    page.select_option("select[name=ruleset]", "ost")
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url("**/validations/*/")
+    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
+                           "&& document.querySelectorAll('#files tbody tr').length > 0", timeout=120000)
+    row = BatchFile.objects.get(batch__owner=user)
+    assert any(f["code"] == "building-storeys" for f in row.findings)
+    page.goto(f"{live_server.url}/validations/{row.batch_id}/files/{row.index}/mapping/")
+    page.wait_for_function("() => document.getElementById('preview-image').dataset.drawn", timeout=60000)
+    assert "1 error" in page.inner_text("#preview-status")
+    assert "at most 4 storeys; this one has 6" in page.inner_text("#preview-findings")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(ARTIFACTS / "mapping-step-storeys.png"), full_page=True)
+
+    page.fill("#storeys-most", "4")
+    page.dispatch_event("#storeys-most", "input")
+    page.wait_for_function("() => document.getElementById('preview-status').textContent.includes('0 errors') "
+                           "&& !document.querySelector('.preview').classList.contains('stale')", timeout=60000)
+    assert "lowered to 4" in page.inner_text("#preview-findings")

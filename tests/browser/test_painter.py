@@ -17,6 +17,7 @@ from tests.browser.painting import (
     open_editor,
     point,
     sign_in,
+    wait_drawn,
     wait_saved,
     watch_console,
 )
@@ -415,3 +416,38 @@ def test_los_viewshed_and_a_board_scan(live_server, page, designer, jobs, tmp_pa
     page.check("#scan-hide")
     assert page.evaluate("painter.view.background.visible") is False
     assert only_expected(console, 400) == []
+
+
+def test_a_missing_board_scan_leaves_the_map_drawn_with_its_labels(live_server, page, designer):
+    """Issue 32, bug 3: a background naming an image the server does not have (404) is left out of the drawing,
+    which goes on (no "drawImage ... broken state" on each redraw) with its hex labels, and the scan panel says
+    why."""
+    from django.test import Client
+
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_in(page, live_server, designer)
+    map = blank_map(designer, name="No scan")
+    client = Client()
+    client.force_login(designer)
+    answer = client.post(f"/api/maps/{map.pk}/edits/", {"revision": 1, "operations": [{"op": "set_background",
+        "background": {"image": "Board.png", "origin": [0, 0], "hex_px": 40}}]}, content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    open_editor(page, live_server, map.pk)
+    page.wait_for_function("() => document.querySelector('#scan-message').textContent.includes('not on the server')",
+                           timeout=10000)
+    wait_drawn(page)
+    page.mouse.move(*point(page, "E4"))  # a redraw over the map
+    wait_drawn(page)
+    dark = page.evaluate("""() => {
+        const p = window.painter, [c, r] = p.grid.parseLabel("E4"), [cx, cy] = p.grid.centre(c, r);
+        const [sx, sy] = p.view.toScreen(cx, cy - (Math.sqrt(3) / 2 - 0.08)), d = p.view.dpr, s = 6 * d;
+        const px = p.view.canvas.getContext("2d").getImageData(Math.round(sx * d - s), Math.round(sy * d - s),
+                                                               2 * s, 2 * s).data;
+        let n = 0; for (let i = 0; i < px.length; i += 4) if (px[i] + px[i + 1] + px[i + 2] < 300) n++;
+        return n;
+    }""")
+    assert dark > 3  # the label E4 is written there
+    assert "Board.png" in page.inner_text("#scan-message") and page.locator("#scan-panel[open]").count() == 1
+    page.screenshot(path=f"{ARTIFACTS}/painter-missing-scan.png")
+    assert errors == []

@@ -339,7 +339,8 @@ def test_publish_with_its_maps_and_a_private_map_is_named_to_others(live_server,
     page.context.clear_cookies()
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     page.wait_for_selector("#banner:not([hidden])")
-    assert "maps[0].id" in page.locator("#banner").inner_text() and "private" in page.locator("#banner").inner_text()
+    said = page.locator("#banner").inner_text()
+    assert "This scenario's map is private" in said and "maps[0]" not in said  # in words: no JSON path, no id
 
 
 def test_a_special_rule_that_changes_the_terrain_changes_the_map_shown(live_server, page, designer):

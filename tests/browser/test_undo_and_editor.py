@@ -20,7 +20,7 @@ def undo_ready(page, expected, button="#undo"):
     """Wait until the Undo (or Redo) button says it can take back ``expected``."""
     try:
         page.wait_for_function("([b, e]) => !document.querySelector(b).disabled && document.querySelector(b).title"
-                               ".includes(e)", arg=[button, expected], timeout=10000)
+                               ".toLowerCase().includes(e.toLowerCase())", arg=[button, expected], timeout=10000)
     except Exception:
         raise AssertionError(page.evaluate("(b) => document.querySelector(b).title", button)) from None
 
@@ -150,7 +150,7 @@ def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_r
     # After a reload, Undo takes the placement back (a new revision) and the flag goes; Redo brings both back.
     page.reload()
     page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
-    undo_ready(page, "place sq in E5")   # the page's own words, kept in the browser by revision
+    undo_ready(page, "place Rifle Squad in E5")   # the page's own words, kept in the browser by revision
     assert page.locator("#zone-flags li[data-hex='E5']").count() == 1
     page.click("#undo")
     assert page.locator("#zone-flags").is_hidden()
@@ -158,7 +158,7 @@ def test_scenario_editor_flags_a_placement_outside_its_zone_and_undoes_after_a_r
     stored = Scenario.objects.get(pk=scenario.pk)
     assert E5 not in placements(scenario)
     assert stored.revisions.get(number=stored.revision).summary.startswith("undo of revision 2")
-    undo_ready(page, "place sq in E5", "#redo")
+    undo_ready(page, "place Rifle Squad in E5", "#redo")
     page.click("#redo")
     page.locator("#zone-flags li[data-hex='E5']").wait_for(timeout=2000)
     scenario_saved(page)
@@ -199,3 +199,39 @@ def test_scenario_editor_shows_every_map_and_places_on_the_one_shown(live_server
     page.wait_for_function("() => document.body.dataset.map === 'm'")
     assert page.evaluate("() => scenarioEditor.hexOf('east:D3')") is None
     assert page.evaluate("() => scenarioEditor.hexOf('J8')") == [9, 7]
+
+
+def test_a_named_overlay_stamp_is_undone_after_a_reload(live_server, page, designer):
+    """Issue 32, bug 1: the stamp writes the overlay's name (extensions.overlay_names); its undo is found after a
+    reload and takes the overlay and its name away."""
+    from tests.browser.painting import document
+
+    sign_in(page, live_server, designer)
+    map = blank_map(designer, name="Stamped")
+    open_editor(page, live_server, map.pk)
+    page.select_option("[data-option=terrain]", "woods")
+    page.locator("#map-canvas").focus()
+    page.keyboard.press("r")
+    drag(page, [point(page, "F3"), point(page, "G4")])
+    wait_saved(page)
+    page.keyboard.press("o")
+    page.select_option("[data-option=overlayMode]", "select")
+    page.fill("#opt-overlay-name", "Farmhouse")
+    page.dispatch_event("#opt-overlay-name", "change")
+    drag(page, [point(page, "F3"), point(page, "G4")])
+    page.mouse.click(*point(page, "J3"))
+    wait_saved(page)
+    assert list(document(map.pk)["extensions"]["overlay_names"].values()) == ["Farmhouse"]
+
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", state="attached", timeout=15000)
+    undo_ready(page, "Farmhouse")
+    assert "sel-" not in page.locator("#undo").get_attribute("title")
+    page.screenshot(path=f"{ARTIFACTS}/undo-stamp-after-reload.png")
+    page.click("#undo")
+    wait_saved(page)
+    doc = document(map.pk)
+    assert doc["overlays"] == [] and "overlay_names" not in doc.get("extensions", {})
+    undo_ready(page, "woods")  # the rectangle under it is still on the stack, named in words
+    assert page.locator("#undo").get_attribute("title") == "Undo rectangle of Woods (Ctrl+Z)"
+    undo_ready(page, "Farmhouse", "#redo")

@@ -50,7 +50,7 @@ def test_map_undo_survives_a_reload_and_is_a_new_revision(user_client, user_map)
     assert found["revision"] == r3
     assert [e["revision"] for e in found["undo"]] == [r2, r3] and found["redo"] == []
     top = found["undo"][-1]
-    assert "set_level" in top["label"]
+    assert "level 2 on B1" in top["label"]
     r4 = edit(user_client, url + "edits/", r3, top["operations"], undoes=top["revision"])
     map = Map.objects.get(pk=user_map.pk)
     assert r4 == r3 + 1 and map.document == at_2  # the undo is a new revision, the content back as it was
@@ -157,4 +157,4 @@ def test_a_redo_is_named_after_the_stroke_it_redoes(user_client, user_map):
     entry = history(user_client, url + "undo/")["undo"][-1]
     edit(user_client, url + "edits/", r2, entry["operations"], undoes=r2)
     redo = history(user_client, url + "undo/")["redo"][-1]
-    assert redo["label"] == entry["label"] == "set_terrain A1 to woods"
+    assert redo["label"] == entry["label"] == "paint A1 woods"

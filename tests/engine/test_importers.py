@@ -575,3 +575,15 @@ def test_a_wesnoth_overlay_is_the_hex_s_terrain_its_base_giving_the_level_and_wa
     findings = checks.run(doc, los_pairs=0)
     assert not [f for f in findings if f.code == "terrain-mix"]  # not one "mixes Open, Woods" per hex
     assert not [f for f in result.findings if f.severity == "warning"]
+
+
+def test_a_vassal_board_with_no_image_gives_a_map_with_no_background():
+    """Issue 32, bug 3: a board given by its width and height only names no image; the map names none either (no
+    background a painter would ask for and not find)."""
+    build = (VASSAL / "template" / "buildFile.xml").read_text()
+    build = build.replace('<VASSAL.build.module.map.boardPicker.Board image="map.jpg" name="Map"',
+                          '<VASSAL.build.module.map.boardPicker.Board width="900" height="700" name="Board"', 1)
+    result = convert("buildFile.xml", build.encode())
+    assert result.ok and result.findings == [] and result.files == {}
+    assert "background" not in result.doc and "background" not in result.doc.get("extensions", {})
+    assert result.doc["grid"]["columns"] > 5 and result.doc["extensions"]["vassal"]["image"] is None

@@ -194,3 +194,45 @@ def test_a_kept_mapping_is_offered_for_the_same_codes_or_the_same_tilesets_and_o
     assert SavedMapping.offered(other_user, "tiled", "ost", ["hex mini#0", "hex mini#3"]) is None
     again = SavedMapping.keep(user, "forest-2.tmx", "tiled", "ost", {**mapping, "levels": {"scale": 2}})
     assert again.pk == saved.pk and SavedMapping.objects.count() == 1  # confirming again replaces it
+
+
+def megamek_town(columns=6, rows=5):
+    """A MegaMek board with a heavy building of 6 storeys in 0303 (bldg_elev:6): legal in the map format, too tall
+    for OST (at most 4 storeys, OST 12.6.1)."""
+    lines = [f"size {columns} {rows}"]
+    for y in range(1, rows + 1):
+        for x in range(1, columns + 1):
+            terrain = "building:2;bldg_elev:6" if (x, y) == (3, 3) else ("woods:1" if x == 5 else "")
+            lines.append(f'hex {x:02d}{y:02d} 0 "{terrain}" ""')
+    return ("\n".join(lines) + "\nend\n").encode()
+
+
+def test_the_preview_finds_what_the_report_finds_and_storeys_are_lowered_by_the_mapping(
+        user, user_client, jobs_isolated):
+    """Issue 32, bug 9: the preview runs the report's own map checks (a 6-storey Heavy Structure is an error in
+    both), and the mapping step's storeys control lowers taller buildings."""
+    row = checked_file(user_client, "town.board", megamek_town())
+    reported = {f["code"] for f in row.findings if f["severity"] == "error"}
+    assert "building-storeys" in reported and row.mapping["storeys"]["tallest"] == 6
+    page = user_client.get(f"/validations/{row.batch_id}/files/{row.index}/mapping/").content.decode()
+    assert 'id="storeys-most"' in page and "tallest building has 6 storeys" in page
+
+    url = f"/api/validations/{row.batch_id}/files/{row.index}/preview/"
+    as_is = run_job(user_client.post(url, choices(row), format="json"))
+    assert as_is.status == "succeeded", as_is.error
+    errors = {g["code"] for g in as_is.result["groups"] if g["severity"] == "error"}
+    assert errors == reported and as_is.result["errors"] >= 1
+    assert any("at most 4 storeys; this one has 6" in g["message"] for g in as_is.result["groups"])
+
+    lowered = run_job(user_client.post(url, {**choices(row), "storeys": 4}, format="json"))
+    groups = {g["code"]: g for g in lowered.result["groups"]}
+    assert "building-storeys" not in groups and lowered.result["errors"] == 0
+    assert groups["storeys-lowered"]["hexes"] == ["0303"]
+    bad = user_client.post(url, {**choices(row), "storeys": 0}, format="json")
+    assert bad.status_code == 400 and "storeys" in json.dumps(bad.json())
+
+    confirmed = run_job(user_client.post(f"/api/validations/{row.batch_id}/files/{row.index}/confirm/",
+                                         {**choices(row), "storeys": 4}, format="json"))
+    assert confirmed.status == "succeeded", confirmed.error
+    hexes = {h["hex"]: h for h in json.loads(Map.objects.get(pk=confirmed.result["map"]).export())["hexes"]}
+    assert hexes["0303"]["storeys"] == 4

@@ -218,7 +218,7 @@ def test_edits_of_every_kind(user_client, user_map, user):
     assert [(o.id, o.anchor, o.rotation) for o in doc.overlays] == [("H1", (7, 3), 0)]
     revision = user_map.revisions.get(number=2)
     assert revision.author == user and revision.document == user_map.document
-    assert revision.summary == body["summary"] and "set_terrain" in revision.summary
+    assert revision.summary == body["summary"] and "paint" in revision.summary and "set_terrain" not in revision.summary
 
 
 def test_one_bad_operation_and_nothing_is_written(user_client, user_map):

@@ -38,7 +38,7 @@ def test_background_round_trips_and_bad_entries_name_their_path(map_document):
 def test_set_background_operation_checks_and_clears(map_document):
     doc = mapfile.parse(map_document)
     changed, summary = edits.apply(doc, [{"op": "set_background", "background": ENTRY}])
-    assert changed.background == ENTRY and doc.background is None and "set_background" in summary
+    assert changed.background == ENTRY and doc.background is None and summary == "place the board scan"
     with pytest.raises(edits.EditError) as caught:
         edits.apply(doc, [{"op": "set_background", "background": {**ENTRY, "hex_px": -1}}])
     assert caught.value.errors[0].path == "operations[0].background.hex_px"

@@ -23,7 +23,7 @@ import pypdf
 import pytest
 from rest_framework.test import APIClient
 
-from authoring.models import SideLink
+from authoring.models import Scenario, SideLink
 
 pytestmark = pytest.mark.usefixtures("jobs_isolated")  # what these tests send goes to their own broker folder
 
@@ -406,3 +406,29 @@ def test_the_checks_on_a_view_say_nothing_of_what_was_withheld(samples):
     assert public["victory"] == {}
     everything = checks_result(doc)
     assert set(everything["victory"]) == {"allied", "german"}
+
+
+@pytest.mark.django_db
+def test_a_private_scenarios_link_is_explained_not_a_bare_404(samples, other_user):
+    """Issue 32: a side link made while the scenario is private says so where it is made, and to whoever opens it
+    ("not published yet", nothing of the scenario but its title), then opens once the scenario is published."""
+    scenario = samples["tocs"]
+    Scenario.objects.filter(pk=scenario.pk).update(published=False)
+    owner = APIClient()
+    owner.force_login(scenario.owner)
+    page = owner.get(f"/scenarios/{scenario.pk}/").content.decode()
+    assert 'id="side-links-private"' in page and "opens it only once you publish it" in page
+    made = owner.post(f"/scenarios/{scenario.pk}/links/", {"side": "german"}, follow=True).content.decode()
+    assert "opens it only once you publish it" in made
+    link = SideLink.objects.get(scenario=scenario, side="german")
+
+    holder = APIClient()
+    holder.force_login(other_user)
+    answer = holder.get(f"/scenarios/{scenario.pk}/side/{link.token}/")
+    text = answer.content.decode()
+    assert answer.status_code == 404 and "is not published yet" in text and scenario.title in text
+    assert "German" not in text  # nothing of the sides
+    assert holder.get(f"/scenarios/{scenario.pk}/side/not-a-token/").status_code == 404
+    assert "not published yet" not in holder.get(f"/scenarios/{scenario.pk}/side/not-a-token/").content.decode()
+    Scenario.objects.filter(pk=scenario.pk).update(published=True)
+    assert holder.get(f"/scenarios/{scenario.pk}/side/{link.token}/").status_code == 302

@@ -80,6 +80,43 @@ def test_deleting_a_map_lists_its_scenarios_and_stops_without_the_confirmation(u
     assert Scenario.objects.filter(pk=theirs.pk).exists()  # another's scenario stays and says its map is gone
 
 
+def test_deleting_a_map_keeps_ones_scenarios_with_the_map_embedded(user_client, user_map, user, other_client,
+                                                                    other_user):
+    """Issue 32: "keep my scenarios, with the map embedded" (docs/scenario-format.md, "A map entry": a map file
+    inside the scenario), the page's default; the scenario then reads and plays without the library map."""
+    Map.objects.filter(pk=user_map.pk).update(published=True)
+    user_map.refresh_from_db()
+    by_id = made(user_client, on(user_map), "Hill 112 attack")
+    data = on(user_map)
+    data["maps"] = [{"key": "main", "name": user_map.name, "rotation": 0}]
+    by_name = made(user_client, data, "By name")
+    theirs = made(other_client, on(user_map), "Their raid")
+    map_document = user_map.document
+    page = user_client.get(f"/maps/{user_map.pk}/delete/").content.decode()
+    assert 'id="keep-scenarios" checked' in page and "with the map embedded" in page
+    done = user_client.post(f"/maps/{user_map.pk}/delete/", {"with_scenarios": "keep"}, follow=True)
+    assert "your 2 scenarios on it keep it embedded" in done.content.decode()
+    assert not Map.objects.filter(pk=user_map.pk).exists()
+    for scenario in (by_id, by_name):
+        scenario.refresh_from_db()
+        entry = scenario.document["maps"][0]
+        assert entry["key"] == "main" and "id" not in entry and "name" not in entry
+        assert entry["document"] == map_document
+        assert scenario.revisions.count() == 2  # the embedding is a revision of its own
+        page = user_client.get(f"/scenarios/{scenario.pk}/").content.decode()
+        assert 'id="map-gone"' not in page
+        assert user_client.get(f"/api/scenarios/{scenario.pk}/export/").status_code == 200
+    theirs.refresh_from_db()
+    assert theirs.document["maps"][0] == {"key": "main", "id": user_map.pk, "placement": [0, 0], "rotation": 0}
+
+
+def test_the_api_deletes_a_map_keeping_ones_scenarios(user_client, user_map):
+    scenario = made(user_client, on(user_map), "Kept")
+    assert user_client.delete(f"/api/maps/{user_map.pk}/?keep_scenarios=true").status_code == 204
+    scenario.refresh_from_db()
+    assert scenario.document["maps"][0]["document"]["name"] == user_map.name
+
+
 def test_a_map_by_name_counts_as_used(user_client, user_map):
     data = on(user_map)
     data["maps"] = [{"key": "main", "name": user_map.name}]
@@ -119,7 +156,8 @@ def test_a_scenario_whose_map_is_gone_says_so_and_is_pointed_at_another(user_cli
     mine = made(user_client, on(board), "On their board")
     other_client.delete(f"/api/maps/{board.pk}/")
     page = user_client.get(f"/scenarios/{mine.pk}/").content.decode()
-    assert 'id="map-gone"' in page and f"map {board.pk} (entry &#x27;main&#x27;) was deleted" in page
+    assert 'id="map-gone"' in page and "This scenario&#x27;s map was deleted." in page
+    assert f"map {board.pk}" not in page.split('id="map-gone"')[1].split("</section>")[0]  # no internal id
     assert "not found" not in page and 'id="point-at"' in page
     config = json.loads(page.split('id="scenario-config" type="application/json">')[1].split("</script>")[0])
     assert config["mapGone"] and "was deleted" in config["mapProblem"]

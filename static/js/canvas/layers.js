@@ -436,7 +436,8 @@ export class MapView extends Viewport {
   // The board scan, under the painted map's lines but over its fills (faded), placed by its alignment.
   drawBackground(ctx) {
     const bg = this.background;
-    if (!bg || !bg.visible || !bg.image || !bg.image.complete || !bg.entry) return;
+    // An image not loaded yet, or broken (not on the server: naturalWidth 0), is left out; the map draws on.
+    if (!bg || !bg.visible || !bg.image || !bg.image.complete || !bg.image.naturalWidth || !bg.entry) return;
     const e = bg.entry, k = 1 / e.hex_px, g = this.grid, [c0x, c0y] = g.centre(0, 0);
     ctx.save();
     ctx.setTransform(this.dpr * this.scale, 0, 0, this.dpr * this.scale, this.ox * this.dpr, this.oy * this.dpr);

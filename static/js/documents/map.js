@@ -175,7 +175,7 @@ export class MapModel {
           const o = clone(op.overlay);
           o.anchor = g.parseHex(o.anchor);
           o.rotation ||= 0; o.hexes ||= []; o.hexsides ||= [];
-          this.overlays.push(o);
+          this.overlays.splice(op.index ?? this.overlays.length, 0, o);
           if (op.name !== undefined) { const back = []; this.setOverlayName(o.id, op.name, back); }
           undo.push({ op: "remove_overlay", id: o.id });
           touched.overlays = true;
@@ -193,7 +193,7 @@ export class MapModel {
         case "remove_overlay": {
           const i = this.overlays.findIndex((x) => x.id === op.id);
           if (i < 0) throw new Error(`no overlay ${op.id}`);
-          const o = this.overlays[i], back = { op: "place_overlay", overlay: { ...clone(o), anchor: g.label(...o.anchor) } };
+          const o = this.overlays[i], back = { op: "place_overlay", overlay: { ...clone(o), anchor: g.label(...o.anchor) }, index: i };
           if (this.overlayNames[o.id]) back.name = this.overlayNames[o.id];
           undo.push(back);
           this.overlays.splice(i, 1);

@@ -11,7 +11,7 @@ export class ApiError extends Error {
   }
 
   // The answer's problems as a page shows them: {text, path}, the text in the designer's words (the API's
-  // messages name hexes, units and sides), the JSON path kept for tools (a data-path, a tooltip), never shown.
+  // messages name hexes, units and sides), the JSON path kept for tools (a data-path), never shown.
   get problems() { return problems(this.body); }
 }
 

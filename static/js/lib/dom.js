@@ -20,7 +20,8 @@ export function el(tag, attrs = {}, ...children) {
 
 // A message in a page's #banner: text, a list of details, and buttons ([label, fn]); Dismiss when none given.
 // The banner overlays the page (hexside.css), so showing it moves nothing. A detail is a string or a problem
-// {text, path} (api.js problems()): its JSON path is kept for tools as the item's data-path and tooltip.
+// {text, path} (api.js problems()): its JSON path is kept for tools as the item's data-path, never shown (not
+// even as a tooltip: a designer reads the text).
 export function banner(kind, text, items = [], actions = []) {
   const b = $("#banner");
   if (!text) { b.hidden = true; b.replaceChildren(); return; }
@@ -28,7 +29,7 @@ export function banner(kind, text, items = [], actions = []) {
   b.dataset.kind = kind;
   b.replaceChildren(el("p", {}, text));
   if (items.length) b.append(el("ul", {}, ...items.map((i) => (typeof i === "object" && i && "text" in i
-    ? el("li", { "data-path": i.path || null, title: i.path || null }, i.text) : el("li", {}, i)))));
+    ? el("li", { "data-path": i.path || null }, i.text) : el("li", {}, i)))));
   const row = el("p", { class: "actions" }, ...actions.map(([label, fn]) => el("button", { type: "button", onclick: fn }, label)));
   if (!actions.length) row.append(el("button", { type: "button", onclick: () => { b.hidden = true; } }, "Dismiss"));
   b.append(row);

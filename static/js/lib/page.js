@@ -15,7 +15,7 @@ export function pageData(id) {
 /**
  * @template {{start?: () => (Promise<void> | void)}} P
  * @param {{data?: string, name?: string, failure?: (err: any) => string}} how the id of the page's data, the name
- *   it is known by on window, and the sentence a failure to start shows
+ *   it is known by on window, and the sentence a failure to start shows ("": none, the page says it already)
  * @param {(data: any) => P} make builds the page's object from its data
  * @returns {P}
  */
@@ -28,7 +28,9 @@ export function startPage({ data, name, failure = (err) => `The page could not s
   }, (err) => {
     const b = document.getElementById("banner");
     if (!b) throw err;
-    b.textContent = failure(err);
+    const said = failure(err);
+    if (!said) return;   // the page says it already, where it belongs (a scenario's "map gone")
+    b.textContent = said;
     b.hidden = false;
   });
   return page;

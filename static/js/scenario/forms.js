@@ -2,7 +2,8 @@
 // Small helpers of the scenario editor's panels: form fields that call back on change, ids, counts.
 import { el } from "../lib/dom.js";
 
-export const EDGES = ["N", "E", "S", "W"];
+// A map edge as the scenario format writes it, and as the designer reads it.
+export const EDGES = [["N", "north edge"], ["E", "east edge"], ["S", "south edge"], ["W", "west edge"]];
 
 export function numberOrNull(text) {
   if (text === "" || text == null) return null;
@@ -50,9 +51,12 @@ export function freeField(key, value, onchange, onError, spec = {}) {
   if (type === "choice" && Array.isArray(spec.values)) {
     return select(label, value, [["", "—"], ...spec.values.map((v) => [v, String(v)])], onchange);
   }
+  if (type === "edge") return select(label, value, [["", "—"], ...EDGES], onchange);
+  if (type === "counts" && Array.isArray(spec.keys)) return countsField(label, value || {}, spec, onchange);
+  if (type === "side-ids" && Array.isArray(spec.sides)) return sideOrder(label, value || [], spec.sides, onchange);
   const numeric = type === "integer" || type === "number";
-  if (value !== undefined && typeof value === "object" && value !== null) {
-    return field(label + " (JSON)", JSON.stringify(value), (v) => {
+  if ((value !== undefined && typeof value === "object" && value !== null) || ["counts", "overlays"].includes(type)) {
+    return field(label + " (JSON)", value == null ? "" : JSON.stringify(value), (v) => {
       try { onchange(v.trim() ? JSON.parse(v) : null); } catch { onError(`${key}: not valid JSON`); }
     });
   }
@@ -60,6 +64,29 @@ export function freeField(key, value, onchange, onError, spec = {}) {
   if (numeric && spec.min !== undefined) limits.min = spec.min;
   if (numeric && spec.max !== undefined) limits.max = spec.max;
   return field(label, value, (v) => onchange(v === "" ? null : v), limits);
+}
+
+// A count for each of the catalogue's keys (Assault's formations by deck): a number each, none typed as JSON.
+function countsField(label, value, spec, onchange) {
+  const box = el("fieldset", { class: "counts-field" }, el("legend", {}, label));
+  for (const key of spec.keys) {
+    box.append(field(key.replaceAll("_", " "), value[key] ?? "", (v) => {
+      const out = { ...value }; if (v === null || v === "") delete out[key]; else out[key] = v;
+      onchange(Object.keys(out).length ? out : null);
+    }, { type: "number", step: "1", min: spec.min ?? 0, ...(spec.max !== undefined ? { max: spec.max } : {}) }));
+  }
+  return box;
+}
+
+// The sides in an order (ATS's setup order): one choice of side per place, drawn from the scenario's sides.
+function sideOrder(label, value, sides, onchange) {
+  const box = el("fieldset", { class: "counts-field" }, el("legend", {}, label));
+  sides.forEach((_, n) => {
+    box.append(select(`${n + 1}.`, value[n] ?? "", [["", "—"], ...sides], (v) => {
+      const out = [...value]; out[n] = v; onchange(out.filter(Boolean).length ? out.filter(Boolean) : null);
+    }));
+  });
+  return box;
 }
 
 export function unitCounts(side) {

@@ -298,6 +298,14 @@ class ScenarioEditor {
   }
 }
 
+// A scenario whose map is gone: the page's #map-gone section says so beside its "Use this map" form, so no banner
+// lies over it; the save state says there is nothing to edit.
+function mapGone(err) {
+  if (!document.getElementById("map-gone")) return err.message;
+  document.getElementById("save-state").textContent = "no map: nothing to edit";
+  return "";
+}
+
 export default startPage({ data: "scenario-config", name: "scenarioEditor",
-                           failure: (err) => (err.whole ? err.message : `The scenario could not be loaded: ${err.message}`) },
+                           failure: (err) => (err.whole ? mapGone(err) : `The scenario could not be loaded: ${err.message}`) },
                           (config) => new ScenarioEditor(config));

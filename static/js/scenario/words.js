@@ -7,12 +7,16 @@ const NOUNS = { maps: "map", placements: "placement", reinforcements: "reinforce
                 markers: "marker", objectives: "objective", special_rules: "special rule", setup_zone: "hex",
                 conditions: "condition", hexes: "hex" };
 
+// A field as the designer says it, where its key does not ("victory" -> "victory condition"), as naming.py does.
+const FIELDS = { victory: "victory condition", fields: "side values", sets_up_first: "who sets up first",
+                 moves_first: "who moves first", off_map: "off-map flag", dummy: "dummy flag" };
+
 export function words(path, doc) {
   let owner = null, node = doc, side = null;
   const fields = [];
   for (const [, key, index] of String(path).matchAll(/([A-Za-z0-9_-]+)(?:\[(\d+)\])?/g)) {
     node = node && typeof node === "object" ? node[key] : undefined;
-    if (index === undefined) { fields.push(key.replace(/_/g, " ")); continue; }
+    if (index === undefined) { fields.push(FIELDS[key] || key.replace(/_/g, " ")); continue; }
     const n = Number(index);
     node = Array.isArray(node) ? node[n] : undefined;
     const entry = node && typeof node === "object" ? node : {};
@@ -27,6 +31,6 @@ export function words(path, doc) {
 }
 
 function phrase(owner, fields) {
-  const said = fields.map((f) => `the ${f}`).reverse().join(" of ");
+  const said = fields.map((f) => (f.startsWith("who ") ? f : `the ${f}`)).reverse().join(" of ");
   return owner ? (said ? `${said} of ${owner}` : owner) : said;
 }

@@ -17,7 +17,8 @@ function choices() {
   const terrain = {};
   for (const select of form.querySelectorAll(/** @type {"select"} */ ("select[name=terrain]"))) terrain[select.dataset.code] = select.value;
   const number = (name) => Number(/** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value);
-  return { terrain, scale: number("scale"), offset: number("offset") };
+  const storeys = /** @type {HTMLInputElement} */ (form.elements.namedItem("storeys")).value;
+  return { terrain, scale: number("scale"), offset: number("offset"), storeys: storeys === "" ? null : Number(storeys) };
 }
 
 function showError(message) {
@@ -49,7 +50,7 @@ async function redraw() {
     }
     image.dataset.drawn = String(mine);
     status.textContent = `${result.hexes} hexes; ${result.errors} error${result.errors === 1 ? "" : "s"}, ` +
-      `${result.warnings} warning${result.warnings === 1 ? "" : "s"} from the conversion`;
+      `${result.warnings} warning${result.warnings === 1 ? "" : "s"} (the conversion and the map checks, as the report makes them)`;
     findings.replaceChildren(...result.groups.map((g) => {
       const item = document.createElement("li");
       item.className = g.severity;

@@ -27,7 +27,7 @@ def test_insert_move_remove_and_set(document):
     assert [u["id"] for u in doc.data["sides"][0]["oob"]] == ["sq", "tank", "ldr", "mg"]
     assert len(doc.data["sides"][0]["placements"]) == 2
     assert doc.data["special_rules"] == ["Night falls on turn 5."]
-    assert summary.startswith("insert into sides[0].oob; move sides[0].oob 0 to 3")
+    assert summary.startswith("add to Blue's OOB; reorder Blue's OOB (1 to 4)")
     assert document["sides"][0]["oob"][0]["id"] == "sq"  # the document given is not changed
 
 

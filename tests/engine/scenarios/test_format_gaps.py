@@ -85,8 +85,8 @@ def test_a_fixed_count_prints_its_end_sentence_under_the_track(small):
     ({"count": 0}, "turns.count", "the turn count: expected a whole number of turns from 1 to 1000, or null"),
     ({"count": "six"}, "turns.count", "or null where the game has no fixed number of turns"),
     ({"count": None, "counts": "down", "end": "x"}, "turns.counts", "a track that counts down starts at the turn"),
-    ({"count": 4, "end": ["x"]}, "turns.end", "when the game ends (turns.end): expected text, got a list"),
-    ({"count": None, "end": "e" * 1001}, "turns.end", "when the game ends (turns.end) is 1,001 characters; at "
+    ({"count": 4, "end": ["x"]}, "turns.end", "when the game ends: expected text, got a list"),
+    ({"count": None, "end": "e" * 1001}, "turns.end", "when the game ends is 1,001 characters; at "
                                                       "most 1,000"),
 ])
 def test_bad_turns_are_refused_by_path_in_designer_words(small, turns, path, words):
@@ -138,7 +138,7 @@ def test_an_off_map_unit_is_reckoned_from_its_hex_and_in_no_stack_zone_or_terrai
 def test_off_map_is_true_or_false(small):
     small["sides"][0]["placements"][0]["off_map"] = "yes"
     found = errors_of(small)
-    assert found["sides[0].placements[0].off_map"].message == ("the off_map flag of Blue's placement 1 (Rifle Squad): "
+    assert found["sides[0].placements[0].off_map"].message == ("the off-map flag of Blue's placement 1 (Rifle Squad): "
                                                                "expected true or false, got 'yes'")
 
 

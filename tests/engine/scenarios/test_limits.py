@@ -85,10 +85,10 @@ def test_a_victory_condition_combines_a_bounded_number_of_conditions(small):
     leaf = {"kind": "vp", "at_least": 1}
     small["sides"][0]["victory"] = {"kind": "or", "conditions": [leaf] * (limits.VICTORY_CONDITIONS + 5)}
     found = problems(small)
-    assert ("sides[0].victory", f"Blue's victory combines more than {limits.VICTORY_CONDITIONS} conditions; "
+    assert ("sides[0].victory", f"Blue's victory condition combines more than {limits.VICTORY_CONDITIONS} conditions; "
                                 f"at most {limits.VICTORY_CONDITIONS}") in found
     small["sides"][0]["victory"] = {"kind": "text", "text": "w" * (limits.VICTORY_TEXT + 1)}
-    assert ("sides[0].victory.text", f"the text of Blue's victory is {limits.VICTORY_TEXT + 1:,} characters; "
+    assert ("sides[0].victory.text", f"the text of Blue's victory condition is {limits.VICTORY_TEXT + 1:,} characters; "
                                      f"at most {limits.VICTORY_TEXT:,}") in problems(small)
 
 
@@ -149,7 +149,7 @@ def test_a_victory_condition_names_a_bounded_number_of_objectives_in_all(small):
     small["objectives"] = [{"id": f"o{k}", "hex": "D5", "name": "O" * limits.OBJECTIVE_NAME} for k in range(100)]
     control = {"kind": "control", "objectives": [f"o{k}" for k in range(100)]}
     small["sides"][0]["victory"] = {"kind": "or", "conditions": [control] * 3}
-    assert problems(small) == {("sides[0].victory", f"Blue's victory names 300 objectives in all; at most "
+    assert problems(small) == {("sides[0].victory", f"Blue's victory condition names 300 objectives in all; at most "
                                                     f"{limits.OBJECTIVES}")}
 
 

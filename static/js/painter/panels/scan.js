@@ -31,7 +31,15 @@ export class Scan {
     const src = `${urls.background(p.mapId)}?image=${encodeURIComponent(entry.image)}`;
     if (!view.background || view.background.src !== src) {
       const image = new Image();
-      image.addEventListener("load", () => view.request());
+      image.addEventListener("load", () => { if (view.background?.image === image) $("#scan-message").textContent = ""; view.request(); });
+      image.addEventListener("error", () => {
+        if (view.background?.image !== image) return;
+        const message = $("#scan-message");
+        const fix = document.querySelector("#scan-form") ? ": upload it here, or remove the scan" : "";
+        message.textContent = `The board scan “${entry.image}” is not on the server${fix}. The map is drawn without it.`;
+        message.dataset.error = "1";
+        $("#scan-panel").setAttribute("open", "");
+      });
       image.src = src;
       view.background = { image, src, entry, visible: !$("#scan-hide").checked };
     }

@@ -10,10 +10,15 @@ export const brush = {
   up({ editor: p }) {
     const stroke = this.stroke; this.stroke = null;
     if (!stroke) return;
-    p.commit(terrainOps(p, stroke.hexes, p.options.terrain, p.options.mode), `brush ${p.options.terrain}`);
+    p.commit(terrainOps(p, stroke.hexes, p.options.terrain, p.options.mode), `paint ${terrainName(p, p.options.terrain)}`);
   },
   preview(ctx, { view }) { if (this.stroke) outlineHexes(ctx, view, this.stroke.hexes); },
 };
+
+// A terrain as the Undo button names it: its catalogue name ("Brush"), not its id ("Undo brush brush").
+export function terrainName(p, id, layer = "hex") {
+  return (p.styles.legend(layer).find((t) => t.id === id) || {}).name || id;
+}
 
 // set_terrain operations for hexes: replace the list, or add one terrain to each hex's own list.
 export function terrainOps(p, hexes, terrain, mode = "replace") {

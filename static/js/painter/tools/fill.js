@@ -1,6 +1,6 @@
 // @ts-check
 // Flood fill: the chosen terrain over every hex joined to the clicked one through hexes of the same terrain.
-import { terrainOps } from "./brush.js";
+import { terrainName, terrainOps } from "./brush.js";
 
 export const fill = {
   id: "fill", name: "Flood fill", key: "f", edit: true, title: "Flood fill contiguous hexes of the same terrain (F)",
@@ -14,6 +14,6 @@ export const fill = {
         if (!seen.has(k) && JSON.stringify(p.model.cell(...n).terrain) === same) { seen.add(k); out.push(n); }
       }
     }
-    p.commit(terrainOps(p, out, p.options.terrain, p.options.mode), `fill ${p.options.terrain}`);
+    p.commit(terrainOps(p, out, p.options.terrain, p.options.mode), `fill with ${terrainName(p, p.options.terrain)}`);
   },
 };

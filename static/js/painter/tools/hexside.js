@@ -1,6 +1,7 @@
 // @ts-check
 // Hexsides: click near an edge to set the chosen feature (click it again to clear it); drag along edges to
 // draw a line of it (a hedge, a wall).
+import { terrainName } from "./brush.js";
 
 // The hexside under a point when the point is near enough to the edge's middle (in map units).
 export function edgeNear(grid, x, y, reach = 0.6) {
@@ -30,11 +31,11 @@ export const hexside = {
     const onMap = edges.filter((ed) => g.contains(ed.col, ed.row));
     if (onMap.length === 1 && p.model.hexsides.get(onMap[0].key) === terrain) {
       const ed = onMap[0];
-      p.commit([{ op: "clear_hexside", hex: label(ed), side: g.sides[ed.side] }], `clear ${terrain}`);
+      p.commit([{ op: "clear_hexside", hex: label(ed), side: g.sides[ed.side] }], `clear ${terrainName(p, terrain, "hexside")}`);
       return;
     }
     p.commit(onMap.map((ed) => ({ op: "set_hexside", hex: label(ed), side: g.sides[ed.side], terrain })),
-             `hexside ${terrain}`);
+             `${terrainName(p, terrain, "hexside")} on a hexside`);
   },
   preview(ctx, { view }) {
     if (!this.edges) return;

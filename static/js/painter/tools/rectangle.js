@@ -1,6 +1,6 @@
 // @ts-check
 // Rectangle: drag from one hex to another; every hex whose column and row lie between gets the terrain.
-import { terrainOps } from "./brush.js";
+import { terrainName, terrainOps } from "./brush.js";
 import { outlineHexes } from "./common.js";
 
 export function hexRectangle(grid, a, b) {
@@ -23,7 +23,7 @@ export const rectangle = {
     if (!this.from) return;
     const hexes = hexRectangle(p.grid, this.from, this.to);
     this.from = null;
-    p.commit(terrainOps(p, hexes, p.options.terrain, p.options.mode), `rectangle ${p.options.terrain}`);
+    p.commit(terrainOps(p, hexes, p.options.terrain, p.options.mode), `rectangle of ${terrainName(p, p.options.terrain)}`);
   },
   preview(ctx, { view }) { if (this.from) outlineHexes(ctx, view, hexRectangle(view.grid, this.from, this.to)); },
 };

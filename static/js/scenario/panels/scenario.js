@@ -7,7 +7,11 @@ import { removeObjective } from "../tools/objectives.js";
 import { rulesBlock } from "./rules.js";
 
 export function scenarioPanel(ed) {
-  const free = (k, v, fn) => freeField(k, v, fn, (m) => ed.banner(m), (ed.config.fieldSpecs?.rules || {})[k]);
+  const sidesOf = () => ed.doc.sides.map((s) => [s.id, s.name]);
+  const free = (k, v, fn) => {
+    const spec = (ed.config.fieldSpecs?.rules || {})[k] || {};
+    return freeField(k, v, fn, (m) => ed.banner(m), spec.type === "side-ids" ? { ...spec, sides: sidesOf() } : spec);
+  };
   const d = ed.doc, sides = [["", "a roll decides"], ...d.sides.map((s) => [s.id, s.name])];
   const box = el("div", { id: "scenario-panel" });
   box.append(el("h3", {}, "Scenario"),

@@ -3,7 +3,7 @@
 // the Place tool or drag onto the map), the reinforcement schedule, the victory conditions and the secret brief.
 import { el } from "../../lib/dom.js";
 import { clone } from "../../documents/scenario.js";
-import { EDGES, field, freeField, freshId, numberOrNull, selectBare, unitCounts } from "../forms.js";
+import { EDGES, field, freeField, freshId, numberOrNull, select, selectBare, unitCounts } from "../forms.js";
 import { victoryBuilder } from "./victory.js";
 
 export function sidePanel(ed, i) {
@@ -56,9 +56,7 @@ export function sidePanel(ed, i) {
         el("label", { class: "oob-field" }, el("input", { type: "checkbox", checked: u.leader, "aria-label": "leader", onchange: (e) => setKey("leader", e.target.checked) }), " Leader"),
         labelled("Formation", el("input", { type: "text", value: u.formation || "", "aria-label": "formation", onchange: (e) => setKey("formation", e.target.value || null) })),
         el("label", { class: "oob-field" }, el("input", { type: "checkbox", checked: u.hidden, "aria-label": "hidden", onchange: (e) => setKey("hidden", e.target.checked) }), " Hidden"),
-        ...extra.map((k) => labelled(k.replaceAll("_", " "), el("input", { type: "text", value: u[k] ?? "", "aria-label": k, onchange: (e) => {
-          const v = e.target.value; setKey(k, v === "" ? null : (v === "true" ? true : v === "false" ? false : (isNaN(Number(v)) ? v : Number(v))));
-        } }))))));
+        ...extra.map((k) => oobField(ed, k, u[k], (v) => setKey(k, v), side.oob.filter((o) => o.id !== u.id))))));
     table.append(row, more);
   });
   box.append(el("div", { class: "oob-wrap" }, table), el("button", { type: "button", id: "add-unit", onclick: () => addUnit(ed) }, "+ Unit"));
@@ -76,13 +74,13 @@ export function sidePanel(ed, i) {
       el("span", { class: "row" },
         el("label", {}, el("input", { type: "radio", name: "reinforcement", checked: ed.selectedReinforcement === k, onchange: () => { ed.selectedReinforcement = k; ed.useTool("entry"); } }), " Turn"),
         el("input", { type: "number", min: 0, value: r.turn, "aria-label": "turn", onchange: (e) => ed.set(`${rp}.turn`, numberOrNull(e.target.value)) }),
-        selectBare(r.edge, [["", "no edge"], ...EDGES.map((e) => [e, `${e} edge`])], (v) => ed.set(`${rp}.edge`, v || null)),
+        selectBare(r.edge, [["", "no edge"], ...EDGES], (v) => ed.set(`${rp}.edge`, v || null)),
         el("button", { type: "button", class: "small", onclick: () => ed.send([{ op: "remove", path: rp }], "remove a reinforcement") }, "✕")),
       units,
       el("button", { type: "button", class: "small", onclick: () => ed.send([{ op: "insert", path: `${rp}.units`, value: { unit: side.oob[0].id, count: 1 } }], "add units") }, "+ units"),
-      el("div", { class: "muted" }, r.hexes.length ? `entry hexes ${r.hexes.join(", ")}` : "no entry hexes (use the Entry tool)")));
+      el("div", { class: "muted" }, r.hexes?.length ? `entry hexes ${r.hexes.join(", ")}` : "no entry hexes (use the Entry tool)")));
   });
-  box.append(list, el("button", { type: "button", id: "add-reinforcement", disabled: !side.oob.length, onclick: () => ed.send([{ op: "insert", path: `${path}.reinforcements`, value: { turn: 2, units: [{ unit: side.oob[0].id, count: 1 }], edge: "W" } }], "add a reinforcement") }, "+ Reinforcement"));
+  box.append(list, el("button", { type: "button", id: "add-reinforcement", disabled: !side.oob.length, onclick: () => ed.send([{ op: "insert", path: `${path}.reinforcements`, value: { turn: 2, units: [{ unit: side.oob[0].id, count: 1 }], edge: "W", hexes: [] } }], "add a reinforcement") }, "+ Reinforcement"));
   box.append(victoryBuilder(ed, i));
   if (ed.capabilities.side_briefs) {
     box.append(el("h3", {}, "Secret brief"),
@@ -91,6 +89,18 @@ export function sidePanel(ed, i) {
   }
   if (ed.canEdit) box.append(el("p", {}, el("button", { type: "button", onclick: () => { if (confirm(`Remove ${side.name}?`)) removeSide(ed, i); } }, `Remove ${side.name}`)));
   return box;
+}
+
+// A game's own OOB field (ATS's dummy, its VP), drawn as the catalogue's spec says: a checkbox, a number...
+function oobField(ed, key, value, onchange, others) {
+  const spec = (ed.config.fieldSpecs?.oob || {})[key] || {};
+  const label = spec.type === "unit"   // another unit of the side (TOCS's parent HQ), chosen, not its id typed
+    ? select(key.replaceAll("_", " "), value, [["", "—"], ...others.map((o) => [o.id, o.name ? `${o.unit} (${o.name})` : o.unit])], onchange)
+    : freeField(key, value, onchange, (m) => ed.banner(m), spec);
+  label.classList.add("oob-field");
+  if (spec.means) label.title = spec.means;
+  label.querySelector("input, select")?.setAttribute("aria-label", key);
+  return label;
 }
 
 function withheldWords(w) {

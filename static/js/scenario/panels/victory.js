@@ -40,7 +40,7 @@ export function victoryBuilder(ed, i) {
         num("vp"); num("count"); break;
       case "vp": num("at_least"); break;
       case "casualties": num("points"); add("who", el("select", {}, el("option", { value: "enemy" }, "inflict on the enemy"), el("option", { value: "own" }, "suffer at most"))); break;
-      case "exit": num("units"); num("vp"); add("edge", el("select", {}, el("option", { value: "" }, "—"), ...EDGES.map((e) => el("option", { value: e }, e))));
+      case "exit": num("units"); num("vp"); add("edge", el("select", {}, el("option", { value: "" }, "—"), ...EDGES.map(([e, words]) => el("option", { value: e }, words))));
         add("hexes", el("input", { type: "text", placeholder: "A5, A6" })); num("by_turn"); break;
       case "hold": add("objective", el("select", {}, ...objectives.map(([id, t]) => el("option", { value: id }, t)))); num("turns"); num("by_turn"); break;
       case "text": add("text", el("input", { type: "text" })); break;

@@ -5,7 +5,9 @@
 export function placeUnit(ed, unitId, hex) {
   const label = ed.label(...hex), value = { unit: unitId, hex: label };
   if (ed.facing != null) value.facing = ed.facing;
-  ed.send([{ op: "insert", path: `sides[${ed.sideIndex}].placements`, value }], `place ${unitId} in ${label}`);
+  const unit = ed.side.oob.find((u) => u.id === unitId);   // named as the OOB names it, not by its id ("sq")
+  const name = unit ? (unit.name ? `${unit.unit} (${unit.name})` : unit.unit) : "a unit";
+  ed.send([{ op: "insert", path: `sides[${ed.sideIndex}].placements`, value }], `place ${name} in ${label}`);
 }
 
 // The side's counters in a hex, with their indexes in its placements.
