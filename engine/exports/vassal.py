@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 from dataclasses import replace
 
-from engine.exports import vassal_grid
+from engine.exports import vassal_grid, vassal_los
 from engine.exports.counters import counter_png
 from engine.exports.vassal_sheets import rows_png, sheet_html, side_rows
 from engine.exports.vassal_zones import zone_path
@@ -218,8 +218,9 @@ def map_module(map_doc, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_DPI):
     name = map_doc.name or "Map"
     description = f"{name}: a Hexside map, {map_doc.grid.columns} x {map_doc.grid.rows} hexes of {hex_mm:g} mm"
     root = game_module(name, "1.0", description)
-    _, board_element = add_map_window(root, name, name, "board.png", size)
+    window, board_element = add_map_window(root, name, name, "board.png", size)
     add_grid(board_element, b)
+    vassal_los.add_los(window, files, map_doc)
     return pack(root, name, "1.0", description, files)
 
 
@@ -258,6 +259,7 @@ def scenario_module(scenario_doc, side=None, hex_mm=DEFAULT_HEX_MM, dpi=DEFAULT_
     board_name = main.name or title
     window, board_element = add_map_window(root, "Main Map", board_name, "board.png", size)
     zoned = add_grid(board_element, b)
+    vassal_los.add_los(window, files, main)
     across = b.across_px
     pieces = Pieces(files, max(16, round(across * COUNTER_SHARE)), main.grid.orientation)
     for s in data["sides"]:
