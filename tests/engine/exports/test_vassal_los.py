@@ -116,7 +116,7 @@ def test_the_thread_says_the_answer_and_its_reasons(harness, tmp_path):
     module.write_bytes(vassal.map_module(read_map_file(path)))
     _, lines = ask(harness, module, ["describe\tA1\tR12", "describe\tA1\tZZ99"])
     said = "\n".join(lines)
-    assert said.startswith("A1 -> R12: blocked, 4 hindrances, blind hex [Blind]: hill +5, orchard E4 (blocking, "
+    assert said.startswith("A1 -> R12: blocked, 4 hindrances [Blind]: hill +5, orchard E4 (blocking, "
                            "ATS 8.13.2; ATS 7.4); ")
     assert "brush J6 (hindering, ATS 7.4)" in said
     assert "ZZ99 is not a hex of this map" in said
