@@ -125,22 +125,28 @@ class Texts:
             self.reasons[key] = (len(self.reasons), tuple(self.text(v) for v in (*key, where(cmap, r))))
         return self.reasons[key][0]
 
-    def set_of(self, cmap, answer):
-        key = (tuple(self.reason(cmap, r) for r in answer.reasons), tuple(self.text(a) for a in answer.assumptions))
-        return self.sets.setdefault(key, len(self.sets))
+    def sets_of(self, cmap, answer):
+        """The reason sets of a line and of its reverse: the same reasons in the reverse order, the same
+        assumptions (every game's reference does: tests/engine/exports/test_vassal_los.py checks 10,000 lines a sample map,
+        half of them read backwards; the assumptions may be listed in another order)."""
+        reasons = tuple(self.reason(cmap, r) for r in answer.reasons)
+        assumptions = tuple(self.text(a) for a in answer.assumptions)
+        return (self.sets.setdefault((reasons, assumptions), len(self.sets)),
+                self.sets.setdefault((reasons[::-1], assumptions), len(self.sets)))
 
 
 def reason_sets(cmap, rules, place_list):
-    """The reference's reasons of every ordered pair of places: (set index per pair, Texts)."""
+    """The reference's reasons of every ordered pair of places (each line evaluated once, its reverse read off
+    it): (set index per pair, Texts)."""
     grid, texts = cmap.grid, Texts()
     hexes = [grid.from_index(i) for i in range(cmap.n)]
-    out = np.empty(len(place_list) ** 2, np.int64)
-    k = 0
-    for a, la in place_list:
-        for b, lb in place_list:
-            out[k] = texts.set_of(cmap, rules.evaluate(trace(grid, hexes[a], hexes[b]), la, lb))
-            k += 1
-    return out, texts
+    n = len(place_list)
+    out = np.empty((n, n), np.int64)
+    for p, (a, la) in enumerate(place_list):
+        for q in range(p, n):
+            b, lb = place_list[q]
+            out[p, q], out[q, p] = texts.sets_of(cmap, rules.evaluate(trace(grid, hexes[a], hexes[b]), la, lb))
+    return out.reshape(-1), texts
 
 
 def s(value):
