@@ -127,8 +127,8 @@ class Texts:
 
     def sets_of(self, cmap, answer):
         """The reason sets of a line and of its reverse: the same reasons in the reverse order, the same
-        assumptions (every game's reference does: tests/engine/exports/test_vassal_los.py checks 10,000 lines a sample map,
-        half of them read backwards; the assumptions may be listed in another order)."""
+        assumptions (every game's reference does: tests/engine/exports/test_vassal_los.py checks 10,000 lines a
+        sample map, half of them read backwards; the assumptions may be listed in another order)."""
         reasons = tuple(self.reason(cmap, r) for r in answer.reasons)
         assumptions = tuple(self.text(a) for a in answer.assumptions)
         return (self.sets.setdefault((reasons, assumptions), len(self.sets)),
@@ -203,7 +203,7 @@ def table_bytes(map_doc):
     return zlib.compress(b"".join(out), 6)
 
 
-_TABLES = {}  # content hash -> table, the last few maps exported in this process
+_TABLES: dict[str, bytes] = {}  # content hash -> table, the last few maps exported in this process
 _KEEP = 8
 
 
