@@ -121,12 +121,14 @@ def test_the_thread_says_the_answer_and_its_reasons(harness, tmp_path):
     path = ROOT / "maps" / "samples" / "oosterbeek-crossroads.json"
     module = tmp_path / "map.vmod"
     module.write_bytes(vassal.map_module(read_map_file(path)))
-    _, lines = ask(harness, module, ["describe\tA1\tR12", "describe\tA1\tZZ99"])
+    _, lines = ask(harness, module, ["describe\tA1\tR12", "describe\tA1\tZZ99", "describe\tD4\tI8"])
     said = "\n".join(lines)
     assert said.startswith("A1 -> R12: blocked, 4 hindrances [Blind]: hill +5, orchard E4 (blocking, "
                            "ATS 8.13.2; ATS 7.4); ")
     assert "brush J6 (hindering, ATS 7.4)" in said
     assert "ZZ99 is not a hex of this map" in said
+    assert ("D4 -> I8: hindered, 2 hindrances [Obscured (+2)]: crops F5 (hindering, ATS 7.4); graveyard H7 "
+            "(hindering, ATS 7.4)") in lines
 
 
 def test_a_hexside_reason_names_both_hexes():
