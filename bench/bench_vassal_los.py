@@ -35,7 +35,7 @@ def main():
     from engine.exports import vassal_los
     from engine.generate import random_map
 
-    vassal_los.table_bytes(random_map("ost", 6, 4, seed=1))  # compile the kernels: not the export's cost
+    vassal_los.table_bytes(random_map("ost", 6, 4, seed=1, hexsides=5))  # compile the kernels: not the export's cost
     for game in ("ost", "ats", "miniatures", "tocs", "assault"):
         doc = random_map(game, 60, 40, seed=7, name="Bench 60x40")
         wall, cpu, table = timed(lambda doc=doc: vassal_los.table_bytes(doc))

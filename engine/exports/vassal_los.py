@@ -37,9 +37,9 @@ TABLE_FILE = "hexside/los.bin"
 THREAD_CLASS = "hexside.vassal.HexsideLosThread"
 EXTENSION_JAR = Path(__file__).resolve().parent / "vassal_ext" / "hexside-los.jar"
 VERSION = 1
-# Ordered pairs of places the table answers: a 60 x 40 map with its buildings' storeys (2,400 hexes, some with
-# two or three levels) fits; 6.25 million one-byte answers deflate to well under 2 MB.
-MAX_ANSWERS = 2_500 ** 2
+# Ordered pairs of places the table answers: a 60 x 40 map with 600 upper storeys (2,400 hexes, some with two or
+# three levels) fits; its 4.5 million one-byte answers (each pair once) deflate to under 2 MB.
+MAX_ANSWERS = 3_000 ** 2
 # Pairs whose reasons are in the table: the reference evaluator takes about 0.3 ms a pair, so this is about half a
 # minute of an export job; every sample map fits (352 hexes at most).
 MAX_REASON_ANSWERS = 400 ** 2
