@@ -2,7 +2,8 @@
 
 The module's map window gets a ``hexside.vassal.HexsideLosThread`` (vassal/src, built into
 engine/exports/vassal_ext/hexside-los.jar by ``make vassal-extension``), a LOS_Thread that, drawn from hex to hex,
-shows Hexside's answer with its reasons, read from ``hexside/los.bin`` in the module (docs/exports.md, "LOS").
+shows Hexside's answer with its reasons, read from ``hexside-los.bin`` in the module (docs/exports.md,
+"Hexside's LOS in the module").
 
 The table holds every ordered pair of places a unit may stand: each hex at each of its standing levels (its ground
 level, the level a unit there stands at, and each storey of its building). Answers (result, hindrances, blind hex,
@@ -33,7 +34,7 @@ from engine.los.engine import compile_map, rules_for
 from engine.los.trace import trace
 from engine.mapfile.writing import content_hash
 
-TABLE_FILE = "hexside/los.bin"
+TABLE_FILE = "hexside-los.bin"
 THREAD_CLASS = "hexside.vassal.HexsideLosThread"
 EXTENSION_JAR = Path(__file__).resolve().parent / "vassal_ext" / "hexside-los.jar"
 VERSION = 1

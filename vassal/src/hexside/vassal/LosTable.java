@@ -16,7 +16,7 @@ import java.util.zip.InflaterInputStream;
  * here, so that it is tested headless; {@link HexsideLosThread} draws what it says.
  */
 public final class LosTable {
-  public static final String FILE = "hexside/los.bin";
+  public static final String FILE = "hexside-los.bin";
   public static final int REASONS = 0;
   public static final int ANSWERS_ONLY = 1;
   public static final int NONE = 2;
