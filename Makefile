@@ -10,7 +10,7 @@ INTERACTIVE_WORKERS ?= 2
 HEAVY_QUEUE = $${HEXSIDE_JOBS_QUEUE:-celery}
 INTERACTIVE_QUEUE = $${HEXSIDE_JOBS_INTERACTIVE_QUEUE:-interactive}
 
-.PHONY: run test check setup venv lock lint typecheck migrations-check lint-js bench worker clean
+.PHONY: run test check setup venv lock lint typecheck migrations-check lint-js bench worker clean vassal-extension
 
 # The virtualenv holds requirements/dev.txt (the runtime's base.txt whole, plus the tests' and linters' tools),
 # every file checked against its hash; `make run` and `make test` share it. A deployment installs base.txt alone.
@@ -95,6 +95,12 @@ lint-js:
 # Every benchmark but bench/bench_tiers.py, which times make check, make test and .ci/run themselves.
 bench: setup
 	for b in bench/bench_*.py; do [ $$b = bench/bench_tiers.py ] && continue; echo "== $$b"; $(PY) $$b || exit 1; done
+
+# Hexside's LOS extension for VASSAL (vassal/src) into the jar every exported module carries
+# (engine/exports/vassal_ext/hexside-los.jar, committed: the exporter needs no JDK). Needs javac; reproducible, and
+# tests/engine/exports/test_vassal_los.py builds it again and compares.
+vassal-extension: venv
+	$(PY) vassal/build_extension.py
 
 # Starting over: the database and its broker folder go together (a message kept for a database that is gone would
 # name another job with the same id: docs/jobs.md, "What a deployment must not share"), with the jobs' files.

@@ -29,7 +29,7 @@ ZOOM_START = str(sorted(ZOOM_LEVELS, reverse=True).index(1.0) + 1)
 # Parts another module adds to every module: each, a function or "package.module:function" (imported when a module
 # is packed, so that a part may import this module), is called with the Built (root, files, board, map document,
 # main map window) before the module is packed. The LOS extension adds its own here.
-EXTRA_PARTS: tuple = ()
+EXTRA_PARTS: tuple = ("engine.exports.vassal_los:add_part",)
 OFF_MAP = "Off the map"
 DEFAULT_HEX_MM = 19.0
 # VASSAL shows a board one image pixel to a screen pixel at 100%: 100 dpi gives 19 mm hexes 74 pixels across

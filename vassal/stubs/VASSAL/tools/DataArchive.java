@@ -1,0 +1,16 @@
+/*
+ * Compile-time stub of VASSAL 3.7.26's class of this name (vassal-app/src/main/java, tag 3.7.26), holding only
+ * the members Hexside's LOS extension uses, with their exact signatures. VASSAL is Copyright (c) 2000-2024 by
+ * Rodney Kinney, Joel Uckelman, Brian Reynolds and the VASSAL developers, under the GNU LGPL 2.1 (LICENSE here).
+ * Never shipped: in VASSAL the real class is loaded.
+ */
+package VASSAL.tools;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+public class DataArchive extends java.security.SecureClassLoader {
+  public InputStream getInputStream(String fileName) throws IOException {
+    throw new UnsupportedOperationException("stub");
+  }
+}
