@@ -54,8 +54,10 @@ export function freeField(key, value, onchange, onError, spec = {}) {
   if (type === "edge") return select(label, value, [["", "—"], ...EDGES], onchange);
   if (type === "counts" && Array.isArray(spec.keys)) return countsField(label, value || {}, spec, onchange);
   if (type === "side-ids" && Array.isArray(spec.sides)) return sideOrder(label, value || [], spec.sides, onchange);
+  if (type === "counts") return namedCounts(label, value || {}, spec, onchange);
+  if (type === "overlays") return overlaysField(label, value || [], onchange);
   const numeric = type === "integer" || type === "number";
-  if ((value !== undefined && typeof value === "object" && value !== null) || ["counts", "overlays"].includes(type)) {
+  if (value !== undefined && typeof value === "object" && value !== null) {
     return field(label + " (JSON)", value == null ? "" : JSON.stringify(value), (v) => {
       try { onchange(v.trim() ? JSON.parse(v) : null); } catch { onError(`${key}: not valid JSON`); }
     });
@@ -75,6 +77,48 @@ function countsField(label, value, spec, onchange) {
       onchange(Object.keys(out).length ? out : null);
     }, { type: "number", step: "1", min: spec.min ?? 0, ...(spec.max !== undefined ? { max: spec.max } : {}) }));
   }
+  return box;
+}
+
+// A count for each name the designer gives (ATS's VP by kind of unit eliminated: squad 2, AFV 6): a row each, a
+// name and a number, a row added by "+", none typed as JSON.
+function namedCounts(label, value, spec, onchange) {
+  const box = el("fieldset", { class: "counts-field", "data-field": label }, el("legend", {}, label));
+  const rows = Object.entries(value);
+  const send = (list) => {
+    const out = {};
+    for (const [k, v] of list) if (k && v !== null && v !== "") out[k] = Number(v);
+    onchange(Object.keys(out).length ? out : null);
+  };
+  rows.forEach(([key, count], n) => {
+    const name = el("input", { type: "text", value: key, "aria-label": `${label}: name ${n + 1}`,
+      onchange: (e) => send(rows.map(([k, v], i) => (i === n ? [e.target.value.trim(), v] : [k, v]))) });
+    const number = el("input", { type: "number", step: "1", min: String(spec.min ?? 0), value: String(count),
+      "aria-label": `${label}: ${key}`, ...(spec.max !== undefined ? { max: String(spec.max) } : {}),
+      onchange: (e) => send(rows.map(([k, v], i) => (i === n ? [k, e.target.value] : [k, v]))) });
+    box.append(el("div", { class: "count-row" }, name, number, el("button", { type: "button", class: "small",
+      title: `Remove ${key}`, onclick: () => send(rows.filter((_, i) => i !== n)) }, "✕")));
+  });
+  const name = el("input", { type: "text", placeholder: "e.g. squad", "aria-label": `${label}: new name` });
+  const number = el("input", { type: "number", step: "1", min: String(spec.min ?? 0), placeholder: "0",
+    "aria-label": `${label}: new value` });
+  box.append(el("div", { class: "count-row" }, name, number, el("button", { type: "button", class: "small",
+    onclick: () => { if (name.value.trim()) send([...rows, [name.value.trim(), number.value || 0]]); } }, "+")));
+  return box;
+}
+
+// The overlays a scenario lays (ATS 3.3.1): a row each, its id and the two hexes its X and Y marks cover.
+function overlaysField(label, value, onchange) {
+  const box = el("fieldset", { class: "counts-field", "data-field": label }, el("legend", {}, label));
+  const send = (list) => onchange(list.length ? list : null);
+  const row = (o, n) => {
+    const input = (key, words) => el("input", { type: "text", value: o[key] || "", size: 5, "aria-label": `Overlay ${n + 1}: ${words}`,
+      onchange: (e) => send(value.map((x, i) => (i === n ? { ...x, [key]: e.target.value.trim().toUpperCase() } : x))) });
+    return el("div", { class: "count-row" }, input("id", "its id"), " X ", input("x", "X hex"), " Y ", input("y", "Y hex"),
+      el("button", { type: "button", class: "small", title: `Remove overlay ${o.id || n + 1}`, onclick: () => send(value.filter((_, i) => i !== n)) }, "✕"));
+  };
+  value.forEach((o, n) => box.append(row(o, n)));
+  box.append(el("button", { type: "button", class: "small", onclick: () => send([...value, { id: `P${value.length + 1}`, x: "", y: "" }]) }, "+ Overlay"));
   return box;
 }
 
