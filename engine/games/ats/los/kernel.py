@@ -123,10 +123,12 @@ def _base(data, i, floor):
 
 # The pair's facts every step reads, one tuple of numbers (numba passes it for free; arrays go one by one):
 #   view: (la, lb, ea, eb, lo, hi, same, hi_is_a, hi_index, hq, hr, hk_level, on_a, on_b, hi_on_hillock,
-#          deir_end, floor, distance)
+#          deir_end, floor, distance, slope)
 # ea, eb: the ends' levels for the rules (a deir end 5 higher, 8.6.2); hi_index, hq, hr: the higher end's hex;
 # hk_level: the level of a hillock an end stands on; deir_end: 0 a, 1 b, -1 none; floor: the depression a line
-# runs down (7.3.3), -1 none.
+# runs down (7.3.3), -1 none; slope: a continuous slope between the ends (6.2.71).
+# The helpers a line calls at each step (or once) are inline="always": numba puts them into _pair, which then
+# runs as fast as one function (docs/los-geometry.md, "Tables for compiled kernels").
 
 
 @njit(cache=True, inline="always")
