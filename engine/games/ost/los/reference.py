@@ -556,7 +556,7 @@ class Rules(RulesBase):
 
 # Each tables' first and last steps through a hex per shape, kept while the tables live (a grid's whole tables
 # live for the process, engine.los.tables.trace_tables; a slice's for its batch).
-_SHAPE_ENDS = weakref.WeakKeyDictionary()
+_SHAPE_ENDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _shape_ends(tables):
