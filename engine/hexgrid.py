@@ -154,6 +154,16 @@ class Grid:
         sep = "." if self.labels == "xx.yy" else ""
         return f"{col + 1:0{width}d}{sep}{row + 1:0{width}d}"
 
+    def all_labels(self) -> list[str]:
+        """Every hex's label in index order (column by column), as label() gives them: a viewshed or an analysis
+        names every hex, and a column's part is worked out once per column."""
+        rows = range(1, self.rows + 1)
+        if self.labels == "letter-number":
+            return [f"{letters}{row}" for letters in map(column_letters, range(self.columns)) for row in rows]
+        width = self._digits()
+        sep = "." if self.labels == "xx.yy" else ""
+        return [f"{col:0{width}d}{sep}{row:0{width}d}" for col in range(1, self.columns + 1) for row in rows]
+
     def parse_label(self, text: object) -> Hex:
         """The offset coordinates a label names, or ValueError saying what was expected."""
         text = str(text).strip()

@@ -68,6 +68,16 @@ class RulesBase:
             self._unit_levels = levels
         return self._unit_levels
 
+    def hex_axial(self):
+        """(lookup, q0, r0, q, r), made once per map: hexes by axial coordinates (tables.hex_lookup) and each hex's
+        own axial coordinates as int32 arrays, so a kernel reads a hex's index instead of converting it."""
+        if getattr(self, "_hex_axial", None) is None:
+            grid = self.cmap.grid
+            lookup, q0, r0 = line_tables.hex_lookup(grid)
+            axial = np.array([grid.to_axial(*grid.from_index(i)) for i in range(grid.size)], dtype=np.int32)
+            self._hex_axial = (lookup, q0, r0, np.ascontiguousarray(axial[:, 0]), np.ascontiguousarray(axial[:, 1]))
+        return self._hex_axial
+
     _slice_tables = None  # while answer_pairs runs a slice: the tables holding that slice's shapes
 
     @property

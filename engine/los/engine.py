@@ -82,13 +82,14 @@ class Viewshed:
     def _entries(self):
         """(label, answer) per hex, one small dict at a time; terms worded once per distinct answer."""
         terms = {}
+        labels = self.cmap.grid.all_labels()
         for i, (to_level, result, hindrances, blind) in enumerate(zip(self.to_levels.tolist(), self.result.tolist(),
                                                                       self.hindrances.tolist(), self.blind.tolist(),
                                                                       strict=False)):
             key = (result, hindrances, blind)
             if key not in terms:
                 terms[key] = self.rules.describe(RESULTS[result], hindrances, blind)
-            label = self.cmap.label(i)
+            label = labels[i]
             yield label, {"from": self.from_label, "to": label, "from_level": self.level, "to_level": to_level,
                           "result": RESULTS[result], "hindrances": hindrances, "blind": blind, "term": terms[key]}
 
@@ -223,6 +224,6 @@ def analyze(cmap, height=0, full=False, chunks=16):
             for name, values in (("result", result), ("hindrances", hindrances), ("blind", blind)):
                 matrix[name][a, b] = values
                 matrix[name][b, a] = values
-    return Analysis(labels=[cmap.label(i) for i in range(n)], clear=counts[0], hindered=counts[1],
+    return Analysis(labels=cmap.grid.all_labels(), clear=counts[0], hindered=counts[1],
                     blocked=counts[2], blind=counts[3], pairs=pairs, seconds=time.perf_counter() - started,
                     height=height, matrix=matrix)

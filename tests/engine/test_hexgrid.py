@@ -69,6 +69,13 @@ def test_every_label_round_trips(orientation, stagger, scheme):
         assert g.parse_label(g.label(c, r)) == (c, r)
 
 
+@pytest.mark.parametrize("scheme", ["letter-number", "xxyy", "xx.yy"])
+@pytest.mark.parametrize("columns,rows", [(30, 12), (120, 10), (3, 140)])
+def test_all_labels_are_each_hex_label_in_index_order(scheme, columns, rows):
+    g = Grid("flat", columns, rows, "odd", scheme)
+    assert g.all_labels() == [g.label(*g.from_index(i)) for i in range(g.size)]
+
+
 @pytest.mark.parametrize("text", ["A0", "A13", "Z1", "C", "4C", "C-4"])
 def test_bad_or_off_map_labels_say_what(text):
     g = Grid("flat", 20, 12, "even")

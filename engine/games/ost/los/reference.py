@@ -11,12 +11,13 @@ a blind hex behind it otherwise, except down a slope (12.5.2-12.5.11). A structu
 blocks (12.6.2). The decisions taken where the rules are silent are in engine/games/ost/rules.md.
 """
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 from shapely.geometry import LineString, Point
 
-from engine.games.ost.los.kernel import PARALLEL_FROM, _batch_parallel, _batch_serial
+from engine.games.ost.los.kernel import PARALLEL_FROM, _batch_parallel, _batch_serial, through_hexes
 from engine.games.ost.los.tables import (
     ALL,
     ART_HILL,
@@ -542,13 +543,27 @@ class Rules(RulesBase):
         self.sided = (self.feature_kind[self.side_code] != NO_FEATURE).any(axis=1)
 
     def batch(self, a, b, level_a, level_b):
-        grid, cmap = self.cmap.grid, self.cmap
+        cmap = self.cmap
         t = self.tables
-        lines = (grid.columns, grid.rows, t.orient, t.stagger_code, t.dq_min, t.dr_min, t.dr_span, t.shape_start,
-                 t.step_kind, t.step_q1, t.step_r1, t.step_q2, t.step_r2, t.step_side, t.step_t0, t.step_t1)
+        lookup, q0, r0, hq, hr = self.hex_axial()
+        first, last = _shape_ends(t)
+        lines = (lookup, q0, r0, hq, hr, t.dq_min, t.dr_min, t.dr_span, t.shape_start, first, last, t.step_kind,
+                 t.step_q1, t.step_r1, t.step_q2, t.step_r2, t.step_side, t.step_t0, t.step_t1)
         hexes = (self.centres, self.level, self.everywhere, self.low, self.low_on_art, self.structure,
                  self.art_owner, self.building_id, self.side_code, self.feature_kind, self.quiet, self.sided,
                  cmap.art_hex_start, cmap.art_ring_start, cmap.art_x, cmap.art_y)
         kernel = _batch_parallel if len(a) >= PARALLEL_FROM else _batch_serial
         return kernel(np.asarray(a, np.int32), np.asarray(b, np.int32), np.asarray(level_a, np.int32),
                       np.asarray(level_b, np.int32), lines, hexes)
+
+
+# Each tables' first and last steps through a hex per shape, kept while the tables live (a grid's whole tables
+# live for the process, engine.los.tables.trace_tables; a slice's for its batch).
+_SHAPE_ENDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _shape_ends(tables):
+    ends = _SHAPE_ENDS.get(tables)
+    if ends is None:
+        ends = _SHAPE_ENDS[tables] = through_hexes(tables.shape_start, tables.step_kind)
+    return ends
