@@ -104,3 +104,27 @@ def test_a_tocs_units_hq_and_echelon_are_chosen_not_typed(live_server, page, des
     oob = document(scenario.pk)["sides"][0]["oob"]
     assert oob[1]["parent"] == units[0] and oob[0]["echelon"] == "battalion"
     page.screenshot(path=f"{ARTIFACTS}/scenario-tocs-parent.png", full_page=True)
+
+
+def test_vp_values_and_overlays_are_rows_of_fields_not_json(live_server, page, designer):
+    """ATS's VP per kind of unit and its overlays (3.3.1): a name and a number, an id and two hexes, no JSON box."""
+    call_command("load_samples", stdout=io.StringIO())
+    sign_in(page, live_server, designer)
+    scenario, r = new_scenario(page, live_server, "Valued", "Oosterbeek crossroads (ATS) (ats)")
+    page.click("#tabs [role=tab]:text('Scenario')")
+    assert page.locator("#scenario-panel label:has-text('(JSON)')").count() == 0
+    page.fill("#scenario-panel [aria-label='vp values: new name']", "squad")
+    page.fill("#scenario-panel [aria-label='vp values: new value']", "2")
+    page.click("#scenario-panel fieldset[data-field='vp values'] button:text('+')")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["rules"]["vp_values"] == {"squad": 2}
+    page.fill("#scenario-panel [aria-label='vp values: squad']", "3")
+    page.locator("#scenario-panel [aria-label='vp values: squad']").dispatch_event("change")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["rules"]["vp_values"] == {"squad": 3}
+    for words, value in (("X hex", "k6"), ("Y hex", "K7")):
+        page.fill(f"#scenario-panel [aria-label='New overlay: {words}']", value)
+    page.click("#scenario-panel fieldset[data-field='overlays'] button:text('+ Overlay')")
+    r = saved_after(page, r)
+    assert document(scenario.pk)["rules"]["overlays"] == [{"id": "P1", "x": "K6", "y": "K7"}]
+    page.screenshot(path=f"{ARTIFACTS}/scenario-vp-and-overlays.png", full_page=True)

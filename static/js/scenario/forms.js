@@ -118,7 +118,11 @@ function overlaysField(label, value, onchange) {
       el("button", { type: "button", class: "small", title: `Remove overlay ${o.id || n + 1}`, onclick: () => send(value.filter((_, i) => i !== n)) }, "✕"));
   };
   value.forEach((o, n) => box.append(row(o, n)));
-  box.append(el("button", { type: "button", class: "small", onclick: () => send([...value, { id: `P${value.length + 1}`, x: "", y: "" }]) }, "+ Overlay"));
+  const fresh = (words, v = "") => el("input", { type: "text", value: v, size: 5, "aria-label": `New overlay: ${words}` });
+  const id = fresh("its id", `P${value.length + 1}`), x = fresh("X hex"), y = fresh("Y hex");
+  const read = (i) => i.value.trim().toUpperCase();
+  box.append(el("div", { class: "count-row" }, id, " X ", x, " Y ", y, el("button", { type: "button", class: "small",
+    onclick: () => { if (read(id) && read(x) && read(y)) send([...value, { id: read(id), x: read(x), y: read(y) }]); } }, "+ Overlay")));
   return box;
 }
 
