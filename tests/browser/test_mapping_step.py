@@ -36,20 +36,25 @@ def wesnoth_map(columns=14, rows=10):
     return ("\n".join(lines) + "\n").encode()
 
 
+
+def import_file(page, live_server, name, content, ruleset="ost"):
+    """A file through the Import page, for ``ruleset``; back once the batch's report says its job succeeded."""
+    page.goto(live_server.url + "/maps/import/")
+    page.set_input_files("input[type=file]", files=[{"name": name, "mimeType": "text/plain", "buffer": content}])
+    page.select_option("select[name=ruleset]", ruleset)
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_url("**/validations/*/")
+    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
+                           "&& document.querySelectorAll('#files tbody tr').length > 0", timeout=120000)
+
+
 def test_map_an_unknown_code_in_the_picker_watch_the_preview_and_open_the_map(
         live_server, page, worker, django_user_model):
     user = django_user_model.objects.create_user("mapper", password="x")
     sign_in(page, live_server, user)
 
     # The Import page sends the Wesnoth map to a batch validation, whose report opens it through the mapping step.
-    page.goto(live_server.url + "/maps/import/")
-    page.set_input_files("input[type=file]", files=[{"name": "marsh_valley.map", "mimeType": "text/plain",
-                                                     "buffer": wesnoth_map()}])
-    page.select_option("select[name=ruleset]", "ost")
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url("**/validations/*/")
-    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
-                           "&& document.querySelectorAll('#files tbody tr').length > 0", timeout=120000)
+    import_file(page, live_server, "marsh_valley.map", wesnoth_map())
     row = BatchFile.objects.get(batch__owner=user)
     assert row.mapping["terrain"]["Zz"]["flag"]
     page.locator("#files").get_by_role("link", name="Open as my map").click()
@@ -203,14 +208,7 @@ def test_the_preview_counts_the_reports_errors_and_the_storeys_control_lowers_bu
 
     user = django_user_model.objects.create_user("storeys", password="x")
     sign_in(page, live_server, user)
-    page.goto(live_server.url + "/maps/import/")
-    page.set_input_files("input[type=file]", files=[{"name": "town.board", "mimeType": "text/plain",
-                                                     "buffer": megamek_town()}])
-    page.select_option("select[name=ruleset]", "ost")
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url("**/validations/*/")
-    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
-                           "&& document.querySelectorAll('#files tbody tr').length > 0", timeout=120000)
+    import_file(page, live_server, "town.board", megamek_town())
     row = BatchFile.objects.get(batch__owner=user)
     assert any(f["code"] == "building-storeys" for f in row.findings)
     page.goto(f"{live_server.url}/validations/{row.batch_id}/files/{row.index}/mapping/")

@@ -14,6 +14,7 @@ from django.test import Client
 from authoring.models import Scenario, SideLink
 from maps.models import Map
 from tests.browser.painting import ARTIFACTS, sign_in
+from tests.browser.test_mapping_step import import_file
 from tests.browser.walk import SIZES, covered_controls, header_folds, wider_than_the_screen
 from validations.models import BatchValidation as Batch
 
@@ -46,14 +47,7 @@ def own_things(user):
 
 def imported(page, live_server, user):
     """The Wesnoth file through the Import page; the batch's report once its job is done."""
-    page.goto(live_server.url + "/maps/import/")
-    page.set_input_files("input[type=file]", files=[{"name": "long_codes.map", "mimeType": "text/plain",
-                                                     "buffer": wesnoth_map()}])
-    page.select_option("select[name=ruleset]", "ost")
-    page.get_by_role("button", name="Import").click()
-    page.wait_for_url("**/validations/*/")
-    page.wait_for_function("() => document.getElementById('status-text').textContent === 'succeeded' "
-                           "&& document.querySelectorAll('#files tbody tr').length > 0", timeout=120000)
+    import_file(page, live_server, "long_codes.map", wesnoth_map())
     return Batch.objects.get(owner=user)
 
 
