@@ -457,7 +457,7 @@ class _Editor:
         else:
             extensions.pop(examples.EXAMPLES, None)
         self.doc.extensions = extensions
-        return f"set_los_examples ({len(cases)} example{'s' if len(cases) != 1 else ''})"
+        return f"keep {len(cases)} LOS example{'s' if len(cases) != 1 else ''}" if cases else "remove the LOS examples"
 
 
 # name -> (method, required keys, optional keys)

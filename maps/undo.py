@@ -5,21 +5,26 @@ history)."""
 import json
 
 from engine import edits, mapfile
+from engine.mapfile import examples
 
-PUT_BACK = ("name", "background", "hexes", "hexsides", "overlays", "extensions." + mapfile.OVERLAY_NAMES)
+# The extensions an operation writes: the overlays' names (name_overlay, place_overlay's name) and the LOS examples
+# (set_los_examples); the rest of the free data no operation puts back.
+PUT_BACK_EXTENSIONS = (mapfile.OVERLAY_NAMES, examples.EXAMPLES)
+PUT_BACK = ("name", "background", "hexes", "hexsides", "overlays",
+            *(f"extensions.{key}" for key in PUT_BACK_EXTENSIONS))
 FIXED = ("format", "version", "ruleset", "grid", "defaults")
 
 
 def _fixed(before, after):
     """Whether what no operation puts back differs: the grid, the ruleset, the defaults, and the extensions but
-    for the overlays' names (name_overlay and place_overlay's name write those)."""
+    for those an operation writes (PUT_BACK_EXTENSIONS)."""
     if any(before.get(key) != after.get(key) for key in FIXED):
         return True
     return _free(before) != _free(after)
 
 
 def _free(head):
-    return {k: v for k, v in (head.get("extensions") or {}).items() if k != mapfile.OVERLAY_NAMES}
+    return {k: v for k, v in (head.get("extensions") or {}).items() if k not in PUT_BACK_EXTENSIONS}
 
 
 def _names(head):
@@ -71,6 +76,10 @@ def inverse(before, after, changes=None):
         ops.append({"op": "set_background", "background": before.get("background")})
     if before["name"] != after["name"]:
         ops.append({"op": "rename", "name": before["name"]})
+    cases = [((head.get("extensions") or {}).get(examples.EXAMPLES) or {}).get("cases") or []
+             for head in (before, after)]
+    if cases[0] != cases[1]:
+        ops.append({"op": "set_los_examples", "examples": cases[0]})
     return ops
 
 

@@ -132,8 +132,9 @@ def _withhold_side(side, rules, later):
     return gone
 
 
-# What of a hidden OOB line a public card prints (forces_public): what it is and how many, never where or notes.
-PUBLIC_FACE = ("unit", "name", "count", "type", "class", "quality", "leader", "weapons", "formation",
+# What of a hidden OOB line a public card prints (forces_public): what it is and how many, never where, its
+# notes or its own name (a leader's name, a designer's label: the side's, as every earlier reader was told).
+PUBLIC_FACE = ("unit", "count", "type", "class", "quality", "leader", "weapons", "formation",
                "casualty_points", "vp", "points", "steps")
 
 

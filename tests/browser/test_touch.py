@@ -102,7 +102,7 @@ def test_one_finger_pans_with_the_pan_tool_and_paints_with_the_brush(live_server
 
     page.wait_for_timeout(500)  # a finger lifted and another tap: not a double tap (Chrome's gesture detector)
     page.locator("#tools .tool[data-tool=pan]").tap()
-    assert page.evaluate("() => window.painter.tool.id") == "pan"
+    page.wait_for_function("() => window.painter.tool.id === 'pan'", timeout=5000)
     before = view_state(page)
     x, y = centre_of_canvas(page)
     gesture(touch, [(x, y)], [(x - 80, y + 30)])

@@ -47,6 +47,8 @@ MAP_EDITS = [
     ("scan faded", [{"op": "set_background", "background": {**SCAN, "opacity": 0.8}}]),
     ("scan removed", [{"op": "set_background", "background": None}]),
     ("renamed map", [{"op": "rename", "name": "Hill 113"}]),
+    ("LOS examples", [{"op": "set_los_examples", "examples": [{"from": "A1", "to": "C3", "expect": "clear"}]}]),
+    ("LOS examples removed", [{"op": "set_los_examples", "examples": []}]),
 ]
 
 SCENARIO_EDITS = [
