@@ -130,9 +130,7 @@ def test_publish_duplicate_export_import_delete_and_a_map_gone(live_server, page
     sign_in(page, live_server, rival)
     page.goto(f"{live_server.url}/scenarios/{theirs.pk}/")
     page.wait_for_selector("#point-at-submit")
-    page.wait_for_function("() => !document.getElementById('save-state').textContent.includes('loading')"
-                           " || document.querySelector('#map-gone')", timeout=15000)
-    page.wait_for_timeout(500)  # the editor's start has given up on the map by now
+    page.wait_for_selector("body[data-failed='1']", state="attached", timeout=15000)  # the editor gave up the map
     gone = page.locator("#map-gone").inner_text()
     assert "This scenario's map was deleted" in gone and f"map {hill.pk}" not in gone  # no internal id
     assert page.locator("#banner").is_hidden()  # the page says it in #map-gone: no banner over its controls

@@ -3,7 +3,7 @@
 // JSON the template embeds with json_script, when it has any), makes the page's object and starts it; when that
 // fails the page's #banner says why in the designer's words. A page's main object (an editor) has a name: once
 // it has started it is window[name] and body[data-ready] is set, for the browser tests, the benchmarks and the
-// console. The small scripts of a page (its exports bar, its findings) start nameless and set neither.
+// console; a page that could not start sets body[data-failed]. The small scripts of a page (its exports bar, its findings) start nameless and set neither.
 
 /** The JSON a template embedded as `{{ config|json_script:id }}`, or null when the page has none.
  * @param {string} id */
@@ -26,6 +26,7 @@ export function startPage({ data, name, failure = (err) => `The page could not s
     /** @type {any} */ (window)[name] = page;
     document.body.dataset.ready = "1";
   }, (err) => {
+    document.body.dataset.failed = "1";   // what a test awaits when a page must give up (a scenario's map gone)
     const b = document.getElementById("banner");
     if (!b) throw err;
     const said = failure(err);
