@@ -169,13 +169,18 @@ def revoke(task_ids):
 def wait(job, seconds, poll=0.005):
     """The job as it is once finished, or after ``seconds``: a long poll, so clients need not spin.
 
-    Short jobs (an LOS answer takes milliseconds) are looked at often; longer ones less and less.
+    Short jobs (an LOS answer takes milliseconds) are looked at often; longer ones less and less. A job deleted
+    while it is waited on (its map deleted meanwhile) ends the wait: the job is given back as last read, and the
+    caller answers as for a job not done, never with a 500.
     """
     deadline = time.monotonic() + min(float(seconds), conf.get("WAIT_MAX"))
     while not job.is_finished and time.monotonic() < deadline:
         time.sleep(poll)
         poll = min(poll * 1.2, 0.2)
-        job.refresh_from_db()
+        try:
+            job.refresh_from_db()
+        except type(job).DoesNotExist:
+            return job
     return job
 
 

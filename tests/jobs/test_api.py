@@ -282,3 +282,11 @@ def test_the_admin_lists_jobs_with_filters_and_shows_a_result_read_only(client, 
     page = client.get(f"/admin/jobs/job/{job.pk}/change/").content.decode()
     assert "Degraded &lt;-1 FP&gt;" in page  # the result, escaped
     assert 'name="status"' not in page  # nothing to edit
+
+
+def test_a_job_deleted_while_it_is_waited_on_ends_the_wait(user_client, user_map, jobs_isolated):
+    """A map deleted while its image is waited on: the wait ends with the job as last read, no exception."""
+    post(user_client, user_map, "los", {"from": "C4", "to": "D5"})
+    job = Job.objects.get()
+    Job.objects.filter(pk=job.pk).delete()
+    assert dispatch.wait(job, 1) is job and not job.is_finished
