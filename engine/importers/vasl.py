@@ -22,13 +22,12 @@ scale and origin are the least-squares fit of every hex centre; the largest rema
 ``extensions.vasl.max_offset_px`` (some 3 px on a geomorphic board).
 """
 
-import hashlib
 import math
 import posixpath
 
 from engine.hexgrid import Grid
 from engine.importers.common import MapBuilder, SiblingTooLarge, check_image, integer, number, parse_xml
-from engine.importers.vassal import safe_image_name
+from engine.importers.vassal import stored_scan
 from engine.importers.zips import read_zip
 
 METADATA = "BoardMetadata.xml"
@@ -221,12 +220,7 @@ def build_map(info, board, context):
                           f"hexWidth = hexHeight x {SQRT3 / 2:.4f}, and these are {abs(off) * 100:.0f}% off); the "
                           f"background is the closest fit, up to {worst:.0f} px from VASL's hex centres",
                      code="irregular-hexes")
-    if image is not None:
-        data, extension, _size = image
-        stored = f"scan-{hashlib.sha256(data).hexdigest()[:20]}.{extension}"
-        context.out_files[stored] = data
-    else:
-        stored = safe_image_name(image_name)
+    stored = stored_scan(context, image, image_name)
     builder.background = {"image": stored, "origin": [round(origin[0], 3), round(origin[1], 3)],
                           "hex_px": round(hex_px, 4), "rotation": 0.0, "opacity": 0.5}
     builder.extensions["vasl"] = {

@@ -227,12 +227,7 @@ def build_map(board, context, entries, build_name, name):
     hex_px = round((scale_across + scale_along) / 2, 4)
     # A board with no image (its width and height only) gets no background: none names a file that is not there.
     if image_name:
-        if image is not None:
-            data, extension, _size = image
-            stored = f"scan-{hashlib.sha256(data).hexdigest()[:20]}.{extension}"
-            context.out_files[stored] = data
-        else:
-            stored = safe_image_name(image_name)
+        stored = stored_scan(context, image, image_name)
         builder.background = {"image": stored, "origin": [round(origin[0], 3), round(origin[1], 3)],
                               "hex_px": hex_px, "rotation": 0.0, "opacity": 0.5}
     builder.extensions["vassal"] = {
@@ -241,6 +236,17 @@ def build_map(board, context, entries, build_name, name):
         "first_hex": [n0, k0], "zone_offset": list(offset), "numbering": numbering,
     }
     return builder.build()
+
+
+def stored_scan(context, image, image_name):
+    """The file name a board's scan is kept under: the image read from the upload, stored by its content's hash,
+    else the name the board gives, made safe (the VASSAL and VASL importers alike)."""
+    if image is None:
+        return safe_image_name(image_name)
+    data, extension, _size = image
+    stored = f"scan-{hashlib.sha256(data).hexdigest()[:20]}.{extension}"
+    context.out_files[stored] = data
+    return stored
 
 
 def safe_image_name(name):
