@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from engine import importers
 from engine.importers.batch import check_upload
@@ -147,7 +148,7 @@ def test_a_django_message_covers_nothing_and_over_the_painter_moves_nothing(live
     assert screen.evaluate(COVERED) == []
     shot(screen, "message-map-page")
     screen.get_by_role("button", name="Dismiss").click()
-    assert message.count() == 0
+    expect(message).to_have_count(0)
 
     # The same message over the painter (a page opened while one waits, as opening a validated file leaves a
     # warning there): the canvas is where it is without it.

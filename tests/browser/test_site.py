@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from playwright.sync_api import expect
 
 from maps.models import Map
 from tests.data import COMMUNITY
@@ -93,7 +94,7 @@ def test_a_designer_signs_up_makes_imports_duplicates_and_deletes_maps(live_serv
 
     # Listed under My maps with its thumbnail, drawn once and kept by content hash.
     page.locator("header").get_by_role("link", name="My maps").click()
-    assert row(page, "Carentan").count() == 1
+    expect(row(page, "Carentan")).to_have_count(1)
     assert all(thumbnails_loaded(page))
     thumbs = list((Path(media) / "map-images" / "thumb").glob(f"{made.content_hash}-*.png"))
     assert len(thumbs) == 1
@@ -137,7 +138,7 @@ def test_a_designer_signs_up_makes_imports_duplicates_and_deletes_maps(live_serv
     assert copy.mapdoc().hexes == imported.mapdoc().hexes and not copy.published
     assert copy.revisions.get().summary.startswith(f"duplicated from map {imported.pk}")
     page.locator("header").get_by_role("link", name="My maps").click()
-    assert page.locator("tbody tr").count() == 3
+    expect(page.locator("tbody tr")).to_have_count(3)
     assert all(thumbnails_loaded(page)) and len(thumbnails_loaded(page)) == 3
     shot(page, "my-maps")
 
@@ -155,13 +156,14 @@ def test_a_designer_signs_up_makes_imports_duplicates_and_deletes_maps(live_serv
 
     # The published map is on the public list; the private one is not.
     page.locator("header").get_by_role("link", name="Published maps").click()
+    expect(page.locator("h1")).to_have_text("Published maps")  # the new page, not My maps still on screen
     names = page.locator("a.map-name").all_inner_texts()
     assert imported.name in names and "Carentan" not in names
     shot(page, "published-maps")
 
     # Sign out, then in again on the site's own page (not the admin's).
     page.get_by_role("button", name="Sign out").click()
-    assert page.locator("header").get_by_role("link", name="Sign in").is_visible()
+    expect(page.locator("header").get_by_role("link", name="Sign in")).to_be_visible()
     page.goto(live_server.url + "/maps/new/")
     assert page.url.startswith(live_server.url + "/accounts/login/")
     page.get_by_label("Username").fill("cartographer")
